@@ -1,0 +1,167 @@
+// Command linesman is a terminal inspector for MCP servers that speak
+// JSON-RPC over stdio. It starts a server through an isolated transport and
+// shows every frame on the wire, the server's stderr, the requests in flight
+// and the state of the process, and calls out what breaks stdio framing.
+//
+// main only reads the command line, picks a mode and wires the packages
+// together; each mode lives in its own cmd_*.go file.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+)
+
+// Exit statuses of the headless modes (and of usage errors everywhere).
+const (
+	exitOK       = 0 // no finding of severity error
+	exitFindings = 1 // at least one finding of severity error (or a runtime failure)
+	exitUsage    = 2 // the command line was wrong
+	exitSignal   = 130
+)
+
+const usageText = `linesman — a line judge for MCP servers that speak JSON-RPC over stdio
+
+Usage:
+  linesman [flags] [-- COMMAND [ARG...]]      inspect COMMAND (default: the built-in demo server)
+  linesman check [flags] -- COMMAND [ARG...]  headless conformance run; report; exit status
+  linesman send  [flags] -- COMMAND [ARG...]  headless: send hand-written frames (stdin or --file)
+  linesman view  [--follow] FILE              open a capture (--follow tails one being written)
+  linesman export FILE --format F             export a capture (replay script, findings JSON, transcript)
+  linesman explain [CODE]                     what a finding means and how to fix it
+  linesman demo-server [--isolate=false]      the demo server itself (speaks MCP on stdio)
+
+Run 'linesman COMMAND --help' for the flags of a mode.
+Exit status of check and send: 0 no finding of severity error, 1 at least one, 2 usage error.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run dispatches to a mode and returns the process exit status.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "check":
+			return runCheck(args[1:], stdin, stdout, stderr)
+		case "send":
+			return runSend(args[1:], stdin, stdout, stderr)
+		case "view":
+			return runView(args[1:], stdout, stderr)
+		case "export":
+			return runExport(args[1:], stdout, stderr)
+		case "explain":
+			return runExplain(args[1:], stdout, stderr)
+		case "demo-server":
+			return runDemoServer(args[1:], stdin, stdout, stderr)
+		case "help":
+			fmt.Fprint(stdout, usageText)
+			return exitOK
+		}
+	}
+	return runInspect(args, stdout, stderr)
+}
+
+// commonFlags are the flags shared by the modes that start a server.
+type commonFlags struct {
+	era         string
+	timeout     time.Duration
+	env         envFlag
+	cwd         string
+	capture     string
+	captureEnv  bool
+	theme       string
+	jsonOut     bool
+	logFile     string
+	maxFrame    int
+	stdinWait   time.Duration
+	sigtermWait time.Duration
+}
+
+// register adds the common flags to fs; which says which of the optional ones
+// (json, theme, capture) the mode has.
+func (c *commonFlags) register(fs *flag.FlagSet, json, theme bool) {
+	fs.StringVar(&c.era, "era", "auto", "protocol era: auto (probe with server/discover, fall back to initialize), legacy or modern")
+	fs.DurationVar(&c.timeout, "timeout", 60*time.Second, "how long to wait for the answer to each request")
+	fs.Var(&c.env, "e", "set an environment variable for the server, KEY=VALUE (repeatable)")
+	fs.StringVar(&c.cwd, "cwd", "", "working directory of the server (default: the current one)")
+	fs.StringVar(&c.capture, "capture", "", "record the session to this file (JSON Lines)")
+	fs.BoolVar(&c.captureEnv, "capture-env", false, "write environment variable values into the capture (names only by default)")
+	fs.IntVar(&c.maxFrame, "max-frame", 16<<20, "largest frame kept whole, in bytes; longer lines are kept truncated and flagged")
+	fs.DurationVar(&c.stdinWait, "stdin-wait", 2*time.Second, "shutdown: how long to wait after closing stdin before SIGTERM")
+	fs.DurationVar(&c.sigtermWait, "sigterm-wait", 2*time.Second, "shutdown: how long to wait after SIGTERM before SIGKILL")
+	fs.StringVar(&c.logFile, "log", "", "write linesman's own diagnostics to this file")
+	if json {
+		fs.BoolVar(&c.jsonOut, "json", false, "print one JSON report instead of the human one")
+	}
+	if theme {
+		fs.StringVar(&c.theme, "theme", "auto", "colour theme: auto, dark, light or high-contrast (NO_COLOR is honoured)")
+	}
+}
+
+// validate checks the values flag parsing cannot.
+func (c *commonFlags) validate() error {
+	switch c.era {
+	case "auto", "legacy", "modern":
+	default:
+		return fmt.Errorf("--era %q: want auto, legacy or modern", c.era)
+	}
+	if c.timeout <= 0 {
+		return fmt.Errorf("--timeout %s: want a positive duration such as 30s", c.timeout)
+	}
+	if c.maxFrame < 1024 {
+		return fmt.Errorf("--max-frame %d: want at least 1024 bytes", c.maxFrame)
+	}
+	return nil
+}
+
+// envFlag collects repeated -e KEY=VALUE flags.
+type envFlag []string
+
+func (e *envFlag) String() string { return strings.Join(*e, " ") }
+
+func (e *envFlag) Set(v string) error {
+	k, _, ok := strings.Cut(v, "=")
+	if !ok || k == "" {
+		return errors.New("want KEY=VALUE")
+	}
+	*e = append(*e, v)
+	return nil
+}
+
+// splitCommand separates the server command from the mode's own arguments:
+// everything after "--", or else the positional arguments flag parsing left.
+func splitCommand(fs *flag.FlagSet) []string {
+	return fs.Args()
+}
+
+// newFlagSet returns a flag set that reports errors (and --help) on stderr
+// with the given usage header, and does not exit the process.
+func newFlagSet(name, header string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, header)
+		fmt.Fprintln(stderr, "\nFlags:")
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses args into fs and turns the outcome into an exit status:
+// ok is false when the caller should return status (usage error, or --help).
+func parseFlags(fs *flag.FlagSet, args []string) (status int, ok bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK, false
+		}
+		return exitUsage, false
+	}
+	return 0, true
+}

@@ -1,0 +1,349 @@
+package session
+
+import (
+	"sync"
+	"time"
+
+	"linesman/wire"
+)
+
+// EventType says which of an Event's payload fields is set.
+type EventType uint8
+
+const (
+	EventFrame   EventType = iota + 1 // Frame and Dir are set
+	EventStderr                       // Stderr is set
+	EventProcess                      // Process is set
+	EventFinding                      // Finding is set (a finding not attached to a frame when it was logged)
+	EventNote                         // Note is set (era decisions, restarts, what linesman did and why)
+)
+
+// String returns the event type's name in captures and reports.
+func (t EventType) String() string {
+	switch t {
+	case EventFrame:
+		return "frame"
+	case EventStderr:
+		return "stderr"
+	case EventProcess:
+		return "process"
+	case EventFinding:
+		return "finding"
+	case EventNote:
+		return "note"
+	default:
+		return "unknown"
+	}
+}
+
+// ProcessState is a step of the server process's life.
+type ProcessState uint8
+
+const (
+	StateStarting ProcessState = iota + 1
+	StateRunning
+	StateExiting // Step says which shutdown step is under way
+	StateExited
+)
+
+// String returns the state's name.
+func (s ProcessState) String() string {
+	switch s {
+	case StateStarting:
+		return "starting"
+	case StateRunning:
+		return "running"
+	case StateExiting:
+		return "exiting"
+	case StateExited:
+		return "exited"
+	default:
+		return "unknown"
+	}
+}
+
+// ShutdownStep is a rung of the shutdown ladder, or how the process ended.
+type ShutdownStep uint8
+
+const (
+	StepNone       ShutdownStep = iota // not shutting down; as EndedBy: it exited on its own
+	StepStdinClose                     // stdin closed, waiting for the server to exit
+	StepSIGTERM                        // SIGTERM sent to the process group
+	StepSIGKILL                        // SIGKILL sent to the process group
+)
+
+// String returns the step's name as in the JSON report's endedBy
+// ("exit" for StepNone).
+func (s ShutdownStep) String() string {
+	switch s {
+	case StepStdinClose:
+		return "stdin-close"
+	case StepSIGTERM:
+		return "sigterm"
+	case StepSIGKILL:
+		return "sigkill"
+	default:
+		return "exit"
+	}
+}
+
+// ProcessEvent records a change in the server process's state.
+type ProcessEvent struct {
+	State ProcessState
+	Step  ShutdownStep // for StateExiting: the step under way; for StateExited: the step that ended it
+	Pid   int
+	// For StateExited: ExitCode is -1 when a signal ended the process, and
+	// Signal names it ("SIGKILL"); ShutdownTook is the time from the first
+	// shutdown step to the exit (zero when it exited on its own).
+	ExitCode     int
+	Signal       string
+	ShutdownTook time.Duration
+	// Detail is a one-line human description ("started /usr/bin/python3 server.py").
+	Detail string
+}
+
+// LoggedFinding is a finding in the log that was not, or could not be,
+// attached to a frame when the frame was logged: process and stderr findings
+// (FrameSeq 0), and findings discovered later about an earlier frame (a
+// timeout, unflushed output), which point at it with FrameSeq.
+type LoggedFinding struct {
+	wire.Finding
+	FrameSeq uint64   // the Seq of the frame it concerns, or 0
+	Dir      wire.Dir // the direction concerned, or 0
+}
+
+// Event is one entry of the log. Exactly one payload field is set, as Type says.
+// Events are immutable once appended: readers may keep them.
+type Event struct {
+	Seq  uint64        // 1, 2, 3, ... in log order; never reused, even after retention drops
+	At   time.Duration // monotonic time since the session started
+	Wall time.Time     // wall-clock time (At after the log's start)
+	Type EventType
+
+	Dir     wire.Dir    // for EventFrame
+	Frame   *wire.Frame // for EventFrame
+	Stderr  *wire.Line  // for EventStderr: one stderr line, exact bytes, like a wire line
+	Process *ProcessEvent
+	Finding *LoggedFinding
+	Note    string
+}
+
+// approxSize is what an event costs the retention budget.
+func (e *Event) approxSize() int64 {
+	const overhead = 160
+	n := int64(overhead + len(e.Note))
+	if e.Frame != nil {
+		for _, l := range e.Frame.Lines {
+			n += int64(len(l.Content)) + 48
+		}
+		n += int64(64 * len(e.Frame.Findings))
+	}
+	if e.Stderr != nil {
+		n += int64(len(e.Stderr.Content))
+	}
+	if e.Finding != nil {
+		n += int64(len(e.Finding.Message)) + 64
+	}
+	return n
+}
+
+// DefaultRetention is the default memory budget of a Log, in bytes.
+const DefaultRetention = 512 << 20
+
+// Log is the append-only, ordered record of a session. It is safe for
+// concurrent use. Appending never waits for a reader: readers Subscribe to a
+// coalescing signal that says "there is more", then read by Seq.
+//
+// Memory is bounded by a retention budget in bytes: when it is exceeded the
+// oldest events are dropped, and Dropped counts them. Seq numbers keep
+// counting, so a reader can tell that it missed events.
+type Log struct {
+	mu          sync.Mutex
+	start       time.Time // wall clock at the start; also carries Go's monotonic reading
+	events      []Event   // events[i].Seq == firstSeq+i
+	firstSeq    uint64
+	nextSeq     uint64
+	bytes       int64
+	retention   int64
+	dropped     uint64
+	droppedSize int64
+	subs        []chan struct{}
+}
+
+// NewLog returns an empty log whose clock starts now, with the given
+// retention budget in bytes (0 means DefaultRetention).
+func NewLog(retention int64) *Log {
+	return NewLogAt(time.Now(), retention)
+}
+
+// NewLogAt is NewLog with an explicit start time, for logs refilled from a
+// capture.
+func NewLogAt(start time.Time, retention int64) *Log {
+	if retention <= 0 {
+		retention = DefaultRetention
+	}
+	return &Log{start: start, firstSeq: 1, nextSeq: 1, retention: retention}
+}
+
+// Start returns the wall-clock time the log's clock started.
+func (l *Log) Start() time.Time { return l.start }
+
+// Since returns the log's monotonic clock reading now.
+func (l *Log) Since() time.Duration { return time.Since(l.start) }
+
+// Append adds an event and returns its Seq. When ev.At is zero, it is set
+// from the log's clock; Wall is always derived from At. Readers are
+// signalled without waiting for them.
+func (l *Log) Append(ev Event) uint64 {
+	if ev.At == 0 {
+		ev.At = time.Since(l.start)
+	}
+	ev.Wall = l.start.Add(ev.At)
+	size := ev.approxSize()
+
+	l.mu.Lock()
+	// Keep the log ordered in time even if a caller's clock reading is a
+	// hair older than the last event's (two goroutines racing to append).
+	if n := len(l.events); n > 0 && ev.At < l.events[n-1].At {
+		ev.At = l.events[n-1].At
+		ev.Wall = l.start.Add(ev.At)
+	}
+	ev.Seq = l.nextSeq
+	l.nextSeq++
+	l.events = append(l.events, ev)
+	l.bytes += size
+	l.trimLocked()
+	subs := l.subs
+	l.mu.Unlock()
+
+	for _, c := range subs {
+		select {
+		case c <- struct{}{}:
+		default: // already signalled: the reader will see this event too
+		}
+	}
+	return ev.Seq
+}
+
+// trimLocked drops the oldest events while over budget, keeping at least the newest.
+func (l *Log) trimLocked() {
+	drop := 0
+	for l.bytes > l.retention && drop < len(l.events)-1 {
+		s := l.events[drop].approxSize()
+		l.bytes -= s
+		l.droppedSize += s
+		drop++
+	}
+	if drop == 0 {
+		return
+	}
+	// Zero the dropped slots so their payloads can be collected, then
+	// reslice; compact when the dead prefix dominates the backing array.
+	clear(l.events[:drop])
+	l.events = l.events[drop:]
+	l.firstSeq += uint64(drop)
+	l.dropped += uint64(drop)
+	if cap(l.events) > 2*len(l.events)+1024 {
+		l.events = append(make([]Event, 0, len(l.events)+len(l.events)/4), l.events...)
+	}
+}
+
+// Subscribe returns a channel that receives a value whenever events were
+// appended since the last receive (signals coalesce: one value may stand for
+// many events). Call the returned cancel function to stop the signals.
+func (l *Log) Subscribe() (signal <-chan struct{}, cancel func()) {
+	c := make(chan struct{}, 1)
+	l.mu.Lock()
+	l.subs = append(append([]chan struct{}(nil), l.subs...), c)
+	l.mu.Unlock()
+	return c, func() {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		subs := make([]chan struct{}, 0, len(l.subs))
+		for _, s := range l.subs {
+			if s != c {
+				subs = append(subs, s)
+			}
+		}
+		l.subs = subs
+	}
+}
+
+// Bounds returns the Seq of the oldest retained event and the Seq the next
+// event will get; the retained events are first <= seq < next.
+func (l *Log) Bounds() (first, next uint64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.firstSeq, l.nextSeq
+}
+
+// Len returns the number of retained events.
+func (l *Log) Len() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.events)
+}
+
+// Get returns the event with the given Seq, if it is retained.
+func (l *Log) Get(seq uint64) (Event, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if seq < l.firstSeq || seq >= l.nextSeq {
+		return Event{}, false
+	}
+	return l.events[seq-l.firstSeq], true
+}
+
+// Range returns copies of the retained events with from <= Seq < to, in order.
+func (l *Log) Range(from, to uint64) []Event {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if from < l.firstSeq {
+		from = l.firstSeq
+	}
+	if to > l.nextSeq {
+		to = l.nextSeq
+	}
+	if from >= to {
+		return nil
+	}
+	return append([]Event(nil), l.events[from-l.firstSeq:to-l.firstSeq]...)
+}
+
+// Dropped returns how many events, and roughly how many bytes, the retention
+// limit has dropped so far.
+func (l *Log) Dropped() (events uint64, bytes int64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.dropped, l.droppedSize
+}
+
+// AppendWith appends the event that build returns, calling build under the
+// log's lock with the Seq and clock reading the event will get. It lets a
+// caller that must know an event's Seq before the event becomes visible (the
+// tracker, which names colliding frames by Seq) do so without a race. build
+// must be quick and must not touch the log.
+func (l *Log) AppendWith(build func(seq uint64, at time.Duration) Event) uint64 {
+	l.mu.Lock()
+	at := time.Since(l.start)
+	if n := len(l.events); n > 0 && at < l.events[n-1].At {
+		at = l.events[n-1].At
+	}
+	ev := build(l.nextSeq, at)
+	ev.At = at
+	ev.Wall = l.start.Add(at)
+	ev.Seq = l.nextSeq
+	l.nextSeq++
+	l.events = append(l.events, ev)
+	l.bytes += ev.approxSize()
+	l.trimLocked()
+	subs := l.subs
+	l.mu.Unlock()
+	for _, c := range subs {
+		select {
+		case c <- struct{}{}:
+		default:
+		}
+	}
+	return ev.Seq
+}

@@ -1,0 +1,263 @@
+// Package wire turns the bytes of an MCP stdio stream into frames and back.
+//
+// It is pure: an io.Reader in, frames out. It starts no goroutines, runs no
+// processes and knows nothing of the UI. Everything here keeps the exact bytes
+// that crossed the wire: a Frame's raw bytes, concatenated in order, give back
+// the input exactly. Classification is done in one pass over those bytes and
+// never "fixes" them; what is wrong is reported as findings whose codes are
+// described in the registry (see Lookup and Codes).
+package wire
+
+import "strconv"
+
+// Terminator is how a physical line ended on the wire.
+type Terminator uint8
+
+const (
+	// TermNone: the stream ended (EOF) without a line terminator.
+	TermNone Terminator = iota
+	// TermLF: the line ended with "\n", as MCP stdio requires.
+	TermLF
+	// TermCRLF: the line ended with "\r\n".
+	TermCRLF
+)
+
+// String returns "none", "\\n" or "\\r\\n" as seen on screen.
+func (t Terminator) String() string {
+	switch t {
+	case TermLF:
+		return `\n`
+	case TermCRLF:
+		return `\r\n`
+	default:
+		return "none"
+	}
+}
+
+// Bytes returns the terminator's bytes.
+func (t Terminator) Bytes() []byte {
+	switch t {
+	case TermLF:
+		return []byte{'\n'}
+	case TermCRLF:
+		return []byte{'\r', '\n'}
+	default:
+		return nil
+	}
+}
+
+// Line is one physical line as read from the stream.
+//
+// Content holds the line's bytes without the terminator. When the line was
+// longer than the splitter's maximum, Content holds only the first bytes,
+// Truncated is set, and Length still counts every byte the line really had.
+type Line struct {
+	Content   []byte
+	Term      Terminator
+	Length    int64 // real length of the content in bytes, including what was truncated
+	Truncated bool
+}
+
+// Dir is the direction a frame travelled.
+type Dir uint8
+
+const (
+	// ClientToServer: written by linesman (the client) to the server's stdin.
+	ClientToServer Dir = iota + 1
+	// ServerToClient: read from the server's stdout.
+	ServerToClient
+)
+
+// String returns "c2s" or "s2c" (the spelling of the JSON report).
+func (d Dir) String() string {
+	switch d {
+	case ClientToServer:
+		return "c2s"
+	case ServerToClient:
+		return "s2c"
+	default:
+		return "?"
+	}
+}
+
+// Kind is what a logical frame turned out to be.
+type Kind uint8
+
+const (
+	KindNonJSON      Kind = iota // not JSON at all (or never completed a value)
+	KindRequest                  // has "method" and "id"
+	KindNotification             // has "method", no "id"
+	KindResult                   // has "id" and "result"
+	KindError                    // has "id" and "error"
+	KindInvalid                  // JSON, but not a valid JSON-RPC 2.0 message (includes batches)
+)
+
+// String returns the kind's spelling in the JSON report.
+func (k Kind) String() string {
+	switch k {
+	case KindRequest:
+		return "request"
+	case KindNotification:
+		return "notification"
+	case KindResult:
+		return "result"
+	case KindError:
+		return "error"
+	case KindInvalid:
+		return "invalid"
+	default:
+		return "non-json"
+	}
+}
+
+// IsResponse reports whether the kind answers a request (result or error).
+func (k Kind) IsResponse() bool { return k == KindResult || k == KindError }
+
+// IDKind says what an ID holds.
+type IDKind uint8
+
+const (
+	IDAbsent IDKind = iota // no "id" member
+	IDNull                 // "id": null
+	IDInt                  // an integral number (1, 1.0 and 1e0 all hold 1)
+	IDString               // a string
+	IDOther                // a non-integral number, or a value of another type; Str holds its JSON spelling
+)
+
+// ID is a JSON-RPC request id. It is comparable, so it can be a map key, and
+// the integer 2 and the string "2" are different IDs.
+type ID struct {
+	Kind IDKind
+	Num  int64  // when Kind == IDInt
+	Str  string // when Kind == IDString (the decoded string) or IDOther (the raw JSON)
+}
+
+// IntID returns the integer id n.
+func IntID(n int64) ID { return ID{Kind: IDInt, Num: n} }
+
+// StringID returns the string id s.
+func StringID(s string) ID { return ID{Kind: IDString, Str: s} }
+
+// IsValid reports whether the ID can identify a request (an integer or string;
+// a non-integral number is tolerated by JSON-RPC but flagged elsewhere).
+func (id ID) IsValid() bool { return id.Kind == IDInt || id.Kind == IDString || id.Kind == IDOther }
+
+// String renders the id as JSON would: 2, "2", null, or "" when absent.
+func (id ID) String() string {
+	switch id.Kind {
+	case IDInt:
+		return strconv.FormatInt(id.Num, 10)
+	case IDString:
+		return strconv.Quote(id.Str)
+	case IDNull:
+		return "null"
+	case IDOther:
+		return id.Str
+	default:
+		return ""
+	}
+}
+
+// Message is the one-pass classification of a logical frame's JSON text.
+// Fields that the frame does not have are zero.
+type Message struct {
+	Kind Kind
+	ID   ID
+	// IDRaw is the id exactly as spelled on the wire (e.g. `1.0`, `1e0`, `"7"`).
+	IDRaw  string
+	Method string
+	// ResultType is result.resultType when present (2026-07-28 era).
+	ResultType    string
+	HasResultType bool
+	// ProgressToken is params._meta.progressToken on a request, or
+	// params.progressToken on notifications/progress.
+	ProgressToken ID
+	// Progress, Total and ProgressMessage are the fields of a
+	// notifications/progress notification.
+	Progress, Total float64
+	HasTotal        bool
+	ProgressMessage string
+	// RequestID is params.requestId on notifications/cancelled.
+	RequestID ID
+	// ErrorCode and ErrorMessage are error.code and error.message of an error response.
+	ErrorCode    int64
+	ErrorMessage string
+	// Invalid explains, for KindInvalid, what is wrong (e.g. `"jsonrpc" must be "2.0"`).
+	Invalid string
+}
+
+// Severity orders findings: Error is the worst.
+type Severity uint8
+
+const (
+	SeverityNote Severity = iota + 1
+	SeverityWarning
+	SeverityError
+)
+
+// String returns "note", "warning" or "error".
+func (s Severity) String() string {
+	switch s {
+	case SeverityNote:
+		return "note"
+	case SeverityWarning:
+		return "warning"
+	case SeverityError:
+		return "error"
+	default:
+		return "unknown"
+	}
+}
+
+// Finding is one problem spotted on a frame or in a session. Code is a stable
+// kebab-case code from the registry; Severity is usually the registry's, but
+// a few codes depend on the protocol era (e.g. reused-id); Message says what
+// exactly was seen, in one line.
+type Finding struct {
+	Code     string
+	Severity Severity
+	Message  string
+}
+
+// Frame is one logical frame: usually one physical line, several when a
+// pretty-printed JSON value was spread over lines (finding multi-line-frame).
+type Frame struct {
+	Lines    []Line
+	Msg      Message
+	Findings []Finding
+}
+
+// Raw returns the frame's exact bytes as they crossed the wire (possibly
+// truncated when a line was oversize): every line's content and terminator.
+func (f *Frame) Raw() []byte {
+	n := 0
+	for _, l := range f.Lines {
+		n += len(l.Content) + 2
+	}
+	out := make([]byte, 0, n)
+	for _, l := range f.Lines {
+		out = append(out, l.Content...)
+		out = append(out, l.Term.Bytes()...)
+	}
+	return out
+}
+
+// Size returns the number of bytes the frame really had on the wire,
+// terminators included, counting truncated bytes too.
+func (f *Frame) Size() int64 {
+	var n int64
+	for _, l := range f.Lines {
+		n += l.Length + int64(len(l.Term.Bytes()))
+	}
+	return n
+}
+
+// Has reports whether the frame carries a finding with the given code.
+func (f *Frame) Has(code string) bool {
+	for _, x := range f.Findings {
+		if x.Code == code {
+			return true
+		}
+	}
+	return false
+}
