@@ -1,0 +1,736 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"linesman/wire"
+)
+
+// A Report is what the headless modes print: one session summed up, built
+// from the event Log, the Tracker's requests and what the handshake learned.
+// Its JSON form is a stable schema that scripts and CI read: fields may be
+// added, never renamed (see README.md, "JSON report").
+type Report struct {
+	Linesman        string          `json:"linesman"`
+	Mode            string          `json:"mode,omitempty"`
+	Command         []string        `json:"command"`
+	Era             string          `json:"era"`
+	ProtocolVersion string          `json:"protocolVersion"`
+	ServerInfo      json.RawMessage `json:"serverInfo"`
+	Process         ReportProcess   `json:"process"`
+	Stderr          []string        `json:"stderr"`
+	// StderrLines counts every stderr line the log kept; Stderr holds at
+	// most the last ReportMeta.StderrLimit of them.
+	StderrLines int             `json:"stderrLines"`
+	Frames      []ReportFrame   `json:"frames"`
+	Requests    []ReportRequest `json:"requests"`
+	Findings    []ReportFinding `json:"findings"`
+	Summary     ReportSummary   `json:"summary"`
+	// Notes are what linesman itself logged: era decisions, restarts.
+	Notes   []ReportNote   `json:"linesmanNotes"`
+	Dropped *ReportDropped `json:"dropped,omitempty"`
+	// Error is a failure of linesman's own run, when there was one.
+	Error string `json:"error,omitempty"`
+
+	frameIndex map[uint64]int // frame Seq -> index in Frames
+	stderrAll  []string       // every retained stderr line (the text report shows a tail)
+}
+
+// ReportProcess is the "process" block: how the server process ran and ended.
+type ReportProcess struct {
+	Pid int `json:"pid"`
+	// State is "starting", "running", "exiting" or "exited".
+	State string `json:"state"`
+	// ExitCode is null when a signal ended the process or it has not exited.
+	ExitCode *int `json:"exitCode"`
+	// Signal names the signal that ended it ("SIGKILL"), or null.
+	Signal *string `json:"signal"`
+	// EndedBy is "exit" (it exited on its own), "stdin-close", "sigterm" or
+	// "sigkill": the shutdown step that ended it; null while it runs.
+	EndedBy *string `json:"endedBy"`
+	// ShutdownMs is the time from the first shutdown step to the exit.
+	ShutdownMs float64 `json:"shutdownMs"`
+	// Restarts counts the times the server was restarted within the log;
+	// the other fields describe the last process.
+	Restarts int `json:"restarts"`
+}
+
+// ReportFrame is one logical frame of the "frames" list.
+type ReportFrame struct {
+	Seq    uint64          `json:"seq"`
+	Time   string          `json:"time"`
+	Dir    string          `json:"dir"`
+	Kind   string          `json:"kind"`
+	ID     json.RawMessage `json:"id"`
+	Method *string         `json:"method"`
+	Bytes  int64           `json:"bytes"`
+	Lines  int             `json:"lines"`
+	// Findings are the codes raised on the frame, then the codes of later
+	// findings that point at it (a timeout, unflushed output).
+	Findings []string `json:"findings"`
+	// Text is the frame's bytes as text (invalid UTF-8 replaced), present
+	// only when ReportMeta.FrameText asks for it (send does).
+	Text          *string `json:"text,omitempty"`
+	TextTruncated bool    `json:"textTruncated,omitempty"`
+
+	preview string // a short inert excerpt for the text report
+}
+
+// ReportRequest is one request of the "requests" list.
+type ReportRequest struct {
+	Dir    string          `json:"dir"`
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	State  string          `json:"state"`
+	// Ms is how long the request took to end (answer, error, timeout, loss);
+	// null while it is still in flight.
+	Ms          *float64 `json:"ms"`
+	Seq         uint64   `json:"seq"`
+	ResponseSeq *uint64  `json:"responseSeq"`
+	Late        bool     `json:"late,omitempty"`
+}
+
+// ReportFinding is one entry of the "findings" list.
+type ReportFinding struct {
+	Code     string `json:"code"`
+	Severity string `json:"severity"`
+	// Seq is the frame the finding points at, or null for findings that
+	// belong to no frame (process and stderr findings).
+	Seq     *uint64 `json:"seq"`
+	Dir     *string `json:"dir"`
+	Message string  `json:"message"`
+	Title   string  `json:"title,omitempty"`
+	Fix     string  `json:"fix,omitempty"`
+}
+
+// ReportSummary counts the findings by severity.
+type ReportSummary struct {
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+	Notes    int `json:"notes"`
+	Frames   int `json:"frames"`
+}
+
+// ReportNote is something linesman itself logged (era decisions, restarts).
+type ReportNote struct {
+	Seq  uint64 `json:"seq"`
+	Time string `json:"time"`
+	Text string `json:"text"`
+}
+
+// ReportDropped says how much of the session the log's retention limit
+// dropped before the report was built.
+type ReportDropped struct {
+	Events uint64 `json:"events"`
+	Bytes  int64  `json:"bytes"`
+}
+
+// ReportMeta is what a report needs that the log does not hold.
+type ReportMeta struct {
+	Mode            string   // "check", "send", "export", ...
+	Command         []string // the server's argv
+	Era             Era
+	ProtocolVersion string
+	ServerInfo      json.RawMessage // the serverInfo object, or nil
+	// StderrLimit bounds the stderr lines in the JSON report (the last
+	// ones are kept); 0 means 1000, negative means no limit.
+	StderrLimit int
+	// FrameText puts each frame's text into the report, cut at
+	// FrameTextLimit bytes (0 means 64 KiB).
+	FrameText      bool
+	FrameTextLimit int
+	// Error is a failure of linesman's own run (the handshake never
+	// finished, the server could not be started), shown in the report.
+	Error string
+}
+
+// ReportFromLog builds a report from a log, the tracker that saw its frames
+// (nil: no requests list) and meta. It is what BuildReport uses, and what
+// capture uses to export findings from a capture file in the same schema.
+func ReportFromLog(log *Log, tr *Tracker, meta ReportMeta) Report {
+	r := Report{
+		Linesman:        Version,
+		Mode:            meta.Mode,
+		Command:         meta.Command,
+		Era:             meta.Era.String(),
+		ProtocolVersion: meta.ProtocolVersion,
+		ServerInfo:      meta.ServerInfo,
+		Stderr:          []string{},
+		Frames:          []ReportFrame{},
+		Requests:        []ReportRequest{},
+		Findings:        []ReportFinding{},
+		Notes:           []ReportNote{},
+		Error:           meta.Error,
+		frameIndex:      map[uint64]int{},
+	}
+	if r.Command == nil {
+		r.Command = []string{}
+	}
+	if len(r.ServerInfo) == 0 || !json.Valid(r.ServerInfo) {
+		r.ServerInfo = json.RawMessage("null")
+	}
+	textLimit := meta.FrameTextLimit
+	if textLimit <= 0 {
+		textLimit = 64 << 10
+	}
+
+	first, next := log.Bounds()
+	if n, b := log.Dropped(); n > 0 {
+		r.Dropped = &ReportDropped{Events: n, Bytes: b}
+	}
+	// Read the log in slices so that a huge log is not copied at once.
+	const chunk = 4096
+	for from := first; from < next; from += chunk {
+		for _, ev := range log.Range(from, min(from+chunk, next)) {
+			r.addEvent(ev, meta, textLimit)
+		}
+	}
+
+	if tr != nil {
+		for _, q := range tr.Requests() {
+			rq := ReportRequest{
+				Dir:    q.Dir.String(),
+				ID:     idJSON(q.ID),
+				Method: q.Method,
+				State:  q.State.String(),
+				Seq:    q.Seq,
+				Late:   q.Late,
+			}
+			if q.State != ReqInFlight && q.EndedAt >= q.SentAt {
+				ms := durationMs(q.EndedAt - q.SentAt)
+				rq.Ms = &ms
+			}
+			if q.ResponseSeq != 0 {
+				rs := q.ResponseSeq
+				rq.ResponseSeq = &rs
+			}
+			r.Requests = append(r.Requests, rq)
+		}
+	}
+
+	limit := meta.StderrLimit
+	if limit == 0 {
+		limit = 1000
+	}
+	r.StderrLines = len(r.stderrAll)
+	if limit > 0 && len(r.stderrAll) > limit {
+		r.Stderr = append(r.Stderr, r.stderrAll[len(r.stderrAll)-limit:]...)
+	} else {
+		r.Stderr = append(r.Stderr, r.stderrAll...)
+	}
+	r.Summary.Frames = len(r.Frames)
+	return r
+}
+
+// addEvent folds one log event into the report.
+func (r *Report) addEvent(ev Event, meta ReportMeta, textLimit int) {
+	switch ev.Type {
+	case EventFrame:
+		f := ev.Frame
+		if f == nil {
+			return
+		}
+		dir := ev.Dir.String()
+		rf := ReportFrame{
+			Seq:      ev.Seq,
+			Time:     reportTime(ev.Wall),
+			Dir:      dir,
+			Kind:     f.Msg.Kind.String(),
+			ID:       idJSON(f.Msg.ID),
+			Bytes:    f.Size(),
+			Lines:    len(f.Lines),
+			Findings: []string{},
+			preview:  framePreview(f, 72),
+		}
+		if f.Msg.Method != "" {
+			m := f.Msg.Method
+			rf.Method = &m
+		}
+		if meta.FrameText {
+			raw := f.Raw()
+			if len(raw) > textLimit {
+				raw = raw[:textLimit]
+				rf.TextTruncated = true
+			}
+			if truncatedFrame(f) {
+				rf.TextTruncated = true
+			}
+			s := string(raw)
+			rf.Text = &s
+		}
+		for _, fd := range f.Findings {
+			rf.Findings = append(rf.Findings, fd.Code)
+			seq := ev.Seq
+			r.addFinding(fd, &seq, &dir)
+		}
+		r.frameIndex[ev.Seq] = len(r.Frames)
+		r.Frames = append(r.Frames, rf)
+	case EventFinding:
+		lf := ev.Finding
+		if lf == nil {
+			return
+		}
+		var seq *uint64
+		if lf.FrameSeq != 0 {
+			s := lf.FrameSeq
+			seq = &s
+			if i, ok := r.frameIndex[s]; ok {
+				r.Frames[i].Findings = append(r.Frames[i].Findings, lf.Code)
+			}
+		}
+		var dir *string
+		if lf.Dir != 0 {
+			d := lf.Dir.String()
+			dir = &d
+		}
+		r.addFinding(lf.Finding, seq, dir)
+	case EventStderr:
+		if ev.Stderr != nil {
+			r.stderrAll = append(r.stderrAll, string(ev.Stderr.Content))
+		}
+	case EventProcess:
+		p := ev.Process
+		if p == nil {
+			return
+		}
+		if p.State == StateStarting || (p.State == StateRunning && r.Process.State == "exited") {
+			if r.Process.State == "exited" {
+				r.Process = ReportProcess{Restarts: r.Process.Restarts + 1}
+			}
+		}
+		if p.Pid != 0 {
+			r.Process.Pid = p.Pid
+		}
+		r.Process.State = p.State.String()
+		if p.State == StateExited {
+			if p.Signal == "" && p.ExitCode >= 0 {
+				c := p.ExitCode
+				r.Process.ExitCode = &c
+			} else {
+				r.Process.ExitCode = nil
+			}
+			if p.Signal != "" {
+				s := p.Signal
+				r.Process.Signal = &s
+			}
+			e := p.Step.String()
+			r.Process.EndedBy = &e
+			r.Process.ShutdownMs = durationMs(p.ShutdownTook)
+		}
+	case EventNote:
+		r.Notes = append(r.Notes, ReportNote{Seq: ev.Seq, Time: reportTime(ev.Wall), Text: ev.Note})
+	}
+}
+
+// addFinding appends a finding and counts it.
+func (r *Report) addFinding(f wire.Finding, seq *uint64, dir *string) {
+	sev := f.Severity
+	rf := ReportFinding{Code: f.Code, Seq: seq, Dir: dir, Message: f.Message}
+	if title, fix, regSev, ok := registryInfo(f.Code); ok {
+		if sev == 0 {
+			sev = regSev
+		}
+		rf.Title = title
+		rf.Fix = oneLine(fix)
+	}
+	rf.Severity = sev.String()
+	switch sev {
+	case wire.SeverityError:
+		r.Summary.Errors++
+	case wire.SeverityWarning:
+		r.Summary.Warnings++
+	case wire.SeverityNote:
+		r.Summary.Notes++
+	}
+	r.Findings = append(r.Findings, rf)
+}
+
+// ExitStatus is the headless exit status the report calls for: 1 when any
+// finding is an error (or linesman's own run failed), else 0.
+func (r *Report) ExitStatus() int {
+	if r.Summary.Errors > 0 || r.Error != "" {
+		return 1
+	}
+	return 0
+}
+
+// WriteJSON writes the report as one indented JSON document and a newline.
+func (r *Report) WriteJSON(w io.Writer) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
+		return err
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// stderrTailText is how many stderr lines the human report shows.
+const stderrTailText = 20
+
+// occurrencesText is how many occurrences of one code the human report lists.
+const occurrencesText = 3
+
+// WriteText writes the human report. Everything that came from the server
+// (server info, frame excerpts, messages, stderr) is made inert first: escape
+// sequences and control bytes are shown as visible symbols and never reach
+// the terminal.
+func (r *Report) WriteText(w io.Writer) error {
+	var b strings.Builder
+	title := "linesman " + r.Linesman
+	if r.Mode != "" {
+		title += " " + r.Mode
+	}
+	fmt.Fprintf(&b, "%s: %s\n", title, Inert(shellJoin(r.Command)))
+	fmt.Fprintf(&b, "  server:   %s\n", Inert(serverLine(r.ServerInfo)))
+	era := r.Era
+	if r.ProtocolVersion != "" {
+		era += ", protocol version " + Inert(r.ProtocolVersion)
+	}
+	fmt.Fprintf(&b, "  era:      %s\n", era)
+	fmt.Fprintf(&b, "  process:  %s\n", processLine(r.Process))
+	fmt.Fprintf(&b, "  traffic:  %s\n", r.trafficLine())
+	if r.Dropped != nil {
+		fmt.Fprintf(&b, "  dropped:  %d early events (%d bytes) by the retention limit\n", r.Dropped.Events, r.Dropped.Bytes)
+	}
+	if r.Error != "" {
+		fmt.Fprintf(&b, "  failed:   %s\n", Inert(r.Error))
+	}
+
+	if r.Mode == "send" {
+		b.WriteString("\nframes:\n")
+		for _, f := range r.Frames {
+			arrow := "→"
+			if f.Dir == "s2c" {
+				arrow = "←"
+			}
+			text := f.preview
+			if f.Text != nil {
+				text = Inert(strings.TrimRight(*f.Text, "\r\n"))
+				if f.TextTruncated {
+					text += " …(truncated)"
+				}
+			}
+			fmt.Fprintf(&b, "  #%-4d %s %s\n", f.Seq, arrow, text)
+		}
+	}
+
+	for _, sev := range []string{"error", "warning", "note"} {
+		r.writeSeverity(&b, sev)
+	}
+	if len(r.Findings) == 0 {
+		b.WriteString("\nno findings\n")
+	}
+
+	if len(r.stderrAll) > 0 {
+		tail := r.stderrAll
+		if len(tail) > stderrTailText {
+			tail = tail[len(tail)-stderrTailText:]
+		}
+		fmt.Fprintf(&b, "\nstderr (last %d of %d lines):\n", len(tail), len(r.stderrAll))
+		for _, l := range tail {
+			fmt.Fprintf(&b, "  | %s\n", Inert(l))
+		}
+	} else {
+		b.WriteString("\nstderr: nothing\n")
+	}
+
+	fmt.Fprintf(&b, "\n%s, %s, %s — exit status %d\n",
+		plural(r.Summary.Errors, "error"), plural(r.Summary.Warnings, "warning"),
+		plural(r.Summary.Notes, "note"), r.ExitStatus())
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeSeverity writes the findings of one severity, grouped by code: each
+// code once, with a few of the frames it points at and its one-line fix.
+func (r *Report) writeSeverity(b *strings.Builder, sev string) {
+	var codes []string
+	byCode := map[string][]ReportFinding{}
+	total := 0
+	for _, f := range r.Findings {
+		if f.Severity != sev {
+			continue
+		}
+		if _, ok := byCode[f.Code]; !ok {
+			codes = append(codes, f.Code)
+		}
+		byCode[f.Code] = append(byCode[f.Code], f)
+		total++
+	}
+	if total == 0 {
+		return
+	}
+	heading := map[string]string{"error": "errors", "warning": "warnings", "note": "notes"}[sev]
+	fmt.Fprintf(b, "\n%s (%d):\n", heading, total)
+	mark := map[string]string{"error": "✗", "warning": "!", "note": "i"}[sev]
+	for _, code := range codes {
+		fs := byCode[code]
+		title := fs[0].Title
+		if title == "" {
+			title = "(not in the registry)"
+		}
+		times := ""
+		if len(fs) > 1 {
+			times = fmt.Sprintf(" ×%d", len(fs))
+		}
+		fmt.Fprintf(b, "  %s %s%s — %s\n", mark, code, times, title)
+		for i, f := range fs {
+			if i == occurrencesText {
+				fmt.Fprintf(b, "      … and %d more\n", len(fs)-occurrencesText)
+				break
+			}
+			fmt.Fprintf(b, "      at %s: %s\n", r.where(f), Inert(f.Message))
+		}
+		if fs[0].Fix != "" {
+			fmt.Fprintf(b, "      fix: %s\n", fs[0].Fix)
+		}
+	}
+	fmt.Fprintf(b, "  (linesman explain CODE tells why each matters)\n")
+}
+
+// where names what a finding points at: a frame with an excerpt, or the
+// process.
+func (r *Report) where(f ReportFinding) string {
+	if f.Seq == nil {
+		if f.Dir != nil {
+			return *f.Dir
+		}
+		return "process"
+	}
+	s := fmt.Sprintf("frame #%d", *f.Seq)
+	if i, ok := r.frameIndex[*f.Seq]; ok {
+		fr := r.Frames[i]
+		s += " " + fr.Dir
+		if fr.preview != "" {
+			s += " " + fr.preview
+		}
+	} else if f.Dir != nil {
+		s += " " + *f.Dir
+	}
+	return s
+}
+
+func (r *Report) trafficLine() string {
+	var c2s, s2c int
+	for _, f := range r.Frames {
+		if f.Dir == "c2s" {
+			c2s++
+		} else {
+			s2c++
+		}
+	}
+	states := map[string]int{}
+	for _, q := range r.Requests {
+		states[q.State]++
+	}
+	keys := make([]string, 0, len(states))
+	for k := range states {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%d %s", states[k], k))
+	}
+	s := fmt.Sprintf("%d frames sent, %d received; %s", c2s, s2c, plural(len(r.Requests), "request"))
+	if len(parts) > 0 {
+		s += " (" + strings.Join(parts, ", ") + ")"
+	}
+	return s
+}
+
+func processLine(p ReportProcess) string {
+	if p.Pid == 0 && p.State == "" {
+		return "never started"
+	}
+	s := fmt.Sprintf("pid %d, %s", p.Pid, p.State)
+	if p.State == "exited" {
+		switch {
+		case p.Signal != nil:
+			s += " on " + *p.Signal
+		case p.ExitCode != nil:
+			s += fmt.Sprintf(" with code %d", *p.ExitCode)
+		}
+		if p.EndedBy != nil {
+			switch *p.EndedBy {
+			case "exit":
+				s += ", on its own"
+			case "stdin-close":
+				s += ", after its stdin was closed"
+			case "sigterm":
+				s += ", after SIGTERM"
+			case "sigkill":
+				s += ", after SIGKILL"
+			}
+			if *p.EndedBy != "exit" {
+				s += fmt.Sprintf(" (shutdown took %.0f ms)", p.ShutdownMs)
+			}
+		}
+	}
+	if p.Restarts > 0 {
+		s += fmt.Sprintf("; restarted %s", plural(p.Restarts, "time"))
+	}
+	return s
+}
+
+// serverLine describes the server from its serverInfo object.
+func serverLine(info json.RawMessage) string {
+	var si struct {
+		Name    string `json:"name"`
+		Title   string `json:"title"`
+		Version string `json:"version"`
+	}
+	if len(info) == 0 || string(info) == "null" || json.Unmarshal(info, &si) != nil || si.Name == "" {
+		return "unknown (no serverInfo)"
+	}
+	s := si.Name
+	if si.Version != "" {
+		s += " " + si.Version
+	}
+	if si.Title != "" && si.Title != si.Name {
+		s += " (" + si.Title + ")"
+	}
+	return s
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}
+
+// shellJoin renders argv for reading, quoting words a shell would split.
+func shellJoin(argv []string) string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`!*?[]{}()<>|&;#~") {
+			out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		} else {
+			out[i] = a
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// framePreview is a short inert excerpt of a frame's first line.
+func framePreview(f *wire.Frame, n int) string {
+	if len(f.Lines) == 0 {
+		return ""
+	}
+	c := f.Lines[0].Content
+	cut := len(c) > n
+	if cut {
+		c = c[:n]
+	}
+	s := Inert(string(c))
+	if cut || len(f.Lines) > 1 {
+		s += "…"
+	}
+	return "`" + s + "`"
+}
+
+func truncatedFrame(f *wire.Frame) bool {
+	for _, l := range f.Lines {
+		if l.Truncated {
+			return true
+		}
+	}
+	return false
+}
+
+// oneLine returns the first line of a registry text (its one-line fix).
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = strings.TrimSpace(s[:i])
+	}
+	return s
+}
+
+// idJSON renders an id as the JSON report spells it: a number, a string, or
+// null when absent.
+func idJSON(id wire.ID) json.RawMessage {
+	switch id.Kind {
+	case wire.IDInt:
+		return json.RawMessage(strconv.FormatInt(id.Num, 10))
+	case wire.IDString:
+		b, _ := json.Marshal(id.Str)
+		return b
+	case wire.IDOther:
+		if json.Valid([]byte(id.Str)) {
+			return json.RawMessage(id.Str)
+		}
+		b, _ := json.Marshal(id.Str)
+		return b
+	default:
+		return json.RawMessage("null")
+	}
+}
+
+// reportTimeLayout is RFC 3339 with nanoseconds always spelled out.
+const reportTimeLayout = "2006-01-02T15:04:05.000000000Z07:00"
+
+func reportTime(t time.Time) string { return t.UTC().Format(reportTimeLayout) }
+
+// durationMs is d in milliseconds, rounded to the microsecond.
+func durationMs(d time.Duration) float64 {
+	return float64(d.Round(time.Microsecond)) / float64(time.Millisecond)
+}
+
+// Inert returns s with everything that could act on a terminal made
+// visible: C0 control bytes become their Unicode control pictures (ESC is
+// ␛, NUL ␀), DEL is ␡, C1 controls and bidirectional overrides are spelled
+// <U+XXXX>, and bytes that are not UTF-8 are spelled \xNN. Tabs become a
+// visible ␉ too, so columns stay predictable.
+func Inert(s string) string {
+	clean := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02X`, s[i])
+		case r < 0x20:
+			b.WriteRune(0x2400 + r)
+		case r == 0x7f:
+			b.WriteRune('\u2421')
+		case r >= 0x80 && r < 0xa0,
+			r >= 0x202a && r <= 0x202e,
+			r >= 0x2066 && r <= 0x2069,
+			r == 0x200e || r == 0x200f || r == 0x061c,
+			r == 0xfeff:
+			fmt.Fprintf(&b, "<U+%04X>", r)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// registryInfo reads a code's title, fix and severity from the registry.
+func registryInfo(code string) (title, fix string, sev wire.Severity, ok bool) {
+	return "", "", 0, false
+}

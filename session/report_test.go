@@ -1,0 +1,322 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"linesman/wire"
+)
+
+// handFrame builds a one-line frame by hand, the way the framer would.
+func handFrame(text string, msg wire.Message, findings ...wire.Finding) *wire.Frame {
+	return &wire.Frame{
+		Lines:    []wire.Line{{Content: []byte(text), Term: wire.TermLF, Length: int64(len(text))}},
+		Msg:      msg,
+		Findings: findings,
+	}
+}
+
+func appendFrame(l *Log, dir wire.Dir, f *wire.Frame) uint64 {
+	return l.Append(Event{Type: EventFrame, Dir: dir, Frame: f})
+}
+
+// sampleLog is a small session: a legacy handshake, a stray print, an answer,
+// a stderr line with an escape sequence, and a server that exited with code 3.
+func sampleLog(t *testing.T) (*Log, map[string]uint64) {
+	t.Helper()
+	l := NewLog(0)
+	seqs := map[string]uint64{}
+	l.Append(Event{Type: EventProcess, Process: &ProcessEvent{State: StateStarting, Pid: 4242, Detail: "started"}})
+	l.Append(Event{Type: EventProcess, Process: &ProcessEvent{State: StateRunning, Pid: 4242}})
+	seqs["init"] = appendFrame(l, wire.ClientToServer, handFrame(`{"jsonrpc":"2.0","id":1,"method":"initialize"}`,
+		wire.Message{Kind: wire.KindRequest, ID: wire.IntID(1), Method: "initialize"}))
+	seqs["stray"] = appendFrame(l, wire.ServerToClient, handFrame("hello \x1b[2J world",
+		wire.Message{Kind: wire.KindNonJSON},
+		wire.Finding{Code: "non-json-line", Severity: wire.SeverityError, Message: "a line that is not JSON"},
+		wire.Finding{Code: "control-characters", Severity: wire.SeverityWarning, Message: "ESC at byte 6"}))
+	seqs["answer"] = appendFrame(l, wire.ServerToClient, handFrame(`{"jsonrpc":"2.0","id":"1","result":{}}`,
+		wire.Message{Kind: wire.KindResult, ID: wire.StringID("1")},
+		wire.Finding{Code: "id-type-mismatch", Severity: wire.SeverityError, Message: `"1" answers 1`}))
+	l.Append(Event{Type: EventStderr, Stderr: &wire.Line{Content: []byte("boom \x1b[31mred\x1b[0m"), Term: wire.TermLF}})
+	seqs["late"] = l.Append(Event{Type: EventFinding, Finding: &LoggedFinding{
+		Finding:  wire.Finding{Code: "unflushed-output", Severity: wire.SeverityNote, Message: "arrived only at exit"},
+		FrameSeq: seqs["stray"], Dir: wire.ServerToClient}})
+	l.Append(Event{Type: EventFinding, Finding: &LoggedFinding{
+		Finding: wire.Finding{Code: "exit-at-start", Severity: wire.SeverityError, Message: "exited 3 after 12 ms"}}})
+	l.Append(Event{Type: EventNote, Note: "era: legacy (no answer to server/discover)"})
+	l.Append(Event{Type: EventProcess, Process: &ProcessEvent{State: StateExited, Pid: 4242, ExitCode: 3}})
+	return l, seqs
+}
+
+func decodeReport(t *testing.T, r Report) map[string]any {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := r.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &m); err != nil {
+		t.Fatalf("report is not JSON: %v\n%s", err, buf.Bytes())
+	}
+	return m
+}
+
+// TestReportSchema checks every field the issue promises, by its JSON name,
+// against a log filled by hand.
+func TestReportSchema(t *testing.T) {
+	l, seqs := sampleLog(t)
+	r := ReportFromLog(l, NewTracker(TrackerOptions{}), ReportMeta{
+		Mode:            "check",
+		Command:         []string{"python3", "server.py"},
+		Era:             EraLegacy,
+		ProtocolVersion: "2025-06-18",
+		ServerInfo:      json.RawMessage(`{"name":"srv","version":"1.2"}`),
+	})
+	m := decodeReport(t, r)
+
+	for _, k := range []string{"linesman", "command", "era", "protocolVersion", "serverInfo", "process",
+		"stderr", "frames", "requests", "findings", "summary"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("report lacks %q", k)
+		}
+	}
+	if m["linesman"] != Version || m["era"] != "legacy" || m["protocolVersion"] != "2025-06-18" {
+		t.Errorf("header: linesman %v era %v protocolVersion %v", m["linesman"], m["era"], m["protocolVersion"])
+	}
+	if got := m["serverInfo"].(map[string]any)["name"]; got != "srv" {
+		t.Errorf("serverInfo.name = %v", got)
+	}
+	if cmd := m["command"].([]any); len(cmd) != 2 || cmd[0] != "python3" {
+		t.Errorf("command = %v", cmd)
+	}
+
+	p := m["process"].(map[string]any)
+	for _, k := range []string{"pid", "exitCode", "signal", "endedBy", "shutdownMs"} {
+		if _, ok := p[k]; !ok {
+			t.Errorf("process lacks %q", k)
+		}
+	}
+	if p["pid"] != 4242.0 || p["exitCode"] != 3.0 || p["signal"] != nil || p["endedBy"] != "exit" {
+		t.Errorf("process = %v", p)
+	}
+
+	if se := m["stderr"].([]any); len(se) != 1 || se[0] != "boom \x1b[31mred\x1b[0m" {
+		t.Errorf("stderr = %q (JSON keeps the exact text; JSON escaping makes it inert)", se)
+	}
+
+	frames := m["frames"].([]any)
+	if len(frames) != 3 {
+		t.Fatalf("frames = %d, want 3", len(frames))
+	}
+	f0 := frames[0].(map[string]any)
+	for _, k := range []string{"seq", "time", "dir", "kind", "id", "method", "bytes", "lines", "findings"} {
+		if _, ok := f0[k]; !ok {
+			t.Errorf("frame lacks %q", k)
+		}
+	}
+	if f0["seq"] != float64(seqs["init"]) || f0["dir"] != "c2s" || f0["kind"] != "request" ||
+		f0["id"] != 1.0 || f0["method"] != "initialize" || f0["lines"] != 1.0 ||
+		f0["bytes"] != float64(len(`{"jsonrpc":"2.0","id":1,"method":"initialize"}`)+1) {
+		t.Errorf("frame 0 = %v", f0)
+	}
+	if ts, err := time.Parse(time.RFC3339Nano, f0["time"].(string)); err != nil || ts.IsZero() {
+		t.Errorf("frame time %v: %v", f0["time"], err)
+	}
+	f1 := frames[1].(map[string]any)
+	if f1["kind"] != "non-json" || f1["id"] != nil || f1["method"] != nil {
+		t.Errorf("stray frame = %v", f1)
+	}
+	// The frame lists its own codes, then later findings that point at it.
+	if got := strings.Join(toStrings(f1["findings"]), ","); got != "non-json-line,control-characters,unflushed-output" {
+		t.Errorf("stray frame findings = %s", got)
+	}
+	if f2 := frames[2].(map[string]any); f2["id"] != "1" || f2["kind"] != "result" {
+		t.Errorf("answer frame = %v", f2)
+	}
+
+	fs := m["findings"].([]any)
+	want := []struct {
+		code, sev string
+		seq       any
+		dir       any
+	}{
+		{"non-json-line", "error", float64(seqs["stray"]), "s2c"},
+		{"control-characters", "warning", float64(seqs["stray"]), "s2c"},
+		{"id-type-mismatch", "error", float64(seqs["answer"]), "s2c"},
+		{"unflushed-output", "note", float64(seqs["stray"]), "s2c"},
+		{"exit-at-start", "error", nil, nil},
+	}
+	if len(fs) != len(want) {
+		t.Fatalf("findings = %v", fs)
+	}
+	for i, w := range want {
+		f := fs[i].(map[string]any)
+		if f["code"] != w.code || f["severity"] != w.sev || f["seq"] != w.seq || f["dir"] != w.dir || f["message"] == "" {
+			t.Errorf("finding %d = %v, want %+v", i, f, w)
+		}
+		if _, ok := f["seq"]; !ok {
+			t.Errorf("finding %d has no seq key (null is required)", i)
+		}
+	}
+	s := m["summary"].(map[string]any)
+	if s["errors"] != 3.0 || s["warnings"] != 1.0 || s["notes"] != 1.0 {
+		t.Errorf("summary = %v", s)
+	}
+	if r.ExitStatus() != 1 {
+		t.Errorf("ExitStatus = %d, want 1", r.ExitStatus())
+	}
+	if notes := m["linesmanNotes"].([]any); len(notes) != 1 {
+		t.Errorf("notes = %v", notes)
+	}
+}
+
+func toStrings(v any) []string {
+	var out []string
+	for _, x := range v.([]any) {
+		out = append(out, x.(string))
+	}
+	return out
+}
+
+// TestReportSignalledProcess: a process ended by SIGKILL has exitCode null
+// and names the signal and the step.
+func TestReportSignalledProcess(t *testing.T) {
+	l := NewLog(0)
+	l.Append(Event{Type: EventProcess, Process: &ProcessEvent{State: StateRunning, Pid: 7}})
+	l.Append(Event{Type: EventProcess, Process: &ProcessEvent{State: StateExiting, Step: StepSIGTERM, Pid: 7}})
+	l.Append(Event{Type: EventProcess, Process: &ProcessEvent{State: StateExited, Step: StepSIGKILL, Pid: 7,
+		ExitCode: -1, Signal: "SIGKILL", ShutdownTook: 4012 * time.Millisecond}})
+	r := ReportFromLog(l, nil, ReportMeta{})
+	p := decodeReport(t, r)["process"].(map[string]any)
+	if p["exitCode"] != nil || p["signal"] != "SIGKILL" || p["endedBy"] != "sigkill" || p["shutdownMs"] != 4012.0 {
+		t.Errorf("process = %v", p)
+	}
+	if r.ExitStatus() != 0 {
+		t.Errorf("no findings: ExitStatus = %d", r.ExitStatus())
+	}
+	var b strings.Builder
+	r.WriteText(&b)
+	if !strings.Contains(b.String(), "on SIGKILL, after SIGKILL (shutdown took 4012 ms)") {
+		t.Errorf("text report:\n%s", b.String())
+	}
+}
+
+// TestReportEmpty: a log with nothing in it still gives every list as [],
+// never null, and a null serverInfo.
+func TestReportEmpty(t *testing.T) {
+	r := ReportFromLog(NewLog(0), nil, ReportMeta{})
+	var buf bytes.Buffer
+	r.WriteJSON(&buf)
+	for _, k := range []string{`"stderr": []`, `"frames": []`, `"requests": []`, `"findings": []`, `"serverInfo": null`, `"command": []`, `"era": "unknown"`, `"exitCode": null`, `"endedBy": null`} {
+		if !strings.Contains(buf.String(), k) {
+			t.Errorf("empty report lacks %s:\n%s", k, buf.String())
+		}
+	}
+}
+
+// TestReportTextInert: nothing the server wrote reaches the terminal as
+// control bytes in the human report.
+func TestReportTextInert(t *testing.T) {
+	l, seqs := sampleLog(t)
+	r := ReportFromLog(l, nil, ReportMeta{Mode: "check", Command: []string{"srv", "a b"},
+		Era: EraLegacy, ProtocolVersion: "2025-06-18",
+		ServerInfo: json.RawMessage(`{"name":"evil\u001b]0;pwned\u0007","version":"1"}`)})
+	var b strings.Builder
+	if err := r.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for i := 0; i < len(out); i++ {
+		if c := out[i]; c < 0x20 && c != '\n' {
+			t.Fatalf("control byte %#x in the text report:\n%s", c, out)
+		}
+	}
+	for _, want := range []string{
+		"srv 'a b'",
+		"evil␛]0;pwned␇ 1",
+		"legacy, protocol version 2025-06-18",
+		"pid 4242, exited with code 3, on its own",
+		"errors (3):",
+		"warnings (1):",
+		"notes (1):",
+		"non-json-line",
+		"frame #" + itoa(seqs["stray"]) + " s2c `hello ␛[2J world`",
+		"exit-at-start",
+		"at process: exited 3 after 12 ms",
+		"| boom ␛[31mred␛[0m",
+		"3 errors, 1 warning, 1 note — exit status 1",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text report lacks %q:\n%s", want, out)
+		}
+	}
+	// Errors come before warnings, warnings before notes.
+	if e, w, n := strings.Index(out, "errors ("), strings.Index(out, "warnings ("), strings.Index(out, "notes ("); !(e < w && w < n) {
+		t.Errorf("severity groups out of order:\n%s", out)
+	}
+}
+
+func itoa(n uint64) string { return strconv.FormatUint(n, 10) }
+
+// TestReportFrameText: send's report carries each frame's text, cut at the limit.
+func TestReportFrameText(t *testing.T) {
+	l := NewLog(0)
+	appendFrame(l, wire.ServerToClient, handFrame(strings.Repeat("x", 100), wire.Message{Kind: wire.KindNonJSON}))
+	appendFrame(l, wire.ServerToClient, handFrame(`{"a":1}`, wire.Message{Kind: wire.KindInvalid}))
+	r := ReportFromLog(l, nil, ReportMeta{Mode: "send", FrameText: true, FrameTextLimit: 10})
+	if f := r.Frames[0]; f.Text == nil || *f.Text != strings.Repeat("x", 10) || !f.TextTruncated {
+		t.Errorf("frame 0 text = %v truncated %v", f.Text, f.TextTruncated)
+	}
+	if f := r.Frames[1]; f.Text == nil || *f.Text != "{\"a\":1}\n" || f.TextTruncated {
+		t.Errorf("frame 1 text = %q", *f.Text)
+	}
+	if r2 := ReportFromLog(l, nil, ReportMeta{}); r2.Frames[0].Text != nil {
+		t.Errorf("text present without FrameText")
+	}
+}
+
+// TestReportStderrLimit: the JSON keeps the last lines and counts them all.
+func TestReportStderrLimit(t *testing.T) {
+	l := NewLog(0)
+	for i := range 50 {
+		l.Append(Event{Type: EventStderr, Stderr: &wire.Line{Content: []byte(strconv.Itoa(i))}})
+	}
+	r := ReportFromLog(l, nil, ReportMeta{StderrLimit: 5})
+	if r.StderrLines != 50 || len(r.Stderr) != 5 || r.Stderr[0] != "45" || r.Stderr[4] != "49" {
+		t.Errorf("stderr = %v (of %d)", r.Stderr, r.StderrLines)
+	}
+}
+
+// TestReportRestart: after a restart the process block is the new process's.
+func TestReportRestart(t *testing.T) {
+	l := NewLog(0)
+	l.Append(Event{Type: EventProcess, Process: &ProcessEvent{State: StateRunning, Pid: 1}})
+	l.Append(Event{Type: EventProcess, Process: &ProcessEvent{State: StateExited, Pid: 1, ExitCode: 1}})
+	l.Append(Event{Type: EventProcess, Process: &ProcessEvent{State: StateStarting, Pid: 2}})
+	l.Append(Event{Type: EventProcess, Process: &ProcessEvent{State: StateRunning, Pid: 2}})
+	r := ReportFromLog(l, nil, ReportMeta{})
+	if p := r.Process; p.Pid != 2 || p.State != "running" || p.ExitCode != nil || p.EndedBy != nil || p.Restarts != 1 {
+		t.Errorf("process = %+v", p)
+	}
+}
+
+func TestInert(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"plain text", "plain text"},
+		{"\x1b[31mred", "␛[31mred"},
+		{"a\tb\r\n", "a␉b␍␊"},
+		{"nul\x00del\x7f", "nul␀del␡"},
+		{"bad \xff\xfe utf8", `bad \xFF\xFE utf8`},
+		{"c1 \u009b2J", "c1 <U+009B>2J"},
+		{"bidi \u202egnp.exe", "bidi <U+202E>gnp.exe"},
+		{"ünïcödé ✓", "ünïcödé ✓"},
+	} {
+		if got := Inert(c.in); got != c.want {
+			t.Errorf("Inert(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
