@@ -1,12 +1,13 @@
 package main
 
 import (
-	"fmt"
 	"io"
+
+	"linesman/demo"
 )
 
-// runDemoServer is not built yet; its issue replaces this file.
+// runDemoServer is `linesman demo-server`: the built-in demo server, a real
+// MCP server on this process's stdio (see package demo).
 func runDemoServer(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "linesman: demo-server is not built yet")
-	return exitUsage
+	return demo.Run(args, stdin, stdout, stderr)
 }
