@@ -261,3 +261,33 @@ func (f *Frame) Has(code string) bool {
 	}
 	return false
 }
+
+// DefaultMaxFrame is the longest line kept whole when Options.MaxFrame is 0.
+// MCP results (a base64 image, a large file) are often megabytes long, so
+// the limit is generous; it only exists so that a runaway stream cannot
+// exhaust memory.
+const DefaultMaxFrame = 16 << 20
+
+// DefaultMaxPendingLines bounds multi-line reassembly when
+// Options.MaxPendingLines is 0.
+const DefaultMaxPendingLines = 10000
+
+// Options configures a Framer.
+type Options struct {
+	MaxFrame        int // longest line kept whole (0 = DefaultMaxFrame); longer: truncated + oversize-frame
+	MaxPendingLines int // multi-line reassembly bound in lines (0 = DefaultMaxPendingLines)
+	MaxPendingBytes int // multi-line reassembly bound in bytes (0 = MaxFrame)
+}
+
+func (o Options) withDefaults() Options {
+	if o.MaxFrame <= 0 {
+		o.MaxFrame = DefaultMaxFrame
+	}
+	if o.MaxPendingLines <= 0 {
+		o.MaxPendingLines = DefaultMaxPendingLines
+	}
+	if o.MaxPendingBytes <= 0 {
+		o.MaxPendingBytes = o.MaxFrame
+	}
+	return o
+}

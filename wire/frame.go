@@ -1,0 +1,214 @@
+package wire
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+)
+
+// Framer turns a byte stream into classified logical frames.
+//
+// Each physical line is normally one frame. A line that is not JSON on its
+// own but starts an object or array ("{" or "[" first) starts a candidate:
+// following lines are added while the joined text (terminators included) is
+// still the prefix of one JSON value. When the value completes at the end of
+// a line, all those lines are one frame with the finding multi-line-frame.
+// When it can no longer complete, or the run exceeds the bounds of Options,
+// or the stream ends, each line of the run becomes its own non-json-line
+// frame. A line that is a whole JSON-RPC object on its own (it has a
+// "jsonrpc" member) always ends a run: a stray "{" printed on stdout must not
+// hold back the messages after it.
+//
+// Only a line that could start a JSON value is ever held back; anything else
+// is returned as soon as its line ends. A Framer is not safe for concurrent use.
+type Framer struct {
+	sp           *Splitter
+	opts         Options
+	pending      []Line
+	pendingBytes int
+	inc          incScanner
+	queue        []*Frame
+	qhead        int
+	err          error
+}
+
+// NewFramer returns a Framer reading from r.
+func NewFramer(r io.Reader, opts Options) *Framer {
+	opts = opts.withDefaults()
+	return &Framer{sp: NewSplitter(r, opts.MaxFrame), opts: opts}
+}
+
+// Next returns the next logical frame, or io.EOF (or the reader's error) when
+// every byte of the stream has been returned in a frame.
+func (f *Framer) Next() (*Frame, error) {
+	for f.qhead == len(f.queue) {
+		f.queue = f.queue[:0]
+		f.qhead = 0
+		if f.err != nil {
+			return nil, f.err
+		}
+		line, err := f.sp.Next()
+		if err != nil {
+			f.err = err
+			f.flush()
+			continue
+		}
+		f.push(line)
+	}
+	fr := f.queue[f.qhead]
+	f.queue[f.qhead] = nil
+	f.qhead++
+	return fr, nil
+}
+
+// FramesOf returns all the frames of b.
+func FramesOf(b []byte, opts Options) []*Frame {
+	f := NewFramer(bytes.NewReader(b), opts)
+	var out []*Frame
+	for {
+		fr, err := f.Next()
+		if err != nil {
+			return out
+		}
+		out = append(out, fr)
+	}
+}
+
+func (f *Framer) push(line Line) {
+	if line.Truncated {
+		f.flush()
+		f.single(line, classify(line.Content, true))
+		return
+	}
+	if len(f.pending) > 0 {
+		var c classified
+		alone := false
+		if b := line.Content; len(b) > 0 && b[skipWS(b)%len(b)] == '{' {
+			c, alone = classify(b, false), true
+			if c.rpcObject {
+				f.flush()
+				f.single(line, c)
+				return
+			}
+		}
+		r := f.inc.feed(f.pending[len(f.pending)-1].Term.Bytes())
+		if r == incMore {
+			r = f.inc.feed(line.Content)
+		}
+		switch r {
+		case incDone:
+			f.pending = append(f.pending, line)
+			f.multi()
+		case incMore:
+			f.pending = append(f.pending, line)
+			f.pendingBytes += len(line.Content) + 2
+			if len(f.pending) > f.opts.MaxPendingLines || f.pendingBytes > f.opts.MaxPendingBytes {
+				f.flush()
+			}
+		default:
+			f.flush()
+			if !alone {
+				c = classify(line.Content, false)
+			}
+			f.fresh(line, c)
+		}
+		return
+	}
+	f.fresh(line, classify(line.Content, false))
+}
+
+// fresh handles a line when nothing is pending.
+func (f *Framer) fresh(line Line, c classified) {
+	if c.st == statusPrefix {
+		body := bytes.TrimPrefix(line.Content, bom)
+		if i := skipWS(body); i < len(body) && (body[i] == '{' || body[i] == '[') {
+			f.inc.reset()
+			if f.inc.feed(body) == incMore {
+				f.pending = append(f.pending[:0], line)
+				f.pendingBytes = len(line.Content) + 2
+				return
+			}
+		}
+	}
+	f.single(line, c)
+}
+
+// flush emits every pending line as a frame of its own: together they never
+// completed a value, and a fragment of one is not a message either.
+func (f *Framer) flush() {
+	n := len(f.pending)
+	for _, line := range f.pending {
+		c := classify(line.Content, false)
+		if c.st != statusEmpty {
+			c.msg = Message{}
+			c.finds = append([]Finding{NewFinding("non-json-line",
+				fmt.Sprintf("not JSON: one of %d lines that began a JSON value but never completed it", n))},
+				textFindings(bytes.TrimPrefix(line.Content, bom), 0)...)
+			if bytes.HasPrefix(line.Content, bom) {
+				c.finds = append(c.finds, NewFinding("utf8-bom", "the line starts with a UTF-8 byte order mark (EF BB BF)"))
+			}
+		}
+		f.single(line, c)
+	}
+	f.pending = f.pending[:0]
+	f.pendingBytes = 0
+}
+
+func (f *Framer) single(line Line, c classified) {
+	fr := &Frame{Lines: []Line{line}, Msg: c.msg, Findings: c.finds}
+	f.lineFindings(fr)
+	f.queue = append(f.queue, fr)
+}
+
+// multi emits the pending lines as one frame.
+func (f *Framer) multi() {
+	lines := make([]Line, len(f.pending))
+	copy(lines, f.pending)
+	f.pending = f.pending[:0]
+	f.pendingBytes = 0
+	fr := &Frame{Lines: lines}
+	joined := fr.Raw()
+	joined = joined[:len(joined)-len(lines[len(lines)-1].Term.Bytes())]
+	c := classify(joined, false)
+	fr.Msg = c.msg
+	fr.Findings = append([]Finding{NewFinding("multi-line-frame",
+		fmt.Sprintf("one JSON value spread over %d lines; a message must be one line", len(lines)))}, c.finds...)
+	f.lineFindings(fr)
+	f.queue = append(f.queue, fr)
+}
+
+// lineFindings adds what only the physical lines show: line ends, sizes, a
+// lone CR inside a line, a BOM at the start of a later line.
+func (f *Framer) lineFindings(fr *Frame) {
+	crlf := 0
+	for i, l := range fr.Lines {
+		if l.Term == TermCRLF {
+			crlf++
+		}
+		if l.Truncated {
+			addOnce(fr, "oversize-frame", fmt.Sprintf("a line of %d bytes exceeds the %d-byte limit; only the first %d bytes are kept", l.Length, f.opts.MaxFrame, len(l.Content)))
+		}
+		if j := bytes.IndexByte(l.Content, '\r'); j >= 0 {
+			addOnce(fr, "control-characters", fmt.Sprintf("a raw carriage return (0x0d) inside the line at byte %d", j))
+		}
+		if i > 0 && bytes.HasPrefix(l.Content, bom) {
+			addOnce(fr, "utf8-bom", fmt.Sprintf("line %d of the frame starts with a UTF-8 byte order mark", i+1))
+		}
+	}
+	if crlf > 0 {
+		msg := `the line ends with "\r\n" instead of "\n"`
+		if len(fr.Lines) > 1 {
+			msg = fmt.Sprintf(`%d of %d lines end with "\r\n" instead of "\n"`, crlf, len(fr.Lines))
+		}
+		addOnce(fr, "crlf-line-ending", msg)
+	}
+	if last := fr.Lines[len(fr.Lines)-1]; last.Term == TermNone {
+		addOnce(fr, "unterminated-frame", fmt.Sprintf("the stream ended after %d bytes with no newline", last.Length))
+	}
+}
+
+func addOnce(fr *Frame, code, msg string) {
+	if !fr.Has(code) {
+		fr.Findings = append(fr.Findings, NewFinding(code, msg))
+	}
+}
