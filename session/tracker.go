@@ -1,6 +1,13 @@
 package session
 
 import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
 	"time"
 
 	"linesman/wire"
@@ -54,43 +61,785 @@ type Request struct {
 	Progress, Total float64
 	HasProgress     bool
 	ProgressMessage string
+
+	HasTotal       bool          // Total was given by the last progress notification
+	LastProgressAt time.Duration // log clock of the last progress notification
+	// Deadline is the log time at which a client request still in flight
+	// times out (progress pushes it back, up to SentAt+MaxTimeout); zero for
+	// server requests, which linesman does not time out.
+	Deadline time.Duration
+	// TimedOut is set once request-timeout was raised; the request may
+	// still be answered afterwards (State then says so).
+	TimedOut bool
+	// ResultType is result.resultType of the answer, when it had one.
+	ResultType string
+	// ErrorCode and ErrorMessage are those of an error answer.
+	ErrorCode    int64
+	ErrorMessage string
+	// CancelSeq is the Seq of the notifications/cancelled frame, or 0.
+	CancelSeq uint64
+	// CollidesWith is the Seq of the request still in flight with the same
+	// id when this one was sent (reused-id-in-flight), or 0.
+	CollidesWith uint64
 }
 
 // TrackerOptions configure a Tracker.
 type TrackerOptions struct {
 	Timeout    time.Duration // per request; 0 means 60 s
 	MaxTimeout time.Duration // cap on the timeout when progress keeps resetting it; 0 means 10 × Timeout
+	// UnflushedAfter is how long a request must have waited before stdin
+	// closed (or the process exited) for an answer arriving only then to
+	// count as unflushed output; 0 means 1 s. A negative value means no
+	// minimum (tests use it).
+	UnflushedAfter time.Duration
+}
+
+// DefaultTimeout is the request timeout when TrackerOptions.Timeout is zero.
+const DefaultTimeout = 60 * time.Second
+
+func (o TrackerOptions) timeout() time.Duration {
+	if o.Timeout > 0 {
+		return o.Timeout
+	}
+	return DefaultTimeout
+}
+
+func (o TrackerOptions) maxTimeout() time.Duration {
+	if o.MaxTimeout > 0 {
+		return max(o.MaxTimeout, o.timeout())
+	}
+	return 10 * o.timeout()
+}
+
+func (o TrackerOptions) unflushedAfter() time.Duration {
+	switch {
+	case o.UnflushedAfter < 0:
+		return 0
+	case o.UnflushedAfter == 0:
+		return time.Second
+	default:
+		return o.UnflushedAfter
+	}
+}
+
+// entry is the tracker's record of one request; Request is its public part.
+type entry struct {
+	Request
+}
+
+// idSpace is the bookkeeping of one direction's requests: the ids of the
+// requests one side sent. The two directions are separate id spaces (a
+// server's ping id 1 and the client's initialize id 1 do not collide).
+type idSpace struct {
+	inflight map[wire.ID][]*entry // oldest first; more than one only after reused-id-in-flight
+	ended    map[wire.ID]*entry   // the latest request with that id that left ReqInFlight
+	tokens   map[wire.ID]*entry   // progress token -> the request that offered it
+	maxInt   int64                // highest integer (or numeric string) id seen; the mint counter
+	strMint  int64                // counter for string ids once integers are exhausted
+}
+
+func newIDSpace() *idSpace {
+	return &idSpace{
+		inflight: map[wire.ID][]*entry{},
+		ended:    map[wire.ID]*entry{},
+		tokens:   map[wire.ID]*entry{},
+	}
+}
+
+func (sp *idSpace) used(id wire.ID) bool {
+	if _, ok := sp.inflight[id]; ok {
+		return true
+	}
+	_, ok := sp.ended[id]
+	return ok
 }
 
 // Tracker keeps the JSON-RPC bookkeeping of a session: requests in flight in
 // both directions and the protocol findings. It is safe for concurrent use.
 //
-// This file holds the contract; the bookkeeping itself is issue 4's.
+// All state lives under one mutex and changes only in Frame, Tick,
+// StdinClosed, Exited, Restarted, SetEra and MintID, so the findings always
+// agree with the request table.
 type Tracker struct {
 	opts TrackerOptions
+
+	mu        sync.Mutex
+	era       Era
+	eraPinned bool // SetEra decided the era; frames no longer infer it
+	// initialized: the client sent notifications/initialized (legacy).
+	initialized bool
+	spaces      [3]*idSpace // indexed by wire.Dir
+	all         []*entry    // every request, in the order sent
+	// discoverSent: ids of c2s server/discover requests, to infer the era
+	// from their answers when nobody pinned it.
+	discoverSent map[wire.ID]bool
+
+	// Flush points for unflushed-output: when stdin was closed and when
+	// the process exited (0 = not yet), and when the server last wrote a frame.
+	stdinClosedAt, exitedAt time.Duration
+	lastS2CAt               time.Duration
+	unflushedRaised         bool
 }
 
 // NewTracker returns an empty tracker.
-func NewTracker(opts TrackerOptions) *Tracker { return &Tracker{opts: opts} }
+func NewTracker(opts TrackerOptions) *Tracker {
+	t := &Tracker{opts: opts}
+	t.reset()
+	return t
+}
+
+// reset forgets the per-process state (id spaces, handshake, flush points);
+// the request history and the mint counter survive, so ids minted after a
+// restart never repeat earlier ones and the log stays unambiguous.
+func (t *Tracker) reset() {
+	var keepMax, keepStr int64
+	if sp := t.spaces[wire.ClientToServer]; sp != nil {
+		keepMax, keepStr = sp.maxInt, sp.strMint
+	}
+	for d := range t.spaces {
+		t.spaces[d] = newIDSpace()
+	}
+	t.spaces[wire.ClientToServer].maxInt = keepMax
+	t.spaces[wire.ClientToServer].strMint = keepStr
+	t.initialized = false
+	t.discoverSent = map[wire.ID]bool{}
+	t.stdinClosedAt, t.exitedAt, t.lastS2CAt = 0, 0, 0
+	t.unflushedRaised = false
+	if !t.eraPinned {
+		t.era = EraUnknown
+	}
+}
+
+// SetOptions replaces the tracker's options; deadlines already set keep
+// their old timeout.
+func (t *Tracker) SetOptions(o TrackerOptions) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.opts = o
+}
+
+// SetEra pins the protocol era the findings are judged by (the handshake
+// calls it once it has decided). EraUnknown unpins it: the tracker then
+// infers the era from the frames (an initialize request means legacy; a
+// server/discover answer offering a 2026-07-28 or later version, or a
+// -32022 error to it, means modern), which is what a replay of a capture does.
+func (t *Tracker) SetEra(e Era) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.era = e
+	t.eraPinned = e != EraUnknown
+}
+
+// Era returns the era the tracker judges by (pinned or inferred).
+func (t *Tracker) Era() Era {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.era
+}
+
+// Restarted tells the tracker a fresh process replaced the old one: the id
+// spaces and the handshake start over (a reused id across processes is not
+// a reuse), requests still in flight become ReqLost without a finding (the
+// restart was asked for), and an inferred era is forgotten.
+func (t *Tracker) Restarted(at time.Duration) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, sp := range t.spaces[1:] {
+		for _, es := range sp.inflight {
+			for _, e := range es {
+				e.State, e.EndedAt = ReqLost, at
+			}
+		}
+	}
+	t.reset()
+}
 
 // Frame observes a frame about to be logged with the given Seq at the given
 // log time, appends the protocol findings it raises to f.Findings, and
 // updates the requests. Called in log order, under the log's lock (through
 // Log.AppendWith): it must be quick and must not touch the log.
-func (t *Tracker) Frame(seq uint64, dir wire.Dir, f *wire.Frame, at time.Duration) {}
+func (t *Tracker) Frame(seq uint64, dir wire.Dir, f *wire.Frame, at time.Duration) {
+	if f == nil || (dir != wire.ClientToServer && dir != wire.ServerToClient) {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if dir == wire.ServerToClient && f.Msg.Kind != wire.KindNonJSON {
+		defer func() { t.lastS2CAt = at }()
+	}
+	switch f.Msg.Kind {
+	case wire.KindRequest:
+		t.request(seq, dir, f, at)
+	case wire.KindNotification:
+		t.notification(seq, dir, f, at)
+	case wire.KindResult, wire.KindError:
+		t.response(seq, dir, f, at)
+	}
+}
 
-// Exited tells the tracker the process exited at the given time; requests
-// still in flight become ReqLost, and the findings to log are returned.
-func (t *Tracker) Exited(at time.Duration) []LoggedFinding { return nil }
+func opposite(d wire.Dir) wire.Dir {
+	if d == wire.ClientToServer {
+		return wire.ServerToClient
+	}
+	return wire.ClientToServer
+}
+
+// request records a request sent in direction dir.
+func (t *Tracker) request(seq uint64, dir wire.Dir, f *wire.Frame, at time.Duration) {
+	m := &f.Msg
+	sp := t.spaces[dir]
+	e := &entry{Request{
+		Dir: dir, ID: m.ID, Method: m.Method, Seq: seq, SentAt: at,
+		State: ReqInFlight, ProgressToken: m.ProgressToken,
+	}}
+	if dir == wire.ClientToServer {
+		e.Deadline = at + t.opts.timeout()
+	}
+	who := "client"
+	if dir == wire.ServerToClient {
+		who = "server"
+	}
+
+	if prev := sp.inflight[m.ID]; len(prev) > 0 {
+		first := prev[0]
+		e.CollidesWith = first.Seq
+		addFinding(f, wire.NewFinding("reused-id-in-flight", fmt.Sprintf(
+			"the %s's request #%d (%s) uses id %s, still in flight for its request #%d (%s)",
+			who, seq, m.Method, idText(m.ID), first.Seq, first.Method)))
+	} else if old, ok := sp.ended[m.ID]; ok {
+		fd := wire.NewFinding("reused-id", fmt.Sprintf(
+			"the %s's request #%d (%s) reuses id %s of its earlier request #%d (%s, %s)",
+			who, seq, m.Method, idText(m.ID), old.Seq, old.Method, old.State))
+		if t.era == EraModern {
+			// 2026-07-28 forbids only ids still in flight.
+			fd.Severity = wire.SeverityNote
+		} else {
+			fd.Severity = wire.SeverityWarning
+		}
+		addFinding(f, fd)
+	}
+	sp.inflight[m.ID] = append(sp.inflight[m.ID], e)
+	t.all = append(t.all, e)
+	if m.ProgressToken.Kind != wire.IDAbsent {
+		sp.tokens[m.ProgressToken] = e
+	}
+	sp.observeID(m.ID)
+
+	if dir == wire.ClientToServer {
+		switch m.Method {
+		case "initialize":
+			if !t.eraPinned {
+				t.era = EraLegacy
+			}
+		case "server/discover":
+			t.discoverSent[m.ID] = true
+		}
+		return
+	}
+	// A request from the server.
+	switch t.era {
+	case EraModern:
+		addFinding(f, wire.NewFinding("server-request-in-modern-era", fmt.Sprintf(
+			"the server sent a %s request (id %s) on stdout; 2026-07-28 servers must not send requests",
+			m.Method, idText(m.ID))))
+	case EraLegacy:
+		t.beforeInitialized(f)
+	}
+}
+
+// beforeInitialized flags a server message sent before the client's
+// notifications/initialized in the legacy era (ping and logging are allowed).
+func (t *Tracker) beforeInitialized(f *wire.Frame) {
+	if t.initialized {
+		return
+	}
+	switch f.Msg.Method {
+	case "ping", "notifications/message", "notifications/progress":
+		return
+	}
+	kind := "request"
+	if f.Msg.Kind == wire.KindNotification {
+		kind = "notification"
+	}
+	addFinding(f, wire.NewFinding("message-before-initialized", fmt.Sprintf(
+		"the server sent a %s %s before the client's notifications/initialized", f.Msg.Method, kind)))
+}
+
+// observeID advances the mint counter past an integer id or a numeric
+// string, so a minted id never equals, or even looks like, one already used.
+func (sp *idSpace) observeID(id wire.ID) {
+	var n int64
+	switch id.Kind {
+	case wire.IDInt:
+		n = id.Num
+	case wire.IDString:
+		v, err := strconv.ParseInt(strings.TrimSpace(id.Str), 10, 64)
+		if err != nil {
+			return
+		}
+		n = v
+	default:
+		return
+	}
+	sp.maxInt = max(sp.maxInt, n)
+}
+
+// notification handles progress, cancellation and the legacy handshake.
+func (t *Tracker) notification(seq uint64, dir wire.Dir, f *wire.Frame, at time.Duration) {
+	m := &f.Msg
+	switch m.Method {
+	case "notifications/initialized":
+		if dir == wire.ClientToServer {
+			t.initialized = true
+		}
+	case "notifications/cancelled":
+		// The sender cancels one of its own requests.
+		sp := t.spaces[dir]
+		if es := sp.inflight[m.RequestID]; len(es) > 0 {
+			e := es[0]
+			t.end(sp, e, ReqCancelled, at)
+			e.CancelSeq = seq
+		}
+	case "notifications/progress":
+		t.progress(dir, f, at)
+	}
+	if dir == wire.ServerToClient && t.era == EraLegacy && m.Method != "notifications/progress" {
+		t.beforeInitialized(f)
+	}
+}
+
+// progress applies a notifications/progress sent in direction dir to the
+// request, sent the other way, that offered the token.
+func (t *Tracker) progress(dir wire.Dir, f *wire.Frame, at time.Duration) {
+	m := &f.Msg
+	e := t.spaces[opposite(dir)].tokens[m.ProgressToken]
+	if e == nil {
+		addFinding(f, wire.NewFinding("progress-unknown-token", fmt.Sprintf(
+			"progress for token %s, which no request in flight offered", idText(m.ProgressToken))))
+		return
+	}
+	switch e.State {
+	case ReqInFlight:
+	case ReqAnswered, ReqError:
+		addFinding(f, wire.NewFinding("progress-after-completion", fmt.Sprintf(
+			"progress for token %s after request #%d (%s, id %s) was answered",
+			idText(m.ProgressToken), e.Seq, e.Method, idText(e.ID))))
+		return
+	default:
+		// Cancelled, timed out or lost: the sender may not know yet.
+		return
+	}
+	if e.HasProgress && !(m.Progress > e.Progress) {
+		addFinding(f, wire.NewFinding("progress-not-increasing", fmt.Sprintf(
+			"progress %s for token %s after %s: progress must increase with each notification",
+			fmtNum(m.Progress), idText(m.ProgressToken), fmtNum(e.Progress))))
+	}
+	e.HasProgress = true
+	e.Progress, e.Total, e.HasTotal = m.Progress, m.Total, m.HasTotal
+	e.ProgressMessage = m.ProgressMessage
+	e.LastProgressAt = at
+	if e.Deadline != 0 {
+		e.Deadline = min(at+t.opts.timeout(), e.SentAt+t.opts.maxTimeout())
+	}
+}
+
+// response matches an answer sent in direction dir to a request sent the
+// other way.
+func (t *Tracker) response(seq uint64, dir wire.Dir, f *wire.Frame, at time.Duration) {
+	m := &f.Msg
+	if m.ID.Kind == wire.IDNull || m.ID.Kind == wire.IDAbsent {
+		// An error that could not name its request (a parse error): legal.
+		return
+	}
+	sp := t.spaces[opposite(dir)]
+	if es := sp.inflight[m.ID]; len(es) > 0 {
+		t.answer(sp, es[0], seq, dir, f, at)
+		return
+	}
+	if e := sp.ended[m.ID]; e != nil {
+		switch {
+		case e.State == ReqCancelled && e.ResponseSeq == 0:
+			e.Late, e.ResponseSeq = true, seq
+			t.noteAnswer(e, f)
+			addFinding(f, wire.NewFinding("late-response", fmt.Sprintf(
+				"answer to request #%d (%s, id %s) after it was cancelled at #%d; it is ignored",
+				e.Seq, e.Method, idText(e.ID), e.CancelSeq)))
+			return
+		case (e.State == ReqTimedOut || e.State == ReqLost) && e.ResponseSeq == 0:
+			// Answered after all: once timed out, or drained from the pipe
+			// after the process exited.
+			t.answer(sp, e, seq, dir, f, at)
+			return
+		}
+		addFinding(f, wire.NewFinding("duplicate-response", fmt.Sprintf(
+			"a second answer to request #%d (%s, id %s), already answered at #%d",
+			e.Seq, e.Method, idText(e.ID), e.ResponseSeq)))
+		return
+	}
+	if other, ok := otherType(m.ID); ok {
+		if es := sp.inflight[other]; len(es) > 0 {
+			e := es[0]
+			addFinding(f, wire.NewFinding("id-type-mismatch", fmt.Sprintf(
+				"answer has id %s but request #%d (%s) used id %s: strict clients cannot match them",
+				idText(m.ID), e.Seq, e.Method, idText(e.ID))))
+			t.answer(sp, e, seq, dir, f, at)
+			return
+		}
+	}
+	who := "client"
+	if opposite(dir) == wire.ServerToClient {
+		who = "server"
+	}
+	addFinding(f, wire.NewFinding("unknown-response-id", fmt.Sprintf(
+		"answer with id %s matches no request the %s sent", idText(m.ID), who)))
+}
+
+// answer ends e with the response f.
+func (t *Tracker) answer(sp *idSpace, e *entry, seq uint64, dir wire.Dir, f *wire.Frame, at time.Duration) {
+	m := &f.Msg
+	state := ReqAnswered
+	if m.Kind == wire.KindError {
+		state = ReqError
+	}
+	if e.State == ReqInFlight {
+		t.end(sp, e, state, at)
+	} else {
+		e.State, e.EndedAt = state, at
+	}
+	e.ResponseSeq = seq
+	t.noteAnswer(e, f)
+
+	if dir != wire.ServerToClient {
+		return
+	}
+	if m.Kind == wire.KindResult && t.era == EraModern {
+		switch {
+		case !m.HasResultType:
+			addFinding(f, wire.NewFinding("missing-result-type", fmt.Sprintf(
+				"result to request #%d (%s) has no resultType; 2026-07-28 servers must include it",
+				e.Seq, e.Method)))
+		case m.ResultType != "complete" && m.ResultType != "input_required":
+			addFinding(f, wire.NewFinding("unknown-result-type", fmt.Sprintf(
+				"result to request #%d (%s) has resultType %q; only \"complete\" and \"input_required\" exist",
+				e.Seq, e.Method, m.ResultType)))
+		}
+	}
+	if e.Method == "server/discover" && !t.eraPinned && t.discoverSent[e.ID] {
+		if era := eraFromDiscover(f); era != EraUnknown {
+			t.era = era
+		}
+	}
+	t.checkUnflushed(e, f, at)
+}
+
+// noteAnswer copies what the answer says into the request.
+func (t *Tracker) noteAnswer(e *entry, f *wire.Frame) {
+	if f.Msg.Kind == wire.KindError {
+		e.ErrorCode, e.ErrorMessage = f.Msg.ErrorCode, f.Msg.ErrorMessage
+	} else if f.Msg.HasResultType {
+		e.ResultType = f.Msg.ResultType
+	}
+}
+
+// checkUnflushed raises unflushed-output when an answer comes out only once
+// stdin was closed or the process exited, for a request that had been
+// waiting a while before that, with the server silent meanwhile: the
+// signature of a block-buffered stdout that is flushed only at exit.
+func (t *Tracker) checkUnflushed(e *entry, f *wire.Frame, at time.Duration) {
+	if t.unflushedRaised {
+		return
+	}
+	flush, what := t.stdinClosedAt, "stdin was closed"
+	if flush == 0 || (t.exitedAt != 0 && t.exitedAt < flush) {
+		flush, what = t.exitedAt, "the process exited"
+	}
+	if flush == 0 || at < flush {
+		return
+	}
+	waited := flush - e.SentAt
+	if waited < t.opts.unflushedAfter() {
+		return
+	}
+	if t.lastS2CAt > e.SentAt && t.lastS2CAt < flush {
+		// The server wrote meanwhile, so its stdout does get flushed: this
+		// answer is merely slow.
+		return
+	}
+	t.unflushedRaised = true
+	addFinding(f, wire.NewFinding("unflushed-output", fmt.Sprintf(
+		"the answer to request #%d (%s, id %s) came out only after %s, %s after it was sent: stdout looks block-buffered",
+		e.Seq, e.Method, idText(e.ID), what, waited.Round(time.Millisecond))))
+}
+
+// end moves e out of the in-flight set.
+func (t *Tracker) end(sp *idSpace, e *entry, state RequestState, at time.Duration) {
+	es := sp.inflight[e.ID]
+	if i := slices.Index(es, e); i >= 0 {
+		es = slices.Delete(es, i, i+1)
+	}
+	if len(es) == 0 {
+		delete(sp.inflight, e.ID)
+	} else {
+		sp.inflight[e.ID] = es
+	}
+	sp.ended[e.ID] = e
+	e.State, e.EndedAt = state, at
+}
 
 // StdinClosed tells the tracker the client closed the server's stdin.
-func (t *Tracker) StdinClosed(at time.Duration) {}
+func (t *Tracker) StdinClosed(at time.Duration) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.stdinClosedAt == 0 {
+		t.stdinClosedAt = max(at, 1)
+	}
+}
+
+// Exited tells the tracker the process exited at the given time; requests
+// still in flight become ReqLost, and the findings to log are returned
+// (exited-during-request, naming the client's requests left unanswered).
+// Answers still drained from the pipe afterwards revive them.
+func (t *Tracker) Exited(at time.Duration) []LoggedFinding {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.exitedAt == 0 {
+		t.exitedAt = max(at, 1)
+	}
+	var lost []*entry
+	for d, sp := range t.spaces {
+		if sp == nil {
+			continue
+		}
+		for _, es := range sp.inflight {
+			for _, e := range es {
+				if wire.Dir(d) == wire.ClientToServer {
+					lost = append(lost, e)
+				}
+			}
+			for _, e := range slices.Clone(es) {
+				t.end(sp, e, ReqLost, at)
+			}
+		}
+	}
+	if len(lost) == 0 {
+		return nil
+	}
+	slices.SortFunc(lost, func(a, b *entry) int { return cmpSeq(a.Seq, b.Seq) })
+	names := make([]string, len(lost))
+	for i, e := range lost {
+		names[i] = fmt.Sprintf("#%d %s (id %s)", e.Seq, e.Method, idText(e.ID))
+	}
+	msg := fmt.Sprintf("the process exited with %d request(s) unanswered: %s", len(lost), strings.Join(names, ", "))
+	if t.stdinClosedAt != 0 && t.stdinClosedAt <= at {
+		msg += " (after stdin was closed)"
+	}
+	return []LoggedFinding{{Finding: wire.NewFinding("exited-during-request", msg), FrameSeq: lost[0].Seq, Dir: wire.ClientToServer}}
+}
 
 // Tick checks timeouts at the given time and returns the findings to log.
-func (t *Tracker) Tick(at time.Duration) []LoggedFinding { return nil }
+// Only the client's requests time out: the server's wait on the user.
+func (t *Tracker) Tick(at time.Duration) []LoggedFinding {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	sp := t.spaces[wire.ClientToServer]
+	var due []*entry
+	for _, es := range sp.inflight {
+		for _, e := range es {
+			if e.Deadline != 0 && at >= e.Deadline {
+				due = append(due, e)
+			}
+		}
+	}
+	slices.SortFunc(due, func(a, b *entry) int { return cmpSeq(a.Seq, b.Seq) })
+	var out []LoggedFinding
+	for _, e := range due {
+		t.end(sp, e, ReqTimedOut, at)
+		e.TimedOut = true
+		msg := fmt.Sprintf("no answer to request #%d (%s, id %s) after %s",
+			e.Seq, e.Method, idText(e.ID), (at - e.SentAt).Round(time.Millisecond))
+		if e.HasProgress {
+			msg += fmt.Sprintf(" (last progress %s ago)", (at - e.LastProgressAt).Round(time.Millisecond))
+		}
+		out = append(out, LoggedFinding{Finding: wire.NewFinding("request-timeout", msg), FrameSeq: e.Seq, Dir: wire.ClientToServer})
+	}
+	return out
+}
+
+// NextDeadline returns the earliest time a client request in flight would
+// time out, so a caller can sleep until then; ok is false when none is in flight.
+func (t *Tracker) NextDeadline() (at time.Duration, ok bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, es := range t.spaces[wire.ClientToServer].inflight {
+		for _, e := range es {
+			if e.Deadline != 0 && (!ok || e.Deadline < at) {
+				at, ok = e.Deadline, true
+			}
+		}
+	}
+	return at, ok
+}
 
 // InFlight returns the requests still open, both directions, oldest first.
-func (t *Tracker) InFlight() []Request { return nil }
+func (t *Tracker) InFlight() []Request {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []Request
+	for _, sp := range t.spaces[1:] {
+		for _, es := range sp.inflight {
+			for _, e := range es {
+				out = append(out, e.Request)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b Request) int { return cmpSeq(a.Seq, b.Seq) })
+	return out
+}
 
 // Requests returns every request tracked so far, in the order they were sent.
-func (t *Tracker) Requests() []Request { return nil }
+func (t *Tracker) Requests() []Request {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := make([]Request, len(t.all))
+	for i, e := range t.all {
+		out[i] = e.Request
+	}
+	return out
+}
+
+// Lookup returns the latest request sent in direction dir with the given
+// id (in flight first, else the last that ended).
+func (t *Tracker) Lookup(dir wire.Dir, id wire.ID) (Request, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if dir != wire.ClientToServer && dir != wire.ServerToClient {
+		return Request{}, false
+	}
+	sp := t.spaces[dir]
+	if es := sp.inflight[id]; len(es) > 0 {
+		return es[0].Request, true
+	}
+	if e := sp.ended[id]; e != nil {
+		return e.Request, true
+	}
+	return Request{}, false
+}
+
+// Used reports whether the client already used id in this process (in
+// flight or not): the composer warns before a reuse.
+func (t *Tracker) Used(id wire.ID) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.spaces[wire.ClientToServer].used(id)
+}
+
+// NextID returns the id MintID would return now, without reserving it.
+func (t *Tracker) NextID() wire.ID {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	id, _ := t.nextIDLocked()
+	return id
+}
+
+// MintID reserves and returns a fresh client request id: an integer above
+// every integer id and numeric string the client used so far (ids typed by
+// hand included), so it never equals, nor looks like, one already used.
+func (t *Tracker) MintID() wire.ID {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	id, commit := t.nextIDLocked()
+	commit()
+	return id
+}
+
+func (t *Tracker) nextIDLocked() (wire.ID, func()) {
+	sp := t.spaces[wire.ClientToServer]
+	if sp.maxInt < math.MaxInt64 {
+		n := sp.maxInt + 1
+		return wire.IntID(n), func() { sp.maxInt = n }
+	}
+	// Someone used the largest integer: fall back to strings that are not numbers.
+	n := sp.strMint
+	for {
+		n++
+		id := wire.StringID("linesman-" + strconv.FormatInt(n, 10))
+		if !sp.used(id) {
+			return id, func() { sp.strMint = n }
+		}
+	}
+}
+
+// Error codes the tracker and the handshake recognise.
+const (
+	// CodeUnsupportedProtocolVersion is the 2026-07-28 error a server sends
+	// when the request's _meta names a protocol version it does not speak;
+	// its data lists the versions it does ("supported") and the one asked
+	// for ("requested"). An answer with it to server/discover still means
+	// the server is modern.
+	CodeUnsupportedProtocolVersion = -32022
+	// CodeMethodNotFound is JSON-RPC's "method not found".
+	CodeMethodNotFound = -32601
+)
+
+// eraFromDiscover reads the era off an answer to server/discover: a result
+// offering a 2026-07-28 or later version, or a -32022 error, means modern;
+// a result offering only older versions means legacy.
+func eraFromDiscover(f *wire.Frame) Era {
+	if f.Msg.Kind == wire.KindError {
+		if f.Msg.ErrorCode == CodeUnsupportedProtocolVersion {
+			return EraModern
+		}
+		return EraLegacy
+	}
+	var body struct {
+		Result struct {
+			SupportedVersions []string `json:"supportedVersions"`
+		} `json:"result"`
+	}
+	if json.Unmarshal(f.Raw(), &body) != nil {
+		return EraUnknown
+	}
+	if slices.ContainsFunc(body.Result.SupportedVersions, isModernVersion) {
+		return EraModern
+	}
+	return EraLegacy
+}
+
+// isModernVersion reports whether a protocol version string names the
+// 2026-07-28 revision or a later one (versions are dates, so they sort).
+func isModernVersion(v string) bool { return v >= ModernProtocolVersion }
+
+// otherType returns the id of the other type that a careless peer might
+// answer with: "2" for 2, and 2 for "2".
+func otherType(id wire.ID) (wire.ID, bool) {
+	switch id.Kind {
+	case wire.IDInt:
+		return wire.StringID(strconv.FormatInt(id.Num, 10)), true
+	case wire.IDString:
+		if n, err := strconv.ParseInt(id.Str, 10, 64); err == nil && strconv.FormatInt(n, 10) == id.Str {
+			return wire.IntID(n), true
+		}
+	}
+	return wire.ID{}, false
+}
+
+func addFinding(f *wire.Frame, fd wire.Finding) { f.Findings = append(f.Findings, fd) }
+
+func idText(id wire.ID) string {
+	if id.Kind == wire.IDAbsent {
+		return "(none)"
+	}
+	return id.String()
+}
+
+func fmtNum(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+func cmpSeq(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
