@@ -73,7 +73,10 @@ func startDemo(t *testing.T, args ...string) *proc {
 func startChild(t *testing.T, name string, args ...string) *proc {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), childEnv+"="+name, childArgsEnv+"="+strings.Join(args, " "))
+	// Under -race every child would sleep a second at exit (the race
+	// runtime's atexit_sleep_ms); the children need not.
+	gorace := strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")
+	cmd.Env = append(os.Environ(), childEnv+"="+name, childArgsEnv+"="+strings.Join(args, " "), "GORACE="+gorace)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
