@@ -1,20 +1,19 @@
 package demo
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
+
+	"linesman/wire"
 )
 
 // encode is one compact JSON line with "\n", HTML not escaped: the only
-// shape a frame may have on the wire.
+// shape a frame may have on the wire (wire.Marshal, the encoder linesman
+// itself uses).
 func encode(v any) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := wire.Marshal(v)
+	if err != nil {
 		// Only values of our own making are encoded; this is a bug.
 		panic(fmt.Sprintf("demo: encode: %v", err))
 	}
-	return b.Bytes()
+	return b
 }

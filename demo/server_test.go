@@ -7,6 +7,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"linesman/wire"
 )
 
 // modes are the two isolation settings every tool is driven in.
@@ -182,8 +184,12 @@ func TestTools(t *testing.T) {
 					t.Errorf("reply escapes HTML: %s", f.raw)
 				}
 			})
-			t.Run("print_debug", func(t *testing.T) { testStrayWrite(t, mode.args, isolated, "print_debug", "DEBUG: print_debug was called") })
-			t.Run("noisy_child", func(t *testing.T) { testStrayWrite(t, mode.args, isolated, "noisy_child", "noisy_child: hello from child process") })
+			t.Run("print_debug", func(t *testing.T) {
+				testStrayWrite(t, mode.args, isolated, "print_debug", "DEBUG: print_debug was called")
+			})
+			t.Run("noisy_child", func(t *testing.T) {
+				testStrayWrite(t, mode.args, isolated, "noisy_child", "noisy_child: hello from child process")
+			})
 			t.Run("pretty_reply", func(t *testing.T) {
 				p := startDemo(t, mode.args...)
 				p.initialize(LatestLegacyVersion)
@@ -395,5 +401,27 @@ func testSlowCountCancel(t *testing.T, args []string) {
 	}
 	if !strings.Contains(p.Stderr(), "slow_count (id 7) cancelled") {
 		t.Errorf("stderr does not say slow_count stopped:\n%s", p.Stderr())
+	}
+}
+
+// TestToolsTeachRegisteredFindings keeps the tool descriptions honest: every
+// finding a tool claims to teach is in linesman's registry and named in its
+// description, and every tool has a description that says what it shows.
+func TestToolsTeachRegisteredFindings(t *testing.T) {
+	for _, tool := range Tools() {
+		if tool.Teaches != "" {
+			if _, ok := wire.Lookup(tool.Teaches); !ok {
+				t.Errorf("%s teaches %q, which is not in the wire registry", tool.Name, tool.Teaches)
+			}
+			if !strings.Contains(tool.Description, tool.Teaches) {
+				t.Errorf("%s: description does not name the finding %q", tool.Name, tool.Teaches)
+			}
+		}
+		if tool.Summary == "" || tool.Title == "" || tool.schema == nil {
+			t.Errorf("%s: incomplete definition", tool.Name)
+		}
+		if !strings.Contains(Usage(), tool.Name) {
+			t.Errorf("--help does not list %s", tool.Name)
+		}
 	}
 }
