@@ -1,12 +1,60 @@
 package main
 
-import "linesman/session"
+import (
+	"os"
+	"sort"
+	"strings"
+
+	"linesman/capture"
+	"linesman/session"
+)
 
 // startCapture starts recording log to the file named by flags.capture (when
 // set) and returns a function that stops recording and reports any error.
-// Modes that start a server call it right after the session starts.
-//
-// Issue 8 (capture) replaces this with the real recorder.
+// Modes that start a server call it right after the session starts; stop
+// writes every event logged until then, so call it after the session is done.
 func startCapture(flags *commonFlags, log *session.Log, command []string) (stop func() error, err error) {
-	return func() error { return nil }, nil
+	if flags.capture == "" {
+		return func() error { return nil }, nil
+	}
+	r, err := capture.Create(flags.capture, log, captureHeader(flags, command))
+	if err != nil {
+		return nil, err
+	}
+	return r.Close, nil
+}
+
+// captureHeader describes the session for the capture's header: the server's
+// command, its working directory, and its environment as the child got it
+// (ours, then the -e overrides) — names only unless --capture-env.
+func captureHeader(flags *commonFlags, command []string) capture.Header {
+	cwd := flags.cwd
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	env := map[string]string{}
+	for _, kv := range append(os.Environ(), flags.env...) {
+		k, v, _ := strings.Cut(kv, "=")
+		env[k] = v
+	}
+	names := make([]string, 0, len(env))
+	for k := range env {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	vars := make([]capture.EnvVar, len(names))
+	for i, k := range names {
+		vars[i].Name = k
+		if flags.captureEnv {
+			v := env[k]
+			vars[i].Value = &v
+		}
+	}
+	return capture.Header{
+		Command:   append([]string(nil), command...),
+		Cwd:       cwd,
+		Env:       vars,
+		MaxFrame:  flags.maxFrame,
+		TimeoutNs: int64(flags.timeout),
+	}
 }

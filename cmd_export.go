@@ -1,12 +1,76 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"io"
+
+	"linesman/capture"
 )
 
-// runExport is not built yet; its issue replaces this file.
+const exportHeader = `Usage: linesman export FILE --format replay|findings|transcript
+
+Exports a capture written with --capture to standard output:
+
+  replay      a shell script, printf '...' | COMMAND, that pipes the client
+              frames into the server byte for byte (a bug-report attachment;
+              run it where the server ran)
+  findings    the findings as JSON, in the schema of 'linesman check --json',
+              recomputed from the recorded bytes
+  transcript  the session as readable text, escape sequences made inert
+
+Example:
+  linesman export run.jsonl --format replay > replay.sh && sh replay.sh
+`
+
+// runExport writes a capture in another form.
 func runExport(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "linesman: export is not built yet")
-	return exitUsage
+	fs := newFlagSet("export", exportHeader, stderr)
+	format := fs.String("format", "transcript", "what to export: replay, findings or transcript")
+	// Accept the file before or after the flags: "export FILE --format F"
+	// is how the usage line reads, and the flag package stops at FILE.
+	var path string
+	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+		path, args = args[0], args[1:]
+	}
+	if status, ok := parseFlags(fs, args); !ok {
+		return status
+	}
+	if path == "" && fs.NArg() == 1 {
+		path = fs.Arg(0)
+	} else if fs.NArg() != 0 || path == "" {
+		fmt.Fprintln(stderr, "linesman export: want exactly one capture FILE")
+		fs.Usage()
+		return exitUsage
+	}
+	switch *format {
+	case "replay", "findings", "transcript":
+	default:
+		fmt.Fprintf(stderr, "linesman export: --format %q: want replay, findings or transcript\n", *format)
+		return exitUsage
+	}
+
+	c, err := capture.Open(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "linesman export: %v\n", err)
+		return exitFindings
+	}
+	reportTorn(stderr, "linesman export", path, c)
+	w := bufio.NewWriter(stdout)
+	switch *format {
+	case "replay":
+		err = capture.WriteReplay(w, c.Log, c.Header)
+	case "findings":
+		err = capture.WriteFindings(w, c.Log, c.Tracker, c.Header)
+	case "transcript":
+		err = capture.WriteTranscript(w, c.Log, c.Header)
+	}
+	if err == nil {
+		err = w.Flush()
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "linesman export: %v\n", err)
+		return exitFindings
+	}
+	return exitOK
 }

@@ -1,0 +1,463 @@
+package capture
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"linesman/session"
+	"linesman/wire"
+)
+
+// script is a session to play into a log the way a live session fills it:
+// client sends split with wire.FramesOf, server stdout through one
+// wire.Framer, stderr through a wire.Splitter, every frame through the
+// tracker with Log.AppendWith.
+type script struct {
+	log *session.Log
+	tr  *session.Tracker
+	max int
+
+	c2s, s2c []byte // every byte each way, to check the raw round trip
+}
+
+func newScript(retention int64, maxFrame int) *script {
+	return &script{
+		log: session.NewLog(retention),
+		tr:  session.NewTracker(session.TrackerOptions{}),
+		max: maxFrame,
+	}
+}
+
+func (s *script) frame(dir wire.Dir, f *wire.Frame) uint64 {
+	return s.log.AppendWith(func(seq uint64, at time.Duration) session.Event {
+		s.tr.Frame(seq, dir, f, at)
+		return session.Event{Type: session.EventFrame, Dir: dir, Frame: f}
+	})
+}
+
+// send logs what the client wrote, as Session.Send does.
+func (s *script) send(raw string) {
+	s.c2s = append(s.c2s, raw...)
+	for _, f := range wire.FramesOf([]byte(raw), wire.Options{MaxFrame: s.max}) {
+		s.frame(wire.ClientToServer, f)
+	}
+}
+
+// serve logs what the server wrote on stdout, framed as one stream.
+func (s *script) serve(t testing.TB, stream []byte) {
+	t.Helper()
+	s.s2c = append(s.s2c, stream...)
+	fr := wire.NewFramer(bytes.NewReader(stream), wire.Options{MaxFrame: s.max})
+	for {
+		f, err := fr.Next()
+		if err != nil {
+			break
+		}
+		s.frame(wire.ServerToClient, f)
+	}
+}
+
+func (s *script) stderr(t testing.TB, text []byte) {
+	t.Helper()
+	sp := wire.NewSplitter(bytes.NewReader(text), s.max)
+	for {
+		l, err := sp.Next()
+		if err != nil {
+			break
+		}
+		s.log.Append(session.Event{Type: session.EventStderr, Stderr: &l})
+	}
+}
+
+func (s *script) process(p session.ProcessEvent) {
+	s.log.Append(session.Event{Type: session.EventProcess, Process: &p})
+}
+
+func (s *script) finding(f session.LoggedFinding) {
+	s.log.Append(session.Event{Type: session.EventFinding, Finding: &f})
+}
+
+func (s *script) note(n string) { s.log.Append(session.Event{Type: session.EventNote, Note: n}) }
+
+// record writes the script's log to a fresh capture file and returns its path.
+func record(t testing.TB, log *session.Log, h Header) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "session.jsonl")
+	r, err := Create(path, log, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// sameEvents fails unless got holds exactly the events of want: types,
+// order, Seqs, times, directions, raw bytes, classification and findings.
+func sameEvents(t testing.TB, want, got *session.Log) {
+	t.Helper()
+	wf, wn := want.Bounds()
+	gf, gn := got.Bounds()
+	if wn-wf != gn-gf {
+		t.Fatalf("%d events read back, want %d", gn-gf, wn-wf)
+	}
+	if !want.Start().Equal(got.Start()) {
+		t.Errorf("start %v, want %v", got.Start(), want.Start())
+	}
+	we, ge := want.Range(wf, wn), got.Range(gf, gn)
+	for i := range we {
+		if err := diffEvent(&we[i], &ge[i]); err != nil {
+			t.Fatalf("event %d (seq %d): %v", i, we[i].Seq, err)
+		}
+	}
+}
+
+func diffEvent(w, g *session.Event) error {
+	switch {
+	case w.Seq != g.Seq:
+		return fmt.Errorf("seq %d, want %d", g.Seq, w.Seq)
+	case w.Type != g.Type:
+		return fmt.Errorf("type %v, want %v", g.Type, w.Type)
+	case w.At != g.At:
+		return fmt.Errorf("at %v, want %v", g.At, w.At)
+	case !w.Wall.Equal(g.Wall):
+		return fmt.Errorf("wall %v, want %v", g.Wall, w.Wall)
+	case w.Dir != g.Dir:
+		return fmt.Errorf("dir %v, want %v", g.Dir, w.Dir)
+	case w.Note != g.Note:
+		return fmt.Errorf("note %q, want %q", g.Note, w.Note)
+	}
+	switch w.Type {
+	case session.EventFrame:
+		if len(w.Frame.Lines) != len(g.Frame.Lines) {
+			return fmt.Errorf("%d lines, want %d", len(g.Frame.Lines), len(w.Frame.Lines))
+		}
+		for i := range w.Frame.Lines {
+			if err := diffLine(&w.Frame.Lines[i], &g.Frame.Lines[i]); err != nil {
+				return fmt.Errorf("line %d: %v", i, err)
+			}
+		}
+		if w.Frame.Msg != g.Frame.Msg {
+			return fmt.Errorf("message %+v, want %+v", g.Frame.Msg, w.Frame.Msg)
+		}
+		if fmt.Sprint(w.Frame.Findings) != fmt.Sprint(g.Frame.Findings) {
+			return fmt.Errorf("findings %v, want %v", g.Frame.Findings, w.Frame.Findings)
+		}
+	case session.EventStderr:
+		return diffLine(w.Stderr, g.Stderr)
+	case session.EventProcess:
+		if *w.Process != *g.Process {
+			return fmt.Errorf("process %+v, want %+v", *g.Process, *w.Process)
+		}
+	case session.EventFinding:
+		if *w.Finding != *g.Finding {
+			return fmt.Errorf("finding %+v, want %+v", *g.Finding, *w.Finding)
+		}
+	}
+	return nil
+}
+
+func diffLine(w, g *wire.Line) error {
+	switch {
+	case !bytes.Equal(w.Content, g.Content):
+		return fmt.Errorf("content %q, want %q", clip(g.Content), clip(w.Content))
+	case w.Term != g.Term:
+		return fmt.Errorf("terminator %v, want %v", g.Term, w.Term)
+	case w.Length != g.Length:
+		return fmt.Errorf("length %d, want %d", g.Length, w.Length)
+	case w.Truncated != g.Truncated:
+		return fmt.Errorf("truncated %v, want %v", g.Truncated, w.Truncated)
+	}
+	return nil
+}
+
+func clip(b []byte) []byte {
+	if len(b) > 80 {
+		return b[:80]
+	}
+	return b
+}
+
+// rawOf concatenates the raw bytes of every frame in one direction.
+func rawOf(log *session.Log, dir wire.Dir) []byte {
+	first, next := log.Bounds()
+	var out []byte
+	for _, ev := range log.Range(first, next) {
+		if ev.Type == session.EventFrame && ev.Dir == dir {
+			out = append(out, ev.Frame.Raw()...)
+		}
+	}
+	return out
+}
+
+func bigFrame(n int) []byte {
+	prefix := `{"jsonrpc":"2.0","id":7,"result":{"blob":"`
+	b := make([]byte, 0, n+1)
+	b = append(b, prefix...)
+	for len(b) < n-3 {
+		b = append(b, "abcdefghij0123456789"[len(b)%20])
+	}
+	b = append(b, `"}}`...)
+	return b
+}
+
+func TestRoundTrip(t *testing.T) {
+	const pretty = "{\n  \"jsonrpc\": \"2.0\",\n  \"id\": 1,\n  \"result\": {\"tools\": []}\n}\n"
+	cases := []struct {
+		name     string
+		maxFrame int
+		play     func(t *testing.T, s *script)
+	}{
+		{"invalid-utf8", 0, func(t *testing.T, s *script) {
+			s.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":\"\xff\xfe\"}}\n")
+			s.serve(t, []byte("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"a\":\"caf\xc3\xa9 \xc3\x28\"}}\nnot json \x80\x81\n"))
+			s.stderr(t, []byte("latin-1 caf\xe9\n\xed\xa0\x80 surrogate\n"))
+		}},
+		{"crlf", 0, func(t *testing.T, s *script) {
+			s.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\r\n")
+			s.serve(t, []byte("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\r\n\r\n{\"jsonrpc\":\"2.0\",\"method\":\"x\"}\r\n"))
+			s.stderr(t, []byte("windows\r\nlog\r\n"))
+		}},
+		{"big-frame-whole", 32 << 20, func(t *testing.T, s *script) {
+			s.send("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\"}\n")
+			s.serve(t, append(bigFrame(20<<20), '\n'))
+		}},
+		{"big-frame-truncated", 0, func(t *testing.T, s *script) {
+			s.serve(t, append(append(bigFrame(20<<20), '\n'), "{\"jsonrpc\":\"2.0\",\"method\":\"after\"}\n"...))
+		}},
+		{"multi-line", 0, func(t *testing.T, s *script) {
+			s.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}\n")
+			s.serve(t, []byte("starting up\n"+pretty+"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\"}\n"))
+			s.send("{\n\"jsonrpc\":\"2.0\",\n\"method\":\"notifications/initialized\"}\n")
+		}},
+		{"stderr-escapes", 0, func(t *testing.T, s *script) {
+			s.stderr(t, []byte("\x1b[31mred\x1b[0m\n\x1b]0;title\x07 osc\n\xc2\x9b2J c1 csi\n\x00nul\tand tab\x7f\n"))
+			s.serve(t, []byte("{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"params\":{\"s\":\"\x1b[2J\"}}\n"))
+		}},
+		{"everything-else", 0, func(t *testing.T, s *script) {
+			s.process(session.ProcessEvent{State: session.StateStarting, Detail: "starting fake \"server\""})
+			s.process(session.ProcessEvent{State: session.StateRunning, Pid: 4242})
+			s.note("era: legacy (server/discover answered -32601)")
+			s.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}\n")
+			s.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n")
+			s.serve(t, []byte("\xef\xbb\xbf{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n{\"jsonrpc\":\"2.0\",\"id\":\"1\",\"result\":{}}\n[1,2]\n"))
+			s.finding(session.LoggedFinding{Finding: wire.NewFinding("request-timeout", "no answer to ping"), FrameSeq: 5, Dir: wire.ClientToServer})
+			s.process(session.ProcessEvent{State: session.StateExiting, Step: session.StepStdinClose, Pid: 4242})
+			s.process(session.ProcessEvent{State: session.StateExiting, Step: session.StepSIGTERM, Pid: 4242})
+			s.process(session.ProcessEvent{State: session.StateExited, Step: session.StepSIGTERM, Pid: 4242, ExitCode: -1, Signal: "SIGTERM", ShutdownTook: 2*time.Second + 3})
+			s.finding(session.LoggedFinding{Finding: wire.NewFinding("stderr-escape-sequences", "ESC [ 3 1 m")})
+			s.serve(t, []byte("{\"jsonrpc\":\"2.0\",\"id\":9,\"result\":{}}")) // unterminated
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newScript(0, tc.maxFrame)
+			tc.play(t, s)
+			path := record(t, s.log, Header{Command: []string{"server", "--flag"}, MaxFrame: tc.maxFrame})
+			c, err := Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Torn != 0 || c.Dropped != 0 {
+				t.Errorf("torn %d, dropped %d: want 0, 0", c.Torn, c.Dropped)
+			}
+			sameEvents(t, s.log, c.Log)
+			if got := rawOf(c.Log, wire.ClientToServer); !bytes.Equal(got, s.c2s) && !truncatedAny(c.Log) {
+				t.Errorf("client bytes differ: %q, want %q", clip(got), clip(s.c2s))
+			}
+			if got := rawOf(c.Log, wire.ServerToClient); !bytes.Equal(got, s.s2c) && !truncatedAny(c.Log) {
+				t.Errorf("server bytes differ: %q, want %q", clip(got), clip(s.s2c))
+			}
+			if c.Header.Format != FormatName || c.Header.Version != FormatVersion || c.Header.Linesman != session.Version ||
+				strings.Join(c.Header.Command, " ") != "server --flag" {
+				t.Errorf("header %+v", c.Header)
+			}
+			fi, err := os.Stat(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fi.Mode().Perm() != 0o600 {
+				t.Errorf("mode %v, want 0600", fi.Mode().Perm())
+			}
+		})
+	}
+}
+
+func truncatedAny(log *session.Log) bool {
+	first, next := log.Bounds()
+	for _, ev := range log.Range(first, next) {
+		if ev.Type == session.EventFrame && truncatedLines(ev.Frame) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestCaptureIsTerminalSafe: a capture shown with cat must not drive the
+// terminal, whatever the server wrote.
+func TestCaptureIsTerminalSafe(t *testing.T) {
+	s := newScript(0, 0)
+	s.stderr(t, []byte("\x1b[31mred\x1b[0m \xc2\x9b c1 \x7f del\n"))
+	s.serve(t, []byte("{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"params\":{\"s\":\"\x1b]0;x\x07\"}}\n"))
+	b, err := os.ReadFile(record(t, s.log, Header{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range b {
+		if (c < 0x20 && c != '\n') || c == 0x7f || (c == 0xc2 && i+1 < len(b) && b[i+1] < 0xa0) {
+			t.Fatalf("raw control byte %#x at %d in %q", c, i, b)
+		}
+	}
+}
+
+// TestAppendStringMatchesJSON: the hand-built encoder gives back, through
+// encoding/json, exactly the bytes it was given.
+func TestAppendStringMatchesJSON(t *testing.T) {
+	for _, s := range []string{"", "plain", "quote\" back\\slash", "\x00\x01\x1f\x7f", "tab\tnl\ncr\r",
+		"é ü 中文 🎉", "\u0080\u009f\u00a0", "\u2028\u2029", "</script>&"} {
+		b := appendString(nil, []byte(s))
+		var got string
+		if err := json.Unmarshal(b, &got); err != nil {
+			t.Fatalf("%q: %s: %v", s, b, err)
+		}
+		if got != s {
+			t.Errorf("%q round-tripped as %q (via %s)", s, got, b)
+		}
+	}
+}
+
+func FuzzAppendString(f *testing.F) {
+	f.Add([]byte("a\x1b[0m\xc2\x85"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		l := wire.Line{Content: b, Term: wire.TermLF, Length: int64(len(b))}
+		rec := append([]byte{'{'}, appendLine(nil, &l)...)
+		rec = append(rec, '}')
+		var raw rawLine
+		if err := json.Unmarshal(rec, &raw); err != nil {
+			t.Fatalf("%q: %s: %v", b, rec, err)
+		}
+		got, err := raw.line()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Content, b) {
+			t.Fatalf("%q came back as %q", b, got.Content)
+		}
+	})
+}
+
+// TestTornLastRecord: a recorder killed mid-write leaves a partial last
+// line; Open skips it, says so, and gives back everything before it.
+func TestTornLastRecord(t *testing.T) {
+	s := newScript(0, 0)
+	for i := range 5 {
+		s.send(fmt.Sprintf("{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"ping\"}\n", i+1))
+	}
+	path := record(t, s.log, Header{})
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lastStart := bytes.LastIndexByte(b[:len(b)-1], '\n') + 1
+	for _, cut := range []int{1, 10, len(b) - lastStart - 1} {
+		if err := os.WriteFile(path, b[:lastStart+cut], 0o600); err != nil {
+			t.Fatal(err)
+		}
+		c, err := Open(path)
+		if err != nil {
+			t.Fatalf("cut %d: %v", cut, err)
+		}
+		if c.Torn != cut || c.Records != 4 || c.Log.Len() != 4 {
+			t.Errorf("cut %d: torn %d, %d records, %d events; want %d, 4, 4", cut, c.Torn, c.Records, c.Log.Len(), cut)
+		}
+	}
+	// Cut at a record boundary: nothing is torn.
+	if err := os.WriteFile(path, b[:lastStart], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := Open(path); err != nil || c.Torn != 0 || c.Records != 4 {
+		t.Errorf("cut at a boundary: %v, %+v", err, c)
+	}
+}
+
+func TestOpenRejects(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	if _, err := Open(write("notes.txt", "hello\n")); !errors.Is(err, ErrNotCapture) {
+		t.Errorf("a text file: %v, want ErrNotCapture", err)
+	}
+	if _, err := Open(write("empty", "")); !errors.Is(err, ErrNotCapture) {
+		t.Errorf("an empty file: %v, want ErrNotCapture", err)
+	}
+	if _, err := Open(write("newer", `{"type":"header","format":"linesman-capture","version":99,"linesman":"9.0"}`+"\n")); err == nil ||
+		!strings.Contains(err.Error(), "version 99") {
+		t.Errorf("a newer version: %v", err)
+	}
+	hdr := `{"type":"header","format":"linesman-capture","version":1,"start":"2026-01-02T03:04:05.000000006Z"}` + "\n"
+	if _, err := Open(write("bad", hdr+`{"type":"frame","seq":1,"at":5,"dir":"c2s","lines":[{"text":"x","term":"lf","len":1}]}`+"\n{oops\n")); err == nil ||
+		!strings.Contains(err.Error(), ":3:") {
+		t.Errorf("a corrupt record in line 3: %v", err)
+	}
+	// A record type from a newer revision is skipped, the rest kept.
+	c, err := Open(write("future", hdr+`{"type":"hologram","seq":1,"at":5}`+"\n"+`{"type":"note","seq":2,"at":6,"note":"n"}`+"\n"))
+	if err != nil || c.Log.Len() != 1 {
+		t.Fatalf("unknown record type: %v", err)
+	}
+	if ev, _ := c.Log.Get(1); ev.Note != "n" || ev.At != 6 || !ev.Wall.Equal(time.Date(2026, 1, 2, 3, 4, 5, 12, time.UTC)) {
+		t.Errorf("note read back as %+v", ev)
+	}
+}
+
+// TestDroppedEvents: events the log's retention dropped before the recorder
+// wrote them are counted in a "dropped" record, and findings that point at
+// frames still find them in the refilled log.
+func TestDroppedEvents(t *testing.T) {
+	s := newScript(4<<10, 0)
+	for i := range 100 {
+		s.send(fmt.Sprintf("{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"ping\"}\n", i+1))
+	}
+	first, next := s.log.Bounds()
+	if first == 1 {
+		t.Fatal("retention dropped nothing; the test needs a smaller budget")
+	}
+	s.finding(session.LoggedFinding{Finding: wire.NewFinding("request-timeout", "kept"), FrameSeq: next - 1})
+	s.finding(session.LoggedFinding{Finding: wire.NewFinding("request-timeout", "dropped"), FrameSeq: 1})
+	path := record(t, s.log, Header{})
+	c, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Dropped == 0 {
+		t.Fatal("no dropped count")
+	}
+	lf, ln := s.log.Bounds()
+	if uint64(c.Log.Len())+c.Dropped != ln-1 || c.Dropped != lf-1 {
+		t.Fatalf("%d events + %d dropped; the log had %d, %d dropped", c.Log.Len(), c.Dropped, ln-1, lf-1)
+	}
+	_, cn := c.Log.Bounds()
+	kept, _ := c.Log.Get(cn - 2)
+	if kept.Finding == nil || kept.Finding.FrameSeq != cn-3 {
+		t.Fatalf("finding about a kept frame: %+v, want frame seq %d", kept.Finding, cn-3)
+	}
+	if f, _ := c.Log.Get(kept.Finding.FrameSeq); f.Type != session.EventFrame || f.Frame.Msg.ID != wire.IntID(100) {
+		t.Errorf("the finding points at %+v", f)
+	}
+	gone, _ := c.Log.Get(cn - 1)
+	if gone.Finding == nil || gone.Finding.FrameSeq != 0 {
+		t.Errorf("finding about a dropped frame: %+v, want frame seq 0", gone.Finding)
+	}
+}

@@ -1,0 +1,322 @@
+package capture
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"linesman/session"
+	"linesman/wire"
+)
+
+// replayChunk bounds the escaped text of one printf line in a replay
+// script, so that a 20 MiB frame stays an editable script.
+const replayChunk = 4000
+
+// ErrNoCommand is returned by WriteReplay when there is no server command
+// to pipe the frames into.
+var ErrNoCommand = errors.New("the capture names no server command")
+
+// WriteReplay writes a POSIX shell script that pipes the log's client frames,
+// byte for byte, into command: `{ printf '...'; ... } | COMMAND`. Every byte
+// that is not printable ASCII is an escape of printf's format (\n, \r, \t,
+// or octal \NNN), so the script itself is plain ASCII and survives mail and
+// copy-paste. It is a teaching artefact and a bug-report attachment: the
+// frames go in all at once, not with the timing of the session.
+func WriteReplay(w io.Writer, log *session.Log, h Header) error {
+	if len(h.Command) == 0 {
+		return ErrNoCommand
+	}
+	bw := bufio.NewWriter(w)
+	first, next := log.Bounds()
+	var frames, bytes int64
+	for seq := first; seq < next; seq++ {
+		if ev, ok := log.Get(seq); ok && ev.Type == session.EventFrame && ev.Dir == wire.ClientToServer {
+			frames++
+			bytes += int64(len(ev.Frame.Raw()))
+		}
+	}
+	fmt.Fprintln(bw, "#!/bin/sh")
+	fmt.Fprintln(bw, "# linesman replay: the client frames of a recorded session, byte for byte,")
+	fmt.Fprintln(bw, "# piped into the server's standard input all at once.")
+	if !h.Start.IsZero() {
+		fmt.Fprintf(bw, "# recorded %s by linesman %s\n", h.Start.UTC().Format(time.RFC3339), commentSafe(h.Linesman))
+	}
+	if h.Cwd != "" {
+		fmt.Fprintf(bw, "# the server ran in: %s\n", commentSafe(h.Cwd))
+	}
+	fmt.Fprintf(bw, "# %d client frames, %d bytes\n", frames, bytes)
+	if d, _ := log.Dropped(); d > 0 {
+		fmt.Fprintf(bw, "# warning: %d events of the session were dropped before this export; frames among them are missing\n", d)
+	}
+	fmt.Fprintln(bw, "{")
+	for seq := first; seq < next; seq++ {
+		ev, ok := log.Get(seq)
+		if !ok || ev.Type != session.EventFrame || ev.Dir != wire.ClientToServer {
+			continue
+		}
+		label := fmt.Sprintf("frame %d", ev.Seq)
+		if m := ev.Frame.Msg.Method; m != "" && commentSafe(m) == m {
+			label += " " + m
+		}
+		if truncatedLines(ev.Frame) {
+			label += " (truncated on the wire: only the kept bytes are replayed)"
+		}
+		fmt.Fprintf(bw, "# %s\n", label)
+		writePrintf(bw, ev.Frame.Raw())
+	}
+	fmt.Fprintf(bw, "} | %s\n", shellQuote(h.Command))
+	return bw.Flush()
+}
+
+// writePrintf writes raw as printf lines whose format strings expand to
+// exactly raw.
+func writePrintf(w *bufio.Writer, raw []byte) {
+	var b strings.Builder
+	flush := func() {
+		if b.Len() > 0 {
+			fmt.Fprintf(w, "printf '%s'\n", b.String())
+			b.Reset()
+		}
+	}
+	for _, c := range raw {
+		switch {
+		case c == '\\':
+			b.WriteString(`\\`)
+		case c == '%':
+			b.WriteString("%%")
+		case c == '\'':
+			b.WriteString(`\047`)
+		case c == '\n':
+			b.WriteString(`\n`)
+		case c == '\r':
+			b.WriteString(`\r`)
+		case c == '\t':
+			b.WriteString(`\t`)
+		case c >= 0x20 && c < 0x7f:
+			b.WriteByte(c)
+		default:
+			// Always three digits: a shorter escape would swallow a
+			// following digit.
+			b.WriteByte('\\')
+			b.WriteByte('0' + c>>6)
+			b.WriteByte('0' + (c>>3)&7)
+			b.WriteByte('0' + c&7)
+		}
+		if b.Len() >= replayChunk || c == '\n' {
+			flush()
+		}
+	}
+	flush()
+}
+
+// shellQuote renders argv for a POSIX shell: each word in single quotes
+// unless it is made only of characters no shell treats specially.
+func shellQuote(argv []string) string {
+	words := make([]string, len(argv))
+	for i, a := range argv {
+		if a != "" && strings.Trim(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+@") == "" {
+			words[i] = a
+			continue
+		}
+		words[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return strings.Join(words, " ")
+}
+
+// commentSafe makes s fit on one line of a shell comment.
+func commentSafe(s string) string {
+	return session.Inert(s)
+}
+
+func truncatedLines(f *wire.Frame) bool {
+	for _, l := range f.Lines {
+		if l.Truncated {
+			return true
+		}
+	}
+	return false
+}
+
+// WriteTranscript writes the log as readable text, one row per event (one per
+// physical line for frames), with times since the start. Everything the
+// server wrote is made inert: escape sequences and control bytes are shown as
+// visible symbols and never reach the terminal.
+func WriteTranscript(w io.Writer, log *session.Log, h Header) error {
+	bw := bufio.NewWriter(w)
+	WriteTranscriptHeader(bw, log, h)
+	first, next := log.Bounds()
+	for seq := first; seq < next; seq++ {
+		if ev, ok := log.Get(seq); ok {
+			WriteTranscriptEvent(bw, &ev)
+		}
+	}
+	return bw.Flush()
+}
+
+// WriteTranscriptHeader writes the transcript's opening lines.
+func WriteTranscriptHeader(w io.Writer, log *session.Log, h Header) {
+	fmt.Fprintf(w, "# linesman session: %s\n", session.Inert(shellQuote(h.Command)))
+	if !h.Start.IsZero() {
+		fmt.Fprintf(w, "# started %s", h.Start.Format(time.RFC3339Nano))
+		if h.Linesman != "" {
+			fmt.Fprintf(w, ", recorded by linesman %s", session.Inert(h.Linesman))
+		}
+		fmt.Fprintln(w)
+	}
+	if h.Cwd != "" {
+		fmt.Fprintf(w, "# cwd %s\n", session.Inert(h.Cwd))
+	}
+	if d, _ := log.Dropped(); d > 0 {
+		fmt.Fprintf(w, "# %d earlier events were dropped by the retention limit\n", d)
+	}
+}
+
+// WriteTranscriptEvent writes one event's rows.
+func WriteTranscriptEvent(w io.Writer, ev *session.Event) {
+	at := fmt.Sprintf("%12.6f", ev.At.Seconds())
+	switch ev.Type {
+	case session.EventFrame:
+		f := ev.Frame
+		what := f.Msg.Kind.String()
+		if id := f.Msg.ID.String(); id != "" {
+			what += " id=" + session.Inert(id)
+		}
+		if f.Msg.Method != "" {
+			what += " " + session.Inert(f.Msg.Method)
+		}
+		fmt.Fprintf(w, "%s  %s  #%d %s, %d bytes", at, ev.Dir, ev.Seq, what, f.Size())
+		if len(f.Lines) > 1 {
+			fmt.Fprintf(w, ", %d lines", len(f.Lines))
+		}
+		fmt.Fprintln(w)
+		for i := range f.Lines {
+			fmt.Fprintf(w, "%12s  %s  │ %s\n", "", ev.Dir, lineText(&f.Lines[i]))
+		}
+		for _, x := range f.Findings {
+			fmt.Fprintf(w, "%12s  %s  ! %s %s: %s\n", "", ev.Dir, x.Severity, x.Code, session.Inert(x.Message))
+		}
+	case session.EventStderr:
+		fmt.Fprintf(w, "%s  err  %s\n", at, lineText(ev.Stderr))
+	case session.EventProcess:
+		p := ev.Process
+		s := p.State.String()
+		switch p.State {
+		case session.StateExiting:
+			s += " (" + p.Step.String() + ")"
+		case session.StateExited:
+			if p.Signal != "" {
+				s += " by " + p.Signal
+			} else {
+				s += " with code " + strconv.Itoa(p.ExitCode)
+			}
+			s += ", ended by " + p.Step.String()
+			if p.ShutdownTook > 0 {
+				s += ", shutdown took " + p.ShutdownTook.String()
+			}
+		}
+		if p.Pid != 0 {
+			s += ", pid " + strconv.Itoa(p.Pid)
+		}
+		if p.Detail != "" {
+			s += ": " + session.Inert(p.Detail)
+		}
+		fmt.Fprintf(w, "%s  proc %s\n", at, s)
+	case session.EventFinding:
+		x := ev.Finding
+		fmt.Fprintf(w, "%s  !    %s %s: %s", at, x.Severity, x.Code, session.Inert(x.Message))
+		if x.FrameSeq != 0 {
+			fmt.Fprintf(w, " (frame #%d)", x.FrameSeq)
+		}
+		fmt.Fprintln(w)
+	case session.EventNote:
+		fmt.Fprintf(w, "%s  note %s\n", at, session.Inert(ev.Note))
+	}
+}
+
+// lineText renders one physical line inertly, with its terminator when it
+// is not the plain "\n" and a mark when it was truncated.
+func lineText(l *wire.Line) string {
+	s := session.Inert(string(l.Content))
+	switch l.Term {
+	case wire.TermCRLF:
+		s += " [\\r\\n]"
+	case wire.TermNone:
+		s += " [no newline]"
+	}
+	if l.Truncated {
+		s += fmt.Sprintf(" [truncated: %d of %d bytes kept]", len(l.Content), l.Length)
+	}
+	return s
+}
+
+// ReportMeta works out, from the frames of a log, what a findings report
+// needs beyond the log: the era, protocol version and serverInfo that the
+// handshake established (initialize, or server/discover in the modern era).
+func ReportMeta(log *session.Log, h Header) session.ReportMeta {
+	meta := session.ReportMeta{Mode: "export", Command: h.Command}
+	type pending struct {
+		method string
+		params json.RawMessage
+	}
+	asked := map[wire.ID]pending{}
+	first, next := log.Bounds()
+	for seq := first; seq < next; seq++ {
+		ev, ok := log.Get(seq)
+		if !ok || ev.Type != session.EventFrame {
+			continue
+		}
+		m := &ev.Frame.Msg
+		switch {
+		case ev.Dir == wire.ClientToServer && m.Kind == wire.KindRequest &&
+			(m.Method == "initialize" || m.Method == "server/discover"):
+			var body struct {
+				Params json.RawMessage `json:"params"`
+			}
+			_ = json.Unmarshal(ev.Frame.Raw(), &body)
+			asked[m.ID] = pending{m.Method, body.Params}
+		case ev.Dir == wire.ServerToClient && m.Kind == wire.KindResult:
+			p, ok := asked[m.ID]
+			if !ok {
+				continue
+			}
+			delete(asked, m.ID)
+			var body struct {
+				Result struct {
+					ProtocolVersion string          `json:"protocolVersion"`
+					ServerInfo      json.RawMessage `json:"serverInfo"`
+				} `json:"result"`
+			}
+			if json.Unmarshal(ev.Frame.Raw(), &body) != nil {
+				continue
+			}
+			meta.ServerInfo = body.Result.ServerInfo
+			meta.ProtocolVersion = body.Result.ProtocolVersion
+			if p.method == "initialize" {
+				meta.Era = session.EraLegacy
+			} else {
+				meta.Era = session.EraModern
+				if meta.ProtocolVersion == "" {
+					var params struct {
+						Meta map[string]json.RawMessage `json:"_meta"`
+					}
+					_ = json.Unmarshal(p.params, &params)
+					_ = json.Unmarshal(params.Meta["io.modelcontextprotocol/protocolVersion"], &meta.ProtocolVersion)
+				}
+			}
+		}
+	}
+	return meta
+}
+
+// WriteFindings writes the log's findings report as JSON, in the schema of
+// `linesman check --json`.
+func WriteFindings(w io.Writer, log *session.Log, tr *session.Tracker, h Header) error {
+	r := session.ReportFromLog(log, tr, ReportMeta(log, h))
+	return r.WriteJSON(w)
+}

@@ -1,0 +1,234 @@
+package capture
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"linesman/session"
+	"linesman/wire"
+)
+
+// FormatName is the value of the header's "format" member.
+const FormatName = "linesman-capture"
+
+// FormatVersion is the version of the capture format this package writes.
+// Open reads every version up to this one; a reader meeting a newer version
+// refuses the file rather than misreading it. Adding optional members to a
+// record does not change the version; changing the meaning of one does.
+const FormatVersion = 1
+
+// Header is the first record of a capture: what was recorded, where and when.
+type Header struct {
+	Format   string    `json:"format"`   // FormatName
+	Version  int       `json:"version"`  // FormatVersion when written
+	Linesman string    `json:"linesman"` // session.Version of the writer
+	Command  []string  `json:"command"`  // the server's argv
+	Cwd      string    `json:"cwd"`      // the server's working directory
+	Env      []EnvVar  `json:"env"`      // the server's environment: names, values only when asked
+	Start    time.Time `json:"start"`    // wall clock at the log's start; every record's "at" counts from it
+	// MaxFrame is the longest line the session kept whole (0: unknown).
+	MaxFrame int `json:"maxFrame,omitempty"`
+	// TimeoutNs is the per-request timeout of the session, for the tracker
+	// that Open rebuilds (0: the tracker's default).
+	TimeoutNs int64 `json:"timeoutNs,omitempty"`
+}
+
+// EnvVar is one environment variable of the server. Value is nil unless the
+// capture was asked to keep values (--capture-env): environments carry
+// secrets, and a capture is meant to be shared.
+type EnvVar struct {
+	Name  string  `json:"name"`
+	Value *string `json:"value,omitempty"`
+}
+
+// headerRecord puts "type" first so that the header reads like every record.
+type headerRecord struct {
+	Type string `json:"type"`
+	Header
+}
+
+func (h *Header) appendRecord(buf []byte) ([]byte, error) {
+	b, err := json.Marshal(headerRecord{Type: "header", Header: *h})
+	if err != nil {
+		return buf, err
+	}
+	buf = append(buf, b...)
+	return append(buf, '\n'), nil
+}
+
+// appendEvent appends ev's record, newline included. Frame records are the
+// hot path of a recording, so records are built by hand into one buffer
+// rather than through encoding/json and reflection.
+func appendEvent(buf []byte, ev *session.Event) []byte {
+	buf = append(buf, `{"type":"`...)
+	buf = append(buf, ev.Type.String()...)
+	buf = append(buf, `","seq":`...)
+	buf = strconv.AppendUint(buf, ev.Seq, 10)
+	buf = append(buf, `,"at":`...)
+	buf = strconv.AppendInt(buf, int64(ev.At), 10)
+	switch ev.Type {
+	case session.EventFrame:
+		buf = append(buf, `,"dir":"`...)
+		buf = append(buf, ev.Dir.String()...)
+		buf = append(buf, `","lines":[`...)
+		if ev.Frame != nil {
+			for i := range ev.Frame.Lines {
+				if i > 0 {
+					buf = append(buf, ',')
+				}
+				buf = append(buf, '{')
+				buf = appendLine(buf, &ev.Frame.Lines[i])
+				buf = append(buf, '}')
+			}
+		}
+		buf = append(buf, ']')
+	case session.EventStderr:
+		if ev.Stderr != nil {
+			buf = append(buf, ',')
+			buf = appendLine(buf, ev.Stderr)
+		}
+	case session.EventProcess:
+		if p := ev.Process; p != nil {
+			buf = append(buf, `,"state":"`...)
+			buf = append(buf, p.State.String()...)
+			buf = append(buf, `","step":"`...)
+			buf = append(buf, p.Step.String()...)
+			buf = append(buf, `","pid":`...)
+			buf = strconv.AppendInt(buf, int64(p.Pid), 10)
+			buf = append(buf, `,"exitCode":`...)
+			buf = strconv.AppendInt(buf, int64(p.ExitCode), 10)
+			buf = append(buf, `,"signal":`...)
+			buf = appendString(buf, []byte(p.Signal))
+			buf = append(buf, `,"shutdownTookNs":`...)
+			buf = strconv.AppendInt(buf, int64(p.ShutdownTook), 10)
+			buf = append(buf, `,"detail":`...)
+			buf = appendString(buf, []byte(p.Detail))
+		}
+	case session.EventFinding:
+		if f := ev.Finding; f != nil {
+			buf = append(buf, `,"code":`...)
+			buf = appendString(buf, []byte(f.Code))
+			buf = append(buf, `,"severity":"`...)
+			buf = append(buf, f.Severity.String()...)
+			buf = append(buf, `","message":`...)
+			buf = appendString(buf, []byte(f.Message))
+			buf = append(buf, `,"frameSeq":`...)
+			buf = strconv.AppendUint(buf, f.FrameSeq, 10)
+			if f.Dir != 0 {
+				buf = append(buf, `,"dir":"`...)
+				buf = append(buf, f.Dir.String()...)
+				buf = append(buf, '"')
+			}
+		}
+	case session.EventNote:
+		buf = append(buf, `,"note":`...)
+		buf = appendString(buf, []byte(ev.Note))
+	}
+	return append(buf, '}', '\n')
+}
+
+// appendDropped appends the record that says events [from, from+count) were
+// dropped by the log's retention before the recorder could write them.
+func appendDropped(buf []byte, from, count uint64) []byte {
+	buf = append(buf, `{"type":"dropped","fromSeq":`...)
+	buf = strconv.AppendUint(buf, from, 10)
+	buf = append(buf, `,"count":`...)
+	buf = strconv.AppendUint(buf, count, 10)
+	return append(buf, '}', '\n')
+}
+
+// appendLine appends the members of one physical line: its bytes ("text"
+// when valid UTF-8, "b64" otherwise), its terminator, its real length, and
+// "truncated" when only a prefix was kept.
+func appendLine(buf []byte, l *wire.Line) []byte {
+	if utf8.Valid(l.Content) {
+		buf = append(buf, `"text":`...)
+		buf = appendString(buf, l.Content)
+	} else {
+		buf = append(buf, `"b64":"`...)
+		buf = base64.StdEncoding.AppendEncode(buf, l.Content)
+		buf = append(buf, '"')
+	}
+	buf = append(buf, `,"term":"`...)
+	buf = append(buf, termName(l.Term)...)
+	buf = append(buf, `","len":`...)
+	buf = strconv.AppendInt(buf, l.Length, 10)
+	if l.Truncated {
+		buf = append(buf, `,"truncated":true`...)
+	}
+	return buf
+}
+
+func termName(t wire.Terminator) string {
+	switch t {
+	case wire.TermLF:
+		return "lf"
+	case wire.TermCRLF:
+		return "crlf"
+	default:
+		return "none"
+	}
+}
+
+func parseTerm(s string) (wire.Terminator, error) {
+	switch s {
+	case "lf":
+		return wire.TermLF, nil
+	case "crlf":
+		return wire.TermCRLF, nil
+	case "none":
+		return wire.TermNone, nil
+	}
+	return 0, fmt.Errorf("unknown terminator %q", s)
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString appends s, which must be valid UTF-8, as a JSON string.
+// Besides what JSON requires (quote, backslash, C0 controls), it escapes DEL
+// and the C1 controls, so that a capture shown with cat or less cannot drive
+// the terminal: servers write escape sequences, and a capture keeps them.
+func appendString(buf []byte, s []byte) []byte {
+	buf = append(buf, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < 0x7f {
+			i++
+			continue
+		}
+		if c >= 0x80 {
+			// C1 controls are U+0080..U+009F: 0xC2 0x80..0x9F in UTF-8.
+			if c == 0xC2 && i+1 < len(s) && s[i+1] < 0xA0 {
+				buf = append(buf, s[start:i]...)
+				buf = append(buf, '\\', 'u', '0', '0', hexDigits[s[i+1]>>4], hexDigits[s[i+1]&0xF])
+				i += 2
+				start = i
+				continue
+			}
+			i++
+			continue
+		}
+		buf = append(buf, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			buf = append(buf, '\\', c)
+		case '\n':
+			buf = append(buf, '\\', 'n')
+		case '\r':
+			buf = append(buf, '\\', 'r')
+		case '\t':
+			buf = append(buf, '\\', 't')
+		default:
+			buf = append(buf, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+		}
+		i++
+		start = i
+	}
+	buf = append(buf, s[start:]...)
+	return append(buf, '"')
+}

@@ -1,0 +1,442 @@
+package capture
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"time"
+
+	"linesman/session"
+	"linesman/wire"
+)
+
+// Capture is a capture file read back into a live-looking session: its Log
+// and Tracker are what a session that had seen the same bytes would hold.
+type Capture struct {
+	Log     *session.Log
+	Tracker *session.Tracker
+	Header  Header
+
+	// Records is the number of event records read.
+	Records uint64
+	// Dropped counts the events the recorder lost to the live log's
+	// retention limit ("dropped" records); they are not in Log.
+	Dropped uint64
+	// Torn is the length in bytes of a last record that was cut short (a
+	// recorder killed while writing it) and skipped; 0 when there was none.
+	Torn int
+}
+
+// OpenOptions tune how a capture is read back.
+type OpenOptions struct {
+	// Retention is the memory budget of the refilled Log (0: session.DefaultRetention).
+	Retention int64
+}
+
+// Open reads the capture at path into a fresh session.Log, as a live session
+// would have filled it: the header's start time is the log's start, every
+// event is appended with its recorded time, and every frame's findings are
+// recomputed from its raw bytes by the wire package and a fresh
+// session.Tracker. A torn last record is skipped and reported in Torn.
+func Open(path string) (*Capture, error) {
+	return OpenWith(path, OpenOptions{})
+}
+
+// OpenWith is Open with options.
+func OpenWith(path string, opts OpenOptions) (*Capture, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("capture: %w", err)
+	}
+	defer f.Close()
+	rd := newReader(f, path, opts)
+	if err := rd.poll(); err != nil {
+		return nil, err
+	}
+	if rd.c == nil {
+		return nil, fmt.Errorf("capture: %s: %w (no complete header record)", path, ErrNotCapture)
+	}
+	rd.c.Torn = len(rd.pending)
+	return rd.c, nil
+}
+
+// reader turns the bytes of a capture file into log events. It keeps the
+// partial last line (if any) pending, so that Follow can wait for its end
+// and Open can report it as torn.
+type reader struct {
+	src     io.Reader
+	path    string
+	opts    OpenOptions
+	pending []byte
+	chunk   []byte
+	line    int // number of the next line in the file, from 1, for errors
+
+	c        *Capture
+	lastSeq  uint64     // the writer's Seq of the last event read
+	segments []seqShift // how the writer's Seqs map to the refilled log's
+	maxFrame int
+}
+
+// seqShift says that the writer's Seqs from From on are Shift more than
+// the refilled log's (the count of events dropped before From).
+type seqShift struct {
+	From  uint64
+	Shift uint64
+}
+
+func newReader(src io.Reader, path string, opts OpenOptions) *reader {
+	return &reader{src: src, path: path, opts: opts, chunk: make([]byte, 256<<10), line: 1}
+}
+
+// poll reads what the source holds now and turns each complete line into a
+// record. It returns at EOF (a nil error): a partial line stays pending.
+func (rd *reader) poll() error {
+	for {
+		n, err := rd.src.Read(rd.chunk)
+		if n > 0 {
+			if perr := rd.consume(rd.chunk[:n]); perr != nil {
+				return perr
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("capture: reading %s: %w", rd.path, err)
+		}
+	}
+}
+
+// consume splits data (after what is pending) into lines and handles the
+// complete ones.
+func (rd *reader) consume(data []byte) error {
+	if len(rd.pending) > 0 {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			rd.pending = append(rd.pending, data...)
+			return nil
+		}
+		rd.pending = append(rd.pending, data[:i]...)
+		data = data[i+1:]
+		line := rd.pending
+		rd.pending = nil
+		if err := rd.record(line); err != nil {
+			return err
+		}
+	}
+	for {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			break
+		}
+		if err := rd.record(data[:i]); err != nil {
+			return err
+		}
+		data = data[i+1:]
+	}
+	if len(data) > 0 {
+		rd.pending = append(rd.pending[:0:0], data...)
+	}
+	return nil
+}
+
+// rawRecord is any record as decoded from JSON; which members are set
+// depends on Type.
+type rawRecord struct {
+	Type string `json:"type"`
+	Seq  uint64 `json:"seq"`
+	At   int64  `json:"at"`
+
+	Dir   string    `json:"dir"`
+	Lines []rawLine `json:"lines"` // frame
+	rawLine
+
+	State          string `json:"state"` // process
+	Step           string `json:"step"`
+	Pid            int    `json:"pid"`
+	ExitCode       int    `json:"exitCode"`
+	Signal         string `json:"signal"`
+	ShutdownTookNs int64  `json:"shutdownTookNs"`
+	Detail         string `json:"detail"`
+
+	Code     string `json:"code"` // finding
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
+	FrameSeq uint64 `json:"frameSeq"`
+
+	Note string `json:"note"`
+
+	FromSeq uint64 `json:"fromSeq"` // dropped
+	Count   uint64 `json:"count"`
+}
+
+// rawLine is one physical line of a frame record, or a stderr record.
+type rawLine struct {
+	Text      *string `json:"text"`
+	B64       *string `json:"b64"`
+	Term      string  `json:"term"`
+	Len       int64   `json:"len"`
+	Truncated bool    `json:"truncated"`
+}
+
+func (l *rawLine) line() (wire.Line, error) {
+	var out wire.Line
+	switch {
+	case l.Text != nil:
+		out.Content = []byte(*l.Text)
+	case l.B64 != nil:
+		b, err := base64.StdEncoding.DecodeString(*l.B64)
+		if err != nil {
+			return out, fmt.Errorf("bad base64: %w", err)
+		}
+		out.Content = b
+	default:
+		return out, errors.New(`a line with neither "text" nor "b64"`)
+	}
+	t, err := parseTerm(l.Term)
+	if err != nil {
+		return out, err
+	}
+	out.Term = t
+	out.Length = l.Len
+	out.Truncated = l.Truncated
+	if out.Length < int64(len(out.Content)) {
+		return out, fmt.Errorf("len %d is shorter than the %d bytes kept", l.Len, len(out.Content))
+	}
+	return out, nil
+}
+
+// record handles one complete line of the file.
+func (rd *reader) record(b []byte) error {
+	lineNo := rd.line
+	rd.line++
+	if rd.c == nil {
+		return rd.header(b)
+	}
+	var rec rawRecord
+	if err := json.Unmarshal(b, &rec); err != nil {
+		return fmt.Errorf("capture: %s:%d: %w", rd.path, lineNo, err)
+	}
+	if err := rd.event(&rec); err != nil {
+		return fmt.Errorf("capture: %s:%d: %s record: %w", rd.path, lineNo, rec.Type, err)
+	}
+	return nil
+}
+
+func (rd *reader) header(b []byte) error {
+	var h headerRecord
+	if err := json.Unmarshal(b, &h); err != nil || h.Type != "header" || h.Format != FormatName {
+		return fmt.Errorf("capture: %s: %w (the first line is not a %s header)", rd.path, ErrNotCapture, FormatName)
+	}
+	if h.Version < 1 || h.Version > FormatVersion {
+		return fmt.Errorf("capture: %s is format version %d, written by linesman %s; this linesman (%s) reads versions up to %d: upgrade linesman",
+			rd.path, h.Version, h.Linesman, session.Version, FormatVersion)
+	}
+	rd.maxFrame = h.MaxFrame
+	rd.c = &Capture{
+		Log:     session.NewLogAt(h.Start, rd.opts.Retention),
+		Tracker: session.NewTracker(session.TrackerOptions{Timeout: time.Duration(h.TimeoutNs)}),
+		Header:  h.Header,
+	}
+	return nil
+}
+
+// event appends one event record to the log.
+func (rd *reader) event(rec *rawRecord) error {
+	c := rd.c
+	if rec.Type == "dropped" {
+		if rec.FromSeq <= rd.lastSeq {
+			return fmt.Errorf("fromSeq %d is not after the last event (%d)", rec.FromSeq, rd.lastSeq)
+		}
+		rd.skipTo(rec.FromSeq + rec.Count)
+		c.Dropped += rec.Count
+		return nil
+	}
+	ev := session.Event{At: time.Duration(rec.At)}
+	switch rec.Type {
+	case "frame":
+		dir, err := parseDir(rec.Dir)
+		if err != nil {
+			return err
+		}
+		if len(rec.Lines) == 0 {
+			return errors.New("a frame with no lines")
+		}
+		lines := make([]wire.Line, len(rec.Lines))
+		for i := range rec.Lines {
+			if lines[i], err = rec.Lines[i].line(); err != nil {
+				return err
+			}
+		}
+		ev.Type, ev.Dir, ev.Frame = session.EventFrame, dir, rebuildFrame(lines, rd.maxFrame)
+	case "stderr":
+		l, err := rec.rawLine.line()
+		if err != nil {
+			return err
+		}
+		ev.Type, ev.Stderr = session.EventStderr, &l
+	case "process":
+		p, err := rec.process()
+		if err != nil {
+			return err
+		}
+		ev.Type, ev.Process = session.EventProcess, p
+	case "finding":
+		sev, err := parseSeverity(rec.Severity)
+		if err != nil {
+			return err
+		}
+		lf := &session.LoggedFinding{Finding: wire.Finding{Code: rec.Code, Severity: sev, Message: rec.Message}}
+		if rec.Dir != "" {
+			if lf.Dir, err = parseDir(rec.Dir); err != nil {
+				return err
+			}
+		}
+		if rec.FrameSeq != 0 {
+			lf.FrameSeq = rd.mapSeq(rec.FrameSeq)
+		}
+		ev.Type, ev.Finding = session.EventFinding, lf
+	case "note":
+		ev.Type, ev.Note = session.EventNote, rec.Note
+	default:
+		// A record type from a newer minor revision: skip it, keep the rest.
+		return nil
+	}
+	if rec.Seq <= rd.lastSeq {
+		return fmt.Errorf("seq %d is not after the last event (%d)", rec.Seq, rd.lastSeq)
+	}
+	if rec.Seq != rd.lastSeq+1 {
+		// A gap without a "dropped" record: account for it all the same.
+		rd.skipTo(rec.Seq)
+	}
+	rd.lastSeq = rec.Seq
+	c.Records++
+	rd.append(ev)
+	return nil
+}
+
+// append adds ev to the log the way a live session does. Frames go through
+// the tracker with the Seq they are about to get: the reader is the log's
+// only appender, so the next Seq is known before the append (Log.AppendWith
+// would stamp the event with the clock of now, not the recorded time).
+func (rd *reader) append(ev session.Event) {
+	log, tr := rd.c.Log, rd.c.Tracker
+	switch ev.Type {
+	case session.EventFrame:
+		_, next := log.Bounds()
+		tr.Frame(next, ev.Dir, ev.Frame, ev.At)
+	case session.EventProcess:
+		switch {
+		case ev.Process.State == session.StateExiting && ev.Process.Step == session.StepStdinClose:
+			tr.StdinClosed(ev.At)
+		case ev.Process.State == session.StateExited:
+			// The findings Exited returns were logged by the live session
+			// as finding records of their own, read back as they come.
+			tr.Exited(ev.At)
+		}
+	case session.EventFinding:
+		// Findings not on a frame came from the live tracker's Tick (or
+		// Exited): bring the fresh tracker's requests to the same state.
+		// Its findings are the recorded ones, already in the capture.
+		tr.Tick(ev.At)
+	}
+	// A recorded time of zero would make Append read the clock of now.
+	if ev.At == 0 {
+		ev.At = 1
+	}
+	log.Append(ev)
+}
+
+// skipTo records that the writer's events before seq are missing, so that
+// later Seqs (and findings pointing at frames) map onto the refilled log.
+func (rd *reader) skipTo(seq uint64) {
+	if seq <= rd.lastSeq+1 {
+		return
+	}
+	shift := seq - 1 - rd.lastSeq
+	if n := len(rd.segments); n > 0 {
+		shift += rd.segments[n-1].Shift
+	}
+	rd.segments = append(rd.segments, seqShift{From: seq, Shift: shift})
+	rd.lastSeq = seq - 1
+}
+
+// mapSeq maps a writer's Seq onto the refilled log's, 0 for an event that
+// was dropped.
+func (rd *reader) mapSeq(seq uint64) uint64 {
+	i := sort.Search(len(rd.segments), func(i int) bool { return rd.segments[i].From > seq })
+	var shift uint64
+	if i > 0 {
+		shift = rd.segments[i-1].Shift
+	}
+	// The Seqs just before segment i's From are the ones dropped there.
+	if i < len(rd.segments) {
+		s := rd.segments[i]
+		if seq >= s.From-(s.Shift-shift) {
+			return 0
+		}
+	}
+	return seq - shift
+}
+
+func (rec *rawRecord) process() (*session.ProcessEvent, error) {
+	p := &session.ProcessEvent{
+		Pid:          rec.Pid,
+		ExitCode:     rec.ExitCode,
+		Signal:       rec.Signal,
+		ShutdownTook: time.Duration(rec.ShutdownTookNs),
+		Detail:       rec.Detail,
+	}
+	switch rec.State {
+	case "starting":
+		p.State = session.StateStarting
+	case "running":
+		p.State = session.StateRunning
+	case "exiting":
+		p.State = session.StateExiting
+	case "exited":
+		p.State = session.StateExited
+	default:
+		return nil, fmt.Errorf("unknown process state %q", rec.State)
+	}
+	switch rec.Step {
+	case "exit", "":
+		p.Step = session.StepNone
+	case "stdin-close":
+		p.Step = session.StepStdinClose
+	case "sigterm":
+		p.Step = session.StepSIGTERM
+	case "sigkill":
+		p.Step = session.StepSIGKILL
+	default:
+		return nil, fmt.Errorf("unknown shutdown step %q", rec.Step)
+	}
+	return p, nil
+}
+
+func parseDir(s string) (wire.Dir, error) {
+	switch s {
+	case "c2s":
+		return wire.ClientToServer, nil
+	case "s2c":
+		return wire.ServerToClient, nil
+	}
+	return 0, fmt.Errorf("unknown direction %q", s)
+}
+
+func parseSeverity(s string) (wire.Severity, error) {
+	switch s {
+	case "note":
+		return wire.SeverityNote, nil
+	case "warning":
+		return wire.SeverityWarning, nil
+	case "error":
+		return wire.SeverityError, nil
+	}
+	return 0, fmt.Errorf("unknown severity %q", s)
+}

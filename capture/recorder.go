@@ -1,0 +1,204 @@
+package capture
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+
+	"linesman/session"
+)
+
+// batch bounds how many events the recorder copies out of the log at once,
+// so that it holds the log's lock only briefly.
+const batch = 256
+
+// Recorder writes a session.Log to a capture file as the log grows. It reads
+// the log by Seq on its own goroutine after a coalescing signal, so the
+// appender never waits for the disk. Each record is written with one write
+// call to a file opened O_APPEND, as soon as the event is read: nothing
+// lingers in a buffer, so a crash of linesman loses at most the record being
+// written.
+type Recorder struct {
+	log  *session.Log
+	file *os.File
+	path string
+
+	signal <-chan struct{}
+	cancel func()
+	stop   chan struct{}
+	done   chan struct{}
+
+	next uint64 // Seq of the next event to write
+	buf  []byte
+
+	mu      sync.Mutex
+	err     error  // first write error; recording stops there
+	written uint64 // events written
+	dropped uint64 // events the log's retention dropped before they were written
+}
+
+// Create creates (or truncates) the capture file at path with mode 0600,
+// writes the header and starts recording log from its first retained event.
+// The header's Start is set from the log; Format, Version and Linesman are
+// filled in when empty.
+func Create(path string, log *session.Log, h Header) (*Recorder, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("capture: %w", err)
+	}
+	// An existing file keeps its mode through O_TRUNC: a capture may hold
+	// what a server said in confidence, so make it private either way.
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("capture: %w", err)
+	}
+	h.Start = log.Start()
+	if h.Format == "" {
+		h.Format = FormatName
+	}
+	if h.Version == 0 {
+		h.Version = FormatVersion
+	}
+	if h.Linesman == "" {
+		h.Linesman = session.Version
+	}
+	buf, err := h.appendRecord(nil)
+	if err == nil {
+		_, err = f.Write(buf)
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("capture: writing the header of %s: %w", path, err)
+	}
+	r := &Recorder{
+		log:  log,
+		file: f,
+		path: path,
+		stop: make(chan struct{}),
+		done: make(chan struct{}),
+		next: 1,
+		buf:  buf[:0],
+	}
+	// Subscribe before looking at the log, so no append can slip between
+	// the first read and the first signal.
+	r.signal, r.cancel = log.Subscribe()
+	go r.run()
+	return r, nil
+}
+
+// Path returns the capture file's path.
+func (r *Recorder) Path() string { return r.path }
+
+// Stats returns how many events were written so far and how many the log's
+// retention dropped before the recorder could write them.
+func (r *Recorder) Stats() (written, dropped uint64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.written, r.dropped
+}
+
+// Close writes every event appended before it was called, stops recording
+// and closes the file. It returns the first error met while recording.
+// Close is idempotent.
+func (r *Recorder) Close() error {
+	select {
+	case <-r.stop:
+	default:
+		close(r.stop)
+	}
+	<-r.done
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err
+}
+
+func (r *Recorder) run() {
+	defer close(r.done)
+	defer r.cancel()
+	for {
+		r.drain()
+		select {
+		case <-r.signal:
+		case <-r.stop:
+			r.drain()
+			err := r.file.Close()
+			r.mu.Lock()
+			if r.err == nil && err != nil {
+				r.err = fmt.Errorf("capture: closing %s: %w", r.path, err)
+			}
+			r.mu.Unlock()
+			return
+		}
+	}
+}
+
+// drain writes every event the log holds from r.next on.
+func (r *Recorder) drain() {
+	if r.failed() {
+		return
+	}
+	for {
+		_, end := r.log.Bounds()
+		if r.next >= end {
+			return
+		}
+		to := min(end, r.next+batch)
+		evs := r.log.Range(r.next, to)
+		if len(evs) == 0 || evs[0].Seq > r.next {
+			// Retention dropped events we had not written yet: say so,
+			// honestly, and carry on from what is left.
+			upTo := to
+			if len(evs) > 0 {
+				upTo = evs[0].Seq
+			} else if first, _ := r.log.Bounds(); first > r.next {
+				upTo = first
+			}
+			if !r.write(appendDropped(r.buf[:0], r.next, upTo-r.next)) {
+				return
+			}
+			r.mu.Lock()
+			r.dropped += upTo - r.next
+			r.mu.Unlock()
+			r.next = upTo
+		}
+		for i := range evs {
+			if !r.write(appendEvent(r.buf[:0], &evs[i])) {
+				return
+			}
+			r.next = evs[i].Seq + 1
+		}
+		r.mu.Lock()
+		r.written += uint64(len(evs))
+		r.mu.Unlock()
+	}
+}
+
+// write writes one record with one write call; on error it records the
+// error and recording stops (a capture with a hole in the middle would lie).
+func (r *Recorder) write(rec []byte) bool {
+	r.buf = rec
+	if _, err := r.file.Write(rec); err != nil {
+		r.mu.Lock()
+		if r.err == nil {
+			r.err = fmt.Errorf("capture: writing %s: %w", r.path, err)
+		}
+		r.mu.Unlock()
+		return false
+	}
+	// Don't let one 20 MiB frame pin a 20 MiB buffer for the whole session.
+	if cap(r.buf) > 1<<20 {
+		r.buf = nil
+	}
+	return true
+}
+
+func (r *Recorder) failed() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err != nil
+}
+
+// ErrNotCapture is returned (wrapped) by Open and Follow for a file that is
+// not a linesman capture.
+var ErrNotCapture = errors.New("not a linesman capture")
