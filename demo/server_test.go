@@ -3,6 +3,7 @@ package demo
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"slices"
 	"strings"
 	"syscall"
@@ -422,6 +423,32 @@ func TestToolsTeachRegisteredFindings(t *testing.T) {
 		}
 		if !strings.Contains(Usage(), tool.Name) {
 			t.Errorf("--help does not list %s", tool.Name)
+		}
+	}
+}
+
+// TestReadmeToolsTable keeps the README's tools table in step with the
+// tools: each tool has a row that names the finding it teaches.
+func TestReadmeToolsTable(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Skip("no README next to the package:", err)
+	}
+	rows := map[string]string{}
+	for _, l := range strings.Split(string(b), "\n") {
+		if name, ok := strings.CutPrefix(l, "| `"); ok {
+			if n, _, ok := strings.Cut(name, "`"); ok {
+				rows[n] = l
+			}
+		}
+	}
+	for _, tool := range Tools() {
+		row, ok := rows[tool.Name]
+		switch {
+		case !ok:
+			t.Errorf("README has no row for %s", tool.Name)
+		case tool.Teaches != "" && !strings.Contains(row, "`"+tool.Teaches+"`"):
+			t.Errorf("README row for %s does not name %s: %s", tool.Name, tool.Teaches, row)
 		}
 	}
 }
