@@ -1,0 +1,205 @@
+package ui
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"charm.land/bubbles/v2/textarea"
+	"charm.land/lipgloss/v2"
+
+	"linesman/session"
+	"linesman/wire"
+)
+
+// composer is the hand-written message editor: a textarea, the templates
+// and the checks made before sending.
+type composer struct {
+	c       *common
+	ta      textarea.Model
+	open    bool
+	w, h    int
+	tmpls   []template
+	tmplIdx int
+	title   string
+
+	status    string
+	statusBad bool
+	// confirm holds the text a reused-id warning was shown for: sending the
+	// same text again goes ahead.
+	confirm string
+}
+
+func newComposer(c *common) *composer {
+	ta := textarea.New()
+	ta.ShowLineNumbers = true
+	ta.Prompt = ""
+	ta.CharLimit = 0
+	ta.MaxHeight = 0
+	ta.MaxWidth = 0
+	ta.KeyMap.TransposeCharacterBackward.SetEnabled(false) // ctrl+t is "next template"
+	ta.SetStyles(c.st.Textarea)
+	return &composer{c: c, ta: ta}
+}
+
+func (p *composer) SetSize(w, h int) {
+	p.w, p.h = w, h
+	p.ta.SetWidth(max(w, 10))
+	p.ta.SetHeight(max(h-2, 1))
+}
+
+// openWith opens the composer on a template list, showing the first.
+func (p *composer) openWith(ts []template, idx int) {
+	p.open = true
+	p.tmpls = ts
+	p.tmplIdx = idx
+	p.status, p.statusBad, p.confirm = "", false, ""
+	if len(ts) > 0 {
+		p.title = ts[idx].Name
+		p.ta.SetValue(ts[idx].Text)
+	}
+	p.ta.Focus()
+}
+
+// openText opens the composer on a given text (edit and resend).
+func (p *composer) openText(title, text string) {
+	p.openWith([]template{{title, text}}, 0)
+}
+
+func (p *composer) cycle(d int) {
+	if len(p.tmpls) == 0 {
+		return
+	}
+	p.tmplIdx = (p.tmplIdx + d + len(p.tmpls)) % len(p.tmpls)
+	p.title = p.tmpls[p.tmplIdx].Name
+	p.ta.SetValue(p.tmpls[p.tmplIdx].Text)
+	p.status, p.statusBad, p.confirm = "", false, ""
+}
+
+func (p *composer) close() {
+	p.open = false
+	p.ta.Blur()
+}
+
+func (p *composer) Render(focused bool) string {
+	st := p.c.st
+	extra := st.Subtle.Render(fmt.Sprintf("%s  (%d/%d)", inertString(p.title, pictures), p.tmplIdx+1, max(len(p.tmpls), 1)))
+	lines := []string{p.c.titleLine(p.w, "Composer", focused, extra)}
+	lines = append(lines, strings.Split(p.ta.View(), "\n")...)
+	lines = lines[:min(len(lines), p.h-1)]
+	status := p.status
+	if status == "" {
+		status = st.Subtle.Render("ctrl+s send · ctrl+r send raw · ctrl+t/ctrl+y template · ctrl+o $EDITOR · esc close")
+	} else if p.statusBad {
+		status = st.Error.Render(status)
+	} else {
+		status = st.Warning.Render(status)
+	}
+	for len(lines) < p.h-1 {
+		lines = append(lines, "")
+	}
+	lines = append(lines, status)
+	return block(lines, p.w, p.h)
+}
+
+// checked is the outcome of checking the composer's text before sending.
+type checked struct {
+	bytes []byte // what to write (compact JSON + "\n")
+	id    wire.ID
+	isReq bool
+}
+
+// syntaxPos turns a byte offset into "line L, column C".
+func syntaxPos(text string, off int64) string {
+	line, col := 1, 1
+	for i := 0; i < len(text) && int64(i) < off-1; i++ {
+		if text[i] == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+	}
+	return fmt.Sprintf("line %d, column %d", line, col)
+}
+
+// check validates text as one JSON value and reads its id. Errors say where.
+func check(text string) (checked, error) {
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return checked{}, fmt.Errorf("invalid JSON at %s: %v", syntaxPos(text, se.Offset), se)
+		}
+		if errors.Is(err, io.EOF) {
+			return checked{}, errors.New("nothing to send")
+		}
+		var ue *json.UnmarshalTypeError
+		if errors.As(err, &ue) {
+			return checked{}, fmt.Errorf("invalid JSON at %s: %v", syntaxPos(text, ue.Offset), err)
+		}
+		return checked{}, fmt.Errorf("invalid JSON: %v (at %s)", err, syntaxPos(text, dec.InputOffset()))
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return checked{}, fmt.Errorf("more than one JSON value: extra text at %s", syntaxPos(text, dec.InputOffset()+1))
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, []byte(text)); err != nil {
+		return checked{}, fmt.Errorf("invalid JSON: %v", err)
+	}
+	buf.WriteByte('\n')
+	out := checked{bytes: buf.Bytes()}
+	if obj, ok := v.(map[string]any); ok {
+		_, hasMethod := obj["method"]
+		if raw, ok := obj["id"]; ok {
+			switch id := raw.(type) {
+			case json.Number:
+				if n, err := id.Int64(); err == nil {
+					out.id = wire.IntID(n)
+				} else {
+					out.id = wire.ID{Kind: wire.IDOther, Str: id.String()}
+				}
+			case string:
+				out.id = wire.StringID(id)
+			case nil:
+				out.id = wire.ID{Kind: wire.IDNull}
+			}
+			out.isReq = hasMethod
+		}
+	}
+	return out, nil
+}
+
+// reuseWarning says whether sending a request with id reuses an id, and
+// whether the era forbids it; "" when the id is fresh.
+func reuseWarning(x *index, inflight []session.Request, era session.Era, id wire.ID) string {
+	if !id.IsValid() {
+		return ""
+	}
+	live := false
+	for _, r := range inflight {
+		if r.Dir == wire.ClientToServer && r.ID == id {
+			live = true
+		}
+	}
+	if _, ok := x.open[reqKey{wire.ClientToServer, id}]; ok {
+		live = true
+	}
+	switch {
+	case live:
+		return fmt.Sprintf("▲ id %s is still in flight: both eras forbid this. ctrl+s again sends anyway", id)
+	case !x.usedIDs[id]:
+		return ""
+	case era == session.EraModern:
+		return fmt.Sprintf("▲ id %s was used before: the modern era allows it once answered, but answers get confusing. ctrl+s again sends anyway", id)
+	default:
+		return fmt.Sprintf("▲ id %s was used before: the legacy era forbids reusing an id in a session. ctrl+s again sends anyway", id)
+	}
+}
+
+var _ = lipgloss.NewStyle

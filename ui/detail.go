@@ -1,0 +1,342 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"linesman/session"
+	"linesman/wire"
+)
+
+// Detail tabs.
+const (
+	tabJSON = iota
+	tabRaw
+	tabFindings
+	tabPair
+	numTabs
+)
+
+var tabNames = [numTabs]string{"JSON", "Raw", "Findings", "Pair"}
+
+// Display bounds: a frame can be many MiB; the detail shows its start.
+const (
+	detailMaxBytes = 256 << 10
+	detailMaxLines = 4000
+)
+
+// detailPane shows the selected frame. Its content is built once per
+// (frame, tab, width) and cached; scrolling only slices the cache.
+type detailPane struct {
+	c      *common
+	w, h   int
+	tab    int
+	scroll int
+
+	key   detailKey
+	lines []string
+}
+
+type detailKey struct {
+	seq        uint64
+	tab, w     int
+	late, pair int // the frame's late findings and pairing can change later
+}
+
+func (p *detailPane) SetSize(w, h int) { p.w, p.h = w, h }
+
+func (p *detailPane) setTab(t int) {
+	p.tab = (t + numTabs) % numTabs
+	p.scroll = 0
+}
+
+func (p *detailPane) scrollBy(d int) {
+	p.scroll = max(0, min(p.scroll+d, len(p.lines)-(p.h-1)))
+}
+
+// refresh rebuilds the cached content if the frame, tab or width changed.
+func (p *detailPane) refresh(seq uint64) {
+	pair := 0
+	if s, ok := p.c.ix.pair[seq]; ok {
+		pair = int(s)
+	}
+	k := detailKey{seq: seq, tab: p.tab, w: p.w, late: len(p.c.ix.later[seq]), pair: pair}
+	if k == p.key && p.lines != nil {
+		return
+	}
+	if k.seq != p.key.seq {
+		p.scroll = 0
+	}
+	p.key = k
+	p.lines = p.build(seq)
+	p.scroll = max(0, min(p.scroll, len(p.lines)-(p.h-1)))
+}
+
+func (p *detailPane) Render(focused bool) string {
+	st := p.c.st
+	var tabs []string
+	for i, n := range tabNames {
+		if i == tabFindings && p.key.seq != 0 {
+			if ev, ok := p.c.ix.log.Get(p.key.seq); ok && ev.Frame != nil {
+				if k := len(p.c.ix.findings(&ev)); k > 0 {
+					n = fmt.Sprintf("%s(%d)", n, k)
+				}
+			}
+		}
+		if i == p.tab {
+			tabs = append(tabs, st.TabActive.Render("["+n+"]"))
+		} else {
+			tabs = append(tabs, st.Tab.Render(" "+n+" "))
+		}
+	}
+	extra := strings.Join(tabs, "")
+	if p.key.seq != 0 {
+		extra = st.Subtle.Render(fmt.Sprintf("#%d", p.key.seq)) + " " + extra
+	}
+	lines := []string{p.c.titleLine(p.w, "Detail", focused, extra)}
+	end := min(len(p.lines), p.scroll+p.h-1)
+	if p.scroll < end {
+		lines = append(lines, p.lines[p.scroll:end]...)
+	}
+	return block(lines, p.w, p.h)
+}
+
+func (p *detailPane) build(seq uint64) []string {
+	if seq == 0 {
+		return []string{p.c.st.Subtle.Render("select a frame")}
+	}
+	ev, ok := p.c.ix.log.Get(seq)
+	if !ok || ev.Frame == nil {
+		return []string{p.c.st.Subtle.Render(fmt.Sprintf("frame #%d was dropped by retention", seq))}
+	}
+	out := []string{p.header(&ev)}
+	switch p.tab {
+	case tabJSON:
+		out = append(out, p.jsonLines(ev.Frame)...)
+	case tabRaw:
+		out = append(out, p.rawLines(ev.Frame)...)
+	case tabFindings:
+		out = append(out, p.findingLines(&ev)...)
+	case tabPair:
+		out = append(out, p.pairLines(&ev)...)
+	}
+	return out
+}
+
+// header is one line: direction, kind, id, size, physical lines, time.
+func (p *detailPane) header(ev *session.Event) string {
+	f := ev.Frame
+	dir := "→ client→server"
+	if ev.Dir == wire.ServerToClient {
+		dir = "← server→client"
+	}
+	s := fmt.Sprintf("%s %s", dir, f.Msg.Kind)
+	if f.Msg.ID.Kind != wire.IDAbsent {
+		s += " id " + inertString(f.Msg.ID.String(), pictures)
+	}
+	lines := "1 line"
+	if len(f.Lines) != 1 {
+		lines = fmt.Sprintf("%d lines", len(f.Lines))
+	}
+	s += fmt.Sprintf(" · %d B · %s · at %ss", f.Size(), lines, fmtDur(ev.At))
+	return p.c.st.Subtle.Render(truncate(s, p.w))
+}
+
+func (p *detailPane) jsonLines(f *wire.Frame) []string {
+	text := frameText(f)
+	if f.Msg.Kind == wire.KindNonJSON || !json.Valid(clip(text)) && len(text) <= detailMaxBytes {
+		out := []string{p.c.st.Warning.Render("▲ not JSON: shown as text (the Raw tab shows the exact bytes)")}
+		for _, l := range f.Lines {
+			out = append(out, wrapCells(inert(clip(l.Content), pictures), p.w)...)
+		}
+		return out
+	}
+	if len(text) > detailMaxBytes {
+		// Too large to format whole: show the start as text.
+		out := []string{p.c.st.Subtle.Render(fmt.Sprintf("%s frame: showing the first %s (y copies it all)", humanBytes(int64(len(text))), humanBytes(detailMaxBytes)))}
+		return append(out, wrapStyled(inert(clip(text), pictures), p.w, detailMaxLines)...)
+	}
+	lines, cut := prettyJSON(p.c.st, text, detailMaxLines)
+	var out []string
+	for _, l := range lines {
+		out = append(out, wrapStyled(l, p.w, 64)...)
+	}
+	if cut {
+		out = append(out, p.c.st.Subtle.Render("… (more lines; y copies the whole frame)"))
+	}
+	return out
+}
+
+func clip(b []byte) []byte {
+	if len(b) > detailMaxBytes {
+		return b[:detailMaxBytes]
+	}
+	return b
+}
+
+// wrapStyled hard-wraps a styled line at w cells, at most max rows.
+func wrapStyled(s string, w, maxRows int) []string {
+	if w <= 0 {
+		return nil
+	}
+	if ansi.StringWidth(s) <= w {
+		return []string{s}
+	}
+	rows := strings.Split(ansi.Hardwrap(s, w, true), "\n")
+	if len(rows) > maxRows {
+		rows = append(rows[:maxRows], "…")
+	}
+	return rows
+}
+
+// rawLines shows each physical line exactly: escapes in \xNN notation, tab
+// as \t, CR as \r, the terminator spelled out, truncation stated.
+func (p *detailPane) rawLines(f *wire.Frame) []string {
+	st := p.c.st
+	var out []string
+	for i, l := range f.Lines {
+		content := clip(l.Content)
+		body := rawStyled(st, content)
+		var term string
+		switch l.Term {
+		case wire.TermLF:
+			term = st.Subtle.Render(`\n`)
+		case wire.TermCRLF:
+			term = st.Warning.Render(`\r\n`)
+		default:
+			term = st.Warning.Render(" ⟂ no terminator (EOF)")
+		}
+		prefix := st.Subtle.Render(fmt.Sprintf("L%d ", i+1))
+		out = append(out, wrapStyled(prefix+body+term, p.w, detailMaxLines)...)
+		if l.Truncated || len(content) < len(l.Content) {
+			out = append(out, st.Warning.Render(fmt.Sprintf("   … %d of %d bytes shown", len(content), l.Length)))
+		}
+		if len(out) > detailMaxLines {
+			break
+		}
+	}
+	return out
+}
+
+// rawStyled is inert(b, notation) with the escaped parts highlighted.
+func rawStyled(st *Styles, b []byte) string {
+	s := inert(b, notation)
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	// Highlight every backslash escape the notation produced.
+	var sb strings.Builder
+	for i := 0; i < len(s); {
+		if s[i] != '\\' || i+1 >= len(s) {
+			j := strings.IndexByte(s[i:], '\\')
+			if j <= 0 {
+				if j < 0 {
+					j = len(s) - i
+				} else {
+					j = 1
+				}
+			}
+			sb.WriteString(s[i : i+j])
+			i += j
+			continue
+		}
+		n := 2
+		if s[i+1] == 'x' {
+			n = 4
+		}
+		n = min(n, len(s)-i)
+		sb.WriteString(st.Escaped.Render(s[i : i+n]))
+		i += n
+	}
+	return sb.String()
+}
+
+func (p *detailPane) findingLines(ev *session.Event) []string {
+	st := p.c.st
+	fs := p.c.ix.findings(ev)
+	if len(fs) == 0 {
+		return []string{st.Subtle.Render("no findings on this frame")}
+	}
+	var out []string
+	wrap := func(label, text string) {
+		if text == "" {
+			return
+		}
+		body := lipgloss.Wrap(inertString(text, pictures), max(p.w-6, 10), " ")
+		for i, l := range strings.Split(body, "\n") {
+			if i == 0 {
+				out = append(out, st.Accent.Render(fmt.Sprintf("  %-4s", label))+l)
+			} else {
+				out = append(out, "      "+l)
+			}
+		}
+	}
+	for i, f := range fs {
+		if i > 0 {
+			out = append(out, "")
+		}
+		sev := st.Severity(f.Severity)
+		out = append(out, sev.Render(severityGlyph(f.Severity)+" "+f.Severity.String()+" "+inertString(f.Code, pictures)))
+		info, ok := lookupFinding(f.Code)
+		if ok && info.Title != "" {
+			wrap("", info.Title)
+		}
+		wrap("seen", f.Message)
+		if ok {
+			wrap("why", info.Why)
+			wrap("fix", info.Fix)
+			wrap("spec", info.Spec)
+		}
+	}
+	return out
+}
+
+func (p *detailPane) pairLines(ev *session.Event) []string {
+	st := p.c.st
+	m := &ev.Frame.Msg
+	other, ok := p.c.ix.pair[ev.Seq]
+	var out []string
+	switch {
+	case ok:
+		o, found := p.c.ix.log.Get(other)
+		if !found || o.Frame == nil {
+			return []string{st.Subtle.Render(fmt.Sprintf("#%d was dropped by retention", other))}
+		}
+		if m.Kind == wire.KindRequest {
+			out = append(out, st.Accent.Render(fmt.Sprintf("response #%d, %s after the request", other, humanAge(o.At-ev.At))))
+		} else {
+			out = append(out, st.Accent.Render(fmt.Sprintf("request #%d (%s), sent %s before this response", other, inertString(o.Frame.Msg.Method, pictures), humanAge(ev.At-o.At))))
+		}
+		out = append(out, p.jsonLines(o.Frame)...)
+	case m.Kind == wire.KindRequest:
+		state := "no response yet"
+		if r, found := p.request(ev.Seq); found && r.State != session.ReqInFlight {
+			state = "ended: " + r.State.String()
+		} else {
+			state += fmt.Sprintf(" (waiting %s)", humanAge(p.c.now-ev.At))
+		}
+		out = append(out, st.Warning.Render("▲ "+state))
+	case m.Kind.IsResponse():
+		out = append(out, st.Warning.Render("▲ no request with this id is known (see the findings)"))
+	default:
+		out = append(out, st.Subtle.Render("a "+m.Kind.String()+" has no request or response"))
+	}
+	return out
+}
+
+// request finds the tracker's record of the request frame seq.
+func (p *detailPane) request(seq uint64) (session.Request, bool) {
+	if p.c.tracker == nil {
+		return session.Request{}, false
+	}
+	for _, r := range p.c.tracker.Requests() {
+		if r.Seq == seq {
+			return r, true
+		}
+	}
+	return session.Request{}, false
+}

@@ -1,0 +1,175 @@
+package ui
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"linesman/session"
+	"linesman/wire"
+)
+
+// FilterSyntax documents the frame filter (shown in the full help and the README).
+const FilterSyntax = `Filter syntax: space-separated terms, all must match; prefix a term with ! to negate it.
+  method:PREFIX   method starts with PREFIX (a response matches its request's method)
+  id:ID           the id, as JSON spells it: 3 or "abc"
+  dir:c2s|s2c     direction (also: out|in, >|<)
+  kind:K          request, notification, result, error, invalid, non-json
+  code:CODE       has a finding with this code (code:* any finding)
+  sev:S           has a finding of severity S or worse (note, warning, error)
+  TEXT            the frame's bytes contain TEXT (case-insensitive)`
+
+// filter is a parsed filter expression: a conjunction of terms.
+type filter struct {
+	src   string
+	terms []term
+}
+
+type term struct {
+	neg   bool
+	field string // "method", "id", "dir", "kind", "code", "sev", "" (text)
+	value string
+	dir   wire.Dir
+	sev   wire.Severity
+	text  []byte // lower-cased, for free text
+}
+
+// parseFilter parses s; an empty s is no filter (nil, nil).
+func parseFilter(s string) (*filter, error) {
+	f := &filter{src: strings.TrimSpace(s)}
+	for _, w := range strings.Fields(s) {
+		t := term{}
+		if strings.HasPrefix(w, "!") && len(w) > 1 {
+			t.neg, w = true, w[1:]
+		}
+		field, value, ok := strings.Cut(w, ":")
+		switch field {
+		case "method", "id", "kind", "code":
+			if !ok || value == "" {
+				return nil, fmt.Errorf("%s: wants a value, e.g. %s:…", field, field)
+			}
+			t.field, t.value = field, value
+			if field == "kind" {
+				switch value {
+				case "request", "notification", "result", "error", "invalid", "non-json":
+				default:
+					return nil, fmt.Errorf("kind:%s: want request, notification, result, error, invalid or non-json", value)
+				}
+			}
+		case "dir":
+			t.field = field
+			switch value {
+			case "c2s", "out", ">":
+				t.dir = wire.ClientToServer
+			case "s2c", "in", "<":
+				t.dir = wire.ServerToClient
+			default:
+				return nil, fmt.Errorf("dir:%s: want c2s or s2c", value)
+			}
+		case "sev":
+			t.field = field
+			switch value {
+			case "note":
+				t.sev = wire.SeverityNote
+			case "warning", "warn":
+				t.sev = wire.SeverityWarning
+			case "error":
+				t.sev = wire.SeverityError
+			default:
+				return nil, fmt.Errorf("sev:%s: want note, warning or error", value)
+			}
+		default:
+			t.text = bytes.ToLower([]byte(w))
+		}
+		f.terms = append(f.terms, t)
+	}
+	if len(f.terms) == 0 {
+		return nil, nil
+	}
+	return f, nil
+}
+
+func (f *filter) match(ev *session.Event, x *index) bool {
+	for i := range f.terms {
+		if f.terms[i].match(ev, x) == f.terms[i].neg {
+			return false
+		}
+	}
+	return true
+}
+
+func (t *term) match(ev *session.Event, x *index) bool {
+	fr := ev.Frame
+	m := &fr.Msg
+	switch t.field {
+	case "method":
+		method := m.Method
+		if method == "" && m.Kind.IsResponse() {
+			if req, ok := x.pair[ev.Seq]; ok {
+				if r, ok := x.log.Get(req); ok && r.Frame != nil {
+					method = r.Frame.Msg.Method
+				}
+			}
+		}
+		return strings.HasPrefix(method, t.value)
+	case "id":
+		if m.ID.String() == t.value || m.IDRaw == t.value {
+			return true
+		}
+		// id:abc also finds the string id "abc".
+		return m.ID.Kind == wire.IDString && m.ID.Str == t.value
+	case "dir":
+		return ev.Dir == t.dir
+	case "kind":
+		return m.Kind.String() == t.value
+	case "code":
+		for _, fd := range x.findings(ev) {
+			if t.value == "*" || fd.Code == t.value {
+				return true
+			}
+		}
+		return false
+	case "sev":
+		return worst(x.findings(ev)) >= t.sev
+	}
+	for _, l := range fr.Lines {
+		if containsFold(l.Content, t.text) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsFold is a case-insensitive (ASCII) bytes.Contains without allocating.
+func containsFold(hay, lowNeedle []byte) bool {
+	n := len(lowNeedle)
+	if n == 0 {
+		return true
+	}
+	for i := 0; i+n <= len(hay); i++ {
+		j := 0
+		for ; j < n; j++ {
+			c := hay[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != lowNeedle[j] {
+				break
+			}
+		}
+		if j == n {
+			return true
+		}
+	}
+	return false
+}
+
+// fmtDur renders a log time as seconds with milliseconds: "12.345".
+func fmtDur(d interface{ Milliseconds() int64 }) string {
+	ms := d.Milliseconds()
+	if ms < 0 {
+		ms = 0
+	}
+	return strconv.FormatInt(ms/1000, 10) + "." + fmt.Sprintf("%03d", ms%1000)
+}

@@ -1,0 +1,292 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"linesman/session"
+	"linesman/wire"
+)
+
+// framesPane is the frame list: one row per logical frame. It keeps the
+// selected frame by Seq (stable when the list grows, is trimmed by retention
+// or refiltered) and the first visible row; rendering reads only the visible
+// rows' events from the log.
+type framesPane struct {
+	c      *common
+	w, h   int
+	selSeq uint64
+	top    int
+	follow bool
+}
+
+func (p *framesPane) SetSize(w, h int) { p.w, p.h = w, h; p.sync() }
+
+func (p *framesPane) rows() int { return max(p.h-1, 0) }
+
+// selected returns the position of the selected frame in the shown list
+// (the nearest one when it was filtered out), or -1 when the list is empty.
+func (p *framesPane) selected() int {
+	list := p.c.ix.view()
+	if len(list) == 0 {
+		return -1
+	}
+	i := sort.Search(len(list), func(i int) bool { return list[i] >= p.selSeq })
+	if i == len(list) {
+		i--
+	}
+	return i
+}
+
+// SelectedSeq returns the Seq of the selected frame, or 0.
+func (p *framesPane) SelectedSeq() uint64 {
+	list := p.c.ix.view()
+	if i := p.selected(); i >= 0 {
+		return list[i]
+	}
+	return 0
+}
+
+// sync applies follow mode and keeps the selection on screen. The root
+// calls it after anything that changes the list, the selection or the size.
+func (p *framesPane) sync() {
+	list := p.c.ix.view()
+	n := len(list)
+	if n == 0 {
+		p.top = 0
+		return
+	}
+	if p.follow {
+		p.selSeq = list[n-1]
+	}
+	sel := p.selected()
+	p.selSeq = list[sel]
+	rows := p.rows()
+	if sel < p.top {
+		p.top = sel
+	}
+	if rows > 0 && sel >= p.top+rows {
+		p.top = sel - rows + 1
+	}
+	p.top = max(0, min(p.top, n-rows))
+}
+
+// move moves the selection by delta rows; moving up leaves follow mode,
+// reaching the last row does not re-enter it (a key does).
+func (p *framesPane) move(delta int) {
+	list := p.c.ix.view()
+	if len(list) == 0 {
+		return
+	}
+	sel := max(0, min(len(list)-1, p.selected()+delta))
+	p.selSeq = list[sel]
+	if delta < 0 {
+		p.follow = false
+	}
+	p.sync()
+}
+
+func (p *framesPane) selectSeq(seq uint64) {
+	p.selSeq = seq
+	p.follow = false
+	p.sync()
+}
+
+func (p *framesPane) top0() {
+	list := p.c.ix.view()
+	if len(list) > 0 {
+		p.selectSeq(list[0])
+	}
+}
+
+// Render draws the title and the visible rows.
+func (p *framesPane) Render(focused bool) string {
+	ix := p.c.ix
+	list := ix.view()
+	extra := fmt.Sprintf("%d", len(ix.frames))
+	if ix.filt != nil {
+		extra = fmt.Sprintf("%d of %d  /%s", len(list), len(ix.frames), inertString(ix.filt.src, pictures))
+	}
+	if p.follow {
+		extra += "  ⇣follow"
+	}
+	lines := make([]string, 0, p.h)
+	lines = append(lines, p.c.titleLine(p.w, "Frames", focused, p.c.st.Subtle.Render(extra)))
+	sel := p.selected()
+	end := min(len(list), p.top+p.rows())
+	if p.top < end {
+		events := ix.log.Range(list[p.top], list[end-1]+1)
+		k := 0
+		for i := p.top; i < end; i++ {
+			for k < len(events) && events[k].Seq < list[i] {
+				k++
+			}
+			if k < len(events) && events[k].Seq == list[i] {
+				lines = append(lines, p.row(&events[k], i == sel, focused))
+			} else {
+				lines = append(lines, p.c.st.Subtle.Render(fmt.Sprintf("  #%d dropped by retention", list[i])))
+			}
+		}
+	}
+	if len(list) == 0 {
+		msg := "  no frames yet"
+		if ix.filt != nil {
+			msg = "  no frame matches the filter"
+		}
+		lines = append(lines, p.c.st.Subtle.Render(msg))
+	}
+	return block(lines, p.w, p.h)
+}
+
+// frameColumns are the fixed column widths of a frame row.
+const (
+	colTime = 8
+	colID   = 5
+	colSize = 6
+)
+
+// row draws one frame. A selected row is drawn plain and then in reverse
+// video as a whole (nested colours would break the reverse), with a ▌ marker.
+func (p *framesPane) row(ev *session.Event, selected, focused bool) string {
+	st := p.c.st
+	f := ev.Frame
+	m := &f.Msg
+	plain := selected
+	style := func(s string, sty interface{ Render(...string) string }) string {
+		if plain {
+			return s
+		}
+		return sty.Render(s)
+	}
+
+	marker := " "
+	if selected {
+		marker = "▌"
+	}
+	tm := fmt.Sprintf("%*s", colTime, fmtDur(ev.At))
+	dirGlyph, dirStyle := "→", st.Client
+	if ev.Dir == wire.ServerToClient {
+		dirGlyph, dirStyle = "←", st.Server
+	}
+	id := m.IDRaw
+	if id == "" {
+		id = m.ID.String()
+	}
+	id = fit(inertString(id, pictures), colID)
+	size := fmt.Sprintf("%*s", colSize, humanBytes(f.Size()))
+
+	findings := p.c.ix.findings(ev)
+	fixed := 1 + colTime + 1 + 1 + 1 + colID + 1 + 1 + colSize + 1
+	rest := max(p.w-fixed, 0)
+	// The badge column has a fixed place so that sizes line up.
+	badgeW := rest * 52 / 100
+	if p.w >= 120 {
+		badgeW = rest * 45 / 100
+	}
+	methodW := rest - badgeW
+	what := p.what(ev)
+	if len(f.Lines) > 1 {
+		what += fmt.Sprintf(" [%d lines]", len(f.Lines))
+	}
+	what = fit(what, methodW)
+
+	var sb strings.Builder
+	sb.WriteString(marker)
+	sb.WriteString(style(tm, st.Subtle))
+	sb.WriteString(" ")
+	sb.WriteString(style(dirGlyph, dirStyle))
+	sb.WriteString(" ")
+	sb.WriteString(id)
+	sb.WriteString(" ")
+	sb.WriteString(what)
+	sb.WriteString(" ")
+	sb.WriteString(style(size, st.Subtle))
+	if badgeW > 0 {
+		sb.WriteString(" ")
+		sb.WriteString(p.badges(findings, badgeW, plain))
+	}
+	out := fit(sb.String(), p.w)
+	if selected {
+		if focused {
+			return st.Selected.Render(out)
+		}
+		return st.SelectedBlurred.Render(out)
+	}
+	return out
+}
+
+// what is the method, or for other kinds what the frame is.
+func (p *framesPane) what(ev *session.Event) string {
+	f := ev.Frame
+	m := &f.Msg
+	switch m.Kind {
+	case wire.KindRequest, wire.KindNotification:
+		return inertString(m.Method, pictures)
+	case wire.KindResult, wire.KindError:
+		method := ""
+		if req, ok := p.c.ix.pair[ev.Seq]; ok {
+			if r, ok := p.c.ix.log.Get(req); ok && r.Frame != nil {
+				method = " " + inertString(r.Frame.Msg.Method, pictures)
+			}
+		}
+		if m.Kind == wire.KindError {
+			return "error " + strconv.FormatInt(m.ErrorCode, 10) + method
+		}
+		return "result" + method
+	case wire.KindInvalid:
+		if m.Invalid != "" {
+			return "invalid: " + inertString(m.Invalid, pictures)
+		}
+		return "invalid"
+	default:
+		var preview []byte
+		if len(f.Lines) > 0 {
+			preview = f.Lines[0].Content
+			if len(preview) > 256 {
+				preview = preview[:256]
+			}
+		}
+		return "non-json " + inert(preview, pictures)
+	}
+}
+
+// badges draws findings as glyph+code, worst first, as many as fit, then +N.
+func (p *framesPane) badges(fs []wire.Finding, w int, plain bool) string {
+	sorted := append([]wire.Finding(nil), fs...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Severity > sorted[j].Severity })
+	var sb strings.Builder
+	used := 0
+	for i, f := range sorted {
+		b := severityGlyph(f.Severity) + inertString(f.Code, pictures)
+		bw := ansi.StringWidth(b)
+		more := ""
+		if i < len(sorted)-1 {
+			more = fmt.Sprintf(" +%d", len(sorted)-i-1)
+		}
+		sep := 0
+		if i > 0 {
+			sep = 1
+		}
+		if used+sep+bw+len(more) > w && i > 0 {
+			sb.WriteString(fmt.Sprintf(" +%d", len(sorted)-i))
+			break
+		}
+		if i > 0 {
+			sb.WriteString(" ")
+		}
+		if used+sep+bw > w {
+			b = truncate(b, w-used-sep)
+		}
+		if plain {
+			sb.WriteString(b)
+		} else {
+			sb.WriteString(p.c.st.Severity(f.Severity).Render(b))
+		}
+		used += sep + ansi.StringWidth(b)
+	}
+	return sb.String()
+}

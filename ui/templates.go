@@ -1,0 +1,181 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"linesman/session"
+	"linesman/wire"
+)
+
+// template is a starting point for a hand-written message.
+type template struct {
+	Name string
+	Text string
+}
+
+// templateCtx is what the templates are filled from.
+type templateCtx struct {
+	era      session.Era
+	version  string
+	id       string // the next free id, as JSON
+	tools    []toolInfo
+	cancelID string // the selected in-flight request's id, as JSON ("" if none)
+}
+
+// meta is the _meta every modern-era request carries.
+func (c templateCtx) meta() string {
+	return fmt.Sprintf(`"_meta": {
+      "io.modelcontextprotocol/protocolVersion": %q,
+      "io.modelcontextprotocol/clientCapabilities": {}
+    }`, c.modernVersion())
+}
+
+func (c templateCtx) modernVersion() string {
+	if c.era == session.EraModern && c.version != "" {
+		return c.version
+	}
+	return session.ModernProtocolVersion
+}
+
+func (c templateCtx) legacyVersion() string {
+	if c.era == session.EraLegacy && c.version != "" {
+		return c.version
+	}
+	return session.LegacyProtocolVersion
+}
+
+// request builds a request template with params (a JSON object body without
+// braces, or ""), adding _meta in the modern era.
+func (c templateCtx) request(method, params string) string {
+	var body []string
+	if params != "" {
+		body = append(body, params)
+	}
+	if c.era == session.EraModern {
+		body = append(body, c.meta())
+	}
+	p := ""
+	if len(body) > 0 {
+		p = fmt.Sprintf(",\n  \"params\": {\n    %s\n  }", strings.Join(body, ",\n    "))
+	}
+	return fmt.Sprintf("{\n  \"jsonrpc\": \"2.0\",\n  \"id\": %s,\n  \"method\": %q%s\n}", c.id, method, p)
+}
+
+// templates returns the templates for the context, the era's own first.
+func templates(c templateCtx) []template {
+	var out []template
+	add := func(name, text string) { out = append(out, template{name, text}) }
+
+	legacyInit := fmt.Sprintf(`"protocolVersion": %q,
+    "capabilities": {},
+    "clientInfo": {"name": "linesman", "version": %q}`, c.legacyVersion(), session.Version)
+	discover := fmt.Sprintf("{\n  \"jsonrpc\": \"2.0\",\n  \"id\": %s,\n  \"method\": \"server/discover\",\n  \"params\": {\n    %s\n  }\n}", c.id, c.meta())
+	initReq := fmt.Sprintf("{\n  \"jsonrpc\": \"2.0\",\n  \"id\": %s,\n  \"method\": \"initialize\",\n  \"params\": {\n    %s\n  }\n}", c.id, legacyInit)
+	initialized := "{\"jsonrpc\": \"2.0\", \"method\": \"notifications/initialized\"}"
+
+	add("tools/list", c.request("tools/list", ""))
+	for _, t := range c.tools {
+		add("tools/call "+t.Name, c.request("tools/call", fmt.Sprintf("\"name\": %q,\n    \"arguments\": %s", t.Name, skeleton(t.Schema, "    "))))
+	}
+	if len(c.tools) == 0 {
+		add("tools/call", c.request("tools/call", "\"name\": \"TOOL\",\n    \"arguments\": {}"))
+	}
+	add("ping", c.request("ping", ""))
+	add("resources/list", c.request("resources/list", ""))
+	add("resources/templates/list", c.request("resources/templates/list", ""))
+	add("resources/read", c.request("resources/read", "\"uri\": \"URI\""))
+	add("prompts/list", c.request("prompts/list", ""))
+	add("prompts/get", c.request("prompts/get", "\"name\": \"PROMPT\",\n    \"arguments\": {}"))
+	if c.cancelID != "" {
+		add("notifications/cancelled "+c.cancelID, fmt.Sprintf("{\n  \"jsonrpc\": \"2.0\",\n  \"method\": \"notifications/cancelled\",\n  \"params\": {\"requestId\": %s, \"reason\": \"cancelled by hand\"}\n}", c.cancelID))
+	}
+	if c.era == session.EraModern {
+		add("server/discover", discover)
+		add("initialize (legacy)", initReq)
+		add("notifications/initialized (legacy)", initialized)
+	} else {
+		add("initialize", initReq)
+		add("notifications/initialized", initialized)
+		add("server/discover (modern)", discover)
+	}
+	return out
+}
+
+// answerTemplate is a response to a server request (sampling, elicitation,
+// or anything else) for the user to complete.
+func answerTemplate(id wire.ID, method string) template {
+	result := "{}"
+	switch method {
+	case "sampling/createMessage":
+		result = "{\n    \"role\": \"assistant\",\n    \"content\": {\"type\": \"text\", \"text\": \"\"},\n    \"model\": \"human\",\n    \"stopReason\": \"endTurn\"\n  }"
+	case "elicitation/create":
+		result = "{\n    \"action\": \"accept\",\n    \"content\": {}\n  }"
+	case "roots/list":
+		result = "{\"roots\": []}"
+	}
+	return template{"answer " + method, fmt.Sprintf("{\n  \"jsonrpc\": \"2.0\",\n  \"id\": %s,\n  \"result\": %s\n}", id.String(), result)}
+}
+
+// skeleton builds example arguments from a JSON Schema: each property with a
+// placeholder of its type, required ones first.
+func skeleton(schema json.RawMessage, indent string) string {
+	var s struct {
+		Properties map[string]struct {
+			Type    any   `json:"type"`
+			Default any   `json:"default"`
+			Enum    []any `json:"enum"`
+		} `json:"properties"`
+		Required []string `json:"required"`
+	}
+	if json.Unmarshal(schema, &s) != nil || len(s.Properties) == 0 {
+		return "{}"
+	}
+	req := map[string]bool{}
+	for _, r := range s.Required {
+		req[r] = true
+	}
+	names := make([]string, 0, len(s.Properties))
+	for n := range s.Properties {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if req[names[i]] != req[names[j]] {
+			return req[names[i]]
+		}
+		return names[i] < names[j]
+	})
+	var parts []string
+	for _, n := range names {
+		p := s.Properties[n]
+		var v any
+		switch {
+		case p.Default != nil:
+			v = p.Default
+		case len(p.Enum) > 0:
+			v = p.Enum[0]
+		default:
+			t, _ := p.Type.(string)
+			if ts, ok := p.Type.([]any); ok && len(ts) > 0 {
+				t, _ = ts[0].(string)
+			}
+			switch t {
+			case "string":
+				v = ""
+			case "integer", "number":
+				v = 0
+			case "boolean":
+				v = false
+			case "array":
+				v = []any{}
+			case "object":
+				v = map[string]any{}
+			}
+		}
+		b, _ := json.Marshal(v)
+		parts = append(parts, fmt.Sprintf("%s  %q: %s", indent, n, b))
+	}
+	return "{\n" + strings.Join(parts, ",\n") + "\n" + indent + "}"
+}

@@ -1,0 +1,334 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"linesman/wire"
+)
+
+// wideWidth is where the layout switches from stacked to two columns.
+const wideWidth = 140
+
+// resize computes the layout once: a rectangle per pane. Compact (under
+// wideWidth columns): frames across the top, detail beside in-flight and
+// process in the middle, stderr at the bottom. Wide: frames over detail on
+// the left, in-flight, process and stderr on the right.
+func (m *Model) resize(w, h int) {
+	m.width, m.height = max(w, 20), max(h, 8)
+	W, body := m.width, m.height-2 // status bar and help line
+	m.wide = W >= wideWidth
+	r := &m.rects
+	if m.wide {
+		lw := W * 58 / 100
+		rw := W - lw - 1
+		fh := body / 2
+		r[focusFrames] = rect{0, 1, lw, fh}
+		r[focusDetail] = rect{0, 1 + fh, lw, body - fh}
+		ih := max(body/4, 3)
+		ph := max(body*30/100, 6)
+		r[focusInFlight] = rect{lw + 1, 1, rw, ih}
+		r[focusProcess] = rect{lw + 1, 1 + ih, rw, ph}
+		r[focusStderr] = rect{lw + 1, 1 + ih + ph, rw, body - ih - ph}
+		r[focusComposer] = r[focusDetail]
+	} else {
+		fh := max(body*40/100, 4)
+		sh := max(body*25/100, 3)
+		mh := body - fh - sh
+		rw := min(max(W*38/100, 26), 48)
+		dw := W - rw - 1
+		r[focusFrames] = rect{0, 1, W, fh}
+		r[focusDetail] = rect{0, 1 + fh, dw, mh}
+		ih := max(mh*45/100, 2)
+		r[focusInFlight] = rect{dw + 1, 1 + fh, rw, ih}
+		r[focusProcess] = rect{dw + 1, 1 + fh + ih, rw, mh - ih}
+		r[focusStderr] = rect{0, 1 + fh + mh, W, sh}
+		r[focusComposer] = rect{0, 1 + fh, W, mh}
+	}
+	m.frames.SetSize(r[focusFrames].w, r[focusFrames].h)
+	m.detail.SetSize(r[focusDetail].w, r[focusDetail].h)
+	m.inflight.SetSize(r[focusInFlight].w, r[focusInFlight].h)
+	m.process.SetSize(r[focusProcess].w, r[focusProcess].h)
+	m.stderr.SetSize(r[focusStderr].w, r[focusStderr].h)
+	m.composer.SetSize(r[focusComposer].w, r[focusComposer].h)
+	m.help.SetWidth(W)
+	m.filterIn.SetWidth(W - 2)
+	m.refresh()
+}
+
+// View draws the whole screen.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.Render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	title := "linesman"
+	if m.opts.Title != "" {
+		title += " — " + inertString(m.opts.Title, pictures)
+	}
+	v.WindowTitle = title
+	return v
+}
+
+// Render draws the screen as a string of exactly height lines.
+func (m *Model) Render() string {
+	m.syncKeys()
+	W := m.width
+	cv := newCanvas(m.height)
+	cv.put(0, 0, m.statusBar())
+	if m.showHelp {
+		body := m.fullHelp()
+		for i := 1; i < m.height-1; i++ {
+			if i-1 < len(body) {
+				cv.put(0, i, fit(body[i-1], W))
+			}
+		}
+	} else {
+		cv.block(m.rects[focusFrames], m.frames.Render(m.focus == focusFrames))
+		anchor := uint64(0)
+		if !m.frames.follow {
+			anchor = m.frames.SelectedSeq()
+		}
+		cv.block(m.rects[focusStderr], m.stderr.Render(m.focus == focusStderr, anchor))
+		if m.composer.open {
+			cv.block(m.rects[focusComposer], m.composer.Render(m.focus == focusComposer))
+		} else {
+			cv.block(m.rects[focusDetail], m.detail.Render(m.focus == focusDetail))
+		}
+		if m.wide || !m.composer.open {
+			cv.block(m.rects[focusInFlight], m.inflight.Render(m.focus == focusInFlight))
+			cv.block(m.rects[focusProcess], m.process.Render(m.focus == focusProcess))
+		}
+	}
+	cv.put(0, m.height-1, m.bottomLine())
+	return cv.String(W, m.c.st.Rule.Render("│"))
+}
+
+// canvas collects the panes' lines by position; String joins each row's
+// pieces left to right with a separator where a piece does not start at 0.
+type canvas struct {
+	rows [][]piece
+}
+
+type piece struct {
+	x int
+	s string
+}
+
+func newCanvas(h int) *canvas { return &canvas{rows: make([][]piece, h)} }
+
+func (c *canvas) put(x, y int, s string) {
+	if y >= 0 && y < len(c.rows) {
+		c.rows[y] = append(c.rows[y], piece{x, s})
+	}
+}
+
+func (c *canvas) block(r rect, b string) {
+	for i, line := range strings.Split(b, "\n") {
+		if i >= r.h {
+			break
+		}
+		c.put(r.x, r.y+i, line)
+	}
+}
+
+func (c *canvas) String(w int, sep string) string {
+	var sb strings.Builder
+	for y, ps := range c.rows {
+		if y > 0 {
+			sb.WriteByte('\n')
+		}
+		sort.Slice(ps, func(i, j int) bool { return ps[i].x < ps[j].x })
+		line, cur := "", 0
+		for _, p := range ps {
+			if p.x > 0 {
+				target := p.x - 1
+				if cur < target {
+					line += strings.Repeat(" ", target-cur)
+				}
+				line += sep
+				cur = p.x
+			}
+			line += p.s
+			cur += ansi.StringWidth(p.s)
+		}
+		sb.WriteString(fit(line, w))
+	}
+	return sb.String()
+}
+
+// statusBar: title, era and version, server, counts by severity (the worst
+// first, each with its glyph), frames, retention drops, and the state of a
+// quit in progress.
+func (m *Model) statusBar() string {
+	st := m.c.st
+	ix := m.c.ix
+	parts := []string{st.Accent.Render("linesman")}
+	if m.opts.Title != "" {
+		parts = append(parts, inertString(m.opts.Title, pictures))
+	}
+	era, ver := ix.hs.Era, ix.hs.ProtocolVersion
+	if et, ok := m.opts.Session.(eraTeller); ok && et.Era() != 0 {
+		era, ver = et.Era(), et.ProtocolVersion()
+	}
+	e := era.String()
+	if ver != "" {
+		e += " " + ver
+	}
+	parts = append(parts, e)
+	if ix.hs.ServerName != "" {
+		parts = append(parts, inertString(strings.TrimSpace(ix.hs.ServerName+" "+ix.hs.ServerVersion), pictures))
+	}
+	counts := fmt.Sprintf("%s %d %s %d %s %d",
+		severityGlyph(wire.SeverityError), ix.counts[wire.SeverityError],
+		severityGlyph(wire.SeverityWarning), ix.counts[wire.SeverityWarning],
+		severityGlyph(wire.SeverityNote), ix.counts[wire.SeverityNote])
+	switch {
+	case ix.counts[wire.SeverityError] > 0:
+		counts = st.Error.Render(counts)
+	case ix.counts[wire.SeverityWarning] > 0:
+		counts = st.Warning.Render(counts)
+	}
+	parts = append(parts, counts)
+	parts = append(parts, fmt.Sprintf("→%d ←%d", ix.frameCount[wire.ClientToServer], ix.frameCount[wire.ServerToClient]))
+	if n, b := ix.log.Dropped(); n > 0 {
+		parts = append(parts, st.Warning.Render(fmt.Sprintf("dropped %d events (%s)", n, humanBytes(b))))
+	}
+	if m.opts.Session == nil {
+		parts = append(parts, st.Subtle.Render("read-only"))
+	}
+	return fit(strings.Join(parts, st.Subtle.Render(" │ ")), m.width)
+}
+
+// bottomLine is the filter prompt, a message, or the help line for the
+// focused pane.
+func (m *Model) bottomLine() string {
+	if m.filtering {
+		return fit(m.filterIn.View(), m.width)
+	}
+	if m.message != "" {
+		s := m.c.st.Accent.Render(inertString(m.message, pictures))
+		if m.messageBad {
+			s = m.c.st.Error.Render("✖ " + inertString(m.message, pictures))
+		}
+		return fit(s, m.width)
+	}
+	return fit(m.help.ShortHelpView(m.shortHelp()), m.width)
+}
+
+// shortHelp lists the bindings for the focused pane, then the global ones
+// that fit; disabled ones are left out by the help bubble.
+func (m *Model) shortHelp() []key.Binding {
+	k := m.c.km
+	var b []key.Binding
+	switch m.focus {
+	case focusComposer:
+		return []key.Binding{k.Send, k.SendRaw, k.NextTemplate, k.Editor, k.CloseComposer, k.FocusNext}
+	case focusFrames:
+		b = []key.Binding{k.Up, k.Down, k.Resend, k.EditResend, k.Answer}
+	case focusDetail:
+		b = []key.Binding{k.Up, k.Down, k.TabNext}
+	case focusInFlight:
+		b = []key.Binding{k.Up, k.Down, k.Cancel, k.Answer}
+	case focusProcess:
+		b = []key.Binding{k.Env}
+	case focusStderr:
+		b = []key.Binding{k.Up, k.Down}
+	}
+	return append(b, k.FocusNext, k.Filter, k.NextFinding, k.Follow, k.Compose, k.Help, k.Quit)
+}
+
+// fullHelp is the ? screen: every enabled binding by group, and the filter syntax.
+func (m *Model) fullHelp() []string {
+	st := m.c.st
+	var out []string
+	for _, g := range m.c.km.groups() {
+		out = append(out, st.Accent.Render(g.Title))
+		line := ""
+		for _, b := range g.Bindings {
+			item := st.Help.FullKey.Render(b.Help().Key) + " " + b.Help().Desc
+			if !b.Enabled() {
+				item = st.Subtle.Render(b.Help().Key + " " + b.Help().Desc + " (n/a now)")
+			}
+			if ansi.StringWidth(line)+ansi.StringWidth(item)+3 > m.width && line != "" {
+				out = append(out, "  "+line)
+				line = ""
+			}
+			if line != "" {
+				line += "  ·  "
+			}
+			line += item
+		}
+		if line != "" {
+			out = append(out, "  "+line)
+		}
+	}
+	out = append(out, "")
+	for _, l := range strings.Split(FilterSyntax, "\n") {
+		out = append(out, st.Subtle.Render(l))
+	}
+	out = append(out, "", st.Subtle.Render("Glyphs: → client→server  ← server→client  ✖ error  ▲ warning  ● note  ▶ focused pane  ▌ selected"))
+	return out
+}
+
+// click focuses the pane under the mouse and selects the row clicked.
+func (m *Model) click(mo tea.Mouse) {
+	for id := focusFrames; id < numPanes; id++ {
+		r := m.rects[id]
+		if id == focusDetail && m.composer.open {
+			r = m.rects[focusComposer]
+			id = focusComposer
+		}
+		if !r.contains(mo.X, mo.Y) {
+			continue
+		}
+		if id == focusComposer {
+			m.focusComposer()
+			return
+		}
+		m.focus = id
+		row := mo.Y - r.y - 1
+		switch id {
+		case focusFrames:
+			list := m.c.ix.view()
+			if i := m.frames.top + row; row >= 0 && i < len(list) {
+				m.frames.selectSeq(list[i])
+				m.refresh()
+			}
+		case focusInFlight:
+			if row >= 0 {
+				m.inflight.sel = max(0, min(row, len(m.inflight.reqs)-1))
+			}
+		case focusDetail:
+			if row == -1 { // the title line holds the tabs
+				m.detail.setTab(m.detail.tab + 1)
+				m.refresh()
+			}
+		}
+		return
+	}
+}
+
+func (m *Model) scrollAt(x, y, d int) {
+	for id := focusFrames; id < numPanes; id++ {
+		if !m.rects[id].contains(x, y) {
+			continue
+		}
+		switch id {
+		case focusFrames:
+			m.frames.move(d)
+			m.refresh()
+		case focusDetail:
+			m.detail.scrollBy(d)
+		case focusStderr:
+			m.stderr.scrollBy(d)
+		case focusInFlight:
+			m.inflight.move(d)
+		}
+		return
+	}
+}
