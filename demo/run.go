@@ -20,19 +20,25 @@ Usage:
 It speaks both protocol eras: server/discover with _meta and resultType
 (2026-07-28), and the initialize handshake (2025-11-25 and older). Started
 without a command, linesman inspects this server. Each tool teaches one stdio
-mistake; linesman calls out the finding in brackets:
+mistake and names the finding linesman shows for it:
 
 `)
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "  TOOL\tFLAGGED AS\tWHAT IT DOES\n")
 	for _, t := range Tools() {
-		teaches := ""
+		teaches := "-"
 		if t.Teaches != "" {
-			teaches = "[" + t.Teaches + "]"
+			teaches = t.Teaches
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\n", t.Name, t.Summary, teaches)
+		if t.Name == "print_debug" || t.Name == "noisy_child" {
+			teaches += " *"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", t.Name, teaches, t.Summary)
 	}
 	tw.Flush()
 	b.WriteString(`
+  * only with --isolate=false; with isolation on the line goes to stderr
+
 Isolation, the lesson: by default the server serves MCP from private copies of
 its stdin and stdout (descriptors above 2, close-on-exec), points fd 0 at
 /dev/null and fd 1 at stderr while it serves, and puts them back on exit. So
