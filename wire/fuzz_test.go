@@ -1,0 +1,68 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+	"testing/iotest"
+)
+
+// FuzzFramer drives splitter, reassembly and classifier with arbitrary
+// bytes and small limits. Properties: no panic; the byte-exact property
+// (checkFrames); every finding registered; multi-line frames are JSON;
+// reassembly stays within its bounds; reading one byte at a time gives the
+// same frames; and the scanner accepts exactly what encoding/json accepts.
+// Its seed corpus is testdata/fuzz/FuzzFramer plus the f.Add calls below,
+// and runs with every `go test`.
+func FuzzFramer(f *testing.F) {
+	f.Add([]byte(cleanStream()), uint16(0), uint8(0))
+	f.Add([]byte("{\n  \"jsonrpc\": \"2.0\",\n  \"id\": 1,\n  \"result\": {}\n}\nhello\r\n\n[1]\xff"), uint16(0), uint8(0))
+	f.Add([]byte("{\n{\n\"jsonrpc\":\"2.0\",\"method\":\"x\"\n}\n"), uint16(3), uint8(2))
+	f.Add([]byte("\xEF\xBB\xBF{\"jsonrpc\":\"2.0\",\"id\":1e0,\"id\":1.5,\"result\":{\"resultType\":\"complete\"}}\r\n"), uint16(20), uint8(1))
+	f.Fuzz(func(t *testing.T, data []byte, maxFrame uint16, pending uint8) {
+		opts := Options{}
+		if maxFrame != 0 {
+			opts = Options{MaxFrame: int(maxFrame%512) + 1, MaxPendingLines: int(pending%8) + 1, MaxPendingBytes: int(maxFrame%1024) + 1}
+		}
+		frames := FramesOf(data, opts)
+		checkFrames(t, data, frames, opts)
+
+		o := opts.withDefaults()
+		for _, fr := range frames {
+			if len(fr.Lines) > o.MaxPendingLines+1 {
+				t.Fatalf("a frame of %d lines with MaxPendingLines %d", len(fr.Lines), o.MaxPendingLines)
+			}
+			if len(fr.Lines) > 1 && fr.Size() > int64(o.MaxPendingBytes)+int64(o.MaxFrame)+2+2*int64(len(fr.Lines)) {
+				t.Fatalf("a frame of %d bytes with MaxPendingBytes %d", fr.Size(), o.MaxPendingBytes)
+			}
+		}
+
+		// Reads split at every byte give the same frames.
+		var slow []*Frame
+		fr := NewFramer(iotest.OneByteReader(bytes.NewReader(data)), opts)
+		for {
+			x, err := fr.Next()
+			if err != nil {
+				break
+			}
+			slow = append(slow, x)
+		}
+		if summary(slow) != summary(frames) {
+			t.Fatalf("one byte at a time:\n%s\nwhole:\n%s", summary(slow), summary(frames))
+		}
+
+		// The scanner agrees with encoding/json on every line.
+		for _, line := range bytes.Split(data, []byte("\n")) {
+			if bytes.HasPrefix(line, bom) {
+				continue
+			}
+			c := classify(line, false)
+			if c.st == statusEmpty {
+				continue
+			}
+			if (c.st == statusJSON) != json.Valid(line) {
+				t.Fatalf("%q: classify JSON=%v, json.Valid=%v", line, c.st == statusJSON, !(c.st == statusJSON))
+			}
+		}
+	})
+}
