@@ -421,12 +421,37 @@ func (s *server) startCall(req *request) {
 	}()
 }
 
+// The envelopes of what the server sends, as structs so that "jsonrpc"
+// comes first on the wire, as people expect to read it.
+type (
+	resultMsg struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Result  any             `json:"result"`
+	}
+	errorMsg struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   rpcError        `json:"error"`
+	}
+	requestMsg struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Method  string          `json:"method"`
+	}
+	notificationMsg struct {
+		JSONRPC string `json:"jsonrpc"`
+		Method  string `json:"method"`
+		Params  any    `json:"params"`
+	}
+)
+
 // response builds a result response; modern results say resultType.
-func response(req *request, result map[string]any) map[string]any {
+func response(req *request, result map[string]any) resultMsg {
 	if req.modern {
 		result["resultType"] = "complete"
 	}
-	return map[string]any{"jsonrpc": "2.0", "id": req.id, "result": result}
+	return resultMsg{JSONRPC: "2.0", ID: req.id, Result: result}
 }
 
 func (s *server) sendResult(req *request, result map[string]any) bool {
@@ -442,13 +467,13 @@ func (s *server) sendError(req *request, id json.RawMessage, code int, msg strin
 	if req != nil {
 		ctx = req.ctx
 	}
-	return s.writeFrame(ctx, encode(map[string]any{"jsonrpc": "2.0", "id": id, "error": rpcError{Code: code, Message: msg, Data: data}}))
+	return s.writeFrame(ctx, encode(errorMsg{JSONRPC: "2.0", ID: id, Error: rpcError{Code: code, Message: msg, Data: data}}))
 }
 
 // notify sends a notification on behalf of a request (progress): nothing is
 // sent once the request was cancelled.
 func (s *server) notify(ctx context.Context, method string, params any) bool {
-	return s.writeFrame(ctx, encode(map[string]any{"jsonrpc": "2.0", "method": method, "params": params}))
+	return s.writeFrame(ctx, encode(notificationMsg{JSONRPC: "2.0", Method: method, Params: params}))
 }
 
 // writeFrame writes one frame unless ctx is done. It reports whether the
@@ -505,7 +530,7 @@ func (s *server) ask(ctx context.Context, id json.RawMessage, method string, tim
 		}
 		s.mu.Unlock()
 	}()
-	if !s.writeFrame(ctx, encode(map[string]any{"jsonrpc": "2.0", "id": id, "method": method})) {
+	if !s.writeFrame(ctx, encode(requestMsg{JSONRPC: "2.0", ID: id, Method: method})) {
 		return false
 	}
 	s.logf("→ %s (id %s), a request of my own", method, key)

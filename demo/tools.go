@@ -218,7 +218,7 @@ func (s *server) toolPrettyReply(req *request, raw json.RawMessage) (map[string]
 	if req.modern {
 		res["resultType"] = "complete"
 	}
-	b, err := json.MarshalIndent(map[string]any{"jsonrpc": "2.0", "id": req.id, "result": res}, "", "  ")
+	b, err := json.MarshalIndent(resultMsg{JSONRPC: "2.0", ID: req.id, Result: res}, "", "  ")
 	if err != nil {
 		return nil, err
 	}
