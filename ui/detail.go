@@ -266,12 +266,12 @@ func (p *detailPane) findingLines(ev *session.Event) []string {
 		if text == "" {
 			return
 		}
-		body := lipgloss.Wrap(inertString(text, pictures), max(p.w-6, 10), " ")
+		body := lipgloss.Wrap(inertString(text, pictures), max(p.w-7, 10), " ")
 		for i, l := range strings.Split(body, "\n") {
 			if i == 0 {
-				out = append(out, st.Accent.Render(fmt.Sprintf("  %-4s", label))+l)
+				out = append(out, st.Accent.Render(fmt.Sprintf("  %-4s", label))+" "+l)
 			} else {
-				out = append(out, "      "+l)
+				out = append(out, "       "+l)
 			}
 		}
 	}

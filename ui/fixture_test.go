@@ -70,7 +70,10 @@ func (f *fixture) note(s string) {
 // misbehaving builds a legacy-era session with every kind of finding in
 // the registry: framing findings from the real framer, protocol and process
 // findings attached by hand where the framer cannot produce them.
-func misbehaving(t testing.TB) *fixture {
+//
+// With running set, the process is left running with requests in flight
+// (no shutdown, no exit).
+func misbehaving(t testing.TB, running bool) *fixture {
 	f := newFixture(t)
 	nf := wire.NewFinding
 	f.process(session.ProcessEvent{State: session.StateStarting, Pid: 4242, Detail: "started ./server.py --stdio"})
@@ -113,6 +116,9 @@ func misbehaving(t testing.TB) *fixture {
 	f.stderr("ZeroDivisionError: division by zero")
 	f.finding("request-timeout", "no answer to id 5 within 60s", slow)
 	f.finding("unflushed-output", "the process ended with a partial line on stdout", slow)
+	if running {
+		return f
+	}
 	f.s2c(`{"jsonrpc":"2.0","id":6,"result":{}}`) // no terminator: unterminated-frame
 	f.process(session.ProcessEvent{State: session.StateExiting, Step: session.StepStdinClose, Pid: 4242})
 	f.process(session.ProcessEvent{State: session.StateExiting, Step: session.StepSIGTERM, Pid: 4242})

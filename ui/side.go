@@ -56,7 +56,9 @@ func (p *stderrPane) Render(focused bool, anchor uint64) string {
 	for i := top; len(lines) <= rows && i <= len(evs); i++ {
 		if i == mark {
 			lines = append(lines, p.c.st.Accent.Render(fit(fmt.Sprintf("%*s ▸ frame #%d ", colTime, "", anchor), p.w)))
-			continue
+			if len(lines) > rows {
+				break
+			}
 		}
 		if i == len(evs) {
 			break
