@@ -298,6 +298,16 @@ func (s *server) handleRequest(m *message) {
 		}
 		req.modern = true
 	}
+	if !req.modern && m.Method != "server/discover" && m.Method != "ping" {
+		s.mu.Lock()
+		early := !s.initialized
+		s.mu.Unlock()
+		if early {
+			// Served anyway: the demo is lenient so that every lesson can be
+			// reached by hand, but a real legacy server may refuse.
+			s.logf("  (before notifications/initialized: no handshake and no _meta version; serving it anyway)")
+		}
+	}
 	switch m.Method {
 	case "server/discover":
 		req.modern = true
