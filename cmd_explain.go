@@ -1,12 +1,134 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
+
+	"linesman/wire"
 )
 
-// runExplain is not built yet; its issue replaces this file.
+const explainHeader = `linesman explain — what a finding means and how to fix it
+
+Usage:
+  linesman explain              every finding code with its severity and title
+  linesman explain CODE...      why it matters, how to fix it, the specification clause
+  linesman explain --json [CODE...]   the same as JSON
+
+Example:
+  linesman explain non-json-line
+`
+
+// runExplain prints the finding registry, whole or one code at a time.
 func runExplain(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "linesman: explain is not built yet")
-	return exitUsage
+	fs := newFlagSet("explain", explainHeader, stderr)
+	jsonOut := fs.Bool("json", false, "print the registry entries as JSON")
+	if status, ok := parseFlags(fs, args); !ok {
+		return status
+	}
+	codes := fs.Args()
+
+	if len(codes) == 0 {
+		all := wire.Codes()
+		if *jsonOut {
+			return writeExplainJSON(stdout, stderr, all)
+		}
+		width := 0
+		for _, info := range all {
+			width = max(width, len(info.Code))
+		}
+		fmt.Fprintf(stdout, "%d finding codes (linesman explain CODE tells why each matters and how to fix it):\n\n", len(all))
+		for _, info := range all {
+			fmt.Fprintf(stdout, "  %-7s  %-*s  %s\n", info.Severity, width, info.Code, info.Title)
+		}
+		return exitOK
+	}
+
+	var infos []wire.Info
+	for _, code := range codes {
+		info, ok := wire.Lookup(code)
+		if !ok {
+			fmt.Fprintf(stderr, "linesman explain: unknown finding code %q\n", code)
+			if near := nearCodes(code); len(near) > 0 {
+				fmt.Fprintf(stderr, "did you mean: %s\n", strings.Join(near, ", "))
+			}
+			fmt.Fprintf(stderr, "known codes: %s\n", strings.Join(knownCodes(), ", "))
+			return exitUsage
+		}
+		infos = append(infos, info)
+	}
+	if *jsonOut {
+		return writeExplainJSON(stdout, stderr, infos)
+	}
+	for i, info := range infos {
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		fmt.Fprintf(stdout, "%s (%s)\n  %s\n", info.Code, info.Severity, info.Title)
+		section(stdout, "Why it matters", info.Why)
+		section(stdout, "How to fix it", info.Fix)
+		section(stdout, "Specification", info.Spec)
+	}
+	return exitOK
+}
+
+func section(w io.Writer, title, text string) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return
+	}
+	fmt.Fprintf(w, "\n%s:\n", title)
+	for _, line := range strings.Split(text, "\n") {
+		fmt.Fprintf(w, "  %s\n", strings.TrimRight(line, " "))
+	}
+}
+
+// explainEntry is the JSON spelling of a registry entry.
+type explainEntry struct {
+	Code     string `json:"code"`
+	Severity string `json:"severity"`
+	Title    string `json:"title"`
+	Why      string `json:"why"`
+	Fix      string `json:"fix"`
+	Spec     string `json:"spec"`
+}
+
+func writeExplainJSON(stdout, stderr io.Writer, infos []wire.Info) int {
+	out := make([]explainEntry, 0, len(infos))
+	for _, i := range infos {
+		out = append(out, explainEntry{i.Code, i.Severity.String(), i.Title, i.Why, i.Fix, i.Spec})
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		fmt.Fprintln(stderr, "linesman explain:", err)
+		return exitFindings
+	}
+	return exitOK
+}
+
+func knownCodes() []string {
+	var out []string
+	for _, i := range wire.Codes() {
+		out = append(out, i.Code)
+	}
+	return out
+}
+
+// nearCodes are the known codes that contain, or are contained in, code:
+// "utf8" finds invalid-utf8 and utf8-bom.
+func nearCodes(code string) []string {
+	code = strings.ToLower(strings.TrimSpace(code))
+	if code == "" {
+		return nil
+	}
+	var out []string
+	for _, c := range knownCodes() {
+		if strings.Contains(c, code) || strings.Contains(code, c) {
+			out = append(out, c)
+		}
+	}
+	return out
 }

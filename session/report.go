@@ -339,7 +339,7 @@ func (r *Report) addFinding(f wire.Finding, seq *uint64, dir *string) {
 			sev = regSev
 		}
 		rf.Title = title
-		rf.Fix = oneLine(fix)
+		rf.Fix = fix
 	}
 	rf.Severity = sev.String()
 	switch sev {
@@ -493,7 +493,7 @@ func (r *Report) writeSeverity(b *strings.Builder, sev string) {
 			fmt.Fprintf(b, "      at %s: %s\n", r.where(f), Inert(f.Message))
 		}
 		if fs[0].Fix != "" {
-			fmt.Fprintf(b, "      fix: %s\n", fs[0].Fix)
+			fmt.Fprintf(b, "      fix: %s\n", firstSentence(fs[0].Fix))
 		}
 	}
 	fmt.Fprintf(b, "  (linesman explain CODE tells why each matters)\n")
@@ -650,11 +650,17 @@ func truncatedFrame(f *wire.Frame) bool {
 	return false
 }
 
-// oneLine returns the first line of a registry text (its one-line fix).
-func oneLine(s string) string {
+// firstSentence returns the first sentence of a registry text: the
+// one-line fix of the human report (the JSON carries the whole text).
+func firstSentence(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = strings.TrimSpace(s[:i])
+	}
+	for i := 0; i+2 < len(s); i++ {
+		if (s[i] == '.' || s[i] == ':') && s[i+1] == ' ' && s[i+2] >= 'A' && s[i+2] <= 'Z' {
+			return s[:i+1]
+		}
 	}
 	return s
 }
@@ -732,5 +738,6 @@ func Inert(s string) string {
 
 // registryInfo reads a code's title, fix and severity from the registry.
 func registryInfo(code string) (title, fix string, sev wire.Severity, ok bool) {
-	return "", "", 0, false
+	info, ok := wire.Lookup(code)
+	return info.Title, info.Fix, info.Severity, ok
 }

@@ -320,3 +320,36 @@ func TestInert(t *testing.T) {
 		}
 	}
 }
+
+// TestReportRegistry: titles and fixes come from the registry, and the human
+// report shows the fix's first sentence.
+func TestReportRegistry(t *testing.T) {
+	l, _ := sampleLog(t)
+	r := ReportFromLog(l, nil, ReportMeta{})
+	info, ok := wire.Lookup("non-json-line")
+	if !ok {
+		t.Fatal("non-json-line is not in the registry")
+	}
+	f := r.Findings[0]
+	if f.Code != "non-json-line" || f.Title != info.Title || f.Fix != info.Fix {
+		t.Errorf("finding = %+v", f)
+	}
+	var b strings.Builder
+	r.WriteText(&b)
+	if want := "fix: " + firstSentence(info.Fix) + "\n"; !strings.Contains(b.String(), want) {
+		t.Errorf("text report lacks %q:\n%s", want, b.String())
+	}
+}
+
+func TestFirstSentence(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"Send logs to stderr, never stdout. Python: print(..., file=sys.stderr).", "Send logs to stderr, never stdout."},
+		{"Use json.dumps(msg), e.g. like this. Node: x", "Use json.dumps(msg), e.g. like this."},
+		{"One line only", "One line only"},
+		{"First line\nsecond line", "First line"},
+	} {
+		if got := firstSentence(c.in); got != c.want {
+			t.Errorf("firstSentence(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
