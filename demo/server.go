@@ -132,6 +132,7 @@ type server struct {
 	mu          sync.Mutex
 	inflight    map[string]context.CancelFunc   // client requests being served, by id
 	waiting     map[string]chan json.RawMessage // our requests awaiting the client's answer
+	legacy      bool                            // an initialize request was answered: a legacy session
 	initialized bool                            // notifications/initialized seen
 	ignoreEOF   bool
 	handlers    sync.WaitGroup
@@ -298,15 +299,23 @@ func (s *server) handleRequest(m *message) {
 		}
 		req.modern = true
 	}
-	if !req.modern && m.Method != "server/discover" && m.Method != "ping" {
-		s.mu.Lock()
-		early := !s.initialized
-		s.mu.Unlock()
-		if early {
-			// Served anyway: the demo is lenient so that every lesson can be
-			// reached by hand, but a real legacy server may refuse.
-			s.logf("  (before notifications/initialized: no handshake and no _meta version; serving it anyway)")
+	s.mu.Lock()
+	legacy, initialized := s.legacy, s.initialized
+	s.mu.Unlock()
+	switch {
+	case req.modern:
+	case !legacy:
+		// No _meta version and no handshake: answer in the 2026-07-28 shape
+		// (resultType is harmless to anyone else), so that a modern client
+		// that forgot _meta is not also told the result lacks resultType.
+		req.modern = true
+		if m.Method != "server/discover" {
+			s.logf("  (no _meta protocol version and no initialize handshake: answering in the %s shape)", ModernVersion)
 		}
+	case !initialized && m.Method != "ping":
+		// Served anyway: the demo is lenient so that every lesson can be
+		// reached by hand, but a real legacy server may refuse.
+		s.logf("  (before notifications/initialized; serving it anyway)")
 	}
 	switch m.Method {
 	case "server/discover":
@@ -358,6 +367,9 @@ func (s *server) initialize(req *request) {
 		s.logf("  client asked for %q; offering %s", v, LatestLegacyVersion)
 		v = LatestLegacyVersion
 	}
+	s.mu.Lock()
+	s.legacy = true
+	s.mu.Unlock()
 	s.sendResult(req, map[string]any{
 		"protocolVersion": v,
 		"capabilities":    capabilities(),

@@ -114,6 +114,13 @@ func TestModernEra(t *testing.T) {
 		t.Errorf("modern echo: %s", f.raw)
 	}
 
+	// A request that forgot _meta, with no handshake either, still gets the
+	// 2026-07-28 shape.
+	p.send(req(3, "tools/list", nil))
+	if r := decode(t, p.next().Result); r["resultType"] != "complete" {
+		t.Errorf("tools/list without _meta or handshake: resultType = %v", r["resultType"])
+	}
+
 	// A version the server does not speak per request: -32022 with the list.
 	for i, v := range []string{"2099-01-01", "2025-11-25"} {
 		p.send(req(10+i, "tools/list", map[string]any{"_meta": map[string]any{"io.modelcontextprotocol/protocolVersion": v}}))
