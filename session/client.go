@@ -1,0 +1,622 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"linesman/wire"
+)
+
+// The client half of a Session: minting ids, building requests (with the
+// modern era's _meta), waiting for answers, cancelling, and answering the
+// server's requests the way a host would. The transport (session.go) calls
+// onFrame for every frame it logs; everything else here is called by the
+// modes.
+
+// ErrNotInFlight is returned by Cancel, Respond and RespondError when the
+// request they name is not waiting for an answer.
+var ErrNotInFlight = errors.New("session: no such request in flight")
+
+// ErrCannotCancelInitialize is returned by Cancel for the initialize request,
+// which the legacy protocol forbids cancelling.
+var ErrCannotCancelInitialize = errors.New("session: initialize cannot be cancelled (the MCP lifecycle forbids it); shut the server down instead")
+
+// ErrNoAnswer is wrapped by Call when the server exited, or was restarted,
+// before it answered.
+var ErrNoAnswer = errors.New("session: the server ended without answering")
+
+// Defaults of the client's Config fields.
+const (
+	DefaultProbeTimeout = 3 * time.Second
+	DefaultClientName   = "linesman"
+)
+
+// clientState is the Session's client half. Its own mutex guards it; it is
+// never held while sending or logging.
+type clientState struct {
+	mu           sync.Mutex
+	era          Era
+	version      string          // protocol version in use
+	serverInfo   json.RawMessage // serverInfo object, or nil
+	capabilities json.RawMessage // the server's capabilities, or nil
+	waiters      map[wire.ID]chan *wire.Frame
+	sent         map[wire.ID]sentRequest // requests linesman built, for Retry
+}
+
+// sentRequest remembers a request linesman built, so a modern input_required
+// answer can be retried with the same method and params under a new id.
+type sentRequest struct {
+	method string
+	params json.RawMessage
+}
+
+func (s *Session) clientConfig() (name, version string) {
+	name = s.cfg.ClientName
+	if name == "" {
+		name = DefaultClientName
+	}
+	return name, Version
+}
+
+// clientInfo is the Implementation object linesman presents.
+func (s *Session) clientInfo() map[string]string {
+	name, version := s.clientConfig()
+	return map[string]string{"name": name, "version": version}
+}
+
+// rootsDeclared reports whether linesman declares the roots capability.
+func (s *Session) rootsDeclared() bool { return !s.cfg.NoRoots }
+
+// clientCapabilities are the capabilities linesman declares: roots unless
+// turned off; sampling and elicitation only when a person can answer them.
+func (s *Session) clientCapabilities() map[string]any {
+	caps := map[string]any{}
+	if s.rootsDeclared() {
+		caps["roots"] = map[string]any{}
+	}
+	if !s.cfg.Headless {
+		caps["sampling"] = map[string]any{}
+		caps["elicitation"] = map[string]any{}
+	}
+	return caps
+}
+
+// roots lists the configured roots (default: the server's working directory).
+func (s *Session) roots() []map[string]string {
+	dirs := s.cfg.Roots
+	if len(dirs) == 0 {
+		dir := s.cfg.Dir
+		if dir == "" {
+			dir, _ = os.Getwd()
+		}
+		dirs = []string{dir}
+	}
+	out := make([]map[string]string, 0, len(dirs))
+	for _, d := range dirs {
+		if !strings.Contains(d, "://") {
+			if abs, err := filepath.Abs(d); err == nil {
+				d = abs
+			}
+			d = (&url.URL{Scheme: "file", Path: d}).String()
+		}
+		out = append(out, map[string]string{"uri": d, "name": filepath.Base(strings.TrimPrefix(d, "file://"))})
+	}
+	return out
+}
+
+// Era returns the protocol era the handshake decided (EraUnknown before it,
+// or when no handshake was made and the frames did not tell).
+func (s *Session) Era() Era {
+	s.client.mu.Lock()
+	e := s.client.era
+	s.client.mu.Unlock()
+	if e == EraUnknown {
+		return s.tracker.Era()
+	}
+	return e
+}
+
+// ProtocolVersion returns the protocol version in use, or "" before the handshake.
+func (s *Session) ProtocolVersion() string {
+	s.client.mu.Lock()
+	defer s.client.mu.Unlock()
+	return s.client.version
+}
+
+// ServerInfo returns the server's serverInfo object, or nil.
+func (s *Session) ServerInfo() json.RawMessage {
+	s.client.mu.Lock()
+	defer s.client.mu.Unlock()
+	return s.client.serverInfo
+}
+
+// ServerCapabilities returns the server's capabilities object, or nil.
+func (s *Session) ServerCapabilities() json.RawMessage {
+	s.client.mu.Lock()
+	defer s.client.mu.Unlock()
+	return s.client.capabilities
+}
+
+func (s *Session) setEra(e Era, version string) {
+	s.client.mu.Lock()
+	s.client.era, s.client.version = e, version
+	s.client.mu.Unlock()
+	s.tracker.SetEra(e)
+}
+
+// NextID returns the id Request would mint next: never one used before in
+// this session by the client, including ids typed by hand.
+func (s *Session) NextID() wire.ID { return s.tracker.NextID() }
+
+// Request mints a fresh id, builds the request (adding the required _meta in
+// the modern era), sends it and returns its id without waiting.
+func (s *Session) Request(method string, params any) (wire.ID, error) {
+	id, _, err := s.request(method, params, false)
+	return id, err
+}
+
+// Call sends a request like Request and waits for its answer (a result or
+// an error frame; a JSON-RPC error is not a Go error). When ctx ends first,
+// the request is cancelled (notifications/cancelled) unless it is
+// initialize, and ctx's error returned. When the server exits first, the
+// error wraps ErrNoAnswer.
+func (s *Session) Call(ctx context.Context, method string, params any) (*wire.Frame, error) {
+	done := s.Done()
+	id, wait, err := s.request(method, params, true)
+	if err != nil {
+		return nil, err
+	}
+	defer s.dropWaiter(id)
+	select {
+	case f := <-wait:
+		return f, nil
+	case <-ctx.Done():
+		if method != "initialize" {
+			_ = s.Cancel(id)
+		}
+		return nil, fmt.Errorf("%s (id %s): %w", method, id, ctx.Err())
+	case <-done:
+		// The answer may have been logged just before the end.
+		select {
+		case f := <-wait:
+			return f, nil
+		default:
+		}
+		return nil, fmt.Errorf("%s (id %s): %w", method, id, ErrNoAnswer)
+	}
+}
+
+func (s *Session) dropWaiter(id wire.ID) {
+	s.client.mu.Lock()
+	delete(s.client.waiters, id)
+	s.client.mu.Unlock()
+}
+
+// request builds and sends one request; with wait it registers, before
+// sending, the channel the answer will be delivered to.
+func (s *Session) request(method string, params any, wait bool) (wire.ID, chan *wire.Frame, error) {
+	raw, err := s.buildParams(method, params)
+	if err != nil {
+		return wire.ID{}, nil, err
+	}
+	id := s.tracker.MintID()
+	msg := struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      any             `json:"id"`
+		Method  string          `json:"method"`
+		Params  json.RawMessage `json:"params,omitempty"`
+	}{"2.0", idValue(id), method, raw}
+	line, err := wire.Marshal(msg)
+	if err != nil {
+		return wire.ID{}, nil, fmt.Errorf("session: encoding %s: %w", method, err)
+	}
+	var ch chan *wire.Frame
+	s.client.mu.Lock()
+	if s.client.waiters == nil {
+		s.client.waiters = map[wire.ID]chan *wire.Frame{}
+		s.client.sent = map[wire.ID]sentRequest{}
+	}
+	if wait {
+		ch = make(chan *wire.Frame, 1)
+		s.client.waiters[id] = ch
+	}
+	s.client.sent[id] = sentRequest{method: method, params: raw}
+	s.client.mu.Unlock()
+	if err := s.Send(line); err != nil {
+		s.dropWaiter(id)
+		return wire.ID{}, nil, err
+	}
+	return id, ch, nil
+}
+
+// buildParams marshals params and, in the modern era, adds the _meta every
+// 2026-07-28 request must carry (keys the caller set are kept).
+func (s *Session) buildParams(method string, params any) (json.RawMessage, error) {
+	var raw json.RawMessage
+	switch p := params.(type) {
+	case nil:
+	case json.RawMessage:
+		raw = p
+	case []byte:
+		raw = p
+	default:
+		b, err := json.Marshal(p)
+		if err != nil {
+			return nil, fmt.Errorf("session: encoding the params of %s: %w", method, err)
+		}
+		raw = b
+	}
+	s.client.mu.Lock()
+	era, version := s.client.era, s.client.version
+	s.client.mu.Unlock()
+	if era != EraModern {
+		return raw, nil
+	}
+	return s.withMeta(raw, version)
+}
+
+// withMeta adds the modern era's request _meta to the params object raw.
+func (s *Session) withMeta(raw json.RawMessage, version string) (json.RawMessage, error) {
+	obj := map[string]json.RawMessage{}
+	if len(raw) > 0 && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &obj); err != nil {
+			return nil, fmt.Errorf("session: params must be a JSON object in the modern era: %w", err)
+		}
+	}
+	meta := map[string]any{}
+	if m, ok := obj["_meta"]; ok {
+		if err := json.Unmarshal(m, &meta); err != nil {
+			return nil, fmt.Errorf("session: params._meta must be an object: %w", err)
+		}
+	}
+	if version == "" {
+		version = ModernProtocolVersion
+	}
+	setDefault(meta, MetaProtocolVersion, version)
+	setDefault(meta, MetaClientCapabilities, s.clientCapabilities())
+	setDefault(meta, MetaClientInfo, s.clientInfo())
+	b, err := json.Marshal(meta)
+	if err != nil {
+		return nil, err
+	}
+	obj["_meta"] = b
+	return json.Marshal(obj)
+}
+
+func setDefault(m map[string]any, key string, v any) {
+	if _, ok := m[key]; !ok {
+		m[key] = v
+	}
+}
+
+// idValue turns an id back into what encoding/json writes as that id.
+func idValue(id wire.ID) any {
+	switch id.Kind {
+	case wire.IDInt:
+		return id.Num
+	case wire.IDString:
+		return id.Str
+	case wire.IDOther:
+		return json.RawMessage(id.Str)
+	default:
+		return nil
+	}
+}
+
+// Cancel cancels one of the client's requests in flight: it sends
+// notifications/cancelled with its requestId; the tracker marks it cancelled
+// and flags a later answer late-response. initialize cannot be cancelled.
+func (s *Session) Cancel(id wire.ID) error {
+	r, ok := s.tracker.Lookup(wire.ClientToServer, id)
+	if !ok || r.State != ReqInFlight {
+		return fmt.Errorf("cancel %s: %w", id, ErrNotInFlight)
+	}
+	if r.Method == "initialize" {
+		return ErrCannotCancelInitialize
+	}
+	line, err := wire.Marshal(map[string]any{
+		"jsonrpc": "2.0",
+		"method":  "notifications/cancelled",
+		"params":  map[string]any{"requestId": idValue(id), "reason": "cancelled in linesman"},
+	})
+	if err != nil {
+		return err
+	}
+	return s.Send(line)
+}
+
+// PendingServerRequests returns the server's requests still waiting for an
+// answer, oldest first: sampling and elicitation put before the user (ping
+// and roots/list are answered at once and show here only for an instant).
+func (s *Session) PendingServerRequests() []Request {
+	var out []Request
+	for _, r := range s.tracker.InFlight() {
+		if r.Dir == wire.ServerToClient {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Respond answers a server request in flight with a result.
+func (s *Session) Respond(id wire.ID, result any) error {
+	if err := s.serverRequestInFlight(id); err != nil {
+		return err
+	}
+	return s.respond(id, result)
+}
+
+// RespondError answers a server request in flight with a JSON-RPC error.
+func (s *Session) RespondError(id wire.ID, code int, message string) error {
+	if err := s.serverRequestInFlight(id); err != nil {
+		return err
+	}
+	return s.respondError(id, code, message)
+}
+
+func (s *Session) serverRequestInFlight(id wire.ID) error {
+	if r, ok := s.tracker.Lookup(wire.ServerToClient, id); !ok || r.State != ReqInFlight {
+		return fmt.Errorf("answer %s: %w", id, ErrNotInFlight)
+	}
+	return nil
+}
+
+func (s *Session) respond(id wire.ID, result any) error {
+	if result == nil {
+		result = struct{}{}
+	}
+	line, err := wire.Marshal(map[string]any{"jsonrpc": "2.0", "id": idValue(id), "result": result})
+	if err != nil {
+		return err
+	}
+	return s.Send(line)
+}
+
+func (s *Session) respondError(id wire.ID, code int, message string) error {
+	line, err := wire.Marshal(map[string]any{
+		"jsonrpc": "2.0", "id": idValue(id),
+		"error": map[string]any{"code": code, "message": message},
+	})
+	if err != nil {
+		return err
+	}
+	return s.Send(line)
+}
+
+// Retry sends again a request linesman built that got an input_required
+// answer, with the same method and params plus inputResponses and
+// requestState, under a new id (the 2026-07-28 rule).
+func (s *Session) Retry(id wire.ID, inputResponses any, requestState string) (wire.ID, error) {
+	s.client.mu.Lock()
+	prev, ok := s.client.sent[id]
+	s.client.mu.Unlock()
+	if !ok {
+		return wire.ID{}, fmt.Errorf("retry %s: linesman did not build that request", id)
+	}
+	obj := map[string]json.RawMessage{}
+	if len(prev.params) > 0 {
+		if err := json.Unmarshal(prev.params, &obj); err != nil {
+			return wire.ID{}, fmt.Errorf("retry %s: %w", id, err)
+		}
+	}
+	delete(obj, "_meta") // rebuilt for the new request
+	if inputResponses != nil {
+		b, err := json.Marshal(inputResponses)
+		if err != nil {
+			return wire.ID{}, err
+		}
+		obj["inputResponses"] = b
+	}
+	if requestState != "" {
+		b, _ := json.Marshal(requestState)
+		obj["requestState"] = b
+	}
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return wire.ID{}, err
+	}
+	return s.Request(prev.method, json.RawMessage(b))
+}
+
+// onFrame sees every frame the session logged, after the tracker did. For
+// the server's frames it delivers answers to Call, records what the
+// handshake learns, notes input_required results, and answers the server's
+// requests like a host. It runs on the goroutine that logged the frame and
+// must not block; it may Send (Send never blocks).
+func (s *Session) onFrame(dir wire.Dir, f *wire.Frame, seq uint64) {
+	if dir != wire.ServerToClient || f == nil {
+		return
+	}
+	switch f.Msg.Kind {
+	case wire.KindResult, wire.KindError:
+		s.onAnswer(f, seq)
+	case wire.KindRequest:
+		s.onServerRequest(f, seq)
+	}
+}
+
+// onAnswer handles an answer to one of the client's requests: what it
+// teaches is recorded before a waiting Call sees it.
+func (s *Session) onAnswer(f *wire.Frame, seq uint64) {
+	id := f.Msg.ID
+	if r, ok := s.tracker.Lookup(wire.ClientToServer, id); !ok || r.ResponseSeq != seq {
+		// An id of the other type ("2" for 2) still answers a Call; the
+		// tracker has flagged id-type-mismatch.
+		if other, ok2 := otherType(id); ok2 {
+			if r2, ok3 := s.tracker.Lookup(wire.ClientToServer, other); ok3 && r2.ResponseSeq == seq {
+				id = other
+			}
+		}
+	}
+	if r, ok := s.tracker.Lookup(wire.ClientToServer, id); ok && r.ResponseSeq == seq {
+		s.learn(r, f)
+	}
+	s.client.mu.Lock()
+	ch, ok := s.client.waiters[id]
+	delete(s.client.waiters, id)
+	s.client.mu.Unlock()
+	if ok {
+		ch <- f // buffered, and delivered once
+	}
+}
+
+// learn records what the answer f to the client's request r says.
+func (s *Session) learn(r Request, f *wire.Frame) {
+	switch r.Method {
+	case "initialize":
+		if f.Msg.Kind == wire.KindResult {
+			s.learnInitialize(f)
+		}
+	case "server/discover":
+		if f.Msg.Kind == wire.KindResult {
+			s.learnDiscover(f)
+		}
+	}
+	if f.Msg.Kind == wire.KindResult && f.Msg.ResultType == "input_required" {
+		var body struct {
+			Result struct {
+				InputRequests json.RawMessage `json:"inputRequests"`
+				RequestState  string          `json:"requestState"`
+			} `json:"result"`
+		}
+		_ = json.Unmarshal(f.Raw(), &body)
+		note := fmt.Sprintf("request #%d (%s, id %s) needs input before it can complete", r.Seq, r.Method, r.ID)
+		if len(body.Result.InputRequests) > 0 {
+			note += "; inputRequests: " + clipText(string(body.Result.InputRequests), 400)
+		}
+		if body.Result.RequestState != "" {
+			note += "; with requestState"
+		}
+		note += "; a retry must use a new id"
+		s.note(note)
+	}
+}
+
+// learnInitialize records what an initialize result says (also when the
+// user made the handshake by hand).
+func (s *Session) learnInitialize(f *wire.Frame) {
+	var body struct {
+		Result struct {
+			ProtocolVersion string          `json:"protocolVersion"`
+			Capabilities    json.RawMessage `json:"capabilities"`
+			ServerInfo      json.RawMessage `json:"serverInfo"`
+		} `json:"result"`
+	}
+	if json.Unmarshal(f.Raw(), &body) != nil {
+		return
+	}
+	s.client.mu.Lock()
+	defer s.client.mu.Unlock()
+	if s.client.era == EraUnknown {
+		s.client.era = EraLegacy
+	}
+	if body.Result.ProtocolVersion != "" {
+		s.client.version = body.Result.ProtocolVersion
+	}
+	s.client.serverInfo = nonNull(body.Result.ServerInfo)
+	s.client.capabilities = nonNull(body.Result.Capabilities)
+}
+
+// discoverResult is what linesman reads from a server/discover result.
+type discoverResult struct {
+	SupportedVersions []string        `json:"supportedVersions"`
+	Capabilities      json.RawMessage `json:"capabilities"`
+	ServerInfo        json.RawMessage `json:"serverInfo"`
+	Meta              struct {
+		ServerInfo json.RawMessage `json:"io.modelcontextprotocol/serverInfo"`
+	} `json:"_meta"`
+}
+
+func parseDiscover(f *wire.Frame) (discoverResult, bool) {
+	var body struct {
+		Result *discoverResult `json:"result"`
+	}
+	if json.Unmarshal(f.Raw(), &body) != nil || body.Result == nil {
+		return discoverResult{}, false
+	}
+	return *body.Result, true
+}
+
+// learnDiscover records the server's identity and capabilities from a
+// server/discover result (serverInfo moved into the result's _meta late in
+// the 2026-07-28 drafts; both places are read).
+func (s *Session) learnDiscover(f *wire.Frame) {
+	d, ok := parseDiscover(f)
+	if !ok {
+		return
+	}
+	info := nonNull(d.ServerInfo)
+	if info == nil {
+		info = nonNull(d.Meta.ServerInfo)
+	}
+	s.client.mu.Lock()
+	defer s.client.mu.Unlock()
+	if info != nil {
+		s.client.serverInfo = info
+	}
+	if c := nonNull(d.Capabilities); c != nil {
+		s.client.capabilities = c
+	}
+}
+
+func nonNull(b json.RawMessage) json.RawMessage {
+	if len(b) == 0 || string(b) == "null" {
+		return nil
+	}
+	return slices.Clone(b)
+}
+
+// onServerRequest answers the server's requests like a host: ping at once,
+// roots/list with the configured roots when the capability was declared,
+// sampling and elicitation left to the user (or declined when headless),
+// anything else "method not found".
+func (s *Session) onServerRequest(f *wire.Frame, seq uint64) {
+	id, method := f.Msg.ID, f.Msg.Method
+	if r, ok := s.tracker.Lookup(wire.ServerToClient, id); !ok || r.Seq != seq {
+		return // a reused id in flight: the earlier request is the one to answer
+	}
+	var err error
+	switch method {
+	case "ping":
+		err = s.respond(id, struct{}{})
+	case "roots/list":
+		if s.rootsDeclared() {
+			err = s.respond(id, map[string]any{"roots": s.roots()})
+		} else {
+			err = s.respondError(id, CodeMethodNotFound, "roots/list: linesman did not declare the roots capability")
+		}
+	case "sampling/createMessage", "elicitation/create":
+		if s.cfg.Headless {
+			err = s.respondError(id, CodeMethodNotFound, fmt.Sprintf(
+				"%s declined: linesman runs headless, with nobody to answer; it did not declare the capability", method))
+		} else {
+			s.note(fmt.Sprintf("the server's %s request #%d (id %s) waits for an answer by hand", method, seq, id))
+		}
+	default:
+		err = s.respondError(id, CodeMethodNotFound, "method not found: "+method)
+	}
+	if err != nil {
+		s.note(fmt.Sprintf("could not answer the server's %s request (id %s): %v", method, id, err))
+	}
+}
+
+// clipText shortens s to about n bytes, on a rune boundary.
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}

@@ -1,0 +1,783 @@
+package session
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"linesman/wire"
+)
+
+// protoFake describes a fake server for the client tests. One function
+// serves them all; each registered name picks a behaviour.
+type protoFake struct {
+	discover    string // how to answer server/discover: "result", "legacy-result", "-32601", "-32022", "silent"
+	modern      bool   // answer like a 2026-07-28 server (resultType, require _meta)
+	ask         bool   // after notifications/initialized, send requests to the client
+	buffered    bool   // hold every reply until stdin closes (block-buffered stdout)
+	muteTools   bool   // never answer tools/call
+	deaf        bool   // answer nothing at all
+	supportedV  string // the version a -32022 server supports
+	requireMeta bool   // modern: reject requests without the three _meta keys
+}
+
+var protoFakes = map[string]protoFake{
+	"proto-legacy":       {discover: "-32601"},
+	"proto-legacy-list":  {discover: "legacy-result"},
+	"proto-silent":       {discover: "silent"},
+	"proto-modern":       {discover: "result", modern: true, requireMeta: true},
+	"proto-modern-other": {discover: "-32022", modern: true, requireMeta: true, supportedV: "2026-12-01"},
+	"proto-asks":         {discover: "-32601", ask: true},
+	"proto-buffered":     {discover: "-32601", buffered: true},
+	"proto-mute":         {discover: "-32601", muteTools: true},
+	"proto-deaf":         {deaf: true},
+}
+
+func init() {
+	for name, fk := range protoFakes {
+		registerFake(name, func() { serveProtoFake(fk) })
+	}
+}
+
+type fakeMsg struct {
+	ID     json.RawMessage `json:"id,omitempty"`
+	Method string          `json:"method,omitempty"`
+	Params json.RawMessage `json:"params,omitempty"`
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  json.RawMessage `json:"error,omitempty"`
+}
+
+// serveProtoFake is a small, strict MCP server over stdio.
+func serveProtoFake(fk protoFake) {
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(make([]byte, 1<<20), 16<<20)
+	var mu sync.Mutex
+	var held []byte
+	write := func(v any) {
+		b, _ := json.Marshal(v)
+		b = append(b, '\n')
+		mu.Lock()
+		defer mu.Unlock()
+		if fk.buffered {
+			held = append(held, b...)
+			return
+		}
+		os.Stdout.Write(b)
+	}
+	result := func(id json.RawMessage, r map[string]any) {
+		if fk.modern {
+			if _, ok := r["resultType"]; !ok {
+				r["resultType"] = "complete"
+			}
+		}
+		write(map[string]any{"jsonrpc": "2.0", "id": id, "result": r})
+	}
+	fail := func(id json.RawMessage, code int, msg string, data any) {
+		e := map[string]any{"code": code, "message": msg}
+		if data != nil {
+			e["data"] = data
+		}
+		write(map[string]any{"jsonrpc": "2.0", "id": id, "error": e})
+	}
+	var slowID json.RawMessage
+	for in.Scan() {
+		var m fakeMsg
+		if fk.deaf || json.Unmarshal(in.Bytes(), &m) != nil {
+			continue
+		}
+		if m.Method == "" {
+			// An answer to one of our requests: report it on stderr.
+			fmt.Fprintf(os.Stderr, "answer %s\n", in.Bytes())
+			continue
+		}
+		var p struct {
+			Name      string          `json:"name"`
+			RequestID json.RawMessage `json:"requestId"`
+			Meta      map[string]any  `json:"_meta"`
+			Version   string          `json:"protocolVersion"`
+		}
+		_ = json.Unmarshal(m.Params, &p)
+		if fk.modern && fk.requireMeta && m.ID != nil && m.Method != "server/discover" {
+			v, _ := p.Meta[MetaProtocolVersion].(string)
+			_, caps := p.Meta[MetaClientCapabilities]
+			_, info := p.Meta[MetaClientInfo]
+			want := ModernProtocolVersion
+			if fk.supportedV != "" {
+				want = fk.supportedV
+			}
+			if v != want || !caps || !info {
+				fail(m.ID, -32602, fmt.Sprintf("missing or wrong _meta: %v", p.Meta), nil)
+				continue
+			}
+		}
+		switch m.Method {
+		case "server/discover":
+			switch fk.discover {
+			case "result":
+				result(m.ID, map[string]any{"supportedVersions": []string{ModernProtocolVersion}, "capabilities": map[string]any{"tools": map[string]any{}},
+					"serverInfo": map[string]any{"name": "proto-modern", "version": "1"}, "cacheScope": "private", "ttlMs": 0})
+			case "legacy-result":
+				write(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{"supportedVersions": []string{"2025-11-25", "2025-06-18"}, "capabilities": map[string]any{}}})
+			case "-32022":
+				v, _ := p.Meta[MetaProtocolVersion].(string)
+				if v == fk.supportedV {
+					result(m.ID, map[string]any{"supportedVersions": []string{fk.supportedV}, "capabilities": map[string]any{},
+						"serverInfo": map[string]any{"name": "proto-modern-other", "version": "1"}, "cacheScope": "private", "ttlMs": 0})
+				} else {
+					fail(m.ID, -32022, "Unsupported protocol version", map[string]any{"supported": []string{fk.supportedV}, "requested": v})
+				}
+			case "-32601":
+				fail(m.ID, -32601, "Method not found", nil)
+			}
+		case "initialize":
+			result(m.ID, map[string]any{"protocolVersion": p.Version, "capabilities": map[string]any{"tools": map[string]any{}},
+				"serverInfo": map[string]any{"name": "proto-legacy", "version": "1"}})
+		case "notifications/initialized":
+			if fk.ask {
+				for i, method := range []string{"ping", "roots/list", "sampling/createMessage", "elicitation/create", "foo/bar"} {
+					write(map[string]any{"jsonrpc": "2.0", "id": i + 1, "method": method, "params": map[string]any{}})
+				}
+			}
+		case "tools/list":
+			result(m.ID, map[string]any{"tools": []any{map[string]any{"name": "echo", "inputSchema": map[string]any{"type": "object"}}}})
+		case "tools/call":
+			switch {
+			case fk.muteTools:
+			case p.Name == "slow":
+				slowID = m.ID // answered only once cancelled: a late answer
+			default:
+				v, _ := p.Meta[MetaProtocolVersion].(string)
+				result(m.ID, map[string]any{"content": []any{map[string]any{"type": "text", "text": "echo " + v}}})
+			}
+		case "notifications/cancelled":
+			if slowID != nil && string(p.RequestID) == string(slowID) {
+				result(slowID, map[string]any{"content": []any{}})
+				slowID = nil
+			}
+		default:
+			if m.ID != nil {
+				fail(m.ID, -32601, "Method not found", nil)
+			}
+		}
+	}
+	mu.Lock()
+	os.Stdout.Write(held)
+	mu.Unlock()
+}
+
+// startProto starts a registered fake server as a real child process and
+// stops it when the test ends.
+func startProto(t *testing.T, name string, cfg Config) *Session {
+	t.Helper()
+	cfg.Command = fakeCommand(name)
+	cfg.Env = append(cfg.Env, fakeEnv(name)...)
+	s, err := Start(cfg)
+	if err != nil {
+		t.Fatalf("start %s: %v", name, err)
+	}
+	t.Cleanup(func() { stopSession(t, s) })
+	return s
+}
+
+func stopSession(t *testing.T, s *Session) {
+	s.Shutdown()
+	select {
+	case <-s.Done():
+	case <-time.After(20 * time.Second):
+		s.Kill()
+		<-s.Done()
+		t.Errorf("the server did not stop within the ladder")
+	}
+}
+
+// waitLog waits until an event satisfying cond is in the log and returns it.
+func waitLog(t *testing.T, s *Session, what string, cond func(Event) bool) Event {
+	t.Helper()
+	sig, cancel := s.Log().Subscribe()
+	defer cancel()
+	deadline := time.After(20 * time.Second)
+	var next uint64 = 1
+	for {
+		first, end := s.Log().Bounds()
+		for _, ev := range s.Log().Range(max(next, first), end) {
+			if cond(ev) {
+				return ev
+			}
+		}
+		next = end
+		select {
+		case <-sig:
+		case <-deadline:
+			t.Fatalf("timed out waiting for %s; log:\n%s", what, dumpLog(s.Log()))
+		}
+	}
+}
+
+func dumpLog(l *Log) string {
+	first, end := l.Bounds()
+	var b strings.Builder
+	for _, ev := range l.Range(first, end) {
+		switch ev.Type {
+		case EventFrame:
+			fmt.Fprintf(&b, "#%d %s %s", ev.Seq, ev.Dir, bytesOneLine(ev.Frame.Raw()))
+			for _, f := range ev.Frame.Findings {
+				fmt.Fprintf(&b, " [%s]", f.Code)
+			}
+		case EventFinding:
+			fmt.Fprintf(&b, "#%d finding %s: %s", ev.Seq, ev.Finding.Code, ev.Finding.Message)
+		case EventNote:
+			fmt.Fprintf(&b, "#%d note %s", ev.Seq, ev.Note)
+		case EventStderr:
+			fmt.Fprintf(&b, "#%d stderr %s", ev.Seq, ev.Stderr.Content)
+		case EventProcess:
+			fmt.Fprintf(&b, "#%d process %s", ev.Seq, ev.Process.Detail)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func bytesOneLine(b []byte) string { return strings.TrimRight(string(b), "\n") }
+
+// findings lists every finding in the log as "code" (frame findings and
+// findings of their own), in log order.
+func findings(l *Log) []string {
+	first, end := l.Bounds()
+	var out []string
+	for _, ev := range l.Range(first, end) {
+		switch ev.Type {
+		case EventFrame:
+			for _, f := range ev.Frame.Findings {
+				out = append(out, f.Code)
+			}
+		case EventFinding:
+			out = append(out, ev.Finding.Code)
+		}
+	}
+	return out
+}
+
+// notes lists the log's notes.
+func notes(l *Log) []string {
+	first, end := l.Bounds()
+	var out []string
+	for _, ev := range l.Range(first, end) {
+		if ev.Type == EventNote {
+			out = append(out, ev.Note)
+		}
+	}
+	return out
+}
+
+func hasNote(l *Log, sub string) bool {
+	return slices.ContainsFunc(notes(l), func(n string) bool { return strings.Contains(n, sub) })
+}
+
+func ctxT(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// resultText returns result.content[0].text of a tools/call answer.
+func resultText(t *testing.T, f *wire.Frame) string {
+	t.Helper()
+	var body struct {
+		Result struct {
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"result"`
+		Error *struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(f.Raw(), &body); err != nil {
+		t.Fatalf("answer is not JSON: %v", err)
+	}
+	if body.Error != nil {
+		t.Fatalf("answer is an error: %s", body.Error.Message)
+	}
+	if len(body.Result.Content) == 0 {
+		return ""
+	}
+	return body.Result.Content[0].Text
+}
+
+func TestProbeDecidesLegacyOnMethodNotFound(t *testing.T) {
+	s := startProto(t, "proto-legacy", Config{})
+	if err := s.Handshake(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	if s.Era() != EraLegacy || s.ProtocolVersion() != LegacyProtocolVersion {
+		t.Fatalf("era %s version %q", s.Era(), s.ProtocolVersion())
+	}
+	if !hasNote(s.Log(), "era legacy: server/discover failed with -32601") {
+		t.Errorf("no note saying which rule decided: %q", notes(s.Log()))
+	}
+	if !strings.Contains(string(s.ServerInfo()), "proto-legacy") {
+		t.Errorf("server info %s", s.ServerInfo())
+	}
+	f, err := s.Call(ctxT(t), "tools/call", map[string]any{"name": "echo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resultText(t, f); got != "echo " {
+		t.Errorf("legacy requests must not carry the modern _meta; server saw version %q", got)
+	}
+	if fs := findings(s.Log()); len(fs) != 0 {
+		t.Errorf("findings on a clean legacy conversation: %q\n%s", fs, dumpLog(s.Log()))
+	}
+	methods := clientMethods(s.Log())
+	want := []string{"server/discover", "initialize", "notifications/initialized", "tools/call"}
+	if !slices.Equal(methods, want) {
+		t.Errorf("client sent %q, want %q", methods, want)
+	}
+}
+
+func TestProbeDecidesLegacyOnLegacyDiscoverResult(t *testing.T) {
+	s := startProto(t, "proto-legacy-list", Config{})
+	if err := s.Handshake(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	if s.Era() != EraLegacy {
+		t.Fatalf("era %s", s.Era())
+	}
+	if !hasNote(s.Log(), "offers only legacy versions") {
+		t.Errorf("notes %q", notes(s.Log()))
+	}
+}
+
+func TestProbeDecidesLegacyOnSilence(t *testing.T) {
+	s := startProto(t, "proto-silent", Config{ProbeTimeout: 300 * time.Millisecond})
+	if err := s.Handshake(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	if s.Era() != EraLegacy {
+		t.Fatalf("era %s", s.Era())
+	}
+	if !hasNote(s.Log(), "no answer to server/discover within") {
+		t.Errorf("notes %q", notes(s.Log()))
+	}
+	// The unanswered probe was cancelled, so it never times out.
+	r, ok := s.Tracker().Lookup(wire.ClientToServer, wire.IntID(1))
+	if !ok || r.Method != "server/discover" || r.State != ReqCancelled {
+		t.Errorf("probe request: %+v", r)
+	}
+	if got := clientMethods(s.Log()); !slices.Equal(got, []string{"server/discover", "notifications/cancelled", "initialize", "notifications/initialized"}) {
+		t.Errorf("client sent %q", got)
+	}
+}
+
+func TestProbeDecidesModern(t *testing.T) {
+	s := startProto(t, "proto-modern", Config{})
+	if err := s.Handshake(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	if s.Era() != EraModern || s.ProtocolVersion() != ModernProtocolVersion {
+		t.Fatalf("era %s version %q", s.Era(), s.ProtocolVersion())
+	}
+	if !hasNote(s.Log(), "era modern (protocol 2026-07-28): server/discover answered with a result") {
+		t.Errorf("notes %q", notes(s.Log()))
+	}
+	if !strings.Contains(string(s.ServerInfo()), "proto-modern") || !strings.Contains(string(s.ServerCapabilities()), "tools") {
+		t.Errorf("server info %s caps %s", s.ServerInfo(), s.ServerCapabilities())
+	}
+	// The fake rejects requests without the three _meta keys.
+	f, err := s.Call(ctxT(t), "tools/call", map[string]any{"name": "echo", "_meta": map[string]any{"progressToken": "p"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resultText(t, f); got != "echo 2026-07-28" {
+		t.Errorf("tool answered %q", got)
+	}
+	if !strings.Contains(string(sentFrame(t, s.Log(), "tools/call").Raw()), `"progressToken":"p"`) {
+		t.Error("the caller's own _meta keys were dropped")
+	}
+	if fs := findings(s.Log()); len(fs) != 0 {
+		t.Errorf("findings: %q\n%s", fs, dumpLog(s.Log()))
+	}
+	if got := clientMethods(s.Log()); !slices.Equal(got, []string{"server/discover", "tools/call"}) {
+		t.Errorf("client sent %q (no initialize in the modern era)", got)
+	}
+}
+
+func TestProbeDecidesModernWithAnotherVersion(t *testing.T) {
+	s := startProto(t, "proto-modern-other", Config{})
+	if err := s.Handshake(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	if s.Era() != EraModern || s.ProtocolVersion() != "2026-12-01" {
+		t.Fatalf("era %s version %q", s.Era(), s.ProtocolVersion())
+	}
+	if !hasNote(s.Log(), "-32022") {
+		t.Errorf("notes %q", notes(s.Log()))
+	}
+	f, err := s.Call(ctxT(t), "tools/call", map[string]any{"name": "echo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resultText(t, f); got != "echo 2026-12-01" {
+		t.Errorf("tool answered %q", got)
+	}
+}
+
+func TestEraForcedSkipsTheProbe(t *testing.T) {
+	t.Run("legacy", func(t *testing.T) {
+		s := startProto(t, "proto-legacy", Config{Era: EraLegacy})
+		if err := s.Handshake(ctxT(t)); err != nil {
+			t.Fatal(err)
+		}
+		if got := clientMethods(s.Log()); !slices.Equal(got, []string{"initialize", "notifications/initialized"}) {
+			t.Errorf("client sent %q", got)
+		}
+	})
+	t.Run("modern", func(t *testing.T) {
+		s := startProto(t, "proto-modern", Config{Era: EraModern})
+		if err := s.Handshake(ctxT(t)); err != nil {
+			t.Fatal(err)
+		}
+		if s.Era() != EraModern {
+			t.Fatalf("era %s", s.Era())
+		}
+		// Even the discover linesman sends carries the _meta.
+		raw := string(sentFrame(t, s.Log(), "server/discover").Raw())
+		for _, k := range []string{MetaProtocolVersion, MetaClientCapabilities, MetaClientInfo} {
+			if !strings.Contains(raw, k) {
+				t.Errorf("server/discover lacks %s: %s", k, raw)
+			}
+		}
+	})
+	t.Run("no handshake", func(t *testing.T) {
+		s := startProto(t, "proto-legacy", Config{NoHandshake: true})
+		if err := s.Handshake(ctxT(t)); err != nil {
+			t.Fatal(err)
+		}
+		if !hasNote(s.Log(), "automatic handshake off") {
+			t.Errorf("notes %q", notes(s.Log()))
+		}
+		// The user does it by hand; what the result says is learned all the same.
+		if err := s.Send([]byte(initReq + "\n")); err != nil {
+			t.Fatal(err)
+		}
+		waitLog(t, s, "the initialize result", func(ev Event) bool {
+			return ev.Type == EventFrame && ev.Dir == wire.ServerToClient && ev.Frame.Msg.Kind == wire.KindResult
+		})
+		if got := clientMethods(s.Log()); !slices.Equal(got, []string{"initialize"}) {
+			t.Errorf("client sent %q", got)
+		}
+		// The next minted id skips the hand-typed 1.
+		if id := s.NextID(); id != wire.IntID(2) {
+			t.Errorf("next id %s", id)
+		}
+	})
+}
+
+// clientMethods lists the methods of the frames the client sent, in order.
+func clientMethods(l *Log) []string {
+	first, end := l.Bounds()
+	var out []string
+	for _, ev := range l.Range(first, end) {
+		if ev.Type == EventFrame && ev.Dir == wire.ClientToServer && ev.Frame.Msg.Method != "" {
+			out = append(out, ev.Frame.Msg.Method)
+		}
+	}
+	return out
+}
+
+// sentFrame returns the first frame the client sent with the method.
+func sentFrame(t *testing.T, l *Log, method string) *wire.Frame {
+	t.Helper()
+	first, end := l.Bounds()
+	for _, ev := range l.Range(first, end) {
+		if ev.Type == EventFrame && ev.Dir == wire.ClientToServer && ev.Frame.Msg.Method == method {
+			return ev.Frame
+		}
+	}
+	t.Fatalf("no %s frame sent", method)
+	return nil
+}
+
+// answerTo returns the client's answer to the server's request id, waiting for it.
+func answerTo(t *testing.T, s *Session, id int64) *wire.Frame {
+	t.Helper()
+	ev := waitLog(t, s, fmt.Sprintf("the client's answer to server request %d", id), func(ev Event) bool {
+		return ev.Type == EventFrame && ev.Dir == wire.ClientToServer && ev.Frame.Msg.Kind.IsResponse() && ev.Frame.Msg.ID == wire.IntID(id)
+	})
+	return ev.Frame
+}
+
+func TestServerRequestsAnsweredLikeAHost(t *testing.T) {
+	dir := t.TempDir()
+	s := startProto(t, "proto-asks", Config{Era: EraLegacy, Dir: dir})
+	if err := s.Handshake(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	if got := answerTo(t, s, 1); got.Msg.Kind != wire.KindResult {
+		t.Errorf("ping: %s", got.Raw())
+	}
+	roots := answerTo(t, s, 2)
+	if !strings.Contains(string(roots.Raw()), `"uri":"file://`+dir+`"`) {
+		t.Errorf("roots/list: %s (want the working directory %s)", roots.Raw(), dir)
+	}
+	if got := answerTo(t, s, 5); got.Msg.Kind != wire.KindError || got.Msg.ErrorCode != CodeMethodNotFound {
+		t.Errorf("unknown method: %s", got.Raw())
+	}
+	waitLog(t, s, "the note about elicitation", func(ev Event) bool {
+		return ev.Type == EventNote && strings.Contains(ev.Note, "elicitation/create")
+	})
+	var pending []string
+	for _, r := range s.PendingServerRequests() {
+		pending = append(pending, fmt.Sprintf("%s %s", r.ID, r.Method))
+	}
+	if want := []string{"3 sampling/createMessage", "4 elicitation/create"}; !slices.Equal(pending, want) {
+		t.Fatalf("pending %q, want %q", pending, want)
+	}
+	if err := s.Respond(wire.IntID(3), map[string]any{"role": "assistant", "content": map[string]any{"type": "text", "text": "hi"}, "model": "by-hand"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RespondError(wire.IntID(4), -1, "declined by the user"); err != nil {
+		t.Fatal(err)
+	}
+	if got := answerTo(t, s, 3); !strings.Contains(string(got.Raw()), "by-hand") {
+		t.Errorf("sampling answer %s", got.Raw())
+	}
+	answerTo(t, s, 4)
+	if err := s.Respond(wire.IntID(3), nil); !errors.Is(err, ErrNotInFlight) {
+		t.Errorf("answering twice: %v", err)
+	}
+	if len(s.PendingServerRequests()) != 0 {
+		t.Errorf("still pending: %v", s.PendingServerRequests())
+	}
+	// The initialize declared the capabilities linesman then honours.
+	init := string(sentFrame(t, s.Log(), "initialize").Raw())
+	for _, c := range []string{`"roots"`, `"sampling"`, `"elicitation"`} {
+		if !strings.Contains(init, c) {
+			t.Errorf("initialize does not declare %s: %s", c, init)
+		}
+	}
+	if fs := findings(s.Log()); len(fs) != 0 {
+		t.Errorf("findings: %q", fs)
+	}
+}
+
+func TestServerRequestsDeclinedHeadless(t *testing.T) {
+	s := startProto(t, "proto-asks", Config{Era: EraLegacy, Headless: true, NoRoots: true})
+	if err := s.Handshake(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []int64{2, 3, 4} {
+		got := answerTo(t, s, id)
+		if got.Msg.Kind != wire.KindError || got.Msg.ErrorCode != CodeMethodNotFound {
+			t.Errorf("request %d: %s", id, got.Raw())
+		}
+	}
+	if !strings.Contains(string(answerTo(t, s, 3).Raw()), "headless") {
+		t.Errorf("the decline does not say why: %s", answerTo(t, s, 3).Raw())
+	}
+	init := string(sentFrame(t, s.Log(), "initialize").Raw())
+	if strings.Contains(init, "sampling") || strings.Contains(init, "roots") {
+		t.Errorf("headless initialize declares what it cannot honour: %s", init)
+	}
+}
+
+func TestCancelWithLateAnswer(t *testing.T) {
+	s := startProto(t, "proto-legacy", Config{Era: EraLegacy})
+	if err := s.Handshake(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Cancel(wire.IntID(1)); !errors.Is(err, ErrNotInFlight) {
+		t.Errorf("cancelling an answered request: %v", err)
+	}
+	id, err := s.Request("tools/call", map[string]any{"name": "slow"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Cancel(id); err != nil {
+		t.Fatal(err)
+	}
+	ev := waitLog(t, s, "the late answer", func(ev Event) bool {
+		return ev.Type == EventFrame && ev.Dir == wire.ServerToClient && ev.Frame.Msg.ID == id
+	})
+	if !ev.Frame.Has("late-response") {
+		t.Errorf("late answer not flagged: %v", ev.Frame.Findings)
+	}
+	r, _ := s.Tracker().Lookup(wire.ClientToServer, id)
+	if r.State != ReqCancelled || !r.Late || r.ResponseSeq != ev.Seq {
+		t.Errorf("request state %+v", r)
+	}
+	cancel := sentFrame(t, s.Log(), "notifications/cancelled")
+	if cancel.Msg.RequestID != id {
+		t.Errorf("cancelled names %s, want %s", cancel.Msg.RequestID, id)
+	}
+}
+
+func TestCancelRefusesInitialize(t *testing.T) {
+	// proto-deaf answers nothing, so the initialize stays in flight.
+	s := startProto(t, "proto-deaf", Config{NoHandshake: true})
+	id, err := s.Request("initialize", map[string]any{"protocolVersion": LegacyProtocolVersion, "capabilities": map[string]any{}, "clientInfo": s.clientInfo()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Cancel(id); !errors.Is(err, ErrCannotCancelInitialize) {
+		t.Fatalf("cancel initialize: %v", err)
+	}
+	if r, _ := s.Tracker().Lookup(wire.ClientToServer, id); r.State != ReqInFlight {
+		t.Errorf("initialize is %s", r.State)
+	}
+	if slices.Contains(clientMethods(s.Log()), "notifications/cancelled") {
+		t.Error("a cancellation of initialize was sent")
+	}
+}
+
+func TestRequestTimeoutFromAChild(t *testing.T) {
+	s := startProto(t, "proto-mute", Config{Era: EraLegacy, Timeout: 200 * time.Millisecond})
+	if err := s.Handshake(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	id, err := s.Request("tools/call", map[string]any{"name": "echo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := waitLog(t, s, "request-timeout", func(ev Event) bool {
+		return ev.Type == EventFinding && ev.Finding.Code == "request-timeout"
+	})
+	r, _ := s.Tracker().Lookup(wire.ClientToServer, id)
+	if ev.Finding.FrameSeq != r.Seq || r.State != ReqTimedOut {
+		t.Errorf("finding %+v for request %+v", ev.Finding, r)
+	}
+}
+
+func TestUnflushedOutputFromAChild(t *testing.T) {
+	s := startProto(t, "proto-buffered", Config{NoHandshake: true})
+	s.Tracker().SetOptions(TrackerOptions{UnflushedAfter: -1})
+	if err := s.Handshake(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Request("tools/list", nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Request("tools/call", map[string]any{"name": "echo"}); err != nil {
+		t.Fatal(err)
+	}
+	// Wait until the server has read both (it reports nothing, so wait for
+	// the writes to leave the queue), then close its stdin.
+	waitFor(t, "the requests to be written", func() bool { return s.Info().PendingWrite == 0 && s.Info().BytesOut > 0 })
+	s.Shutdown()
+	<-s.Done()
+	fs := findings(s.Log())
+	if !slices.Contains(fs, "unflushed-output") {
+		t.Fatalf("no unflushed-output: %q\n%s", fs, dumpLog(s.Log()))
+	}
+	if n := countOf(fs, "unflushed-output"); n != 1 {
+		t.Errorf("unflushed-output raised %d times", n)
+	}
+	for _, r := range s.Tracker().Requests() {
+		if r.State != ReqAnswered {
+			t.Errorf("request %s %s: %s", r.ID, r.Method, r.State)
+		}
+	}
+}
+
+// A server that answers at once is not flagged even when stdin closes right after.
+func TestNoUnflushedOutputWhenAnswered(t *testing.T) {
+	s := startProto(t, "proto-legacy", Config{Era: EraLegacy})
+	s.Tracker().SetOptions(TrackerOptions{UnflushedAfter: -1})
+	if err := s.Handshake(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Call(ctxT(t), "tools/list", nil); err != nil {
+		t.Fatal(err)
+	}
+	s.Shutdown()
+	<-s.Done()
+	if fs := findings(s.Log()); len(fs) != 0 {
+		t.Errorf("findings: %q", fs)
+	}
+}
+
+func TestCallReturnsWhenTheServerExits(t *testing.T) {
+	s := startProto(t, "proto-mute", Config{Era: EraLegacy})
+	if err := s.Handshake(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	errc := make(chan error, 1)
+	go func() {
+		_, err := s.Call(context.Background(), "tools/call", map[string]any{"name": "echo"})
+		errc <- err
+	}()
+	waitFor(t, "the call to be in flight", func() bool { return len(s.Tracker().InFlight()) == 1 })
+	s.Shutdown()
+	if err := <-errc; !errors.Is(err, ErrNoAnswer) {
+		t.Fatalf("Call after exit: %v", err)
+	}
+	<-s.Done()
+	if fs := findings(s.Log()); !slices.Contains(fs, "exited-during-request") {
+		t.Errorf("findings %q", fs)
+	}
+}
+
+func TestCallCancelsOnContext(t *testing.T) {
+	s := startProto(t, "proto-mute", Config{Era: EraLegacy})
+	if err := s.Handshake(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		_, err := s.Call(ctx, "tools/call", map[string]any{"name": "echo"})
+		errc <- err
+	}()
+	waitFor(t, "the call to be in flight", func() bool { return len(s.Tracker().InFlight()) == 1 })
+	cancel()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Fatalf("Call: %v", err)
+	}
+	sentFrame(t, s.Log(), "notifications/cancelled")
+}
+
+func TestMintedIDsSkipHandTypedOnes(t *testing.T) {
+	s := startProto(t, "proto-legacy", Config{Era: EraLegacy})
+	if err := s.Handshake(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Send([]byte(`{"jsonrpc":"2.0","id":"41","method":"tools/list"}` + "\n")); err != nil {
+		t.Fatal(err)
+	}
+	if next := s.NextID(); next != wire.IntID(42) {
+		t.Fatalf("next id %s after a hand-typed \"41\"", next)
+	}
+	id, err := s.Request("ping", nil)
+	if err != nil || id != wire.IntID(42) {
+		t.Fatalf("minted %s, %v", id, err)
+	}
+}
+
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func countOf(xs []string, x string) int {
+	n := 0
+	for _, v := range xs {
+		if v == x {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,190 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"linesman/wire"
+)
+
+// The _meta keys every 2026-07-28 request carries.
+const (
+	MetaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
+	MetaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
+	MetaClientInfo         = "io.modelcontextprotocol/clientInfo"
+)
+
+// ErrHandshake is wrapped by Handshake's errors.
+var ErrHandshake = errors.New("session: handshake failed")
+
+// trackerOptions are the tracker settings the Config asks for.
+func (c Config) trackerOptions() TrackerOptions {
+	return TrackerOptions{Timeout: c.Timeout}
+}
+
+func (s *Session) probeTimeout() time.Duration {
+	if s.cfg.ProbeTimeout > 0 {
+		return s.cfg.ProbeTimeout
+	}
+	return DefaultProbeTimeout
+}
+
+// Handshake opens the conversation as Config.Era says:
+//
+//   - EraUnknown (--era auto): the spec's probe. server/discover goes first;
+//     a discover result offering a 2026-07-28 or later version means modern;
+//     a -32022 error (the modern "unsupported protocol version") means modern
+//     with a version it lists; any other error, a result offering only older
+//     versions, or no answer within ProbeTimeout means legacy, and the legacy
+//     handshake follows.
+//   - EraLegacy: initialize, then notifications/initialized; no probe.
+//   - EraModern: no probe; server/discover is still asked, to learn the
+//     server's identity and capabilities.
+//
+// A note in the log says which rule decided. With Config.NoHandshake it only
+// pins Config.Era (if any) and leaves the handshake to the user.
+func (s *Session) Handshake(ctx context.Context) error {
+	if s.cfg.NoHandshake {
+		if s.cfg.Era != EraUnknown {
+			s.setEra(s.cfg.Era, defaultVersion(s.cfg.Era))
+		}
+		s.note("automatic handshake off: the conversation is yours to open (initialize, or server/discover)")
+		return nil
+	}
+	switch s.cfg.Era {
+	case EraLegacy:
+		s.note("era legacy, as asked (--era legacy): no probe; initialize follows")
+		return s.legacyHandshake(ctx)
+	case EraModern:
+		s.setEra(EraModern, ModernProtocolVersion)
+		s.note("era modern, as asked (--era modern): no probe and no initialize; server/discover asks the server who it is")
+		f, err := s.Call(ctx, "server/discover", nil)
+		if err != nil {
+			return fmt.Errorf("%w: server/discover: %v", ErrHandshake, err)
+		}
+		if f.Msg.Kind == wire.KindError {
+			s.note(fmt.Sprintf("server/discover failed (%d %s); staying in the modern era as asked", f.Msg.ErrorCode, f.Msg.ErrorMessage))
+		}
+		return nil
+	}
+	return s.probe(ctx)
+}
+
+func defaultVersion(e Era) string {
+	if e == EraModern {
+		return ModernProtocolVersion
+	}
+	return LegacyProtocolVersion
+}
+
+// probe runs the era probe and, when it says legacy, the legacy handshake.
+func (s *Session) probe(ctx context.Context) error {
+	// The probe is a modern request: it carries the modern _meta.
+	params, err := s.withMeta(nil, ModernProtocolVersion)
+	if err != nil {
+		return err
+	}
+	pctx, cancel := context.WithTimeout(ctx, s.probeTimeout())
+	f, err := s.Call(pctx, "server/discover", params)
+	cancel()
+	switch {
+	case err == nil:
+	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+		s.note(fmt.Sprintf("era legacy: no answer to server/discover within %s (the probe was cancelled); initialize follows", s.probeTimeout()))
+		return s.legacyHandshake(ctx)
+	default:
+		return fmt.Errorf("%w: server/discover: %v", ErrHandshake, err)
+	}
+
+	era, version, rule := decideEra(f)
+	if era == EraModern {
+		s.setEra(EraModern, version)
+		s.learnDiscover(f)
+		s.note(fmt.Sprintf("era modern (protocol %s): %s", version, rule))
+		return nil
+	}
+	s.note(fmt.Sprintf("era legacy: %s; initialize follows", rule))
+	return s.legacyHandshake(ctx)
+}
+
+// decideEra applies the probe's rules to the answer to server/discover and
+// says which rule decided.
+func decideEra(f *wire.Frame) (era Era, version, rule string) {
+	if f.Msg.Kind == wire.KindError {
+		if f.Msg.ErrorCode != CodeUnsupportedProtocolVersion {
+			return EraLegacy, "", fmt.Sprintf("server/discover failed with %d (%s), not a modern error", f.Msg.ErrorCode, f.Msg.ErrorMessage)
+		}
+		var body struct {
+			Error struct {
+				Data struct {
+					Supported []string `json:"supported"`
+				} `json:"data"`
+			} `json:"error"`
+		}
+		_ = json.Unmarshal(f.Raw(), &body)
+		supported := body.Error.Data.Supported
+		if v := pickModern(supported); v != "" {
+			return EraModern, v, fmt.Sprintf("server/discover answered -32022 (unsupported protocol version) listing %v", supported)
+		}
+		if len(supported) > 0 {
+			return EraLegacy, "", fmt.Sprintf("server/discover answered -32022 but lists only legacy versions %v", supported)
+		}
+		return EraModern, ModernProtocolVersion, "server/discover answered -32022 (unsupported protocol version), a modern error"
+	}
+	d, ok := parseDiscover(f)
+	if !ok {
+		return EraLegacy, "", "the answer to server/discover is not a result object"
+	}
+	if len(d.SupportedVersions) == 0 {
+		return EraModern, ModernProtocolVersion, "server/discover answered with a result (no supportedVersions listed)"
+	}
+	if v := pickModern(d.SupportedVersions); v != "" {
+		return EraModern, v, fmt.Sprintf("server/discover answered with a result offering %v", d.SupportedVersions)
+	}
+	return EraLegacy, "", fmt.Sprintf("server/discover answered, but offers only legacy versions %v", d.SupportedVersions)
+}
+
+// pickModern chooses the version to speak from a server's list: ours when
+// listed, else the newest modern version it lists, else "".
+func pickModern(versions []string) string {
+	if slices.Contains(versions, ModernProtocolVersion) {
+		return ModernProtocolVersion
+	}
+	best := ""
+	for _, v := range versions {
+		if isModernVersion(v) && v > best {
+			best = v
+		}
+	}
+	return best
+}
+
+// legacyHandshake sends initialize, waits for its result, and sends
+// notifications/initialized.
+func (s *Session) legacyHandshake(ctx context.Context) error {
+	s.setEra(EraLegacy, LegacyProtocolVersion)
+	f, err := s.Call(ctx, "initialize", map[string]any{
+		"protocolVersion": LegacyProtocolVersion,
+		"capabilities":    s.clientCapabilities(),
+		"clientInfo":      s.clientInfo(),
+	})
+	if err != nil {
+		return fmt.Errorf("%w: initialize: %v", ErrHandshake, err)
+	}
+	if f.Msg.Kind == wire.KindError {
+		return fmt.Errorf("%w: initialize failed: %d %s", ErrHandshake, f.Msg.ErrorCode, f.Msg.ErrorMessage)
+	}
+	s.learnInitialize(f)
+	line, err := wire.Marshal(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
+	if err != nil {
+		return err
+	}
+	if err := s.Send(line); err != nil {
+		return fmt.Errorf("%w: notifications/initialized: %v", ErrHandshake, err)
+	}
+	return nil
+}

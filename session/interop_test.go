@@ -1,0 +1,127 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	mcpgoserver "github.com/mark3labs/mcp-go/server"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"linesman/wire"
+)
+
+// Interop: real servers built with the two Go MCP SDKs run as fake servers
+// inside the test binary, and linesman must talk to them in both eras
+// without raising a finding they do not deserve.
+
+func init() {
+	registerFake("proto-gosdk", func() { serveGoSDK(nil) })
+	registerFake("proto-gosdk-legacy", func() {
+		// A go-sdk server that speaks only the legacy revisions.
+		serveGoSDK([]string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"})
+	})
+	registerFake("proto-mcpgo", serveMCPGo)
+}
+
+type echoIn struct {
+	Text string `json:"text" jsonschema:"what to echo"`
+}
+
+func serveGoSDK(versions []string) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "gosdk-fake", Version: "1.0.0"},
+		&mcp.ServerOptions{SupportedProtocolVersions: versions})
+	mcp.AddTool(srv, &mcp.Tool{Name: "echo", Description: "echoes its text"},
+		func(ctx context.Context, req *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Text}}}, nil, nil
+		})
+	if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+		fmt.Fprintln(os.Stderr, "gosdk-fake:", err)
+	}
+}
+
+func serveMCPGo() {
+	srv := mcpgoserver.NewMCPServer("mcpgo-fake", "1.0.0", mcpgoserver.WithToolCapabilities(false))
+	srv.AddTool(mcpgo.NewTool("echo", mcpgo.WithDescription("echoes its text"), mcpgo.WithString("text", mcpgo.Required())),
+		func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+			return mcpgo.NewToolResultText(req.GetString("text", "")), nil
+		})
+	if err := mcpgoserver.ServeStdio(srv); err != nil {
+		fmt.Fprintln(os.Stderr, "mcpgo-fake:", err)
+	}
+}
+
+func TestInterop(t *testing.T) {
+	cases := []struct {
+		fake     string
+		era      Era // asked for; EraUnknown = probe
+		want     Era // decided
+		version  string
+		infoName string
+	}{
+		{"proto-gosdk", EraUnknown, EraModern, ModernProtocolVersion, "gosdk-fake"},
+		{"proto-gosdk", EraLegacy, EraLegacy, LegacyProtocolVersion, "gosdk-fake"},
+		{"proto-gosdk", EraModern, EraModern, ModernProtocolVersion, "gosdk-fake"},
+		{"proto-gosdk-legacy", EraUnknown, EraLegacy, LegacyProtocolVersion, "gosdk-fake"},
+		{"proto-mcpgo", EraUnknown, EraModern, ModernProtocolVersion, "mcpgo-fake"},
+		{"proto-mcpgo", EraLegacy, EraLegacy, LegacyProtocolVersion, "mcpgo-fake"},
+		{"proto-mcpgo", EraModern, EraModern, ModernProtocolVersion, "mcpgo-fake"},
+	}
+	for _, tc := range cases {
+		t.Run(fmt.Sprintf("%s/%s", tc.fake, tc.era), func(t *testing.T) {
+			s := startProto(t, tc.fake, Config{Era: tc.era})
+			ctx := ctxT(t)
+			if err := s.Handshake(ctx); err != nil {
+				t.Fatalf("handshake: %v\n%s", err, dumpLog(s.Log()))
+			}
+			if s.Era() != tc.want || s.ProtocolVersion() != tc.version {
+				t.Fatalf("era %s version %q, want %s %q; notes %q", s.Era(), s.ProtocolVersion(), tc.want, tc.version, notes(s.Log()))
+			}
+			if !strings.Contains(string(s.ServerInfo()), tc.infoName) {
+				t.Errorf("server info %s", s.ServerInfo())
+			}
+			list, err := s.Call(ctx, "tools/list", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if list.Msg.Kind != wire.KindResult || !strings.Contains(string(list.Raw()), `"echo"`) {
+				t.Fatalf("tools/list: %s", list.Raw())
+			}
+			call, err := s.Call(ctx, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "hello from linesman"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := resultText(t, call); got != "hello from linesman" {
+				t.Fatalf("tools/call: %s", call.Raw())
+			}
+			// go-sdk servers cancel what is in flight when stdin closes:
+			// everything was answered before the shutdown.
+			if n := len(s.Tracker().InFlight()); n != 0 {
+				t.Fatalf("%d requests still in flight", n)
+			}
+			stopSession(t, s)
+			if fs := findings(s.Log()); len(fs) != 0 {
+				t.Errorf("findings on a well-behaved SDK server: %q\n%s", fs, dumpLog(s.Log()))
+			}
+			want := []string{"initialize", "notifications/initialized", "tools/list", "tools/call"}
+			switch {
+			case tc.want == EraModern:
+				want = []string{"server/discover", "tools/list", "tools/call"}
+			case tc.era == EraUnknown:
+				want = append([]string{"server/discover"}, want...)
+			}
+			if got := clientMethods(s.Log()); !slices.Equal(got, want) {
+				t.Errorf("client sent %q, want %q", got, want)
+			}
+			for _, r := range s.Tracker().Requests() {
+				if r.State != ReqAnswered && !(r.Method == "server/discover" && r.State == ReqError) {
+					t.Errorf("request %s %s ended %s", r.ID, r.Method, r.State)
+				}
+			}
+		})
+	}
+}
