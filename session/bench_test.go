@@ -1,0 +1,119 @@
+package session
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"testing"
+	"time"
+)
+
+const ingestFrameSize = 1024
+
+func init() {
+	// Writes LINESMAN_INGEST_FRAMES notifications of 1 KiB as fast as it can.
+	registerFake("transport-ingest", func() {
+		n, _ := strconv.Atoi(os.Getenv("LINESMAN_INGEST_FRAMES"))
+		w := bufio.NewWriterSize(os.Stdout, 256<<10)
+		for i := range n {
+			head := fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","seq":%d,"data":"`, i)
+			w.WriteString(head)
+			for range ingestFrameSize - len(head) - len("\"}}\n") {
+				w.WriteByte('x')
+			}
+			w.WriteString("\"}}\n")
+		}
+		w.Flush()
+		os.Exit(0)
+	})
+}
+
+// BenchmarkTransportIngest measures spawn → split → classify → log of a
+// child writing 1 KiB frames as fast as it can, against the same child read
+// by a plain io.Copy to io.Discard in the same run. Reported: MB/s and
+// frames/s of both, and the ratio session/plain.
+//
+//	go test -run '^$' -bench TransportIngest -benchtime 5x ./session
+func BenchmarkTransportIngest(b *testing.B) {
+	const frames = 100_000
+	env := append(fakeEnv("transport-ingest"), "LINESMAN_INGEST_FRAMES="+strconv.Itoa(frames))
+	total := int64(frames * ingestFrameSize)
+	var plainTime, sessionTime time.Duration
+	b.SetBytes(total)
+	b.ResetTimer()
+	for range b.N {
+		// Plain: the same child, its stdout copied to nowhere.
+		t0 := time.Now()
+		cmd := exec.Command(fakeCommand("transport-ingest")[0], fakeCommand("transport-ingest")[1:]...)
+		cmd.Env = append(os.Environ(), env...)
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		n, err := io.Copy(io.Discard, out)
+		if err != nil || n != total {
+			b.Fatalf("plain read %d bytes: %v", n, err)
+		}
+		if err := cmd.Wait(); err != nil {
+			b.Fatal(err)
+		}
+		plainTime += time.Since(t0)
+
+		// The session: every frame split, classified, tracked and logged.
+		t0 = time.Now()
+		s, err := Start(Config{Command: fakeCommand("transport-ingest"), Env: env})
+		if err != nil {
+			b.Fatal(err)
+		}
+		<-s.Done()
+		sessionTime += time.Since(t0)
+		if info := s.Info(); info.BytesIn != total || info.ExitCode != 0 {
+			b.Fatalf("session read %d bytes, exit %d", info.BytesIn, info.ExitCode)
+		}
+		if _, next := s.Log().Bounds(); next < frames {
+			b.Fatalf("only %d events logged", next-1)
+		}
+	}
+	mb := float64(total) * float64(b.N) / 1e6
+	fr := float64(frames) * float64(b.N)
+	b.ReportMetric(mb/sessionTime.Seconds(), "session-MB/s")
+	b.ReportMetric(fr/sessionTime.Seconds(), "session-frames/s")
+	b.ReportMetric(mb/plainTime.Seconds(), "plain-MB/s")
+	b.ReportMetric(plainTime.Seconds()/sessionTime.Seconds(), "ratio")
+}
+
+// BenchmarkTransportStress is the long stress run as a benchmark: each
+// iteration is one spawn → send → close cycle on each of 16 workers.
+//
+//	go test -run '^$' -bench TransportStress -benchtime 2000x ./session
+func BenchmarkTransportStress(b *testing.B) {
+	const workers = 16
+	errs := make(chan error, workers)
+	t0 := time.Now()
+	for w := range workers {
+		go func() {
+			marker := fmt.Sprintf("worker-%d", w)
+			for range b.N {
+				if _, _, err := stressCycle(marker); err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range workers {
+		if err := <-errs; err != nil {
+			b.Error(err)
+		}
+	}
+	el := time.Since(t0)
+	b.ReportMetric(float64(workers*b.N)/el.Seconds(), "cycles/s")
+	b.ReportMetric(float64(workers*b.N), "cycles")
+}

@@ -1,0 +1,96 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Reasons a server could not be started (StartError.Reason).
+const (
+	StartEmptyCommand  = "empty-command"  // no command was given
+	StartNotFound      = "not-found"      // argv[0] is not in PATH, or the path does not exist
+	StartNotExecutable = "not-executable" // it exists but is a directory, lacks the execute bit, or has an unknown format
+	StartBadCwd        = "bad-cwd"        // the working directory does not exist or is not a directory
+	StartFailed        = "start-failed"   // anything else the kernel refused (fork limits, pipes, ...)
+)
+
+// StartError says why a server could not be started. It is returned by Start
+// at once, before any process exists.
+type StartError struct {
+	Reason  string   // one of the Start* reasons
+	Command []string // argv as given
+	Path    string   // the program as resolved, when it got that far
+	Dir     string   // the working directory asked for
+	Err     error    // the underlying cause
+}
+
+func (e *StartError) Error() string {
+	name := ""
+	if len(e.Command) > 0 {
+		name = e.Command[0]
+	}
+	var what string
+	switch e.Reason {
+	case StartEmptyCommand:
+		return "cannot start the server: no command given"
+	case StartNotFound:
+		what = "not found"
+		if !strings.Contains(name, "/") {
+			what = "not found in PATH"
+		}
+	case StartNotExecutable:
+		what = "not executable"
+	case StartBadCwd:
+		return fmt.Sprintf("cannot start %q: bad working directory %q: %v", name, e.Dir, e.Err)
+	default:
+		what = "start failed"
+	}
+	if e.Err != nil {
+		return fmt.Sprintf("cannot start %q: %s: %v", name, what, e.Err)
+	}
+	return fmt.Sprintf("cannot start %q: %s", name, what)
+}
+
+func (e *StartError) Unwrap() error { return e.Err }
+
+// ExitedError is returned by Send when the server process has exited. It
+// carries how the process ended and the last lines it wrote to stderr, which
+// usually say why.
+type ExitedError struct {
+	Pid        int
+	ExitCode   int    // -1 when a signal ended it
+	Signal     string // e.g. "SIGKILL", or ""
+	StderrTail []string
+}
+
+func (e *ExitedError) Error() string {
+	var b strings.Builder
+	if e.Signal != "" {
+		fmt.Fprintf(&b, "server exited (killed by %s)", e.Signal)
+	} else {
+		fmt.Fprintf(&b, "server exited with code %d", e.ExitCode)
+	}
+	if len(e.StderrTail) == 0 {
+		b.WriteString("; it wrote nothing to stderr")
+		return b.String()
+	}
+	b.WriteString("; last stderr: ")
+	for i, l := range e.StderrTail {
+		if i > 0 {
+			b.WriteString(" | ")
+		}
+		b.WriteString(l)
+	}
+	return b.String()
+}
+
+// ErrQueueFull is returned by Send when the bytes already queued for the
+// server's stdin exceed Config.QueueLimit: the server is not reading its
+// input fast enough (see the stdin-not-read finding). Nothing was queued.
+var ErrQueueFull = errors.New("session: stdin queue is full: the server is not reading its input")
+
+// ErrStdinClosed is returned by Send when the server's stdin is closed but
+// the process has not exited (yet): a shutdown is under way, or the server
+// closed its end of the pipe.
+var ErrStdinClosed = errors.New("session: the server's stdin is closed")

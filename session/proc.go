@@ -1,0 +1,622 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"linesman/wire"
+)
+
+// proc is one run of the server process. A Session has one at a time;
+// Restart replaces it.
+type proc struct {
+	s     *Session
+	cmd   *exec.Cmd
+	pipes *pipes
+	pid   int // also the process group id
+
+	command []string
+	path    string
+	env     []string
+	dir     string
+
+	exited     chan struct{} // closed once the exit status is recorded
+	settled    chan struct{} // closed after exited, once stderr is drained (or held, or 1 s passed)
+	done       chan struct{} // closed when everything is over (see Session.Done)
+	shutdownCh chan struct{} // closed by shutdown()
+	killCh     chan struct{} // a kill() happened (coalescing)
+	stdoutDone chan struct{}
+	stderrDone chan struct{}
+	shutOnce   sync.Once
+
+	mu           sync.Mutex
+	state        ProcessState
+	step         ShutdownStep
+	startedAt    time.Time
+	shutdownAt   time.Time // first shutdown step (Shutdown or Kill), zero if none
+	exitedAt     time.Time
+	exitCode     int
+	signal       string
+	endedBy      ShutdownStep
+	shutdownTook time.Duration
+	bytesIn      int64
+	bytesErr     int64
+	s2cFrames    int64
+	tail         []string // last stderr lines, a ring of tailKeep
+	tailNext     int
+	heldPipes    []string
+
+	w *writer
+}
+
+// tailKeep is how many stderr lines a process keeps for errors and StderrTail.
+const tailKeep = 64
+
+// exitedErrorTail is how many stderr lines an ExitedError carries.
+const exitedErrorTail = 10
+
+// stderrMaxLine bounds a stderr line kept in the log; longer lines are
+// truncated (Line.Truncated, Length keeps the real size).
+const stderrMaxLine = 1 << 20
+
+// spawn starts the configured command as a new proc.
+func (s *Session) spawn() (*proc, error) {
+	cfg := s.cfg
+	fail := func(reason, path string, err error) error {
+		e := &StartError{Reason: reason, Command: cfg.Command, Path: path, Dir: cfg.Dir, Err: err}
+		if cfg.Log != nil || s.proc != nil {
+			s.note(e.Error())
+		}
+		return e
+	}
+	if len(cfg.Command) == 0 || cfg.Command[0] == "" {
+		return nil, fail(StartEmptyCommand, "", nil)
+	}
+	env := childEnv(cfg.Env)
+	dir := cfg.Dir
+	if err := checkDir(dir); err != nil {
+		return nil, fail(StartBadCwd, "", err)
+	}
+	if dir == "" {
+		if wd, err := os.Getwd(); err == nil {
+			dir = wd
+		}
+	}
+	path, reason, err := resolveProgram(cfg.Command[0], cfg.Dir, env)
+	if err != nil {
+		return nil, fail(reason, path, err)
+	}
+	pp, err := newPipes()
+	if err != nil {
+		return nil, fail(StartFailed, path, err)
+	}
+	// Stdin, Stdout and Stderr are *os.File, so exec starts no copying
+	// goroutines and cmd.Wait returns when the process exits, whoever else
+	// holds the pipes. Every other descriptor of ours is close-on-exec.
+	cmd := &exec.Cmd{
+		Path:        path,
+		Args:        append([]string(nil), cfg.Command...),
+		Env:         env,
+		Dir:         cfg.Dir,
+		Stdin:       pp.stdinR,
+		Stdout:      pp.stdoutW,
+		Stderr:      pp.stderrW,
+		SysProcAttr: sysProcAttr(),
+	}
+	p := &proc{
+		s:          s,
+		cmd:        cmd,
+		pipes:      pp,
+		command:    cmd.Args,
+		path:       path,
+		env:        env,
+		dir:        dir,
+		exited:     make(chan struct{}),
+		settled:    make(chan struct{}),
+		done:       make(chan struct{}),
+		shutdownCh: make(chan struct{}),
+		killCh:     make(chan struct{}, 1),
+		stdoutDone: make(chan struct{}),
+		stderrDone: make(chan struct{}),
+		state:      StateStarting,
+	}
+	s.log.Append(Event{Type: EventProcess, Process: &ProcessEvent{
+		State:  StateStarting,
+		Detail: fmt.Sprintf("starting %s in %s", strings.Join(cfg.Command, " "), dir),
+	}})
+	closeInheritedOnExec()
+	if err := cmd.Start(); err != nil {
+		pp.closeAll()
+		return nil, fail(startReason(err), path, err)
+	}
+	// The child has its own copies now; ours must go, or we would hold the
+	// write ends of its stdout/stderr and never see EOF.
+	pp.closeChildEnds()
+	p.pid = cmd.Process.Pid
+	p.mu.Lock()
+	p.state = StateRunning
+	p.startedAt = time.Now()
+	p.mu.Unlock()
+	p.w = newWriter(p, pp.stdinW)
+	s.log.Append(Event{Type: EventProcess, Process: &ProcessEvent{
+		State:  StateRunning,
+		Pid:    p.pid,
+		Detail: fmt.Sprintf("started %s (pid %d)", path, p.pid),
+	}})
+
+	go p.wait()
+	go p.readStdout()
+	go p.readStderr()
+	go p.w.run()
+	go p.supervise()
+	return p, nil
+}
+
+// wait observes the exit from the process itself.
+func (p *proc) wait() {
+	err := p.cmd.Wait()
+	now := time.Now()
+	code, sig := -1, ""
+	if ps := p.cmd.ProcessState; ps != nil {
+		if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			sig = signalName(ws.Signal())
+		} else {
+			code = ps.ExitCode()
+		}
+	}
+	p.mu.Lock()
+	p.state = StateExited
+	p.exitedAt = now
+	p.exitCode, p.signal = code, sig
+	p.endedBy = p.step
+	if !p.shutdownAt.IsZero() {
+		p.shutdownTook = now.Sub(p.shutdownAt)
+	}
+	ev := &ProcessEvent{
+		State:        StateExited,
+		Step:         p.endedBy,
+		Pid:          p.pid,
+		ExitCode:     code,
+		Signal:       sig,
+		ShutdownTook: p.shutdownTook,
+	}
+	p.mu.Unlock()
+	switch {
+	case sig != "":
+		ev.Detail = fmt.Sprintf("exited: killed by %s", sig)
+	case code >= 0:
+		ev.Detail = fmt.Sprintf("exited with code %d", code)
+	default:
+		ev.Detail = fmt.Sprintf("exited: %v", err)
+	}
+	if ev.Step != StepNone {
+		ev.Detail += fmt.Sprintf(" after %s (shutdown took %s)", ev.Step, ev.ShutdownTook.Round(time.Millisecond))
+	}
+	p.s.log.Append(Event{Type: EventProcess, Process: ev})
+	close(p.exited)
+}
+
+// readStdout frames the server's stdout and logs every frame until EOF.
+func (p *proc) readStdout() {
+	defer close(p.stdoutDone)
+	defer p.pipes.stdoutR.Close()
+	fr := wire.NewFramer(p.pipes.stdoutR, wire.Options{MaxFrame: p.s.cfg.MaxFrame})
+	for {
+		f, err := fr.Next()
+		if f != nil {
+			size := f.Size()
+			p.s.logFrame(wire.ServerToClient, f)
+			p.mu.Lock()
+			p.bytesIn += size
+			p.s2cFrames++
+			p.mu.Unlock()
+		}
+		if err != nil {
+			if err != io.EOF && !errors.Is(err, os.ErrClosed) {
+				p.s.note(fmt.Sprintf("reading the server's stdout failed: %v", err))
+			}
+			return
+		}
+	}
+}
+
+// kill sends SIGKILL to the group now.
+func (p *proc) kill() {
+	p.mu.Lock()
+	running := p.state != StateExited
+	if running {
+		p.state = StateExiting
+		p.step = StepSIGKILL
+		if p.shutdownAt.IsZero() {
+			p.shutdownAt = time.Now()
+		}
+	}
+	p.mu.Unlock()
+	if running {
+		signalGroup(p.pid, syscall.SIGKILL)
+		p.logExiting(StepSIGKILL, "SIGKILL sent to the process group (kill)")
+		p.w.stop(false)
+	}
+	select {
+	case p.killCh <- struct{}{}:
+	default:
+	}
+}
+
+// shutdown starts the ladder (once).
+func (p *proc) shutdown() {
+	p.shutOnce.Do(func() { close(p.shutdownCh) })
+}
+
+func (p *proc) logExiting(step ShutdownStep, detail string) {
+	p.s.log.Append(Event{Type: EventProcess, Process: &ProcessEvent{
+		State: StateExiting, Step: step, Pid: p.pid, Detail: detail,
+	}})
+}
+
+// shuttingDown reports whether a shutdown step was taken (Shutdown or Kill).
+func (p *proc) shuttingDown() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return !p.shutdownAt.IsZero()
+}
+
+// supervise runs the process's life: ticks and the ladder while it runs,
+// then the end: findings about the exit, draining, leftovers, Done.
+func (p *proc) supervise() {
+	defer close(p.done)
+	s := p.s
+	tick := time.NewTicker(tickEvery)
+	defer tick.Stop()
+	var rung *time.Timer
+	var rungC <-chan time.Time
+	stopRung := func() {
+		if rung != nil {
+			rung.Stop()
+			rung, rungC = nil, nil
+		}
+	}
+	defer stopRung()
+	startRung := func(d time.Duration) {
+		stopRung()
+		rung = time.NewTimer(d)
+		rungC = rung.C
+	}
+	shutdownC := p.shutdownCh
+
+running:
+	for {
+		select {
+		case <-p.exited:
+			break running
+		case <-tick.C:
+			p.tick()
+		case <-shutdownC:
+			shutdownC = nil
+			if p.beginShutdown() {
+				startRung(s.cfg.StdinCloseWait)
+			}
+		case <-rungC:
+			rung, rungC = nil, nil
+			if d, ok := p.nextRung(); ok {
+				startRung(d)
+			}
+		case <-p.killCh:
+			stopRung() // SIGKILL was sent: only the exit is left to wait for
+		}
+	}
+	stopRung()
+
+	// The process has exited. Which pipes does another process still hold?
+	stdoutHeld := isOpen(p.stdoutDone) && pipeHeld(p.pipes.stdoutR)
+	stderrHeld := isOpen(p.stderrDone) && pipeHeld(p.pipes.stderrR)
+	if stdoutHeld || stderrHeld {
+		p.reportHeld(stdoutHeld, stderrHeld)
+	}
+	exitReported := false
+	reportExit := func() {
+		if !exitReported {
+			exitReported = true
+			p.reportExit()
+		}
+	}
+	if stdoutHeld {
+		// Frames may keep coming for a long time: judge the exit now.
+		reportExit()
+	}
+	settle := time.NewTimer(exitStatusWait)
+	defer settle.Stop()
+	settleC := settle.C
+	settled := func() {
+		if settleC != nil {
+			settleC = nil
+			close(p.settled)
+		}
+	}
+	if stderrHeld {
+		settled()
+	}
+
+	var force *time.Timer
+	var forceC <-chan time.Time
+	defer func() {
+		if force != nil {
+			force.Stop()
+		}
+	}()
+	// At shutdown, kill what is left of the group (which releases pipes
+	// its members hold), and give up on pipes still open a wait later.
+	releaseLeftovers := func() {
+		p.killLeftovers()
+		if force == nil && (isOpen(p.stdoutDone) || isOpen(p.stderrDone)) {
+			force = time.NewTimer(s.cfg.SIGTERMWait)
+			forceC = force.C
+		}
+	}
+	if p.shuttingDown() {
+		releaseLeftovers()
+	}
+	stdoutC, stderrC := p.stdoutDone, p.stderrDone
+	for stdoutC != nil || stderrC != nil {
+		select {
+		case <-stdoutC:
+			stdoutC = nil
+			reportExit()
+		case <-stderrC:
+			stderrC = nil
+			settled()
+		case <-settleC:
+			settled()
+		case <-shutdownC:
+			shutdownC = nil
+			p.markShutdown()
+			releaseLeftovers()
+		case <-p.killCh:
+			p.markShutdown()
+			releaseLeftovers()
+		case <-forceC:
+			forceC = nil
+			// Whoever holds the pipes is outside the group (it made its own
+			// session or group): we cannot kill it, so stop listening.
+			var which []string
+			if stdoutC != nil {
+				which = append(which, "stdout")
+				p.pipes.stdoutR.Close()
+			}
+			if stderrC != nil {
+				which = append(which, "stderr")
+				p.pipes.stderrR.Close()
+			}
+			s.note(fmt.Sprintf("stopped reading %s: still held open by a process outside the server's process group", strings.Join(which, " and ")))
+		}
+	}
+	settled()
+	reportExit()
+	p.w.stop(false)
+	<-p.w.done
+	// Nothing may outlive the session: a wrapper's real server, a helper
+	// that let go of the pipes.
+	p.killLeftovers()
+}
+
+// beginShutdown takes the first rung: close stdin once what is queued has
+// been written. It reports false when the process already exited.
+func (p *proc) beginShutdown() bool {
+	p.mu.Lock()
+	if p.state == StateExited || p.step != StepNone {
+		// Already exited, or Kill came first: nothing to climb.
+		p.mu.Unlock()
+		return false
+	}
+	p.state = StateExiting
+	p.step = StepStdinClose
+	p.shutdownAt = time.Now()
+	p.mu.Unlock()
+	p.logExiting(StepStdinClose, "closing stdin, waiting for the server to exit")
+	if blocked, _ := p.w.blocked(p.s.cfg.StdinBlockedAfter); blocked {
+		// The server is not reading: what is queued would never drain.
+		p.w.stop(true)
+	} else {
+		p.w.closeWhenDrained()
+	}
+	return true
+}
+
+// nextRung takes the next ladder step after a wait ran out, and returns the
+// next wait.
+func (p *proc) nextRung() (time.Duration, bool) {
+	p.mu.Lock()
+	step := p.step
+	if p.state == StateExited {
+		p.mu.Unlock()
+		return 0, false
+	}
+	switch step {
+	case StepStdinClose:
+		p.step = StepSIGTERM
+	case StepSIGTERM:
+		p.step = StepSIGKILL
+	default:
+		p.mu.Unlock()
+		return 0, false
+	}
+	p.mu.Unlock()
+	s := p.s
+	switch step {
+	case StepStdinClose:
+		p.w.stop(true)
+		signalGroup(p.pid, syscall.SIGTERM)
+		p.logExiting(StepSIGTERM, "SIGTERM sent to the process group")
+		s.logFinding("ignored-stdin-eof", fmt.Sprintf("the server was still running %s after its stdin was closed; SIGTERM was needed", s.cfg.StdinCloseWait))
+		return s.cfg.SIGTERMWait, true
+	default:
+		signalGroup(p.pid, syscall.SIGKILL)
+		p.logExiting(StepSIGKILL, "SIGKILL sent to the process group")
+		s.logFinding("needed-sigkill", fmt.Sprintf("the server was still running %s after SIGTERM; SIGKILL was needed", s.cfg.SIGTERMWait))
+		return 0, false
+	}
+}
+
+// markShutdown records a shutdown asked for after the exit (it only matters
+// for the leftovers of the group).
+func (p *proc) markShutdown() {
+	p.mu.Lock()
+	if p.shutdownAt.IsZero() {
+		p.shutdownAt = time.Now()
+	}
+	p.mu.Unlock()
+}
+
+// killLeftovers SIGKILLs what is left of the process group after the server
+// exited, and reports whether anything was.
+func (p *proc) killLeftovers() bool {
+	if !groupAlive(p.pid) {
+		return false
+	}
+	members := groupMembers(p.pid)
+	signalGroup(p.pid, syscall.SIGKILL)
+	what := "the processes left in the server's process group"
+	if len(members) > 0 {
+		what = fmt.Sprintf("%d process(es) left in the server's process group (pid %s)", len(members), joinInts(members))
+	}
+	p.s.note("SIGKILL sent to " + what + " after the server exited")
+	return true
+}
+
+// reportHeld records the finding pipe-held-after-exit.
+func (p *proc) reportHeld(stdout, stderr bool) {
+	var which []string
+	if stdout {
+		which = append(which, "stdout")
+	}
+	if stderr {
+		which = append(which, "stderr")
+	}
+	p.mu.Lock()
+	p.heldPipes = which
+	p.mu.Unlock()
+	msg := fmt.Sprintf("the server (pid %d) exited but its %s stayed open", p.pid, strings.Join(which, " and "))
+	if members := groupMembers(p.pid); len(members) > 0 {
+		msg += fmt.Sprintf(", held by pid %s of its process group", joinInts(members))
+	} else {
+		msg += ", held by a descendant outside its process group"
+	}
+	msg += "; reading on until it closes"
+	p.s.logFinding("pipe-held-after-exit", msg)
+}
+
+// reportExit records what the exit means: requests it left unanswered (the
+// tracker's exited-during-request) and exit-at-start.
+func (p *proc) reportExit() {
+	s := p.s
+	s.logFindings(s.tracker.Exited(s.log.Since()))
+	p.mu.Lock()
+	onItsOwn := p.endedBy == StepNone && p.shutdownAt.IsZero()
+	frames := p.s2cFrames
+	how := exitHow(p.exitCode, p.signal)
+	p.mu.Unlock()
+	if onItsOwn && frames == 0 {
+		s.logFinding("exit-at-start", fmt.Sprintf("the server %s before writing anything to stdout", how))
+	}
+}
+
+func exitHow(code int, sig string) string {
+	if sig != "" {
+		return "was killed by " + sig
+	}
+	return fmt.Sprintf("exited with code %d", code)
+}
+
+// tick checks the tracker's timeouts and a blocked stdin.
+func (p *proc) tick() {
+	s := p.s
+	s.logFindings(s.tracker.Tick(s.log.Since()))
+	if blocked, pending := p.w.blocked(s.cfg.StdinBlockedAfter); blocked && s.flagOnce(&s.stdinStuck) {
+		s.logFinding("stdin-not-read", fmt.Sprintf("a write to the server's stdin has been blocked for more than %s; %d bytes pending", s.cfg.StdinBlockedAfter, pending))
+	}
+}
+
+// send queues raw for stdin; see Session.Send.
+func (p *proc) send(raw []byte) error {
+	if !isOpen(p.exited) {
+		return p.exitedError()
+	}
+	frames := wire.FramesOf(raw, wire.Options{MaxFrame: p.s.cfg.MaxFrame})
+	err := p.w.enqueue(raw, func() {
+		for _, f := range frames {
+			p.s.logFrame(wire.ClientToServer, f)
+		}
+	})
+	if errors.Is(err, ErrStdinClosed) && !isOpen(p.exited) {
+		return p.exitedError()
+	}
+	return err
+}
+
+// exitedError builds the error of a send to the exited process, waiting
+// (bounded) for the last stderr lines.
+func (p *proc) exitedError() *ExitedError {
+	select {
+	case <-p.settled:
+	case <-time.After(exitStatusWait):
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return &ExitedError{
+		Pid:        p.pid,
+		ExitCode:   p.exitCode,
+		Signal:     p.signal,
+		StderrTail: p.tailLocked(exitedErrorTail),
+	}
+}
+
+func (p *proc) info() ProcessInfo {
+	pending, out := p.w.counts()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return ProcessInfo{
+		Command:      append([]string(nil), p.command...),
+		Path:         p.path,
+		Env:          append([]string(nil), p.env...),
+		Dir:          p.dir,
+		Pid:          p.pid,
+		State:        p.state,
+		Step:         p.step,
+		StartedAt:    p.startedAt,
+		ExitedAt:     p.exitedAt,
+		ExitCode:     p.exitCode,
+		Signal:       p.signal,
+		EndedBy:      p.endedBy,
+		ShutdownTook: p.shutdownTook,
+		BytesIn:      p.bytesIn,
+		BytesOut:     out,
+		BytesStderr:  p.bytesErr,
+		PendingWrite: pending,
+		HeldPipes:    append([]string(nil), p.heldPipes...),
+	}
+}
+
+// isOpen reports whether a done-style channel is still open.
+func isOpen(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return false
+	default:
+		return true
+	}
+}
+
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, n := range v {
+		s[i] = fmt.Sprint(n)
+	}
+	return strings.Join(s, ", ")
+}

@@ -1,0 +1,86 @@
+package session
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// sysProcAttr puts the child in its own process group (terminal signals aimed
+// at linesman never reach it, and shutdown can signal the whole group) and
+// has the kernel SIGKILL it if linesman dies, so no server is orphaned.
+func sysProcAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+}
+
+// groupMembers returns the pids of the live (non-zombie) processes of the
+// group pgid, read from /proc. It names the processes that keep a pipe open
+// after the server exited.
+func groupMembers(pgid int) []int {
+	if pgid <= 0 {
+		return nil
+	}
+	dir, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var pids []int
+	for _, e := range dir {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		state, pg, ok := procStat(pid)
+		if ok && pg == pgid && state != 'Z' && state != 'X' {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// procStat reads the state and process group of pid from /proc/pid/stat.
+func procStat(pid int) (state byte, pgrp int, ok bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, 0, false
+	}
+	// "pid (comm) S ppid pgrp ...": comm may hold spaces and parentheses,
+	// so parse from the last ')'.
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0, 0, false
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 3 || len(f[0]) != 1 {
+		return 0, 0, false
+	}
+	pg, err := strconv.Atoi(f[2])
+	if err != nil {
+		return 0, 0, false
+	}
+	return f[0][0], pg, true
+}
+
+// closeInheritedOnExec marks every descriptor above stderr close-on-exec in
+// our own process. Go opens its files close-on-exec, but descriptors
+// linesman inherited from whoever started it (a shell's, a terminal
+// multiplexer's) are not, and exec would hand them to the server.
+func closeInheritedOnExec() {
+	if unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC) == nil {
+		return
+	}
+	// Before Linux 5.11: one by one.
+	dir, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return
+	}
+	for _, e := range dir {
+		if fd, err := strconv.Atoi(e.Name()); err == nil && fd > 2 {
+			unix.CloseOnExec(fd)
+		}
+	}
+}

@@ -1,0 +1,23 @@
+//go:build unix && !linux
+
+package session
+
+import "syscall"
+
+// sysProcAttr puts the child in its own process group (terminal signals aimed
+// at linesman never reach it, and shutdown can signal the whole group). There
+// is no parent-death signal outside Linux.
+func sysProcAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true}
+}
+
+// groupMembers is not available without /proc.
+func groupMembers(pgid int) []int { return nil }
+
+// closeInheritedOnExec marks the descriptors above stderr close-on-exec,
+// so that exec hands the server none of ours.
+func closeInheritedOnExec() {
+	for fd := 3; fd < 1024; fd++ {
+		syscall.CloseOnExec(fd)
+	}
+}

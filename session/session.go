@@ -1,0 +1,270 @@
+package session
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"linesman/wire"
+)
+
+// Config says which server to start and how to run it.
+type Config struct {
+	Command []string // argv; [0] is looked up in the child's PATH unless it holds a '/'
+	Env     []string // KEY=VALUE overrides on top of os.Environ() (a bare KEY removes it)
+	Dir     string   // working directory ("" = ours)
+	Log     *Log     // append to this log (nil = a new one); lets a restart continue a log
+
+	Retention int64 // budget of a new Log in bytes (0 = DefaultRetention)
+	MaxFrame  int   // longest stdout line kept whole (0 = wire.DefaultMaxFrame)
+
+	// The shutdown ladder: after stdin is closed wait StdinCloseWait for the
+	// exit, then SIGTERM the group and wait SIGTERMWait, then SIGKILL it.
+	// 0 means 2 s each.
+	StdinCloseWait, SIGTERMWait time.Duration
+	// A write to stdin blocked this long means the server is not reading its
+	// input (finding stdin-not-read). 0 means 2 s.
+	StdinBlockedAfter time.Duration
+	// Bytes that may wait for the server's stdin before Send fails with
+	// ErrQueueFull. 0 means 64 MiB.
+	QueueLimit int
+
+	// Part 2: the client half (client.go, era.go).
+	Era          Era           // EraUnknown = probe (server/discover, then initialize)
+	NoHandshake  bool          // leave the handshake to the user
+	Timeout      time.Duration // per request (0 = DefaultTimeout)
+	ProbeTimeout time.Duration // era probe (0 = DefaultProbeTimeout)
+	Roots        []string      // answered to roots/list (default: the server's directory)
+	NoRoots      bool          // do not declare the roots capability
+	Headless     bool          // no person to answer sampling/elicitation: decline them
+	ClientName   string        // clientInfo.name ("" = DefaultClientName)
+}
+
+// Defaults of the Config fields left zero.
+const (
+	DefaultLadderWait   = 2 * time.Second
+	DefaultStdinBlocked = 2 * time.Second
+	DefaultQueueLimit   = 64 << 20
+)
+
+// tickEvery is how often a running session checks timeouts and a blocked stdin.
+const tickEvery = 250 * time.Millisecond
+
+// exitStatusWait bounds how long a failed write, or a Send to an exited
+// server, waits for the exit status and the last stderr lines: a process
+// that has closed its pipes may not have been reaped yet.
+const exitStatusWait = time.Second
+
+func (c Config) withDefaults() Config {
+	if c.StdinCloseWait <= 0 {
+		c.StdinCloseWait = DefaultLadderWait
+	}
+	if c.SIGTERMWait <= 0 {
+		c.SIGTERMWait = DefaultLadderWait
+	}
+	if c.StdinBlockedAfter <= 0 {
+		c.StdinBlockedAfter = DefaultStdinBlocked
+	}
+	if c.QueueLimit <= 0 {
+		c.QueueLimit = DefaultQueueLimit
+	}
+	if c.MaxFrame <= 0 {
+		c.MaxFrame = wire.DefaultMaxFrame
+	}
+	c.Command = append([]string(nil), c.Command...)
+	c.Env = append([]string(nil), c.Env...)
+	c.Roots = append([]string(nil), c.Roots...)
+	return c
+}
+
+// Session is one server run through linesman: the child process (replaced by
+// Restart), the Tracker of its JSON-RPC traffic, and the Log of everything.
+//
+// All methods are safe for concurrent use. None blocks its caller except
+// Restart, which waits for the shutdown ladder (run it off the UI goroutine).
+//
+// Goroutines per process: one waits for the exit, one reads stdout, one reads
+// stderr, one writes stdin, one supervises (ticks, the shutdown ladder, the
+// end). All five have returned when Done is closed, give or take their last
+// instruction.
+type Session struct {
+	cfg     Config
+	log     *Log
+	tracker *Tracker
+	client  clientState // the client half (client.go)
+
+	restartMu sync.Mutex // serialises Restart
+
+	mu       sync.Mutex
+	proc     *proc
+	restarts int
+
+	// Once-per-session findings, kept across restarts.
+	flagMu     sync.Mutex
+	stderrEsc  bool // stderr-escape-sequences was flagged
+	stdinStuck bool // stdin-not-read was flagged
+}
+
+// ProcessInfo is a snapshot of the server process, as the child got it.
+type ProcessInfo struct {
+	Command []string // argv as given
+	Path    string   // the program that was executed (argv[0] resolved)
+	Env     []string // the child's whole environment
+	Dir     string   // the child's working directory
+	Pid     int      // also its process group id
+
+	State ProcessState
+	Step  ShutdownStep // the ladder step under way (StateExiting) or last taken
+
+	StartedAt time.Time
+	ExitedAt  time.Time // zero until exited
+	// ExitCode is -1 when a signal ended the process (Signal names it).
+	ExitCode     int
+	Signal       string
+	EndedBy      ShutdownStep  // StepNone: it exited on its own
+	ShutdownTook time.Duration // first shutdown step to exit
+
+	BytesIn      int64 // read from the server's stdout
+	BytesOut     int64 // written to the server's stdin
+	BytesStderr  int64 // read from the server's stderr
+	PendingWrite int64 // queued for stdin, not yet written
+
+	// HeldPipes names the pipes ("stdout", "stderr") another process kept
+	// open after the server exited (finding pipe-held-after-exit).
+	HeldPipes []string
+	Restarts  int // how many times Restart replaced the process
+}
+
+// Start starts the server and returns at once. A command that cannot start
+// returns a *StartError saying which and why; nothing is left running.
+func Start(cfg Config) (*Session, error) {
+	cfg = cfg.withDefaults()
+	log := cfg.Log
+	if log == nil {
+		log = NewLog(cfg.Retention)
+	}
+	s := &Session{cfg: cfg, log: log, tracker: NewTracker(cfg.trackerOptions())}
+	p, err := s.spawn()
+	if err != nil {
+		return nil, err
+	}
+	s.proc = p
+	return s, nil
+}
+
+// Log returns the session's event log.
+func (s *Session) Log() *Log { return s.log }
+
+// Tracker returns the session's request tracker.
+func (s *Session) Tracker() *Tracker { return s.tracker }
+
+func (s *Session) current() *proc {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.proc
+}
+
+// Send queues raw bytes for the server's stdin and returns at once. The bytes
+// are split into frames (wire.FramesOf) and each is logged as a client frame
+// when queued, so the log shows exactly what will cross the wire, in order.
+//
+// It fails, queuing nothing, with *ExitedError when the server has exited,
+// ErrQueueFull when too much is already waiting, or ErrStdinClosed while the
+// shutdown ladder runs. A write that fails after Send returned is logged.
+func (s *Session) Send(raw []byte) error { return s.current().send(raw) }
+
+// Shutdown starts the shutdown ladder and returns at once; calling it again
+// does nothing. Done is closed when the ladder is over and the output drained.
+func (s *Session) Shutdown() { s.current().shutdown() }
+
+// Kill sends SIGKILL to the server's process group now.
+func (s *Session) Kill() { s.current().kill() }
+
+// Exited is closed when the process has exited, as observed from the
+// process itself (not from its pipes).
+func (s *Session) Exited() <-chan struct{} { return s.current().exited }
+
+// Done is closed when the process has exited and its stdout and stderr have
+// been read to the end and logged.
+func (s *Session) Done() <-chan struct{} { return s.current().done }
+
+// Info returns a snapshot of the process.
+func (s *Session) Info() ProcessInfo {
+	s.mu.Lock()
+	p, restarts := s.proc, s.restarts
+	s.mu.Unlock()
+	info := p.info()
+	info.Restarts = restarts
+	return info
+}
+
+// StderrTail returns up to the last n lines the current process wrote to
+// stderr (exact bytes as text), oldest first.
+func (s *Session) StderrTail(n int) []string { return s.current().stderrTail(n) }
+
+// Restart runs the shutdown ladder on the current process, waits until it is
+// done, and starts the same command again, logging into the same Log (a note
+// marks the restart) and the same Tracker. It blocks for as long as the
+// ladder takes. When the new process cannot start, the error says why, the
+// old (exited) process stays current, and the log says so too.
+func (s *Session) Restart() error {
+	s.restartMu.Lock()
+	defer s.restartMu.Unlock()
+	old := s.current()
+	old.shutdown()
+	<-old.done
+	s.mu.Lock()
+	n := s.restarts + 1
+	s.mu.Unlock()
+	s.note(fmt.Sprintf("restart #%d: starting %s again", n, strings.Join(s.cfg.Command, " ")))
+	s.tracker.Restarted(s.log.Since())
+	p, err := s.spawn()
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.proc = p
+	s.restarts = n
+	s.mu.Unlock()
+	return nil
+}
+
+// logFrame appends a frame to the log, letting the tracker see it (and add
+// its protocol findings) under the log's lock with the Seq it gets.
+func (s *Session) logFrame(dir wire.Dir, f *wire.Frame) uint64 {
+	seq := s.log.AppendWith(func(seq uint64, at time.Duration) Event {
+		s.tracker.Frame(seq, dir, f, at)
+		return Event{Type: EventFrame, Dir: dir, Frame: f}
+	})
+	s.onFrame(dir, f, seq)
+	return seq
+}
+
+// logFinding appends a finding that is not attached to a frame.
+func (s *Session) logFinding(code, message string) {
+	f := LoggedFinding{Finding: wire.NewFinding(code, message)}
+	s.log.Append(Event{Type: EventFinding, Finding: &f})
+}
+
+func (s *Session) logFindings(fs []LoggedFinding) {
+	for i := range fs {
+		f := fs[i]
+		s.log.Append(Event{Type: EventFinding, Finding: &f})
+	}
+}
+
+func (s *Session) note(text string) {
+	s.log.Append(Event{Type: EventNote, Note: text})
+}
+
+// flagOnce reports whether a once-per-session flag was not set yet, setting it.
+func (s *Session) flagOnce(flag *bool) bool {
+	s.flagMu.Lock()
+	defer s.flagMu.Unlock()
+	if *flag {
+		return false
+	}
+	*flag = true
+	return true
+}

@@ -1,0 +1,205 @@
+package session
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+)
+
+// writeChunk bounds one write to stdin, so that progress (or its absence)
+// is visible between chunks: a chunk blocked for long is a server that does
+// not read its input.
+const writeChunk = 64 << 10
+
+// writer drains a bounded queue into the server's stdin on its own
+// goroutine, so that Send never blocks.
+type writer struct {
+	p     *proc
+	f     *os.File
+	limit int64
+	done  chan struct{}
+	wake  chan struct{} // coalescing: "look at the queue"
+
+	closeOnce sync.Once
+
+	mu      sync.Mutex
+	queue   [][]byte
+	queued  int64 // bytes queued and not yet written, the chunk being written included
+	written int64
+	closing bool // close stdin once the queue is drained (shutdown ladder)
+	stopped bool // stdin is (being) closed: no more sends
+	err     error
+	inWrite bool
+	since   time.Time // when the write in progress started
+}
+
+func newWriter(p *proc, f *os.File) *writer {
+	return &writer{
+		p:     p,
+		f:     f,
+		limit: int64(p.s.cfg.QueueLimit),
+		done:  make(chan struct{}),
+		wake:  make(chan struct{}, 1),
+	}
+}
+
+func (w *writer) poke() {
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+}
+
+// enqueue queues a copy of raw, calling logFrames first under the queue's
+// lock so that the log's order of client frames is the order on the wire.
+func (w *writer) enqueue(raw []byte, logFrames func()) error {
+	if len(raw) == 0 {
+		return nil
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stopped || w.closing {
+		if w.err != nil {
+			return fmt.Errorf("%w: %v", ErrStdinClosed, w.err)
+		}
+		return ErrStdinClosed
+	}
+	// One message larger than the limit still goes when nothing waits:
+	// the limit is there to notice a stuck reader, not to cap messages.
+	if w.queued > 0 && w.queued+int64(len(raw)) > w.limit {
+		return ErrQueueFull
+	}
+	logFrames()
+	w.queue = append(w.queue, bytes.Clone(raw))
+	w.queued += int64(len(raw))
+	w.poke()
+	return nil
+}
+
+func (w *writer) run() {
+	defer close(w.done)
+	defer w.closeFile()
+	for {
+		w.mu.Lock()
+		for len(w.queue) == 0 && !w.closing && !w.stopped {
+			w.mu.Unlock()
+			<-w.wake
+			w.mu.Lock()
+		}
+		if w.stopped {
+			w.mu.Unlock()
+			return
+		}
+		if len(w.queue) == 0 { // closing, and everything was written
+			w.stopped = true
+			w.mu.Unlock()
+			w.closeFile()
+			w.p.s.tracker.StdinClosed(w.p.s.log.Since())
+			return
+		}
+		buf := w.queue[0]
+		w.mu.Unlock()
+
+		for len(buf) > 0 {
+			chunk := buf[:min(len(buf), writeChunk)]
+			w.mu.Lock()
+			w.inWrite, w.since = true, time.Now()
+			w.mu.Unlock()
+			n, err := w.f.Write(chunk)
+			w.mu.Lock()
+			w.inWrite = false
+			w.written += int64(n)
+			if !w.stopped {
+				w.queued -= int64(n)
+			}
+			w.mu.Unlock()
+			buf = buf[n:]
+			if err != nil {
+				w.failed(err)
+				return
+			}
+		}
+		w.mu.Lock()
+		if len(w.queue) > 0 && !w.stopped {
+			w.queue[0] = nil
+			w.queue = w.queue[1:]
+		}
+		w.mu.Unlock()
+	}
+}
+
+// failed handles a write error: the server closed its stdin or exited.
+func (w *writer) failed(err error) {
+	w.mu.Lock()
+	wasStopped := w.stopped
+	w.stopped = true
+	pending := w.queued
+	w.queue, w.queued = nil, 0
+	w.err = err
+	w.mu.Unlock()
+	if wasStopped || errors.Is(err, os.ErrClosed) {
+		return // we closed stdin ourselves
+	}
+	// A process that has closed its pipes may not have been reaped yet:
+	// wait (bounded) for the exit status so the log can say how it ended.
+	p := w.p
+	select {
+	case <-p.exited:
+	case <-time.After(exitStatusWait):
+	}
+	if !isOpen(p.exited) {
+		p.s.note(fmt.Sprintf("writing to the server's stdin failed (%d bytes not delivered): %v", pending, p.exitedError()))
+		return
+	}
+	p.s.note(fmt.Sprintf("writing to the server's stdin failed (%d bytes not delivered): %v; the server closed its stdin but is still running", pending, err))
+}
+
+// closeWhenDrained closes stdin once everything queued has been written
+// (the first rung of the shutdown ladder). Sends fail from now on.
+func (w *writer) closeWhenDrained() {
+	w.mu.Lock()
+	w.closing = true
+	w.mu.Unlock()
+	w.poke()
+}
+
+// stop closes stdin now, dropping what is queued; a blocked write returns.
+// ladder says the shutdown ladder did it (the tracker is told, and what was
+// dropped is logged).
+func (w *writer) stop(ladder bool) {
+	w.mu.Lock()
+	wasOpen := !w.stopped
+	w.stopped = true
+	dropped := w.queued
+	w.queue, w.queued = nil, 0
+	w.mu.Unlock()
+	w.closeFile()
+	w.poke()
+	if ladder && wasOpen {
+		s := w.p.s
+		s.tracker.StdinClosed(s.log.Since())
+		if dropped > 0 {
+			s.note(fmt.Sprintf("stdin closed with %d bytes still queued; they were not delivered", dropped))
+		}
+	}
+}
+
+func (w *writer) closeFile() { w.closeOnce.Do(func() { w.f.Close() }) }
+
+// blocked reports whether a write has been blocked longer than d, and how
+// many bytes are waiting.
+func (w *writer) blocked(d time.Duration) (bool, int64) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.inWrite && time.Since(w.since) > d, w.queued
+}
+
+// counts returns the bytes queued and the bytes written so far.
+func (w *writer) counts() (pending, written int64) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.queued, w.written
+}
