@@ -137,6 +137,7 @@ func NewModel(opts Options) *Model {
 	m.help = help.New()
 	m.help.Styles = m.c.st.Help
 	m.filterIn = textinput.New()
+	m.filterIn.SetStyles(m.c.st.TextInput)
 	m.filterIn.Prompt = "/"
 	m.filterIn.Placeholder = "method:tools/ id:3 dir:s2c kind:error code:* sev:warning text"
 	m.sig, m.cancelSub = opts.Log.Subscribe()
@@ -169,6 +170,7 @@ func (m *Model) setTheme() {
 	if m.composer != nil {
 		m.composer.ta.SetStyles(st.Textarea)
 		m.help.Styles = st.Help
+		m.filterIn.SetStyles(st.TextInput)
 	}
 }
 

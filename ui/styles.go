@@ -5,6 +5,7 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/textarea"
+	"charm.land/bubbles/v2/textinput"
 	"charm.land/lipgloss/v2"
 
 	"linesman/themes"
@@ -32,8 +33,9 @@ type Styles struct {
 
 	JSONKey, JSONString, JSONNumber, JSONLiteral, JSONPunct lipgloss.Style
 
-	Help     help.Styles
-	Textarea textarea.Styles
+	Help      help.Styles
+	Textarea  textarea.Styles
+	TextInput textinput.Styles
 }
 
 // fg is a style with foreground c, or a plain style when c is nil (NO_COLOR).
@@ -86,7 +88,12 @@ func NewStyles(t themes.Theme, isDark bool) *Styles {
 		s.Help.ShortKey = fg(t.Accent)
 		s.Help.FullKey = fg(t.Accent)
 	}
+	// A steady cursor: a blinking one redraws the screen twice a second
+	// for nothing.
 	s.Textarea = textarea.DefaultStyles(isDark)
+	s.Textarea.Cursor.Blink = false
+	s.TextInput = textinput.DefaultStyles(isDark)
+	s.TextInput.Cursor.Blink = false
 	return s
 }
 
