@@ -1,12 +1,248 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"linesman/session"
+	"linesman/wire"
 )
 
-// runCheck is not built yet; its issue replaces this file.
+const checkHeader = `linesman check — a headless conformance run of an MCP stdio server
+
+Usage:
+  linesman check [flags] -- COMMAND [ARG...]
+
+It starts COMMAND, probes the protocol era and makes the handshake, lists the
+tools, prompts and resources the server declares, pings it (in the legacy era,
+which has ping), and runs the shutdown ladder: close stdin, SIGTERM, SIGKILL.
+It calls no tools (tools can have side effects). Then it prints a report: what
+the server is, its era and protocol version, the findings grouped by severity
+with the frame each points at and a one-line fix, the stderr tail, and how the
+process ended. --json prints one JSON document instead (schema in README.md).
+
+Exit status: 0 no finding of severity error, 1 at least one, 2 usage error.
+
+Examples:
+  linesman check -- python3 server.py
+  linesman check --json --timeout 10s -e API_KEY=test -- node build/index.js
+  linesman check --era legacy -- ./my-server --stdio
+`
+
+// runCheck is "linesman check": spawn, handshake, list, ping, shut down,
+// report.
 func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "linesman: check is not built yet")
-	return exitUsage
+	var flags commonFlags
+	fs := newFlagSet("check", checkHeader, stderr)
+	flags.register(fs, true, false)
+	command, status, ok := parseHeadless(fs, &flags, args, stderr)
+	if !ok {
+		return status
+	}
+	return runHeadless("check", &flags, command, stdout, stderr, checkSteps)
+}
+
+// parseHeadless parses the flags of check and send and returns the server
+// command; ok is false when the caller should return status.
+func parseHeadless(fs *flag.FlagSet, flags *commonFlags, args []string, stderr io.Writer) (command []string, status int, ok bool) {
+	if status, ok := parseFlags(fs, args); !ok {
+		return nil, status, false
+	}
+	if err := flags.validate(); err != nil {
+		fmt.Fprintf(stderr, "linesman %s: %v\n", fs.Name(), err)
+		return nil, exitUsage, false
+	}
+	command = splitCommand(fs)
+	if len(command) == 0 {
+		fmt.Fprintf(stderr, "linesman %s: no server command; usage: linesman %s [flags] -- COMMAND [ARG...]\n", fs.Name(), fs.Name())
+		return nil, exitUsage, false
+	}
+	return command, 0, true
+}
+
+// checkSteps is the conversation of check: everything a host does at
+// start-up, nothing with side effects.
+func checkSteps(ctx context.Context, s *session.Session, flags *commonFlags) error {
+	if err := s.Handshake(ctx); err != nil {
+		return fmt.Errorf("handshake: %w", err)
+	}
+	var caps map[string]json.RawMessage
+	json.Unmarshal(s.ServerCapabilities(), &caps)
+	for _, l := range []struct{ capability, method string }{
+		{"tools", "tools/list"},
+		{"prompts", "prompts/list"},
+		{"resources", "resources/list"},
+	} {
+		if c, ok := caps[l.capability]; !ok || string(c) == "null" {
+			continue
+		}
+		if err := listAll(ctx, s, l.method); err != nil {
+			return err
+		}
+	}
+	if s.Era() != session.EraModern { // ping was removed in 2026-07-28
+		if _, err := s.Call(ctx, "ping", nil); err != nil {
+			return fmt.Errorf("ping: %w", err)
+		}
+	}
+	return nil
+}
+
+// maxPages bounds the pagination of one list, against a server whose
+// nextCursor never ends.
+const maxPages = 20
+
+// listAll calls a list method page by page, following nextCursor.
+func listAll(ctx context.Context, s *session.Session, method string) error {
+	cursor := ""
+	for range maxPages {
+		var params any
+		if cursor != "" {
+			params = map[string]any{"cursor": cursor}
+		}
+		f, err := s.Call(ctx, method, params)
+		if err != nil {
+			return fmt.Errorf("%s: %w", method, err)
+		}
+		if f.Msg.Kind != wire.KindResult {
+			return nil // an error answer: the report shows it
+		}
+		var page struct {
+			Result struct {
+				NextCursor string `json:"nextCursor"`
+			} `json:"result"`
+		}
+		if json.Unmarshal(f.Raw(), &page) != nil || page.Result.NextCursor == "" || page.Result.NextCursor == cursor {
+			return nil
+		}
+		cursor = page.Result.NextCursor
+	}
+	return nil
+}
+
+// headlessSteps is what a headless mode does with a running session before
+// the shutdown ladder.
+type headlessSteps func(ctx context.Context, s *session.Session, flags *commonFlags) error
+
+// drainMargin is how long, beyond the ladder's own waits, linesman waits for
+// the session to end before it kills the process group and reports anyway.
+const drainMargin = 5 * time.Second
+
+// runHeadless starts the server, runs steps, shuts the server down, prints
+// the report and returns the exit status. Every wait is bounded: steps by the
+// per-request timeout, the end by the ladder's waits plus a margin, after
+// which the group is killed; interrupting linesman (^C) skips to the
+// shutdown and the report.
+func runHeadless(mode string, flags *commonFlags, command []string, stdout, stderr io.Writer, steps headlessSteps) int {
+	s, err := session.Start(sessionConfig(flags, command))
+	if err != nil {
+		fmt.Fprintf(stderr, "linesman %s: %v\n", mode, err)
+		return exitFindings
+	}
+	stopCapture, err := startCapture(flags, s.Log(), command)
+	if err != nil {
+		fmt.Fprintf(stderr, "linesman %s: %v\n", mode, err)
+		s.Kill()
+		waitBounded(s.Done(), drainMargin)
+		return exitFindings
+	}
+
+	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stopSignals()
+	stepErr := steps(ctx, s, flags)
+	interrupted := ctx.Err() != nil
+
+	s.Shutdown()
+	if !waitBounded(s.Done(), flags.stdinWait+flags.sigtermWait+drainMargin) {
+		s.Kill()
+		waitBounded(s.Done(), drainMargin)
+	}
+	captureErr := stopCapture()
+
+	meta := session.SessionMeta(s)
+	meta.Mode = mode
+	meta.FrameText = mode == "send"
+	switch {
+	case interrupted:
+		meta.Error = "interrupted"
+	case stepErr != nil && !serverGone(s, stepErr):
+		meta.Error = stepErr.Error()
+	}
+	rep := session.ReportFromLog(s.Log(), s.Tracker(), meta)
+	if flags.jsonOut {
+		err = rep.WriteJSON(stdout)
+	} else {
+		err = rep.WriteText(stdout)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "linesman %s: writing the report: %v\n", mode, err)
+		return exitFindings
+	}
+	if captureErr != nil {
+		fmt.Fprintf(stderr, "linesman %s: capture: %v\n", mode, captureErr)
+		return exitFindings
+	}
+	if interrupted {
+		return exitSignal
+	}
+	return rep.ExitStatus()
+}
+
+// serverGone reports whether err only says that the server exited: the
+// findings (exit-at-start, exited-during-request) already tell that story,
+// so it is not also linesman's own failure.
+func serverGone(s *session.Session, err error) bool {
+	var ee *session.ExitedError
+	if errors.As(err, &ee) || errors.Is(err, session.ErrNoAnswer) {
+		return true
+	}
+	select {
+	case <-s.Exited():
+		return true
+	default:
+		return false
+	}
+}
+
+// waitBounded waits for c to close, at most d; it reports whether it did.
+func waitBounded(c <-chan struct{}, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-c:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// sessionConfig turns the common flags into a session configuration.
+func sessionConfig(flags *commonFlags, command []string) session.Config {
+	era := session.EraUnknown
+	switch flags.era {
+	case "legacy":
+		era = session.EraLegacy
+	case "modern":
+		era = session.EraModern
+	}
+	return session.Config{
+		Command:        command,
+		Env:            flags.env,
+		Dir:            flags.cwd,
+		MaxFrame:       flags.maxFrame,
+		StdinCloseWait: flags.stdinWait,
+		SIGTERMWait:    flags.sigtermWait,
+		Era:            era,
+		Timeout:        flags.timeout,
+		ProbeTimeout:   min(flags.timeout, session.DefaultProbeTimeout),
+		Headless:       true,
+	}
 }

@@ -1,12 +1,154 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"strings"
+	"time"
+
+	"linesman/session"
+	"linesman/wire"
 )
 
-// runSend is not built yet; its issue replaces this file.
+const sendHeader = `linesman send — send hand-written frames to an MCP stdio server and report
+
+Usage:
+  linesman send [flags] -- COMMAND [ARG...]  < frames.jsonl
+  linesman send [flags] --file frames.jsonl -- COMMAND [ARG...]
+
+Frames are read one per line, all of them, before the server starts. By
+default linesman makes the handshake first (the era probe, then initialize or
+server/discover), then sends each line, filling in ids: a line that is a JSON
+object with a "method", without an "id", and whose method does not start with
+"notifications/" is a request, and gets the next free id (one never used in
+the session, past every integer id given by hand). Blank lines are skipped.
+Other lines are sent as they are, followed by "\n".
+
+--raw sends the input exactly as given, byte for byte — no handshake, no ids,
+no line ends added or changed, malformed frames included: that is how to show
+a server a broken frame on purpose.
+
+linesman then waits for the answers to every request sent (each at most
+--timeout), closes the server's stdin, runs the shutdown ladder and prints
+the report with every frame that crossed the wire (--json: one JSON document,
+schema in README.md).
+
+Exit status: 0 no finding of severity error, 1 at least one, 2 usage error.
+
+Examples:
+  echo '{"jsonrpc":"2.0","method":"tools/list"}' | linesman send -- python3 server.py
+  printf '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}\n{"id":1,\n' |
+      linesman send --raw --json -- ./server
+`
+
+// runSend is "linesman send".
 func runSend(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "linesman: send is not built yet")
-	return exitUsage
+	var flags commonFlags
+	fs := newFlagSet("send", sendHeader, stderr)
+	flags.register(fs, true, false)
+	file := fs.String("file", "", "read the frames from this file instead of stdin")
+	raw := fs.Bool("raw", false, "send the input byte for byte: no handshake, no ids filled in, nothing fixed")
+	command, status, ok := parseHeadless(fs, &flags, args, stderr)
+	if !ok {
+		return status
+	}
+
+	var input []byte
+	var err error
+	if *file != "" {
+		input, err = os.ReadFile(*file)
+	} else {
+		input, err = io.ReadAll(stdin)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "linesman send: reading the frames: %v\n", err)
+		return exitUsage
+	}
+
+	return runHeadless("send", &flags, command, stdout, stderr,
+		func(ctx context.Context, s *session.Session, flags *commonFlags) error {
+			if *raw {
+				if len(input) > 0 {
+					if err := s.Send(input); err != nil {
+						return fmt.Errorf("send: %w", err)
+					}
+				}
+				return waitForAnswers(ctx, s, flags.timeout)
+			}
+			if err := s.Handshake(ctx); err != nil {
+				return fmt.Errorf("handshake: %w", err)
+			}
+			for _, line := range bytes.Split(input, []byte("\n")) {
+				line = bytes.TrimSuffix(line, []byte("\r"))
+				if len(bytes.TrimSpace(line)) == 0 {
+					continue
+				}
+				line = fillID(line, s.NextID)
+				if err := s.Send(append(line, '\n')); err != nil {
+					return fmt.Errorf("send: %w", err)
+				}
+			}
+			return waitForAnswers(ctx, s, flags.timeout)
+		})
+}
+
+// fillID gives a request written without an id the next free one: a JSON
+// object with a "method", no "id", and a method that does not start with
+// "notifications/". The id goes first in the object; the rest of the line
+// is left exactly as written. Anything else is returned unchanged.
+func fillID(line []byte, next func() wire.ID) []byte {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(line, &obj) != nil {
+		return line
+	}
+	var method string
+	if json.Unmarshal(obj["method"], &method) != nil || method == "" {
+		return line
+	}
+	if _, has := obj["id"]; has || strings.HasPrefix(method, "notifications/") {
+		return line
+	}
+	open := bytes.IndexByte(line, '{')
+	id := next()
+	out := make([]byte, 0, len(line)+24)
+	out = append(out, line[:open+1]...)
+	out = append(out, `"id":`...)
+	out = append(out, id.String()...)
+	out = append(out, ',')
+	return append(out, line[open+1:]...)
+}
+
+// waitForAnswers waits until no request linesman sent is in flight, the
+// server exits, or ctx ends. Each request is bounded by the tracker's
+// timeout (it marks it timed-out); timeout plus a margin bounds the wait
+// itself, whatever the tracker does.
+func waitForAnswers(ctx context.Context, s *session.Session, timeout time.Duration) error {
+	signal, cancel := s.Log().Subscribe()
+	defer cancel()
+	deadline := time.NewTimer(timeout + time.Second)
+	defer deadline.Stop()
+	for {
+		open := 0
+		for _, r := range s.Tracker().InFlight() {
+			if r.Dir == wire.ClientToServer {
+				open++
+			}
+		}
+		if open == 0 {
+			return nil
+		}
+		select {
+		case <-signal:
+		case <-s.Exited():
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-deadline.C:
+			return nil // the tracker's request-timeout findings tell the story
+		}
+	}
 }

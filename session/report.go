@@ -152,6 +152,24 @@ type ReportMeta struct {
 	Error string
 }
 
+// BuildReport reports a session: its log, its tracker's requests, and what
+// the handshake learned. Call it once the session is Done for a final report;
+// earlier, it reports what has happened so far.
+func BuildReport(s *Session) Report {
+	return ReportFromLog(s.Log(), s.Tracker(), SessionMeta(s))
+}
+
+// SessionMeta is the ReportMeta of a session as it stands: its command, era,
+// protocol version and serverInfo. Callers add Mode and the like.
+func SessionMeta(s *Session) ReportMeta {
+	return ReportMeta{
+		Command:         s.Info().Command,
+		Era:             s.Era(),
+		ProtocolVersion: s.ProtocolVersion(),
+		ServerInfo:      s.ServerInfo(),
+	}
+}
+
 // ReportFromLog builds a report from a log, the tracker that saw its frames
 // (nil: no requests list) and meta. It is what BuildReport uses, and what
 // capture uses to export findings from a capture file in the same schema.
@@ -378,6 +396,9 @@ func (r *Report) WriteJSON(w io.Writer) error {
 // stderrTailText is how many stderr lines the human report shows.
 const stderrTailText = 20
 
+// sendTextShown is how much of each frame the human report of send shows.
+const sendTextShown = 4096
+
 // occurrencesText is how many occurrences of one code the human report lists.
 const occurrencesText = 3
 
@@ -416,9 +437,14 @@ func (r *Report) WriteText(w io.Writer) error {
 			}
 			text := f.preview
 			if f.Text != nil {
-				text = Inert(strings.TrimRight(*f.Text, "\r\n"))
-				if f.TextTruncated {
-					text += " …(truncated)"
+				t := strings.TrimRight(*f.Text, "\r\n")
+				cut := f.TextTruncated
+				if len(t) > sendTextShown {
+					t, cut = t[:sendTextShown], true
+				}
+				text = Inert(t)
+				if cut {
+					text += fmt.Sprintf(" …(%d bytes in all)", f.Bytes)
 				}
 			}
 			fmt.Fprintf(&b, "  #%-4d %s %s\n", f.Seq, arrow, text)
