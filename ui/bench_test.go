@@ -1,0 +1,97 @@
+package ui
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"linesman/session"
+	"linesman/wire"
+)
+
+// benchLog returns a log of n frames (a few distinct frames in rotation,
+// shared between events so that a million fit in memory) with some stderr.
+func benchLog(tb testing.TB, n int) *session.Log {
+	log := session.NewLogAt(time.Unix(0, 0), 1<<40)
+	var frames []*wire.Frame
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"}}}` + "\n",
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hello"}]}}` + "\n",
+		`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":3}}` + "\n",
+		"stray print on stdout\n",
+	} {
+		frames = append(frames, wire.FramesOf([]byte(s), wire.Options{})...)
+	}
+	line := &wire.Line{Content: []byte("INFO handled request"), Term: wire.TermLF, Length: 20}
+	for i := 0; i < n; i++ {
+		at := time.Duration(i) * time.Microsecond
+		dir := wire.ServerToClient
+		if i%4 == 0 {
+			dir = wire.ClientToServer
+		}
+		log.Append(session.Event{At: at + 1, Type: session.EventFrame, Dir: dir, Frame: frames[i%len(frames)]})
+		if i%10 == 0 {
+			log.Append(session.Event{At: at + 1, Type: session.EventStderr, Stderr: line})
+		}
+	}
+	return log
+}
+
+func benchModel(tb testing.TB, n int) *Model {
+	log := benchLog(tb, n)
+	m := NewModel(Options{Log: log, Theme: "dark", Now: func() time.Duration { return time.Hour }})
+	m.resize(160, 48)
+	// Select a frame in the middle, so the list is not at either end.
+	m.frames.selectSeq(m.c.ix.frames[len(m.c.ix.frames)/2])
+	m.refresh()
+	return m
+}
+
+func renderLoop(b *testing.B, m *Model) {
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if len(m.Render()) == 0 {
+			b.Fatal("empty render")
+		}
+	}
+}
+
+// BenchmarkRender draws a full 160×48 screen with 100 and with 1,000,000
+// frames in the log, and reports the ratio of the two (measured in the same
+// run): rendering must cost what is on screen, not what is in the log.
+func BenchmarkRender(b *testing.B) {
+	small := benchModel(b, 100)
+	defer small.Close()
+	big := benchModel(b, 1_000_000)
+	defer big.Close()
+	var nsSmall, nsBig float64
+	b.Run("frames=100", func(b *testing.B) {
+		renderLoop(b, small)
+		nsSmall = float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+	})
+	b.Run("frames=1000000", func(b *testing.B) {
+		renderLoop(b, big)
+		nsBig = float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+	})
+	if nsSmall > 0 {
+		ratio := nsBig / nsSmall
+		b.Run("ratio", func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+			}
+			b.ReportMetric(ratio, "big/small")
+		})
+		fmt.Printf("render ratio 1,000,000 frames / 100 frames = %.2f\n", ratio)
+	}
+}
+
+// BenchmarkIngest measures how many frames a second the UI can index as
+// they arrive (what a flood costs the UI goroutine between two redraws).
+func BenchmarkIngest(b *testing.B) {
+	log := benchLog(b, b.N)
+	b.ResetTimer()
+	x := newIndex(log)
+	x.ingest()
+	b.StopTimer()
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "frames/s")
+}
