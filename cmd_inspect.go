@@ -1,12 +1,150 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"os"
+	"strings"
+	"time"
+
+	"linesman/session"
+	"linesman/themes"
+	"linesman/ui"
 )
 
-// runInspect is not built yet; its issue replaces this file.
+const inspectHeader = `linesman — inspect an MCP stdio server interactively
+
+Usage:
+  linesman [flags] [-- COMMAND [ARG...]]
+
+It starts COMMAND (default: the built-in demo server) through an isolated
+transport, makes the handshake in the background, and shows every frame on
+the wire, the server's stderr, the requests in flight and the process, with
+findings flagged as they happen. Press ? in the UI for every key.
+
+Examples:
+  linesman                              # the demo server
+  linesman -- python3 server.py
+  linesman --era legacy -e API_KEY=test -- node build/index.js
+`
+
+// runInspect is the default mode: the interactive inspector.
 func runInspect(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "linesman: the interactive inspector is not built yet")
-	return exitUsage
+	var flags commonFlags
+	fs := newFlagSet("linesman", inspectHeader, stderr)
+	flags.register(fs, false, true)
+	demoUnsafe := fs.Bool("demo-unsafe", false, "run the built-in demo server without its stdio isolation (--isolate=false), to see the difference")
+	noHandshake := fs.Bool("no-handshake", false, "do not make the handshake: leave it to the composer")
+	if status, ok := parseFlags(fs, args); !ok {
+		return status
+	}
+	if err := flags.validate(); err != nil {
+		fmt.Fprintf(stderr, "linesman: %v\n", err)
+		return exitUsage
+	}
+	if _, err := themes.Get(flags.theme, true); err != nil {
+		fmt.Fprintf(stderr, "linesman: --theme: %v\n", err)
+		return exitUsage
+	}
+	command := splitCommand(fs)
+	title := strings.Join(command, " ")
+	if len(command) == 0 {
+		exe, err := os.Executable()
+		if err != nil {
+			fmt.Fprintf(stderr, "linesman: cannot find my own binary to run the demo server: %v\n", err)
+			return exitFindings
+		}
+		command = []string{exe, "demo-server"}
+		title = "demo server"
+		if *demoUnsafe {
+			command = append(command, "--isolate=false")
+			title += " (unisolated)"
+		}
+	} else if *demoUnsafe {
+		fmt.Fprintln(stderr, "linesman: --demo-unsafe applies to the built-in demo server only (no COMMAND)")
+		return exitUsage
+	}
+
+	// Nothing may print to the terminal while the UI runs: diagnostics go
+	// to --log FILE, or nowhere.
+	diag := io.Discard
+	if flags.logFile != "" {
+		f, err := os.OpenFile(flags.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			fmt.Fprintf(stderr, "linesman: --log: %v\n", err)
+			return exitUsage
+		}
+		defer f.Close()
+		diag = f
+	}
+	logf := func(format string, a ...any) {
+		fmt.Fprintf(diag, "%s linesman: %s\n", time.Now().Format(time.RFC3339Nano), fmt.Sprintf(format, a...))
+	}
+
+	cfg := sessionConfig(&flags, command)
+	cfg.Headless = false // a person answers sampling and elicitation
+	s, err := session.Start(cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "linesman: %v\n", err)
+		return exitFindings
+	}
+	logf("started %q", command)
+	stopCapture, err := startCapture(&flags, s.Log(), command)
+	if err != nil {
+		fmt.Fprintf(stderr, "linesman: %v\n", err)
+		s.Kill()
+		waitBounded(s.Done(), drainMargin)
+		return exitFindings
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	handshakeDone := make(chan struct{})
+	go func() {
+		defer close(handshakeDone)
+		if *noHandshake {
+			return
+		}
+		if err := s.Handshake(ctx); err != nil {
+			logf("handshake: %v", err)
+		} else {
+			logf("handshake: %s era, protocol %s", s.Era(), s.ProtocolVersion())
+		}
+	}()
+
+	runErr := ui.Run(ui.Options{
+		Log:     s.Log(),
+		Tracker: s.Tracker(),
+		Session: s,
+		Theme:   flags.theme,
+		Title:   title,
+		ProcessInfo: func() (cmd, env []string, dir string, pending int64) {
+			i := s.Info()
+			return i.Command, i.Env, i.Dir, i.PendingWrite
+		},
+	})
+	cancel()
+
+	// The UI ran the ladder on quit (or killed on a second quit); make sure
+	// the server is gone whatever happened, and wait for it, bounded.
+	s.Shutdown()
+	if !waitBounded(s.Done(), flags.stdinWait+flags.sigtermWait+drainMargin) {
+		logf("the server outlived the shutdown ladder; killing its process group")
+		s.Kill()
+		waitBounded(s.Done(), drainMargin)
+	}
+	waitBounded(handshakeDone, drainMargin)
+	captureErr := stopCapture()
+	info := s.Info()
+	logf("server ended: state %s, exit code %d, signal %q, ended by %s", info.State, info.ExitCode, info.Signal, info.EndedBy)
+
+	if runErr != nil {
+		fmt.Fprintf(stderr, "linesman: %v\n", runErr)
+		return exitFindings
+	}
+	if captureErr != nil {
+		fmt.Fprintf(stderr, "linesman: capture: %v\n", captureErr)
+		return exitFindings
+	}
+	return exitOK
 }
