@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -25,6 +26,7 @@ type protoFake struct {
 	buffered    bool   // hold every reply until stdin closes (block-buffered stdout)
 	muteTools   bool   // never answer tools/call
 	deaf        bool   // answer nothing at all
+	stringIDs   bool   // answer integer ids as strings ("2" for 2)
 	supportedV  string // the version a -32022 server supports
 	requireMeta bool   // modern: reject requests without the three _meta keys
 }
@@ -39,6 +41,8 @@ var protoFakes = map[string]protoFake{
 	"proto-buffered":     {discover: "-32601", buffered: true},
 	"proto-mute":         {discover: "-32601", muteTools: true},
 	"proto-deaf":         {deaf: true},
+	"proto-legacy-empty": {discover: "empty-result"},
+	"proto-stringy":      {discover: "-32601", stringIDs: true},
 }
 
 func init() {
@@ -73,6 +77,9 @@ func serveProtoFake(fk protoFake) {
 		os.Stdout.Write(b)
 	}
 	result := func(id json.RawMessage, r map[string]any) {
+		if fk.stringIDs && len(id) > 0 && id[0] != '"' {
+			id = json.RawMessage(strconv.Quote(string(id)))
+		}
 		if fk.modern {
 			if _, ok := r["resultType"]; !ok {
 				r["resultType"] = "complete"
@@ -99,10 +106,12 @@ func serveProtoFake(fk protoFake) {
 			continue
 		}
 		var p struct {
-			Name      string          `json:"name"`
-			RequestID json.RawMessage `json:"requestId"`
-			Meta      map[string]any  `json:"_meta"`
-			Version   string          `json:"protocolVersion"`
+			Name           string          `json:"name"`
+			InputResponses json.RawMessage `json:"inputResponses"`
+			RequestState   string          `json:"requestState"`
+			RequestID      json.RawMessage `json:"requestId"`
+			Meta           map[string]any  `json:"_meta"`
+			Version        string          `json:"protocolVersion"`
 		}
 		_ = json.Unmarshal(m.Params, &p)
 		if fk.modern && fk.requireMeta && m.ID != nil && m.Method != "server/discover" {
@@ -124,6 +133,8 @@ func serveProtoFake(fk protoFake) {
 			case "result":
 				result(m.ID, map[string]any{"supportedVersions": []string{ModernProtocolVersion}, "capabilities": map[string]any{"tools": map[string]any{}},
 					"serverInfo": map[string]any{"name": "proto-modern", "version": "1"}, "cacheScope": "private", "ttlMs": 0})
+			case "empty-result":
+				write(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{}})
 			case "legacy-result":
 				write(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{"supportedVersions": []string{"2025-11-25", "2025-06-18"}, "capabilities": map[string]any{}}})
 			case "-32022":
@@ -151,6 +162,12 @@ func serveProtoFake(fk protoFake) {
 		case "tools/call":
 			switch {
 			case fk.muteTools:
+			case p.Name == "needs-input" && p.InputResponses == nil:
+				result(m.ID, map[string]any{"resultType": "input_required", "requestState": "s1",
+					"inputRequests": map[string]any{"q1": map[string]any{"method": "elicitation/create",
+						"params": map[string]any{"message": "your name?", "requestedSchema": map[string]any{"type": "object", "properties": map[string]any{}}}}}})
+			case p.Name == "needs-input":
+				result(m.ID, map[string]any{"content": []any{map[string]any{"type": "text", "text": "got " + p.RequestState + " " + string(p.InputResponses)}}})
 			case p.Name == "slow":
 				slowID = m.ID // answered only once cancelled: a late answer
 			default:
@@ -352,6 +369,19 @@ func TestProbeDecidesLegacyOnLegacyDiscoverResult(t *testing.T) {
 		t.Fatalf("era %s", s.Era())
 	}
 	if !hasNote(s.Log(), "offers only legacy versions") {
+		t.Errorf("notes %q", notes(s.Log()))
+	}
+}
+
+func TestProbeDecidesLegacyOnEmptyResult(t *testing.T) {
+	s := startProto(t, "proto-legacy-empty", Config{})
+	if err := s.Handshake(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	if s.Era() != EraLegacy {
+		t.Fatalf("era %s", s.Era())
+	}
+	if !hasNote(s.Log(), "no DiscoverResult") {
 		t.Errorf("notes %q", notes(s.Log()))
 	}
 }
@@ -780,4 +810,58 @@ func countOf(xs []string, x string) int {
 		}
 	}
 	return n
+}
+
+func TestInputRequiredAndRetry(t *testing.T) {
+	s := startProto(t, "proto-modern", Config{})
+	if err := s.Handshake(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	f, err := s.Call(ctxT(t), "tools/call", map[string]any{"name": "needs-input"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Msg.ResultType != "input_required" {
+		t.Fatalf("answer %s", f.Raw())
+	}
+	if !hasNote(s.Log(), `inputRequests: {"q1"`) || !hasNote(s.Log(), "a retry must use a new id") {
+		t.Errorf("input_required not shown: %q", notes(s.Log()))
+	}
+	id, err := s.Retry(f.Msg.ID, map[string]any{"q1": map[string]any{"action": "accept", "content": map[string]any{"name": "Ada"}}}, "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id == f.Msg.ID || s.Tracker().Used(id) == false {
+		t.Fatalf("retry id %s (first %s)", id, f.Msg.ID)
+	}
+	ev := waitLog(t, s, "the retry's answer", func(ev Event) bool {
+		return ev.Type == EventFrame && ev.Dir == wire.ServerToClient && ev.Frame.Msg.ID == id
+	})
+	if got := resultText(t, ev.Frame); !strings.Contains(got, "got s1") || !strings.Contains(got, "Ada") {
+		t.Errorf("retry answered %q", got)
+	}
+	if _, err := s.Retry(wire.IntID(999), nil, ""); err == nil {
+		t.Error("retry of a request linesman never built")
+	}
+	if fs := findings(s.Log()); len(fs) != 0 {
+		t.Errorf("findings: %q", fs)
+	}
+}
+
+func TestCallMatchesAnIDOfTheOtherType(t *testing.T) {
+	s := startProto(t, "proto-stringy", Config{Era: EraLegacy})
+	if err := s.Handshake(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	f, err := s.Call(ctxT(t), "tools/list", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.Has("id-type-mismatch") || f.Msg.ID.Kind != wire.IDString {
+		t.Errorf("answer %s findings %v", f.Raw(), f.Findings)
+	}
+	if got := findings(s.Log()); countOf(got, "id-type-mismatch") != 2 || len(got) != 2 {
+		// initialize and tools/list were both answered with string ids.
+		t.Errorf("findings %q", got)
+	}
 }

@@ -39,8 +39,8 @@ func (s *Session) probeTimeout() time.Duration {
 //     a discover result offering a 2026-07-28 or later version means modern;
 //     a -32022 error (the modern "unsupported protocol version") means modern
 //     with a version it lists; any other error, a result offering only older
-//     versions, or no answer within ProbeTimeout means legacy, and the legacy
-//     handshake follows.
+//     versions (or none), or no answer within ProbeTimeout means legacy, and
+//     the legacy handshake follows (the unanswered probe is cancelled).
 //   - EraLegacy: initialize, then notifications/initialized; no probe.
 //   - EraModern: no probe; server/discover is still asked, to learn the
 //     server's identity and capabilities.
@@ -140,7 +140,9 @@ func decideEra(f *wire.Frame) (era Era, version, rule string) {
 		return EraLegacy, "", "the answer to server/discover is not a result object"
 	}
 	if len(d.SupportedVersions) == 0 {
-		return EraModern, ModernProtocolVersion, "server/discover answered with a result (no supportedVersions listed)"
+		// Some legacy servers answer any method with an empty result; a
+		// DiscoverResult must list supportedVersions.
+		return EraLegacy, "", "the result to server/discover lists no supportedVersions, so it is no DiscoverResult"
 	}
 	if v := pickModern(d.SupportedVersions); v != "" {
 		return EraModern, v, fmt.Sprintf("server/discover answered with a result offering %v", d.SupportedVersions)

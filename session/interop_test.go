@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	mcpgoserver "github.com/mark3labs/mcp-go/server"
@@ -20,10 +21,11 @@ import (
 // without raising a finding they do not deserve.
 
 func init() {
-	registerFake("proto-gosdk", func() { serveGoSDK(nil) })
+	registerFake("proto-gosdk", func() { serveGoSDK(nil, 0) })
+	registerFake("proto-gosdk-keepalive", func() { serveGoSDK(nil, 20*time.Millisecond) })
 	registerFake("proto-gosdk-legacy", func() {
 		// A go-sdk server that speaks only the legacy revisions.
-		serveGoSDK([]string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"})
+		serveGoSDK([]string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}, 0)
 	})
 	registerFake("proto-mcpgo", serveMCPGo)
 }
@@ -32,9 +34,9 @@ type echoIn struct {
 	Text string `json:"text" jsonschema:"what to echo"`
 }
 
-func serveGoSDK(versions []string) {
+func serveGoSDK(versions []string, keepAlive time.Duration) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "gosdk-fake", Version: "1.0.0"},
-		&mcp.ServerOptions{SupportedProtocolVersions: versions})
+		&mcp.ServerOptions{SupportedProtocolVersions: versions, KeepAlive: keepAlive})
 	mcp.AddTool(srv, &mcp.Tool{Name: "echo", Description: "echoes its text"},
 		func(ctx context.Context, req *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Text}}}, nil, nil
@@ -123,5 +125,32 @@ func TestInterop(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A go-sdk server with keepalive sends its own pings, numbered from 1 like
+// the client's initialize: separate id spaces, no reuse; linesman answers
+// each ping at once, so the server keeps the session.
+func TestInteropServerPings(t *testing.T) {
+	s := startProto(t, "proto-gosdk-keepalive", Config{Era: EraLegacy})
+	ctx := ctxT(t)
+	if err := s.Handshake(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []int64{1, 2, 3} {
+		if got := answerTo(t, s, id); got.Msg.Kind != wire.KindResult {
+			t.Fatalf("ping %d answered %s", id, got.Raw())
+		}
+	}
+	if _, err := s.Call(ctx, "tools/list", nil); err != nil {
+		t.Fatal(err)
+	}
+	r, ok := s.Tracker().Lookup(wire.ServerToClient, wire.IntID(1))
+	if !ok || r.Method != "ping" || r.State != ReqAnswered {
+		t.Errorf("server ping 1: %+v", r)
+	}
+	stopSession(t, s)
+	if fs := findings(s.Log()); len(fs) != 0 {
+		t.Errorf("findings: %q\n%s", fs, dumpLog(s.Log()))
 	}
 }
