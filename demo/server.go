@@ -471,9 +471,35 @@ type (
 // response builds a result response; modern results say resultType.
 func response(req *request, result map[string]any) resultMsg {
 	if req.modern {
-		result["resultType"] = "complete"
+		return resultMsg{JSONRPC: "2.0", ID: req.id, Result: modernResult(result)}
 	}
 	return resultMsg{JSONRPC: "2.0", ID: req.id, Result: result}
+}
+
+// modernResult is a result whose "resultType" comes first on the wire: the
+// discriminator is then readable even when a client (or linesman, past
+// --max-frame) keeps only the start of a big result.
+type modernResult map[string]any
+
+func (r modernResult) MarshalJSON() ([]byte, error) {
+	rest := make(map[string]any, len(r))
+	for k, v := range r {
+		if k != "resultType" {
+			rest[k] = v
+		}
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // as wire.Marshal: what was typed is what is sent
+	if err := enc.Encode(rest); err != nil {
+		return nil, err
+	}
+	b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	out := []byte(`{"resultType":"complete"`)
+	if len(b) > 2 {
+		out = append(out, ',')
+	}
+	return append(out, b[1:]...), nil
 }
 
 func (s *server) sendResult(req *request, result map[string]any) bool {

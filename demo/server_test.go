@@ -108,10 +108,15 @@ func TestModernEra(t *testing.T) {
 		t.Errorf("modern tools/list: resultType = %v", list["resultType"])
 	}
 	checkToolList(t, list)
-	p.send(req(2, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "modern"}, "_meta": modernMeta(nil)}))
+	p.send(req(2, "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "<modern & stateless>"}, "_meta": modernMeta(nil)}))
 	f = p.next()
-	if decode(t, f.Result)["resultType"] != "complete" || resultText(t, f) != "modern" {
+	if decode(t, f.Result)["resultType"] != "complete" || resultText(t, f) != "<modern & stateless>" {
 		t.Errorf("modern echo: %s", f.raw)
+	}
+	// resultType comes first, so that it survives when only the start of a
+	// big result is kept; and HTML is not escaped.
+	if !bytes.Contains(f.raw, []byte(`"result":{"resultType":"complete","content"`)) || bytes.Contains(f.raw, []byte(`\u003c`)) {
+		t.Errorf("modern result is not shaped as expected: %s", f.raw)
 	}
 
 	// A request that forgot _meta, with no handshake either, still gets the

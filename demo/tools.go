@@ -215,10 +215,7 @@ func (s *server) toolPrintDebug(req *request, raw json.RawMessage) (map[string]a
 func (s *server) toolPrettyReply(req *request, raw json.RawMessage) (map[string]any, error) {
 	res := toolText("This reply was pretty-printed: the JSON is indented over many lines, but a stdio frame must be exactly one line.")
 	res["structuredContent"] = map[string]any{"lesson": "one message per line", "indent": 2, "lines": "many"}
-	if req.modern {
-		res["resultType"] = "complete"
-	}
-	b, err := json.MarshalIndent(resultMsg{JSONRPC: "2.0", ID: req.id, Result: res}, "", "  ")
+	b, err := json.MarshalIndent(response(req, res), "", "  ")
 	if err != nil {
 		return nil, err
 	}
