@@ -18,13 +18,15 @@ func init() {
 	registerFake("transport-ingest", func() {
 		n, _ := strconv.Atoi(os.Getenv("LINESMAN_INGEST_FRAMES"))
 		w := bufio.NewWriterSize(os.Stdout, 256<<10)
+		frame := make([]byte, 0, ingestFrameSize)
 		for i := range n {
-			head := fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","seq":%d,"data":"`, i)
-			w.WriteString(head)
-			for range ingestFrameSize - len(head) - len("\"}}\n") {
-				w.WriteByte('x')
+			// Fixed-width seq, so every frame is exactly ingestFrameSize.
+			frame = fmt.Appendf(frame[:0], `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","seq":%010d,"data":"`, i)
+			for len(frame) < ingestFrameSize-len("\"}}\n") {
+				frame = append(frame, 'x')
 			}
-			w.WriteString("\"}}\n")
+			frame = append(frame, "\"}}\n"...)
+			w.Write(frame)
 		}
 		w.Flush()
 		os.Exit(0)

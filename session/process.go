@@ -181,6 +181,8 @@ func newPipes() (*pipes, error) {
 		p.closeAll()
 		return nil, err
 	}
+	growPipe(p.stdoutR)
+	growPipe(p.stderrR)
 	return p, nil
 }
 

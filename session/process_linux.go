@@ -84,3 +84,21 @@ func closeInheritedOnExec() {
 		}
 	}
 }
+
+// pipeSize is what we ask the kernel to buffer in the server's stdout and
+// stderr pipes (the default is 64 KiB; unprivileged processes may ask up to
+// /proc/sys/fs/pipe-max-size, 1 MiB by default). A larger buffer lets a
+// server write a burst without blocking while we classify and log, and
+// halves-and-more the wakeups per megabyte.
+const pipeSize = 1 << 20
+
+// growPipe enlarges a pipe's buffer, best effort.
+func growPipe(f *os.File) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return
+	}
+	rc.Control(func(fd uintptr) {
+		unix.FcntlInt(fd, unix.F_SETPIPE_SZ, pipeSize)
+	})
+}

@@ -2,7 +2,10 @@
 
 package session
 
-import "syscall"
+import (
+	"os"
+	"syscall"
+)
 
 // sysProcAttr puts the child in its own process group (terminal signals aimed
 // at linesman never reach it, and shutdown can signal the whole group). There
@@ -21,3 +24,6 @@ func closeInheritedOnExec() {
 		syscall.CloseOnExec(fd)
 	}
 }
+
+// growPipe: pipe sizes are fixed outside Linux.
+func growPipe(f *os.File) {}
