@@ -35,7 +35,7 @@ type KeyMap struct {
 	Env key.Binding
 
 	// Composer.
-	Send, SendRaw, NextTemplate, PrevTemplate, Editor, CloseComposer key.Binding
+	Send, SendRaw, NextTemplate, PrevTemplate, Editor, ClearComposer, CloseComposer key.Binding
 	// Filter prompt.
 	ApplyFilter, CancelFilter key.Binding
 }
@@ -80,6 +80,7 @@ func DefaultKeyMap() *KeyMap {
 		NextTemplate:  b([]string{"ctrl+t"}, "ctrl+t", "next template"),
 		PrevTemplate:  b([]string{"ctrl+y"}, "ctrl+y", "previous template"),
 		Editor:        b([]string{"ctrl+o"}, "ctrl+o", "edit in $EDITOR"),
+		ClearComposer: b([]string{"ctrl+x"}, "ctrl+x", "clear (write from scratch)"),
 		CloseComposer: b([]string{"esc"}, "esc", "close composer"),
 
 		ApplyFilter:  b([]string{"enter"}, "enter", "apply filter"),
@@ -102,7 +103,7 @@ func (k *KeyMap) groups() []keyGroup {
 		{"Frames", []key.Binding{k.Resend, k.EditResend, k.Answer}},
 		{"In flight", []key.Binding{k.Cancel, k.Answer}},
 		{"Process", []key.Binding{k.Env}},
-		{"Composer", []key.Binding{k.Send, k.SendRaw, k.NextTemplate, k.PrevTemplate, k.Editor, k.CloseComposer}},
+		{"Composer", []key.Binding{k.Send, k.SendRaw, k.NextTemplate, k.PrevTemplate, k.Editor, k.ClearComposer, k.CloseComposer}},
 		{"Filter prompt", []key.Binding{k.ApplyFilter, k.CancelFilter}},
 	}
 }

@@ -698,6 +698,10 @@ func (m *Model) composerKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.sendComposed(true)
 	case key.Matches(msg, k.Editor):
 		return m.editInEditor()
+	case key.Matches(msg, k.ClearComposer):
+		p.ta.Reset()
+		p.title, p.status, p.confirm = "by hand", "", ""
+		return nil
 	case msg.String() == "ctrl+c":
 		return m.quit()
 	}

@@ -1,0 +1,220 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/vt"
+	"github.com/creack/pty"
+)
+
+// hostileStderr is what the ui-misbehave server writes to stderr at start:
+// clear screen, cursor home, an OSC 0 title, an OSC 52 clipboard write and a
+// CSI with huge parameters.
+const hostileStderr = "\x1b[2J\x1b[H\x1b]0;PWNED-TITLE\x07\x1b]52;c;UFdORUQtQ0xJUA==\x07\x1b[99999999999;99999999999HESC-MARKER\n"
+
+func init() {
+	// ui-misbehave: a legacy-era server that refuses server/discover,
+	// answers ping after a stray print on stdout (with escape sequences in
+	// it), and writes escape sequences to stderr.
+	registerFake("ui-misbehave", func() {
+		os.Stderr.WriteString(hostileStderr)
+		in := bufio.NewScanner(os.Stdin)
+		in.Buffer(make([]byte, 1<<20), 1<<20)
+		for in.Scan() {
+			var req struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+			}
+			if json.Unmarshal(in.Bytes(), &req) != nil || req.ID == nil {
+				continue
+			}
+			switch req.Method {
+			case "initialize":
+				fmt.Printf(`{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"ui-fake","version":"9.9"}}}`+"\n", req.ID)
+			case "ping":
+				fmt.Print("oops \x1b]0;PWNED-STDOUT\x07\x1b[2J stray print\n")
+				fmt.Printf(`{"jsonrpc":"2.0","id":%s,"result":{"pong":"REPLY-MARKER"}}`+"\n", req.ID)
+			default:
+				fmt.Printf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"no such method"}}`+"\n", req.ID)
+			}
+		}
+	})
+}
+
+// terminal is the linesman binary running in a pseudo-terminal, its output
+// fed to a terminal emulator whose screen the test reads.
+type terminal struct {
+	t    *testing.T
+	cmd  *exec.Cmd
+	ptmx *os.File
+	em   *vt.SafeEmulator
+
+	mu     sync.Mutex
+	raw    bytes.Buffer // every byte linesman wrote
+	titles []string     // window titles the emulator was told to set
+
+	readDone chan struct{}
+}
+
+func startTerminal(t *testing.T, w, h int, args ...string) *terminal {
+	t.Helper()
+	cmd := exec.Command(linesmanBinary(t), args...)
+	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "COLORTERM=truecolor")
+	ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: uint16(w), Rows: uint16(h)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	term := &terminal{t: t, cmd: cmd, ptmx: ptmx, em: vt.NewSafeEmulator(w, h), readDone: make(chan struct{})}
+	term.em.SetCallbacks(vt.Callbacks{Title: func(s string) {
+		term.mu.Lock()
+		term.titles = append(term.titles, s)
+		term.mu.Unlock()
+	}})
+	// linesman's output -> the emulator (and a copy of the raw bytes).
+	go func() {
+		defer close(term.readDone)
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := ptmx.Read(buf)
+			if n > 0 {
+				term.mu.Lock()
+				term.raw.Write(buf[:n])
+				term.mu.Unlock()
+				term.em.Write(buf[:n])
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	// The emulator's answers to linesman's queries (background colour,
+	// device attributes) -> linesman's input.
+	go io.Copy(ptmx, term.em)
+	t.Cleanup(term.close)
+	return term
+}
+
+func (term *terminal) screen() string {
+	return term.em.String()
+}
+
+// waitFor polls the screen until it contains every string, or fails after
+// a generous deadline (the deadline is a guard, not a measurement).
+func (term *terminal) waitFor(what ...string) string {
+	term.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		s := term.screen()
+		missing := ""
+		for _, w := range what {
+			if !strings.Contains(s, w) {
+				missing = w
+				break
+			}
+		}
+		if missing == "" {
+			return s
+		}
+		if time.Now().After(deadline) {
+			term.t.Fatalf("the screen never showed %q; it shows:\n%s", missing, s)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func (term *terminal) send(s string) {
+	term.t.Helper()
+	if _, err := term.ptmx.WriteString(s); err != nil {
+		term.t.Fatal(err)
+	}
+}
+
+// close quits linesman if it still runs, and waits for it and the readers.
+func (term *terminal) close() {
+	if term.cmd.ProcessState == nil {
+		term.cmd.Process.Kill()
+		term.cmd.Wait()
+	}
+	term.ptmx.Close()
+	term.em.Close()
+	<-term.readDone
+}
+
+// wait waits for linesman to exit on its own, bounded.
+func (term *terminal) wait() error {
+	term.t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- term.cmd.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(30 * time.Second):
+		term.cmd.Process.Kill()
+		<-done
+		term.t.Fatal("linesman did not exit after quit")
+		return nil
+	}
+}
+
+// TestUIEndToEnd runs the real binary in a pseudo-terminal against a
+// misbehaving server: it types a request in the composer, sends it, and
+// reads the screen to see the reply and the finding appear; then it quits
+// through the shutdown ladder. Throughout, nothing the server wrote may
+// reach the terminal as a control sequence.
+func TestUIEndToEnd(t *testing.T) {
+	args := append([]string{"--era", "legacy", "--stdin-wait", "5s"}, fakeServerArgs("ui-misbehave")...)
+	term := startTerminal(t, 120, 40, args...)
+
+	// The handshake was made in the background: the status bar names the server.
+	term.waitFor("legacy 2025-11-25", "ui-fake 9.9", "result initialize")
+	// The hostile stderr line is shown inert.
+	term.waitFor("␛[2J␛[H␛]0;PWNED-TITLE␇")
+
+	// Compose a ping by hand.
+	term.send("c")
+	term.waitFor("Composer")
+	term.send("\x18") // ctrl+x: clear the template
+	term.send(`{"jsonrpc":"2.0","id":41,"method":"ping"}`)
+	term.waitFor(`"method":"ping"}`)
+	term.send("\x13") // ctrl+s: send
+	s := term.waitFor("→ 41", "result ping", "non-json-line", "REPLY-MARKER")
+	if !strings.Contains(s, "✖ 1") {
+		t.Errorf("the status bar does not count the error finding:\n%s", s)
+	}
+	// The stray print is a row of its own, inert.
+	term.waitFor("non-json oops ␛]0;PWNED-STDOUT␇␛[2J stray print")
+
+	// Quit: the ladder runs (stdin closed is enough for this server), linesman exits.
+	term.send("q")
+	if err := term.wait(); err != nil {
+		t.Fatalf("linesman exited with %v", err)
+	}
+
+	term.mu.Lock()
+	raw := term.raw.String()
+	titles := append([]string(nil), term.titles...)
+	term.mu.Unlock()
+	for _, bad := range []string{"\x1b]0;PWNED", "\x1b]52;c;UFdO", "\x1b[99999999999", "PWNED-CLIP"} {
+		if strings.Contains(raw, bad) {
+			t.Errorf("the terminal received %q from the server", bad)
+		}
+	}
+	for _, title := range titles {
+		if strings.Contains(title, "PWNED") {
+			t.Errorf("the server set the window title: %q", title)
+		}
+	}
+	if !strings.Contains(raw, "PWNED-TITLE") {
+		t.Error("the hostile stderr line was never shown at all")
+	}
+}
