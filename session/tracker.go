@@ -707,6 +707,18 @@ func (t *Tracker) Requests() []Request {
 	return out
 }
 
+// RequestBySeq returns the request whose frame has the given Seq.
+func (t *Tracker) RequestBySeq(seq uint64) (Request, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	// all is in Seq order: requests are recorded in log order.
+	i, ok := slices.BinarySearchFunc(t.all, seq, func(e *entry, seq uint64) int { return cmpSeq(e.Seq, seq) })
+	if !ok {
+		return Request{}, false
+	}
+	return t.all[i].Request, true
+}
+
 // Lookup returns the latest request sent in direction dir with the given
 // id (in flight first, else the last that ended).
 func (t *Tracker) Lookup(dir wire.Dir, id wire.ID) (Request, bool) {

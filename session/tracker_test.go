@@ -642,3 +642,61 @@ func TestTrackerInFlightOrderAndLookup(t *testing.T) {
 		t.Fatalf("next deadline %s %v", next, ok)
 	}
 }
+
+func TestTrackerRequestBySeq(t *testing.T) {
+	tr := NewTracker(TrackerOptions{})
+	run(t, tr, append(legacyOpen(), c(ms(3), req(2, "tools/list")), s(ms(4), req(1, "ping")), s(ms(5), res(2))))
+	for seq, want := range map[uint64]string{1: "initialize", 4: "tools/list", 5: "ping"} {
+		r, ok := tr.RequestBySeq(seq)
+		if !ok || r.Method != want {
+			t.Errorf("seq %d: %+v %v, want %s", seq, r, ok, want)
+		}
+	}
+	for _, seq := range []uint64{0, 2, 3, 6, 99} {
+		if r, ok := tr.RequestBySeq(seq); ok {
+			t.Errorf("seq %d is no request: %+v", seq, r)
+		}
+	}
+}
+
+// BenchmarkTrackerFrame measures the tracker's cost per frame on a
+// conversation of requests, progress and answers, against classifying the
+// same frames (wire.Classify) as the baseline, in the same run:
+//
+//	go test -run '^$' -bench 'TrackerFrame' ./session
+//
+// Compare the two frames/s figures: the tracker should cost a fraction of
+// classification.
+func BenchmarkTrackerFrame(b *testing.B) {
+	const n = 4096
+	texts := make([][]byte, 0, n)
+	dirs := make([]wire.Dir, 0, n)
+	for i := 1; len(texts) < n; i++ {
+		tok := fmt.Sprintf("t%d", i)
+		texts = append(texts, []byte(reqTok(i, "tools/call", tok)), []byte(progress(tok, 1)), []byte(res(i)))
+		dirs = append(dirs, wire.ClientToServer, wire.ServerToClient, wire.ServerToClient)
+	}
+	frames := make([]*wire.Frame, len(texts))
+	for i, t := range texts {
+		frames[i] = mkFrame(string(t))
+	}
+	b.Run("classify", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			wire.Classify(texts[i%len(texts)])
+		}
+		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "frames/s")
+	})
+	b.Run("tracker", func(b *testing.B) {
+		tr := NewTracker(TrackerOptions{})
+		tr.SetEra(EraLegacy)
+		for i := 0; i < b.N; i++ {
+			if i%len(frames) == 0 && i > 0 {
+				tr.Restarted(0) // a fresh process: the same ids are fresh again
+			}
+			f := frames[i%len(frames)]
+			f.Findings = f.Findings[:0]
+			tr.Frame(uint64(i+1), dirs[i%len(frames)], f, time.Duration(i))
+		}
+		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "frames/s")
+	})
+}
