@@ -464,6 +464,9 @@ func (s *Session) onAnswer(f *wire.Frame, seq uint64) {
 	s.client.mu.Lock()
 	ch, ok := s.client.waiters[id]
 	delete(s.client.waiters, id)
+	if f.Msg.ResultType != "input_required" {
+		delete(s.client.sent, id) // only an input_required answer can be retried
+	}
 	s.client.mu.Unlock()
 	if ok {
 		ch <- f // buffered, and delivered once
@@ -581,10 +584,9 @@ func nonNull(b json.RawMessage) json.RawMessage {
 // sampling and elicitation left to the user (or declined when headless),
 // anything else "method not found".
 func (s *Session) onServerRequest(f *wire.Frame, seq uint64) {
+	// Every request is answered, even one reusing an id still in flight
+	// (the tracker has flagged it): a host does not second-guess ids.
 	id, method := f.Msg.ID, f.Msg.Method
-	if r, ok := s.tracker.Lookup(wire.ServerToClient, id); !ok || r.Seq != seq {
-		return // a reused id in flight: the earlier request is the one to answer
-	}
 	var err error
 	switch method {
 	case "ping":
