@@ -99,7 +99,7 @@ func (k *KeyMap) groups() []keyGroup {
 	return []keyGroup{
 		{"Everywhere", []key.Binding{k.FocusNext, k.FocusPrev, k.Help, k.Quit, k.Filter, k.NextFinding, k.PrevFinding,
 			k.Follow, k.Compose, k.Shutdown, k.Restart, k.CopyRaw, k.CopyPretty, k.TabNext, k.TabPrev}},
-		{"Moving (focused pane)", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}},
+		{"Moving", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}},
 		{"Frames", []key.Binding{k.Resend, k.EditResend, k.Answer}},
 		{"In flight", []key.Binding{k.Cancel, k.Answer}},
 		{"Process", []key.Binding{k.Env}},

@@ -242,36 +242,39 @@ func (m *Model) shortHelp() []key.Binding {
 	return append(b, k.FocusNext, k.Filter, k.NextFinding, k.Follow, k.Compose, k.Help, k.Quit)
 }
 
-// fullHelp is the ? screen: every enabled binding by group, and the filter syntax.
+// fullHelp is the ? screen: every binding by group (those that would do
+// nothing now are marked "off"), the filter syntax and the glyphs.
 func (m *Model) fullHelp() []string {
 	st := m.c.st
+	const indent = 14
 	var out []string
 	for _, g := range m.c.km.groups() {
-		out = append(out, st.Accent.Render(g.Title))
-		line := ""
-		for _, b := range g.Bindings {
+		line := st.Accent.Render(fmt.Sprintf("%-*s", indent, g.Title))
+		used := indent
+		for i, b := range g.Bindings {
 			item := st.Help.FullKey.Render(b.Help().Key) + " " + b.Help().Desc
 			if !b.Enabled() {
-				item = st.Subtle.Render(b.Help().Key + " " + b.Help().Desc + " (n/a now)")
+				item = st.Subtle.Render(b.Help().Key + " " + b.Help().Desc + " (off)")
 			}
-			if ansi.StringWidth(line)+ansi.StringWidth(item)+3 > m.width && line != "" {
-				out = append(out, "  "+line)
-				line = ""
-			}
-			if line != "" {
-				line += "  ·  "
+			w := ansi.StringWidth(item)
+			if i > 0 {
+				if used+3+w > m.width {
+					out = append(out, line)
+					line, used = strings.Repeat(" ", indent), indent
+				} else {
+					line += st.Subtle.Render(" · ")
+					used += 3
+				}
 			}
 			line += item
+			used += w
 		}
-		if line != "" {
-			out = append(out, "  "+line)
-		}
+		out = append(out, line)
 	}
-	out = append(out, "")
 	for _, l := range strings.Split(FilterSyntax, "\n") {
 		out = append(out, st.Subtle.Render(l))
 	}
-	out = append(out, "", st.Subtle.Render("Glyphs: → client→server  ← server→client  ✖ error  ▲ warning  ● note  ▶ focused pane  ▌ selected"))
+	out = append(out, st.Subtle.Render("Glyphs: → client→server  ← server→client  ✖ error  ▲ warning  ● note  ▶ focused pane  ▌ selected"))
 	return out
 }
 
