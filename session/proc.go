@@ -3,7 +3,6 @@ package session
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -201,30 +200,6 @@ func (p *proc) wait() {
 	}
 	p.s.log.Append(Event{Type: EventProcess, Process: ev})
 	close(p.exited)
-}
-
-// readStdout frames the server's stdout and logs every frame until EOF.
-func (p *proc) readStdout() {
-	defer close(p.stdoutDone)
-	defer p.pipes.stdoutR.Close()
-	fr := wire.NewFramer(p.pipes.stdoutR, wire.Options{MaxFrame: p.s.cfg.MaxFrame})
-	for {
-		f, err := fr.Next()
-		if f != nil {
-			size := f.Size()
-			p.s.logFrame(wire.ServerToClient, f)
-			p.mu.Lock()
-			p.bytesIn += size
-			p.s2cFrames++
-			p.mu.Unlock()
-		}
-		if err != nil {
-			if err != io.EOF && !errors.Is(err, os.ErrClosed) {
-				p.s.note(fmt.Sprintf("reading the server's stdout failed: %v", err))
-			}
-			return
-		}
-	}
 }
 
 // kill sends SIGKILL to the group now.
