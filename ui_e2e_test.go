@@ -58,12 +58,15 @@ type terminal struct {
 	cmd  *exec.Cmd
 	ptmx *os.File
 	em   *vt.SafeEmulator
+	// emMu guards the emulator's screen: SafeEmulator does not guard String.
+	emMu sync.Mutex
 
 	mu     sync.Mutex
 	raw    bytes.Buffer // every byte linesman wrote
 	titles []string     // window titles the emulator was told to set
 
 	readDone chan struct{}
+	copyDone chan struct{}
 }
 
 func startTerminal(t *testing.T, w, h int, args ...string) *terminal {
@@ -90,7 +93,9 @@ func startTerminal(t *testing.T, w, h int, args ...string) *terminal {
 				term.mu.Lock()
 				term.raw.Write(buf[:n])
 				term.mu.Unlock()
+				term.emMu.Lock()
 				term.em.Write(buf[:n])
+				term.emMu.Unlock()
 			}
 			if err != nil {
 				return
@@ -99,12 +104,18 @@ func startTerminal(t *testing.T, w, h int, args ...string) *terminal {
 	}()
 	// The emulator's answers to linesman's queries (background colour,
 	// device attributes) -> linesman's input.
-	go io.Copy(ptmx, term.em)
+	term.copyDone = make(chan struct{})
+	go func() {
+		defer close(term.copyDone)
+		io.Copy(ptmx, term.em)
+	}()
 	t.Cleanup(term.close)
 	return term
 }
 
 func (term *terminal) screen() string {
+	term.emMu.Lock()
+	defer term.emMu.Unlock()
 	return term.em.String()
 }
 
@@ -146,8 +157,13 @@ func (term *terminal) close() {
 		term.cmd.Wait()
 	}
 	term.ptmx.Close()
-	term.em.Close()
 	<-term.readDone
+	// End the answer copier by closing the emulator's input pipe directly:
+	// Emulator.Close races with a Read in progress (it flips an unguarded flag).
+	if pw, ok := term.em.InputPipe().(*io.PipeWriter); ok {
+		pw.CloseWithError(io.EOF)
+	}
+	<-term.copyDone
 }
 
 // wait waits for linesman to exit on its own, bounded.
