@@ -51,6 +51,7 @@ type proc struct {
 	tail         []string // last stderr lines, a ring of tailKeep
 	tailNext     int
 	heldPipes    []string
+	restarting   bool // Restart is replacing this process: its in-flight requests are not the server's fault
 
 	w *writer
 }
@@ -491,7 +492,14 @@ func (p *proc) reportHeld(stdout, stderr bool) {
 // tracker's exited-during-request) and exit-at-start.
 func (p *proc) reportExit() {
 	s := p.s
-	s.logFindings(s.tracker.Exited(s.log.Since()))
+	p.mu.Lock()
+	restarting := p.restarting
+	p.mu.Unlock()
+	if !restarting {
+		// On a restart, Tracker.Restarted ends what is still in flight,
+		// without a finding: the user asked for it.
+		s.logFindings(s.tracker.Exited(s.log.Since()))
+	}
 	p.mu.Lock()
 	onItsOwn := p.endedBy == StepNone && p.shutdownAt.IsZero()
 	frames := p.s2cFrames
@@ -514,7 +522,7 @@ func (p *proc) tick() {
 	s := p.s
 	s.logFindings(s.tracker.Tick(s.log.Since()))
 	if blocked, pending := p.w.blocked(s.cfg.StdinBlockedAfter); blocked && s.flagOnce(&s.stdinStuck) {
-		s.logFinding("stdin-not-read", fmt.Sprintf("a write to the server's stdin has been blocked for more than %s; %d bytes pending", s.cfg.StdinBlockedAfter, pending))
+		s.logFindingDir("stdin-not-read", wire.ClientToServer, fmt.Sprintf("a write to the server's stdin has been blocked for more than %s; %d bytes pending", s.cfg.StdinBlockedAfter, pending))
 	}
 }
 

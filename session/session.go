@@ -212,6 +212,9 @@ func (s *Session) Restart() error {
 	s.restartMu.Lock()
 	defer s.restartMu.Unlock()
 	old := s.current()
+	old.mu.Lock()
+	old.restarting = true
+	old.mu.Unlock()
 	old.shutdown()
 	<-old.done
 	s.mu.Lock()
@@ -242,8 +245,11 @@ func (s *Session) logFrame(dir wire.Dir, f *wire.Frame) uint64 {
 }
 
 // logFinding appends a finding that is not attached to a frame.
-func (s *Session) logFinding(code, message string) {
-	f := LoggedFinding{Finding: wire.NewFinding(code, message)}
+func (s *Session) logFinding(code, message string) { s.logFindingDir(code, 0, message) }
+
+// logFindingDir appends a finding about one direction of the wire.
+func (s *Session) logFindingDir(code string, dir wire.Dir, message string) {
+	f := LoggedFinding{Finding: wire.NewFinding(code, message), Dir: dir}
 	s.log.Append(Event{Type: EventFinding, Finding: &f})
 }
 
