@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"linesman/session"
 	"linesman/wire"
@@ -460,4 +461,73 @@ func TestDroppedEvents(t *testing.T) {
 	if gone.Finding == nil || gone.Finding.FrameSeq != 0 {
 		t.Errorf("finding about a dropped frame: %+v, want frame seq 0", gone.Finding)
 	}
+}
+
+// TestAppendStringEveryByte: the 8-byte fast path never skips a byte that
+// needs escaping, whatever its position in the word.
+func TestAppendStringEveryByte(t *testing.T) {
+	for c := range 256 {
+		for pos := range 9 {
+			s := []byte("abcdefghi")
+			s[pos] = byte(c)
+			if c == 0xC2 && pos < 8 {
+				s[pos+1] = 0x85 // a C1 control, NEL
+			}
+			if !utf8.Valid(s) {
+				continue
+			}
+			var got string
+			b := appendString(nil, s)
+			if err := json.Unmarshal(b, &got); err != nil || got != string(s) {
+				t.Fatalf("%q: %s: %v", s, b, err)
+			}
+			for _, x := range b {
+				if x < 0x20 || x == 0x7f || (x == 0xC2 && c == 0xC2) {
+					t.Fatalf("%q encoded with a raw control byte: %q", s, b)
+				}
+			}
+		}
+	}
+}
+
+// FuzzFrameRecord: whatever a server writes, the frame records of its
+// frames decode to the exact lines ("json", "text" or "b64" alike), and no
+// record carries a raw control byte.
+func FuzzFrameRecord(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"result":{}}` + "\n",
+		"{\"a\":\"\u0085\"}\n{\"a\":\"\x7f\"}\n{\"a\":\"\xff\"}\n",
+		"\xef\xbb\xbf{\"a\":1}\r\n{\t\"a\" : 1 }\n [1] \n[1,2]\n",
+		"{\n\"a\":\n1}\n{\"a\":\"\\u0000\\\"\"}\n\"str\"\n123\n",
+		"{\"deep\":" + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + "}\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, fr := range wire.FramesOf(data, wire.Options{MaxFrame: 4096}) {
+			ev := session.Event{Seq: 1, At: 1, Type: session.EventFrame, Dir: wire.ServerToClient, Frame: fr}
+			rec := appendEvent(nil, &ev)
+			for _, c := range rec[:len(rec)-1] {
+				if c < 0x20 || c == 0x7f {
+					t.Fatalf("raw control byte %#x in %q", c, rec)
+				}
+			}
+			var raw rawRecord
+			if err := json.Unmarshal(rec, &raw); err != nil {
+				t.Fatalf("%q: %v", rec, err)
+			}
+			if len(raw.Lines) != len(fr.Lines) {
+				t.Fatalf("%d lines back, want %d", len(raw.Lines), len(fr.Lines))
+			}
+			for i := range raw.Lines {
+				l, err := raw.Lines[i].line()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := diffLine(&fr.Lines[i], &l); err != nil {
+					t.Fatalf("%q: %v", rec, err)
+				}
+			}
+		}
+	})
 }

@@ -1,7 +1,9 @@
 package capture
 
 import (
+	"bytes"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -75,14 +77,21 @@ func appendEvent(buf []byte, ev *session.Event) []byte {
 		buf = append(buf, `,"dir":"`...)
 		buf = append(buf, ev.Dir.String()...)
 		buf = append(buf, `","lines":[`...)
-		if ev.Frame != nil {
-			for i := range ev.Frame.Lines {
-				if i > 0 {
-					buf = append(buf, ',')
-				}
-				buf = append(buf, '{')
-				buf = appendLine(buf, &ev.Frame.Lines[i])
+		if f := ev.Frame; f != nil {
+			if len(f.Lines) == 1 && embeddable(f) {
+				buf = append(buf, `{"json":`...)
+				buf = append(buf, f.Lines[0].Content...)
+				buf = appendTail(buf, &f.Lines[0])
 				buf = append(buf, '}')
+			} else {
+				for i := range f.Lines {
+					if i > 0 {
+						buf = append(buf, ',')
+					}
+					buf = append(buf, '{')
+					buf = appendLine(buf, &f.Lines[i])
+					buf = append(buf, '}')
+				}
 			}
 		}
 		buf = append(buf, ']')
@@ -153,6 +162,11 @@ func appendLine(buf []byte, l *wire.Line) []byte {
 		buf = base64.StdEncoding.AppendEncode(buf, l.Content)
 		buf = append(buf, '"')
 	}
+	return appendTail(buf, l)
+}
+
+// appendTail appends the members of a line after its bytes.
+func appendTail(buf []byte, l *wire.Line) []byte {
 	buf = append(buf, `,"term":"`...)
 	buf = append(buf, termName(l.Term)...)
 	buf = append(buf, `","len":`...)
@@ -161,6 +175,40 @@ func appendLine(buf []byte, l *wire.Line) []byte {
 		buf = append(buf, `,"truncated":true`...)
 	}
 	return buf
+}
+
+// embeddable reports whether a one-line frame can go into its record as the
+// JSON value it is ("json"), byte for byte: that spares the escaping of a
+// string, and lets jq read the messages of a capture. It must be exactly one
+// JSON value (the wire scanner is strict JSON, with encoding/json's depth
+// limit) from its first byte to its last, valid UTF-8, and free of anything
+// that could drive a terminal (DEL, C1 controls) or that the value would not
+// give back (a BOM, a truncated tail, raw control bytes).
+func embeddable(f *wire.Frame) bool {
+	l := &f.Lines[0]
+	b := l.Content
+	if l.Truncated || f.Msg.Kind == wire.KindNonJSON || len(b) < 2 {
+		return false
+	}
+	if (b[0] != '{' && b[0] != '[') || (b[len(b)-1] != '}' && b[len(b)-1] != ']') {
+		return false
+	}
+	if f.Has("invalid-utf8") || f.Has("control-characters") || f.Has("utf8-bom") || f.Has("non-json-line") {
+		return false
+	}
+	if bytes.IndexByte(b, 0x7f) >= 0 || bytes.IndexByte(b, '\t') >= 0 || bytes.IndexByte(b, '\r') >= 0 {
+		return false
+	}
+	for i := 0; ; {
+		j := bytes.IndexByte(b[i:], 0xC2)
+		if j < 0 {
+			return true
+		}
+		i += j + 1
+		if i < len(b) && b[i] < 0xA0 {
+			return false // a C1 control, U+0080..U+009F
+		}
+	}
 }
 
 func termName(t wire.Terminator) string {
@@ -188,22 +236,54 @@ func parseTerm(s string) (wire.Terminator, error) {
 
 const hexDigits = "0123456789abcdef"
 
+// plain[c] is true for the bytes appendString copies as they are.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < 0x100; c++ {
+		t[c] = c != '"' && c != '\\' && c != 0x7f && c != 0xC2
+	}
+	return t
+}()
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// attention is non-zero when one of the 8 bytes in x may need more than a
+// plain copy: below 0x20, a quote, a backslash, DEL, or not ASCII. It may
+// say so of a byte that does not (the byte loop then decides), never the
+// reverse: for each test, the lowest matching byte sets its high bit with
+// no borrow from below.
+func attention(x uint64) uint64 {
+	quote := x ^ (ones * '"')
+	backslash := x ^ (ones * '\\')
+	del := x ^ (ones * 0x7f)
+	return ((x - ones*0x20) | (quote - ones) | (backslash - ones) | (del - ones) | x) & highs
+}
+
 // appendString appends s, which must be valid UTF-8, as a JSON string.
 // Besides what JSON requires (quote, backslash, C0 controls), it escapes DEL
 // and the C1 controls, so that a capture shown with cat or less cannot drive
 // the terminal: servers write escape sequences, and a capture keeps them.
+// It is the hot loop of a recording: it skips plain text 8 bytes at a time.
 func appendString(buf []byte, s []byte) []byte {
 	buf = append(buf, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < 0x7f {
+		for i+8 <= len(s) && attention(binary.LittleEndian.Uint64(s[i:])) == 0 {
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
+		if plain[s[i]] {
 			i++
 			continue
 		}
-		if c >= 0x80 {
+		c := s[i]
+		if c == 0xC2 {
 			// C1 controls are U+0080..U+009F: 0xC2 0x80..0x9F in UTF-8.
-			if c == 0xC2 && i+1 < len(s) && s[i+1] < 0xA0 {
+			if i+1 < len(s) && s[i+1] < 0xA0 {
 				buf = append(buf, s[start:i]...)
 				buf = append(buf, '\\', 'u', '0', '0', hexDigits[s[i+1]>>4], hexDigits[s[i+1]&0xF])
 				i += 2

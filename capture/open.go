@@ -177,16 +177,19 @@ type rawRecord struct {
 
 // rawLine is one physical line of a frame record, or a stderr record.
 type rawLine struct {
-	Text      *string `json:"text"`
-	B64       *string `json:"b64"`
-	Term      string  `json:"term"`
-	Len       int64   `json:"len"`
-	Truncated bool    `json:"truncated"`
+	JSON      json.RawMessage `json:"json"`
+	Text      *string         `json:"text"`
+	B64       *string         `json:"b64"`
+	Term      string          `json:"term"`
+	Len       int64           `json:"len"`
+	Truncated bool            `json:"truncated"`
 }
 
 func (l *rawLine) line() (wire.Line, error) {
 	var out wire.Line
 	switch {
+	case l.JSON != nil:
+		out.Content = l.JSON
 	case l.Text != nil:
 		out.Content = []byte(*l.Text)
 	case l.B64 != nil:
@@ -196,7 +199,7 @@ func (l *rawLine) line() (wire.Line, error) {
 		}
 		out.Content = b
 	default:
-		return out, errors.New(`a line with neither "text" nor "b64"`)
+		return out, errors.New(`a line with none of "json", "text" or "b64"`)
 	}
 	t, err := parseTerm(l.Term)
 	if err != nil {

@@ -15,10 +15,10 @@ const batch = 256
 
 // Recorder writes a session.Log to a capture file as the log grows. It reads
 // the log by Seq on its own goroutine after a coalescing signal, so the
-// appender never waits for the disk. Each record is written with one write
-// call to a file opened O_APPEND, as soon as the event is read: nothing
-// lingers in a buffer, so a crash of linesman loses at most the record being
-// written.
+// appender never waits for the disk. Records are written to a file opened
+// O_APPEND as soon as their events are read, each whole within one write
+// call: nothing lingers in a buffer, so a crash of linesman loses at most
+// the record being written (and what it had not read yet).
 type Recorder struct {
 	log  *session.Log
 	file *os.File
@@ -32,6 +32,10 @@ type Recorder struct {
 	next uint64 // Seq of the next event to write
 	buf  []byte
 
+	// perRecord makes every record a write call of its own, even under a
+	// flood; the benchmark compares it with the default coalescing.
+	perRecord bool
+
 	mu      sync.Mutex
 	err     error  // first write error; recording stops there
 	written uint64 // events written
@@ -43,6 +47,10 @@ type Recorder struct {
 // The header's Start is set from the log; Format, Version and Linesman are
 // filled in when empty.
 func Create(path string, log *session.Log, h Header) (*Recorder, error) {
+	return create(path, log, h, false)
+}
+
+func create(path string, log *session.Log, h Header, perRecord bool) (*Recorder, error) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("capture: %w", err)
@@ -72,13 +80,14 @@ func Create(path string, log *session.Log, h Header) (*Recorder, error) {
 		return nil, fmt.Errorf("capture: writing the header of %s: %w", path, err)
 	}
 	r := &Recorder{
-		log:  log,
-		file: f,
-		path: path,
-		stop: make(chan struct{}),
-		done: make(chan struct{}),
-		next: 1,
-		buf:  buf[:0],
+		log:       log,
+		file:      f,
+		path:      path,
+		stop:      make(chan struct{}),
+		done:      make(chan struct{}),
+		next:      1,
+		buf:       buf[:0],
+		perRecord: perRecord,
 	}
 	// Subscribe before looking at the log, so no append can slip between
 	// the first read and the first signal.
@@ -133,7 +142,19 @@ func (r *Recorder) run() {
 	}
 }
 
+// flushAt is the size at which the recorder writes out the records it has
+// built so far, even if more events are already waiting.
+const flushAt = 256 << 10
+
 // drain writes every event the log holds from r.next on.
+//
+// The records of the events that are in the log when the recorder looks are
+// built into one buffer and written with one write call (several when they
+// exceed flushAt): a record is never split across writes and never waits for
+// later events, so what a crash loses is what had not been written yet — at
+// worst, a torn last record. Under a flood this coalescing is what keeps the
+// cost of recording within a fraction of the cost of logging; a quiet
+// session writes each event alone, as it comes.
 func (r *Recorder) drain() {
 	if r.failed() {
 		return
@@ -145,6 +166,8 @@ func (r *Recorder) drain() {
 		}
 		to := min(end, r.next+batch)
 		evs := r.log.Range(r.next, to)
+		buf := r.buf[:0]
+		pending := uint64(0) // events in buf
 		if len(evs) == 0 || evs[0].Seq > r.next {
 			// Retention dropped events we had not written yet: say so,
 			// honestly, and carry on from what is left.
@@ -154,43 +177,49 @@ func (r *Recorder) drain() {
 			} else if first, _ := r.log.Bounds(); first > r.next {
 				upTo = first
 			}
-			if !r.write(appendDropped(r.buf[:0], r.next, upTo-r.next)) {
-				return
-			}
+			buf = appendDropped(buf, r.next, upTo-r.next)
 			r.mu.Lock()
 			r.dropped += upTo - r.next
 			r.mu.Unlock()
 			r.next = upTo
 		}
 		for i := range evs {
-			if !r.write(appendEvent(r.buf[:0], &evs[i])) {
-				return
+			buf = appendEvent(buf, &evs[i])
+			pending++
+			if len(buf) >= flushAt || r.perRecord {
+				if !r.write(buf, pending) {
+					return
+				}
+				buf, pending = r.buf[:0], 0
 			}
 			r.next = evs[i].Seq + 1
 		}
-		r.mu.Lock()
-		r.written += uint64(len(evs))
-		r.mu.Unlock()
+		if len(buf) > 0 && !r.write(buf, pending) {
+			return
+		}
 	}
 }
 
-// write writes one record with one write call; on error it records the
-// error and recording stops (a capture with a hole in the middle would lie).
-func (r *Recorder) write(rec []byte) bool {
-	r.buf = rec
-	if _, err := r.file.Write(rec); err != nil {
-		r.mu.Lock()
-		if r.err == nil {
-			r.err = fmt.Errorf("capture: writing %s: %w", r.path, err)
-		}
-		r.mu.Unlock()
-		return false
+// write writes whole records with one write call and counts the events they
+// hold; on error it keeps the error and recording stops (a capture with a
+// hole in the middle would lie).
+func (r *Recorder) write(recs []byte, events uint64) bool {
+	_, err := r.file.Write(recs)
+	r.mu.Lock()
+	if err != nil && r.err == nil {
+		r.err = fmt.Errorf("capture: writing %s: %w", r.path, err)
 	}
-	// Don't let one 20 MiB frame pin a 20 MiB buffer for the whole session.
-	if cap(r.buf) > 1<<20 {
+	if err == nil {
+		r.written += events
+	}
+	r.mu.Unlock()
+	// Keep the buffer for the next records, but don't let one 20 MiB
+	// frame pin 20 MiB for the rest of the session.
+	r.buf = recs[:0]
+	if cap(r.buf) > 4*flushAt {
 		r.buf = nil
 	}
-	return true
+	return err == nil
 }
 
 func (r *Recorder) failed() bool {
