@@ -26,6 +26,15 @@ func (c Config) trackerOptions() TrackerOptions {
 	return TrackerOptions{Timeout: c.Timeout}
 }
 
+// requestTimeout bounds the handshake's own waits, as the tracker bounds
+// every request.
+func (s *Session) requestTimeout() time.Duration {
+	if s.cfg.Timeout > 0 {
+		return s.cfg.Timeout
+	}
+	return DefaultTimeout
+}
+
 func (s *Session) probeTimeout() time.Duration {
 	if s.cfg.ProbeTimeout > 0 {
 		return s.cfg.ProbeTimeout
@@ -45,6 +54,8 @@ func (s *Session) probeTimeout() time.Duration {
 //   - EraModern: no probe; server/discover is still asked, to learn the
 //     server's identity and capabilities.
 //
+// Each wait is bounded by Config.Timeout (the probe's by ProbeTimeout), so
+// a server that never answers fails the handshake instead of hanging it.
 // A note in the log says which rule decided. With Config.NoHandshake it only
 // pins Config.Era (if any) and leaves the handshake to the user.
 func (s *Session) Handshake(ctx context.Context) error {
@@ -62,7 +73,9 @@ func (s *Session) Handshake(ctx context.Context) error {
 	case EraModern:
 		s.setEra(EraModern, ModernProtocolVersion)
 		s.note("era modern, as asked (--era modern): no probe and no initialize; server/discover asks the server who it is")
-		f, err := s.Call(ctx, "server/discover", nil)
+		cctx, cancel := context.WithTimeout(ctx, s.requestTimeout())
+		f, err := s.Call(cctx, "server/discover", nil)
+		cancel()
 		if err != nil {
 			return fmt.Errorf("%w: server/discover: %v", ErrHandshake, err)
 		}
@@ -169,7 +182,9 @@ func pickModern(versions []string) string {
 // notifications/initialized.
 func (s *Session) legacyHandshake(ctx context.Context) error {
 	s.setEra(EraLegacy, LegacyProtocolVersion)
-	f, err := s.Call(ctx, "initialize", map[string]any{
+	cctx, cancel := context.WithTimeout(ctx, s.requestTimeout())
+	defer cancel()
+	f, err := s.Call(cctx, "initialize", map[string]any{
 		"protocolVersion": LegacyProtocolVersion,
 		"capabilities":    s.clientCapabilities(),
 		"clientInfo":      s.clientInfo(),
