@@ -865,3 +865,17 @@ func TestCallMatchesAnIDOfTheOtherType(t *testing.T) {
 		t.Errorf("findings %q", got)
 	}
 }
+
+// A server that never answers fails the handshake within the request
+// timeout instead of hanging it.
+func TestHandshakeBoundedByTimeout(t *testing.T) {
+	for _, era := range []Era{EraLegacy, EraModern} {
+		t.Run(era.String(), func(t *testing.T) {
+			s := startProto(t, "proto-deaf", Config{Era: era, Timeout: 300 * time.Millisecond})
+			err := s.Handshake(ctxT(t))
+			if !errors.Is(err, ErrHandshake) {
+				t.Fatalf("handshake with a deaf server: %v", err)
+			}
+		})
+	}
+}
