@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -16,74 +17,68 @@ import (
 	"linesman/wire"
 )
 
-// killFramePad makes each flooded frame big enough (about 40 KiB) that a
-// SIGKILL often lands in the middle of writing a record.
-const killFramePad = 40 << 10
-
+// floodFrame is the i-th notification the capture-flood server writes;
+// about 8 KiB, so that records are big enough for a kill to land while one
+// is being written.
 func floodFrame(i int) string {
-	return fmt.Sprintf("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"i\":%d,\"pad\":\"%s\"}}\n",
-		i, strings.Repeat(string(rune('a'+i%26)), killFramePad+i%1000))
+	return fmt.Sprintf("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":{\"i\":%d,\"pad\":\"%s\"}}}\n",
+		i, strings.Repeat(string(rune('a'+i%26)), 8<<10+i%512))
 }
 
 func init() {
-	// capture-recorder is a recording linesman in miniature: a real
-	// separate process that logs a flood of server frames into a session
-	// log and records it to $CAPTURE_FILE with capture.Recorder, the code
-	// that --capture runs, until it is killed. It says "recording" on
-	// stdout once the first frames are on disk.
-	registerFake("capture-recorder", func() {
-		log := session.NewLog(0)
-		tr := session.NewTracker(session.TrackerOptions{})
-		rec, err := capture.Create(os.Getenv("CAPTURE_FILE"), log, capture.Header{Command: []string{"flood"}})
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		_ = rec // never closed: the test kills this process
-		said := false
-		for i := 1; ; i++ {
-			for _, f := range wire.FramesOf([]byte(floodFrame(i)), wire.Options{}) {
-				log.AppendWith(func(seq uint64, at time.Duration) session.Event {
-					tr.Frame(seq, wire.ServerToClient, f, at)
-					return session.Event{Type: session.EventFrame, Dir: wire.ServerToClient, Frame: f}
-				})
+	// capture-flood writes notifications as fast as its stdout takes them
+	// and never answers anything; it dies when linesman does (the parent
+	// death signal of the session), or at the latest when its stdout breaks.
+	registerFake("capture-flood", func() {
+		go func() { // keep reading stdin, as a server does
+			s := bufio.NewScanner(os.Stdin)
+			for s.Scan() {
 			}
-			if written, _ := rec.Stats(); written >= 100 && !said {
-				fmt.Println("recording")
-				said = true
+		}()
+		w := bufio.NewWriterSize(os.Stdout, 64<<10)
+		for i := 1; ; i++ {
+			if _, err := w.WriteString(floodFrame(i)); err != nil {
+				os.Exit(0)
 			}
 		}
 	})
 }
 
-// TestCaptureSurvivesSIGKILL kills a recording process with SIGKILL in the
-// middle of a flood and opens its capture: every record before the torn one
-// is there, in order and byte for byte, and the torn one (if the kill cut
-// one) is reported and skipped.
+// TestCaptureSurvivesSIGKILL runs the real binary, `linesman send --capture
+// F` against a server flooding frames, kills linesman with SIGKILL in the
+// middle of the flood, and opens F: every record before the torn one (if
+// the kill cut one) is there, in order and byte for byte; the torn one is
+// reported and skipped; and the server did not outlive linesman.
 func TestCaptureSurvivesSIGKILL(t *testing.T) {
-	for round := range 3 {
+	bin := linesmanBinary(t)
+	for round := range 2 {
 		path := filepath.Join(t.TempDir(), "killed.jsonl")
-		cmd := exec.Command(testBinary, "-test.run=^$")
-		cmd.Env = append(os.Environ(), "LINESMAN_FAKE_SERVER=capture-recorder", "CAPTURE_FILE="+path)
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
+		args := append([]string{"send", "--raw", "--timeout", "10m", "--capture", path}, fakeServerArgs("capture-flood")...)
+		cmd := exec.Command(bin, args...)
+		cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"flood"}}` + "\n")
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		line, err := bufio.NewReader(out).ReadString('\n')
-		if err != nil || line != "recording\n" {
-			cmd.Process.Kill()
-			cmd.Wait()
-			t.Fatalf("the recorder said %q, %v", line, err)
+		// Let the capture grow well into the flood (a guard, not a timing
+		// assertion: the deadline only stops a hung test).
+		deadline := time.Now().Add(time.Minute)
+		for {
+			if fi, err := os.Stat(path); err == nil && fi.Size() > int64(4+round*8)<<20 {
+				break
+			}
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				cmd.Wait()
+				t.Fatal("the capture did not grow past a few MiB in a minute")
+			}
+			time.Sleep(5 * time.Millisecond)
 		}
 		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 			t.Fatal(err)
 		}
-		err = cmd.Wait()
+		err := cmd.Wait()
 		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || ws.Signal() != syscall.SIGKILL {
-			t.Fatalf("the recorder ended with %v, not by SIGKILL", err)
+			t.Fatalf("linesman ended with %v, not by SIGKILL", err)
 		}
 
 		raw, err := os.ReadFile(path)
@@ -95,19 +90,64 @@ func TestCaptureSurvivesSIGKILL(t *testing.T) {
 			t.Fatal(err)
 		}
 		complete := strings.Count(string(raw), "\n") - 1 // less the header
-		if int(c.Records) != complete || c.Log.Len() != complete || complete < 100 {
-			t.Fatalf("%d records read back, %d events; the file has %d complete records (want >= 100)", c.Records, c.Log.Len(), complete)
+		if int(c.Records) != complete || c.Log.Len() != complete {
+			t.Fatalf("%d records read back, %d events; the file has %d complete records", c.Records, c.Log.Len(), complete)
 		}
 		if torn := len(raw) - (strings.LastIndexByte(string(raw), '\n') + 1); c.Torn != torn {
 			t.Errorf("torn %d, want %d", c.Torn, torn)
 		}
-		i := 1
-		for _, ev := range c.Log.Range(1, uint64(complete)+1) {
-			if ev.Seq != uint64(i) || ev.Type != session.EventFrame || string(ev.Frame.Raw()) != floodFrame(i) {
-				t.Fatalf("event %d: seq %d, %v, %.60q", i, ev.Seq, ev.Type, ev.Frame.Raw())
-			}
-			i++
+		if fmt.Sprint(c.Header.Command) != fmt.Sprint([]string{testBinary, "-test.run=^$"}) {
+			t.Errorf("header command %q", c.Header.Command)
 		}
-		t.Logf("round %d: %d records intact, torn last record: %d bytes", round, complete, c.Torn)
+
+		// Every server frame, in order, exactly as the server wrote it.
+		next, pid := 1, 0
+		for _, ev := range c.Log.Range(1, uint64(complete)+1) {
+			switch {
+			case ev.Type == session.EventProcess && ev.Process.Pid != 0:
+				pid = ev.Process.Pid
+			case ev.Type == session.EventFrame && ev.Dir == wire.ServerToClient:
+				if got := string(ev.Frame.Raw()); got != floodFrame(next) {
+					t.Fatalf("server frame %d (seq %d): %.80q, want %.80q", next, ev.Seq, got, floodFrame(next))
+				}
+				next++
+			}
+		}
+		if next < 100 {
+			t.Fatalf("only %d server frames in the capture", next-1)
+		}
+		t.Logf("round %d: %d records intact (%d server frames), torn last record: %d bytes", round, complete, next-1, c.Torn)
+
+		// The server must not outlive linesman (parent-death signal).
+		if pid == 0 {
+			t.Fatal("no process event with the server's pid")
+		}
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			if gone(pid) {
+				break
+			}
+			if time.Now().After(deadline) {
+				syscall.Kill(pid, syscall.SIGKILL)
+				t.Fatalf("the server (pid %d) outlived linesman by 30 s", pid)
+			}
+		}
 	}
+}
+
+// gone reports whether the process has exited (a zombie that nobody reaped
+// yet counts as gone: it runs no more code).
+func gone(pid int) bool {
+	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		return true
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true
+	}
+	// The state follows the command name in parentheses.
+	s := string(stat)
+	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
+		return s[i+2] == 'Z' || s[i+2] == 'X'
+	}
+	return false
 }
