@@ -30,6 +30,9 @@ type Tool struct {
 	run    func(s *server, req *request, args json.RawMessage) (map[string]any, error)
 }
 
+// debugLine is what print_debug prints unless told otherwise.
+const debugLine = "DEBUG: print_debug was called (a stray print on stdout)"
+
 // errNoReply means the tool answered already, or must not answer at all
 // (cancelled): call sends nothing more.
 var errNoReply = errors.New("demo: no reply")
@@ -41,14 +44,14 @@ func Tools() []Tool {
 			Name: "echo", Title: "Echo (well-behaved)",
 			Summary:     "well-behaved; the reference",
 			Description: "Well-behaved reference: replies with the text you send, as one compact line. linesman flags nothing here; compare the other tools with it.",
-			schema:      object(prop("text", "string", "the text to send back (default: hello)")),
+			schema:      object(prop("text", "string", "the text to send back", "hello", nil, nil)),
 			run:         (*server).toolEcho,
 		},
 		{
 			Name: "print_debug", Title: "Stray print on stdout", Teaches: "non-json-line",
 			Summary:     "a debug line on stdout before its reply (the print() trap)",
 			Description: "The classic print() trap: writes a debug line to the process's stdout, then replies. With isolation on (the default) fd 1 points at stderr, so the line shows up in stderr and the wire stays clean. Started as 'demo-server --isolate=false' the line lands on the wire between two frames and linesman flags it as non-json-line. Fix in your server: log to stderr (print(..., file=sys.stderr), console.error).",
-			schema:      object(prop("text", "string", "what to print (default: a debug message)")),
+			schema:      object(prop("text", "string", "what to print to stdout", debugLine, nil, nil)),
 			run:         (*server).toolPrintDebug,
 		},
 		{
@@ -69,7 +72,7 @@ func Tools() []Tool {
 			Name: "slow_count", Title: "Slow task with progress",
 			Summary:     "counts N seconds with progress; cancellable",
 			Description: "Counts for the given number of seconds, sending notifications/progress every second when the request carries a progressToken in _meta. Cancellable: after notifications/cancelled for its id it stops and sends nothing more for that id (no progress, no reply). Watch it in the requests pane, then cancel it.",
-			schema:      object(prop("seconds", "integer", "how long to count, 1 to 3600 (default 5)")),
+			schema:      object(prop("seconds", "integer", "how long to count, in seconds", 5, 1, 3600)),
 			run:         (*server).toolSlowCount,
 		},
 		{
@@ -83,14 +86,14 @@ func Tools() []Tool {
 			Name: "stderr_flood", Title: "stderr flood",
 			Summary:     "M MiB of log lines on stderr, fast",
 			Description: "Writes the given number of MiB of log lines to stderr as fast as it can, then replies. stderr is free-form logging, but a client that stops draining it fills the pipe and the server blocks forever. linesman keeps draining, so the reply arrives and nothing is flagged.",
-			schema:      object(prop("mib", "number", "how many MiB to write, up to 256 (default 4)")),
+			schema:      object(prop("mib", "number", "how many MiB of log lines to write", 4, nil, 256)),
 			run:         (*server).toolStderrFlood,
 		},
 		{
 			Name: "big_reply", Title: "Big reply on one line", Teaches: "oversize-frame",
 			Summary:     "a reply of N MiB on one line",
 			Description: "Replies with one line of the given number of MiB. That is valid — MCP frames have no size limit, and clients whose line reader stops at 64 KiB break on it — but beyond linesman's --max-frame (16 MiB by default) the frame is kept truncated and flagged oversize-frame.",
-			schema:      object(prop("mib", "number", "size of the reply in MiB, up to 64 (default 4)")),
+			schema:      object(prop("mib", "number", "size of the reply in MiB", 4, nil, 64)),
 			run:         (*server).toolBigReply,
 		},
 		{
@@ -104,7 +107,7 @@ func Tools() []Tool {
 			Name: "unflushed", Title: "Block-buffered stdout", Teaches: "unflushed-output",
 			Summary:     "block-buffered stdout: replies wait for a full buffer or exit",
 			Description: "Switches the server's stdout to block buffering, as C stdio and Python do when stdout is a pipe: this reply and every later one wait in an 8 KiB buffer until it fills or the server exits, so the client sees nothing. linesman flags unflushed-output when they finally arrive. Fix: flush after every message (python -u, sys.stdout.flush(), setvbuf).",
-			schema:      object(prop("bytes", "integer", "buffer size, 512 to 1048576 (default 8192)")),
+			schema:      object(prop("bytes", "integer", "size of the block buffer in bytes", DefaultBufferSize, 512, 1<<20)),
 			run:         (*server).toolUnflushed,
 		},
 		{
@@ -127,8 +130,18 @@ func object(props ...map[string]any) map[string]any {
 	return map[string]any{"type": "object", "properties": p}
 }
 
-func prop(name, typ, desc string) map[string]any {
-	return map[string]any{name: map[string]any{"type": typ, "description": desc}}
+// prop is one property of an input schema; def, min and max are left out
+// when nil. The default lets a client (linesman's composer) fill in a value
+// that works.
+func prop(name, typ, desc string, def, min, max any) map[string]any {
+	p := map[string]any{"type": typ, "description": desc, "default": def}
+	if min != nil {
+		p["minimum"] = min
+	}
+	if max != nil {
+		p["maximum"] = max
+	}
+	return map[string]any{name: p}
 }
 
 func (s *server) toolList() []map[string]any {
@@ -199,7 +212,7 @@ func (s *server) toolEcho(req *request, raw json.RawMessage) (map[string]any, er
 func (s *server) toolPrintDebug(req *request, raw json.RawMessage) (map[string]any, error) {
 	a := struct {
 		Text string `json:"text"`
-	}{Text: "DEBUG: print_debug was called (a stray print on stdout)"}
+	}{Text: debugLine}
 	if err := args(raw, &a); err != nil {
 		return nil, err
 	}
