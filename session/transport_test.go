@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -112,6 +113,28 @@ func init() {
 			}
 			fmt.Println(`{"jsonrpc":"2.0","id":1,"result":{}}`)
 		}
+	})
+	// Starts its own server through a Session, says its pid, and waits to
+	// be killed: the server must die with it (parent-death signal).
+	registerFake("transport-middle", func() {
+		s, err := Start(Config{Command: fakeCommand("transport-ignore-term"), Env: fakeEnv("transport-ignore-term")})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		// Say the pid only once the server has written all it will write:
+		// a later write to our dead pipes would kill it by SIGPIPE and hide
+		// whether the parent-death signal works.
+		sig, _ := s.Log().Subscribe()
+		for {
+			_, end := s.Log().Bounds()
+			if slices.ContainsFunc(s.Log().Range(1, end), func(ev Event) bool { return ev.Type == EventStderr }) {
+				break
+			}
+			<-sig
+		}
+		fmt.Printf("%d\n", s.Info().Pid)
+		sleepForever()
 	})
 	// Reports what it was given: environment, directory, process group.
 	registerFake("transport-ident", func() {
@@ -704,4 +727,28 @@ func TestTransportKill(t *testing.T) {
 	waitClosed(t, s.Done(), "Done")
 	checkEnd(t, s, -1, "SIGKILL", StepSIGKILL)
 	checkFindings(t, s.Log())
+}
+
+func TestTransportDiesWithUs(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the parent-death signal is Linux's")
+	}
+	// The middle process runs a session of its own; killing the middle
+	// (its group only: the server has a group of its own) must not leave
+	// the server orphaned.
+	s := startFake(t, fakeConfig("transport-middle"))
+	ev := waitForEvent(t, s.Log(), "the server's pid", func(ev Event) bool { return ev.Type == EventFrame })
+	server, err := strconv.Atoi(string(bytes.TrimSpace(ev.Frame.Raw())))
+	if err != nil || !alive(server) {
+		t.Fatalf("server pid %q: %v", ev.Frame.Raw(), err)
+	}
+	s.Kill()
+	waitClosed(t, s.Done(), "Done")
+	deadline := time.Now().Add(testWait)
+	for alive(server) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the server %d outlived the process that started it", server)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
