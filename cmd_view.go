@@ -6,33 +6,45 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
+	"time"
 
 	"linesman/capture"
 	"linesman/session"
+	"linesman/themes"
+	"linesman/ui"
 )
 
-const viewHeader = `Usage: linesman view [--follow] FILE
+const viewHeader = `linesman view — open a capture written with --capture
 
-Opens a capture written with --capture. Every frame's findings are
-recomputed from the recorded bytes, so an old capture benefits from newer
-checks. With --follow, keeps reading a capture that another linesman is still
-writing and shows new events as they arrive (stop with Ctrl-C).
+Usage:
+  linesman view [--follow] [--text] FILE
 
-For now view prints the session as a text transcript (the interactive,
-read-only inspector takes over when the UI lands); everything the server
-wrote is made inert. A torn last record (a recorder killed mid-write) is
-reported and skipped.
+Opens the capture in the inspector, read-only: the same panes, filters and
+findings as a live session, but no composer and no process control. Every
+frame's findings are recomputed from the recorded bytes, so an old capture
+benefits from newer checks. With --follow, keeps reading a capture that
+another linesman is still writing, and shows new events as they arrive.
 
-Example:
+When standard output is not a terminal (or with --text), view prints the
+session as a text transcript instead, with everything the server wrote made
+inert; with --follow it keeps printing until interrupted.
+
+A torn last record (a recorder killed mid-write) is reported and skipped.
+
+Examples:
   linesman check --capture run.jsonl -- python3 server.py
   linesman view run.jsonl
+  linesman view --follow run.jsonl     # while another linesman records it
 `
 
 // runView opens a capture read-only.
 func runView(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("view", viewHeader, stderr)
 	follow := fs.Bool("follow", false, "keep reading the capture as it grows (another linesman is writing it)")
+	text := fs.Bool("text", false, "print a text transcript instead of opening the inspector")
+	theme := fs.String("theme", "auto", "colour theme: auto, dark, light or high-contrast (NO_COLOR is honoured)")
 	poll := fs.Duration("poll", capture.DefaultPoll, "with --follow: how often to look for new records")
 	if status, ok := parseFlags(fs, args); !ok {
 		return status
@@ -42,39 +54,60 @@ func runView(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
-	path := fs.Arg(0)
-	if !*follow {
-		c, err := capture.Open(path)
-		if err != nil {
-			fmt.Fprintf(stderr, "linesman view: %v\n", err)
-			return exitFindings
-		}
-		if err := capture.WriteTranscript(stdout, c.Log, c.Header); err != nil {
-			fmt.Fprintf(stderr, "linesman view: %v\n", err)
-			return exitFindings
-		}
-		reportTorn(stderr, "linesman view", path, c)
-		return exitOK
+	if _, err := themes.Get(*theme, true); err != nil {
+		fmt.Fprintf(stderr, "linesman view: --theme: %v\n", err)
+		return exitUsage
 	}
+	path := fs.Arg(0)
+	interactive := !*text && isTerminal(stdout)
 
-	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer cancel()
-	fl, err := capture.Follow(ctx, path, capture.FollowOptions{Poll: *poll})
+	// Interrupting a text transcript ends it; the inspector sees ctrl+c as
+	// a key of its own.
+	ctx := context.Background()
+	if !interactive {
+		var cancel context.CancelFunc
+		ctx, cancel = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+		defer cancel()
+	}
+	var (
+		c   *capture.Capture
+		fl  *capture.Follower
+		err error
+	)
+	if *follow {
+		fl, err = capture.Follow(ctx, path, capture.FollowOptions{Poll: *poll})
+		if err == nil {
+			c = fl.Capture()
+		}
+	} else {
+		c, err = capture.Open(path)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "linesman view: %v\n", err)
 		return exitFindings
 	}
-	c := fl.Capture()
-	capture.WriteTranscriptHeader(stdout, c.Log, c.Header)
-	err = tailTranscript(stdout, c.Log, fl.Done())
-	if ferr := fl.Stop(); err == nil {
-		err = ferr
+
+	switch {
+	case interactive:
+		err = viewUI(c, fl, path, *theme)
+	case fl != nil:
+		capture.WriteTranscriptHeader(stdout, c.Log, c.Header)
+		next := tailTranscript(stdout, c.Log, 1, fl.Done())
+		err = fl.Stop()
+		if ctx.Err() != nil {
+			err = nil // interrupted: the way a follow ends
+		}
+		// Events the follower appended while it was stopping.
+		tailTranscript(stdout, c.Log, next, closed)
+	default:
+		err = capture.WriteTranscript(stdout, c.Log, c.Header)
 	}
-	// Events the follower appended while stopping.
-	if terr := tailTranscript(stdout, c.Log, closed); err == nil {
-		err = terr
+	if fl != nil {
+		if ferr := fl.Stop(); err == nil && ferr != nil && ctx.Err() == nil {
+			err = ferr
+		}
 	}
-	if err != nil && ctx.Err() == nil {
+	if err != nil {
 		fmt.Fprintf(stderr, "linesman view: %v\n", err)
 		return exitFindings
 	}
@@ -82,34 +115,89 @@ func runView(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
+// viewUI runs the inspector over the capture's log, read-only.
+func viewUI(c *capture.Capture, fl *capture.Follower, path, theme string) error {
+	title := "capture " + filepath.Base(path)
+	now := c.Log.Since // following: the writer's clock, live
+	if fl == nil {
+		// A closed capture: time stands still at its last event, so ages
+		// and uptimes read as they did when it was recorded.
+		var end time.Duration
+		if _, next := c.Log.Bounds(); next > 1 {
+			if ev, ok := c.Log.Get(next - 1); ok {
+				end = ev.At
+			}
+		}
+		now = func() time.Duration { return end }
+	} else {
+		title += " (following)"
+	}
+	if c.Torn > 0 {
+		title += " — torn last record skipped"
+	}
+	env := make([]string, len(c.Header.Env))
+	for i, v := range c.Header.Env {
+		env[i] = v.Name
+		if v.Value != nil {
+			env[i] += "=" + *v.Value
+		}
+	}
+	return ui.Run(ui.Options{
+		Log:     c.Log,
+		Tracker: c.Tracker,
+		Session: nil, // read-only: no composer, no process control
+		Theme:   theme,
+		Title:   title,
+		Now:     now,
+		ProcessInfo: func() ([]string, []string, string, int64) {
+			return c.Header.Command, env, c.Header.Cwd, 0
+		},
+	})
+}
+
+// isTerminal reports whether w is a terminal the inspector can draw on.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
 // closed is a channel that is always ready.
 var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
-// tailTranscript prints the log's events as they are appended, until done
-// is closed, and then what was appended up to that moment.
-func tailTranscript(w io.Writer, log *session.Log, done <-chan struct{}) error {
+// tailTranscript prints the log's events from Seq next on as they are
+// appended, until done is closed and what was appended up to that moment is
+// printed; it returns the Seq of the next event to print.
+func tailTranscript(w io.Writer, log *session.Log, next uint64, done <-chan struct{}) uint64 {
 	signal, cancel := log.Subscribe()
 	defer cancel()
-	next, _ := log.Bounds()
 	for {
+		stop := false
+		select {
+		case <-done:
+			stop = true
+		default:
+		}
 		_, end := log.Bounds()
 		for _, ev := range log.Range(next, end) {
 			capture.WriteTranscriptEvent(w, &ev)
 			next = ev.Seq + 1
 		}
+		if stop {
+			return next
+		}
 		select {
 		case <-signal:
 		case <-done:
-			_, end := log.Bounds()
-			for _, ev := range log.Range(next, end) {
-				capture.WriteTranscriptEvent(w, &ev)
-			}
-			return nil
 		}
 	}
 }
 
-// reportTorn says, on stderr, that a torn last record was skipped and that events were dropped.
+// reportTorn says, on stderr, that a torn last record was skipped and that
+// events were dropped.
 func reportTorn(stderr io.Writer, prefix, path string, c *capture.Capture) {
 	if c.Torn > 0 {
 		fmt.Fprintf(stderr, "%s: %s: the last record was cut short (%d bytes, a recorder stopped mid-write) and was skipped\n", prefix, path, c.Torn)

@@ -308,9 +308,18 @@ func TestCaptureIsTerminalSafe(t *testing.T) {
 	s := newScript(0, 0)
 	s.stderr(t, []byte("\x1b[31mred\x1b[0m \xc2\x9b c1 \x7f del\n"))
 	s.serve(t, []byte("{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"params\":{\"s\":\"\x1b]0;x\x07\"}}\n"))
-	b, err := os.ReadFile(record(t, s.log, Header{}))
+	v := "v\x7f\u0085\x1b"
+	path := record(t, s.log, Header{Command: []string{"srv\x1b[2J", "\u009b"}, Env: []EnvVar{{Name: "K", Value: &v}}})
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
+	}
+	c, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprintf("%q", c.Header.Command) != `["srv\x1b[2J" "\u009b"]` || *c.Header.Env[0].Value != v {
+		t.Errorf("header read back as %q %q", c.Header.Command, *c.Header.Env[0].Value)
 	}
 	for i, c := range b {
 		if (c < 0x20 && c != '\n') || c == 0x7f || (c == 0xc2 && i+1 < len(b) && b[i+1] < 0xa0) {
