@@ -125,7 +125,15 @@ func (o TrackerOptions) unflushedAfter() time.Duration {
 // entry is the tracker's record of one request; Request is its public part.
 type entry struct {
 	Request
+	// quietBefore is when the server last wrote a frame before the one
+	// answering this request: the silence an exit burst is judged by.
+	quietBefore time.Duration
 }
+
+// exitBurst is how long before Exited is told an answer may have come out
+// and still count as part of the burst of output a process writes as it
+// exits (Exited is told once the pipes are drained, just after the exit).
+const exitBurst = 500 * time.Millisecond
 
 // idSpace is the bookkeeping of one direction's requests: the ids of the
 // requests one side sent. The two directions are separate id spaces (a
@@ -288,7 +296,7 @@ func opposite(d wire.Dir) wire.Dir {
 func (t *Tracker) request(seq uint64, dir wire.Dir, f *wire.Frame, at time.Duration) {
 	m := &f.Msg
 	sp := t.spaces[dir]
-	e := &entry{Request{
+	e := &entry{Request: Request{
 		Dir: dir, ID: m.ID, Method: m.Method, Seq: seq, SentAt: at,
 		State: ReqInFlight, ProgressToken: m.ProgressToken,
 	}}
@@ -507,6 +515,7 @@ func (t *Tracker) answer(sp *idSpace, e *entry, seq uint64, dir wire.Dir, f *wir
 		e.State, e.EndedAt = state, at
 	}
 	e.ResponseSeq = seq
+	e.quietBefore = t.lastS2CAt
 	t.noteAnswer(e, f)
 
 	if dir != wire.ServerToClient {
@@ -605,6 +614,10 @@ func (t *Tracker) Exited(at time.Duration) []LoggedFinding {
 	if t.exitedAt == 0 {
 		t.exitedAt = max(at, 1)
 	}
+	var out []LoggedFinding
+	if lf, ok := t.exitBurstLocked(at); ok {
+		out = append(out, lf)
+	}
 	var lost []*entry
 	for d, sp := range t.spaces {
 		if sp == nil {
@@ -622,7 +635,7 @@ func (t *Tracker) Exited(at time.Duration) []LoggedFinding {
 		}
 	}
 	if len(lost) == 0 {
-		return nil
+		return out
 	}
 	slices.SortFunc(lost, func(a, b *entry) int { return cmpSeq(a.Seq, b.Seq) })
 	names := make([]string, len(lost))
@@ -633,7 +646,45 @@ func (t *Tracker) Exited(at time.Duration) []LoggedFinding {
 	if t.stdinClosedAt != 0 && t.stdinClosedAt <= at {
 		msg += " (after stdin was closed)"
 	}
-	return []LoggedFinding{{Finding: wire.NewFinding("exited-during-request", msg), FrameSeq: lost[0].Seq, Dir: wire.ClientToServer}}
+	return append(out, LoggedFinding{Finding: wire.NewFinding("exited-during-request", msg), FrameSeq: lost[0].Seq, Dir: wire.ClientToServer})
+}
+
+// exitBurstLocked looks back, when a process that exited on its own (stdin
+// still open) is reported, for unflushed output: answers that came out in
+// the last moments before the exit, to requests that had waited a while
+// with the server silent meanwhile. The stdin-close case is judged as the
+// answers arrive (checkUnflushed); this one can only be judged afterwards,
+// so the finding points at the first answer of the burst.
+func (t *Tracker) exitBurstLocked(at time.Duration) (LoggedFinding, bool) {
+	if t.unflushedRaised || t.stdinClosedAt != 0 {
+		return LoggedFinding{}, false
+	}
+	var burst []*entry // client requests answered in the burst, by answer
+	for i := len(t.all) - 1; i >= 0; i-- {
+		e := t.all[i]
+		if e.Dir == wire.ClientToServer && e.ResponseSeq != 0 && !e.Late && e.EndedAt >= at-exitBurst && e.EndedAt <= at {
+			burst = append(burst, e)
+		}
+	}
+	if len(burst) == 0 {
+		return LoggedFinding{}, false
+	}
+	slices.SortFunc(burst, func(a, b *entry) int { return cmpSeq(a.ResponseSeq, b.ResponseSeq) })
+	start, quiet := burst[0].EndedAt, burst[0].quietBefore
+	for _, e := range burst {
+		waited := start - e.SentAt
+		if quiet > e.SentAt || waited < t.opts.unflushedAfter() {
+			continue
+		}
+		t.unflushedRaised = true
+		return LoggedFinding{
+			Finding: wire.NewFinding("unflushed-output", fmt.Sprintf(
+				"the answer to request #%d (%s, id %s) came out only as the process exited, %s after it was sent: stdout looks block-buffered",
+				e.Seq, e.Method, idText(e.ID), waited.Round(time.Millisecond))),
+			FrameSeq: e.ResponseSeq, Dir: wire.ServerToClient,
+		}, true
+	}
+	return LoggedFinding{}, false
 }
 
 // Tick checks timeouts at the given time and returns the findings to log.
