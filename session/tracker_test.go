@@ -472,6 +472,7 @@ func TestTrackerScripts(t *testing.T) {
 			steps: append(legacyOpen(),
 				c(sec(1), req(2, "tools/list")), c(sec(2), req(3, "tools/call")),
 				s(sec(5), res(2)), s(sec(5)+ms(1), res(3)),
+				ev(sec(5)+ms(10), "close"), // a write to the exited server failed
 				ev(sec(5)+ms(20), "exit"),
 			),
 			want: []string{"6:unflushed-output:warning"},
