@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -726,4 +727,70 @@ func BenchmarkTrackerFrame(b *testing.B) {
 		}
 		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "frames/s")
 	})
+}
+
+// Random conversations over a few ids, both ways, every kind of frame and
+// event: the tracker must not panic, its in-flight set must agree with the
+// request history, and a minted id must never be one already used.
+func TestTrackerRandomConversations(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	ids := []any{1, 2, 3, "1", "a", 4}
+	methods := []string{"tools/call", "ping", "initialize", "server/discover", "roots/list"}
+	pick := func(xs []any) any { return xs[rng.IntN(len(xs))] }
+	for round := 0; round < 50; round++ {
+		tr := NewTracker(TrackerOptions{Timeout: sec(5)})
+		tr.SetEra(Era(rng.IntN(3)))
+		var steps []step
+		at := time.Duration(0)
+		for i := 0; i < 200; i++ {
+			at += ms(rng.IntN(2000))
+			dir := wire.Dir(1 + rng.IntN(2))
+			var text string
+			switch rng.IntN(9) {
+			case 0, 1:
+				text = req(pick(ids), methods[rng.IntN(len(methods))])
+			case 2:
+				text = reqTok(pick(ids), "tools/call", fmt.Sprint("t", rng.IntN(3)))
+			case 3, 4:
+				text = res(pick(ids))
+			case 5:
+				text = resType(pick(ids), []string{"complete", "input_required", "bogus"}[rng.IntN(3)])
+			case 6:
+				text = cancelled(pick(ids))
+			case 7:
+				text = progress(fmt.Sprint("t", rng.IntN(3)), float64(rng.IntN(5)))
+			case 8:
+				steps = append(steps, ev(at, []string{"tick", "close", "exit", "restart"}[rng.IntN(4)]))
+				continue
+			}
+			steps = append(steps, step{at: at, dir: dir, json: text})
+		}
+		run(t, tr, steps)
+		open := 0
+		for _, r := range tr.Requests() {
+			if r.State < ReqInFlight || r.State > ReqLost {
+				t.Fatalf("round %d: request %+v has no state", round, r)
+			}
+			if r.State == ReqInFlight {
+				open++
+			}
+		}
+		inflight := tr.InFlight()
+		if len(inflight) != open {
+			t.Fatalf("round %d: %d in flight, history says %d", round, len(inflight), open)
+		}
+		for _, r := range inflight {
+			if r.State != ReqInFlight {
+				t.Fatalf("round %d: InFlight lists %+v", round, r)
+			}
+			if got, ok := tr.RequestBySeq(r.Seq); !ok || got.ID != r.ID {
+				t.Fatalf("round %d: RequestBySeq(%d) = %+v", round, r.Seq, got)
+			}
+		}
+		for i := 0; i < 3; i++ {
+			if id := tr.MintID(); tr.Used(id) {
+				t.Fatalf("round %d: minted %s, already used", round, id)
+			}
+		}
+	}
 }
