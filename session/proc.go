@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -84,10 +85,13 @@ func (s *Session) spawn() (*proc, error) {
 	if err := checkDir(dir); err != nil {
 		return nil, fail(StartBadCwd, "", err)
 	}
+	// Record the directory as the child sees it: absolute.
 	if dir == "" {
 		if wd, err := os.Getwd(); err == nil {
 			dir = wd
 		}
+	} else if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
 	}
 	path, reason, err := resolveProgram(cfg.Command[0], cfg.Dir, env)
 	if err != nil {

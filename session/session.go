@@ -21,7 +21,9 @@ type Config struct {
 
 	// The shutdown ladder: after stdin is closed wait StdinCloseWait for the
 	// exit, then SIGTERM the group and wait SIGTERMWait, then SIGKILL it.
-	// 0 means 2 s each.
+	// 0 means 2 s each. After the exit, a pipe still held open by a process
+	// outside the group (which no group signal reaches) is given up on
+	// SIGTERMWait after Shutdown or Kill.
 	StdinCloseWait, SIGTERMWait time.Duration
 	// A write to stdin blocked this long means the server is not reading its
 	// input (finding stdin-not-read). 0 means 2 s.

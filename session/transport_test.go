@@ -52,6 +52,20 @@ func init() {
 		fmt.Println(`{"jsonrpc":"2.0","method":"notifications/message","params":{"from":"server"}}`)
 		os.Exit(0)
 	})
+	// Like transport-grandchild, but the holder escapes into a session of
+	// its own, out of reach of the group's signals.
+	registerFake("transport-daemon", func() {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "LINESMAN_FAKE_SERVER=transport-holder", fmt.Sprintf("LINESMAN_T_PARENT=%d", os.Getpid()))
+		cmd.Stdout = os.Stdout
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := cmd.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		fmt.Fprintf(os.Stderr, "holder %d\n", cmd.Process.Pid)
+		os.Exit(0)
+	})
 	// The grandchild: waits until its parent is gone, writes one frame on
 	// the inherited stdout, and holds it open.
 	registerFake("transport-holder", func() {
@@ -751,4 +765,34 @@ func TestTransportDiesWithUs(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+func TestTransportHolderOutsideGroup(t *testing.T) {
+	cfg := fakeConfig("transport-daemon")
+	cfg.SIGTERMWait = shortWait // also how long Shutdown waits for a pipe it cannot release
+	s := startFake(t, cfg)
+	waitClosed(t, s.Exited(), "Exited")
+	held := waitForEvent(t, s.Log(), "pipe-held-after-exit", isFinding("pipe-held-after-exit"))
+	if !strings.Contains(held.Finding.Message, "outside its process group") {
+		t.Errorf("finding: %s", held.Finding.Message)
+	}
+	waitForEvent(t, s.Log(), "the holder's frame", func(ev Event) bool {
+		return ev.Type == EventFrame && bytes.Contains(ev.Frame.Raw(), []byte(`"holder"`))
+	})
+	var holder int
+	for _, l := range stderrTexts(s.Log()) {
+		fmt.Sscanf(l, "holder %d", &holder)
+	}
+	if holder == 0 || !alive(holder) {
+		t.Fatalf("holder pid %d not found alive", holder)
+	}
+	t.Cleanup(func() { syscall.Kill(holder, syscall.SIGKILL) })
+	// The group's signals cannot reach it: Shutdown gives up on the pipe
+	// after a wait instead of hanging.
+	s.Shutdown()
+	waitClosed(t, s.Done(), "Done")
+	checkEnd(t, s, 0, "", StepNone)
+	waitForEvent(t, s.Log(), "the give-up note", func(ev Event) bool {
+		return ev.Type == EventNote && strings.Contains(ev.Note, "stopped reading stdout")
+	})
 }
