@@ -49,6 +49,19 @@ func init() {
 	for name, fk := range protoFakes {
 		registerFake(name, func() { serveProtoFake(fk) })
 	}
+	// Answers its first request only as it exits, on its own: what a
+	// block-buffered stdout does when the program ends.
+	registerFake("proto-exit-burst", func() {
+		in := bufio.NewScanner(os.Stdin)
+		if !in.Scan() {
+			return
+		}
+		var m fakeMsg
+		_ = json.Unmarshal(in.Bytes(), &m)
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{"tools": []any{}}})
+		os.Stdout.Write(append(b, '\n'))
+		os.Exit(3)
+	})
 }
 
 type fakeMsg struct {
@@ -877,5 +890,25 @@ func TestHandshakeBoundedByTimeout(t *testing.T) {
 				t.Fatalf("handshake with a deaf server: %v", err)
 			}
 		})
+	}
+}
+
+func TestUnflushedOutputAtExitFromAChild(t *testing.T) {
+	s := startProto(t, "proto-exit-burst", Config{NoHandshake: true})
+	s.Tracker().SetOptions(TrackerOptions{UnflushedAfter: -1})
+	id, err := s.Request("tools/list", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-s.Done()
+	r, _ := s.Tracker().Lookup(wire.ClientToServer, id)
+	if r.State != ReqAnswered {
+		t.Fatalf("request %+v", r)
+	}
+	ev := waitLog(t, s, "unflushed-output", func(ev Event) bool {
+		return ev.Type == EventFinding && ev.Finding.Code == "unflushed-output"
+	})
+	if ev.Finding.FrameSeq != r.ResponseSeq || !strings.Contains(ev.Finding.Message, "as the process exited") {
+		t.Errorf("finding %+v, answer at #%d", ev.Finding, r.ResponseSeq)
 	}
 }

@@ -650,13 +650,15 @@ func (t *Tracker) Exited(at time.Duration) []LoggedFinding {
 }
 
 // exitBurstLocked looks back, when a process that exited on its own (stdin
-// still open when the output came) is reported, for unflushed output: answers that came out in
+// never closed) is reported, for unflushed output: answers that came out in
 // the last moments before the exit, to requests that had waited a while
 // with the server silent meanwhile. The stdin-close case is judged as the
 // answers arrive (checkUnflushed); this one can only be judged afterwards,
 // so the finding points at the first answer of the burst.
 func (t *Tracker) exitBurstLocked(at time.Duration) (LoggedFinding, bool) {
-	if t.unflushedRaised {
+	if t.unflushedRaised || t.stdinClosedAt != 0 {
+		// Stdin was closed: the exit followed from that, and answers
+		// after the close were judged as they came.
 		return LoggedFinding{}, false
 	}
 	var burst []*entry // client requests answered in the burst, by answer
@@ -671,12 +673,6 @@ func (t *Tracker) exitBurstLocked(at time.Duration) (LoggedFinding, bool) {
 	}
 	slices.SortFunc(burst, func(a, b *entry) int { return cmpSeq(a.ResponseSeq, b.ResponseSeq) })
 	start, quiet := burst[0].EndedAt, burst[0].quietBefore
-	if t.stdinClosedAt != 0 && t.stdinClosedAt <= start {
-		// Stdin was closed first: the answers were judged as they came.
-		// (A write failing on a server that exited closes stdin too,
-		// but after the burst.)
-		return LoggedFinding{}, false
-	}
 	for _, e := range burst {
 		waited := start - e.SentAt
 		if quiet > e.SentAt || waited < t.opts.unflushedAfter() {

@@ -473,10 +473,17 @@ func TestTrackerScripts(t *testing.T) {
 			steps: append(legacyOpen(),
 				c(sec(1), req(2, "tools/list")), c(sec(2), req(3, "tools/call")),
 				s(sec(5), res(2)), s(sec(5)+ms(1), res(3)),
-				ev(sec(5)+ms(10), "close"), // a write to the exited server failed
 				ev(sec(5)+ms(20), "exit"),
 			),
 			want: []string{"6:unflushed-output:warning"},
+		},
+		{
+			name: "answers just before a shutdown are no burst",
+			era:  EraLegacy,
+			steps: append(legacyOpen(),
+				c(sec(1), req(2, "tools/list")), s(sec(5), res(2)),
+				ev(sec(5)+ms(10), "close"), ev(sec(5)+ms(20), "exit"),
+			),
 		},
 		{
 			name: "an answer long before the exit is no burst",
