@@ -540,3 +540,55 @@ func FuzzFrameRecord(f *testing.F) {
 		}
 	})
 }
+
+// TestDrainAcrossDrops drives the recorder's drain by hand over logs whose
+// retention dropped events before, inside and across its batches, and
+// between two drains: every retained event is written once, in order, and
+// every dropped one is counted in a "dropped" record.
+func TestDrainAcrossDrops(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		retention   int64
+		before      int // events appended before the first drain
+		after       int // events appended between the first and second drain
+		wantDropped bool
+	}{
+		{"none", 0, 3 * batch, batch + 7, false},
+		{"before-start", 20 << 10, 3 * batch, 0, true},
+		{"less-than-a-batch", 40 << 10, 400, 0, true},
+		{"between-drains", 20 << 10, 10, 5 * batch, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			log := session.NewLog(tc.retention)
+			add := func(n int) {
+				for range n {
+					log.Append(session.Event{Type: session.EventNote, Note: strings.Repeat("n", 100)})
+				}
+			}
+			path := filepath.Join(t.TempDir(), "c.jsonl")
+			r, err := prepare(path, log, Header{}, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			add(tc.before)
+			r.drain()
+			add(tc.after)
+			r.drain()
+			r.file.Close()
+			c, err := Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			first, next := log.Bounds()
+			if (c.Dropped > 0) != tc.wantDropped {
+				t.Errorf("dropped %d", c.Dropped)
+			}
+			if written, dropped := r.Stats(); c.Records != written || c.Dropped != dropped || written+dropped != next-1 {
+				t.Errorf("stats %d written, %d dropped; read back %d and %d; the log had %d", written, dropped, c.Records, c.Dropped, next-1)
+			}
+			if uint64(c.Log.Len()) < next-first {
+				t.Errorf("%d events read back; the log still holds %d", c.Log.Len(), next-first)
+			}
+		})
+	}
+}

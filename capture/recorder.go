@@ -51,6 +51,20 @@ func Create(path string, log *session.Log, h Header) (*Recorder, error) {
 }
 
 func create(path string, log *session.Log, h Header, perRecord bool) (*Recorder, error) {
+	r, err := prepare(path, log, h, perRecord)
+	if err != nil {
+		return nil, err
+	}
+	// Subscribe before looking at the log, so no append can slip between
+	// the first read and the first signal.
+	r.signal, r.cancel = log.Subscribe()
+	go r.run()
+	return r, nil
+}
+
+// prepare creates the file and writes the header: a recorder that does not
+// run yet.
+func prepare(path string, log *session.Log, h Header, perRecord bool) (*Recorder, error) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("capture: %w", err)
@@ -89,10 +103,6 @@ func create(path string, log *session.Log, h Header, perRecord bool) (*Recorder,
 		buf:       buf[:0],
 		perRecord: perRecord,
 	}
-	// Subscribe before looking at the log, so no append can slip between
-	// the first read and the first signal.
-	r.signal, r.cancel = log.Subscribe()
-	go r.run()
 	return r, nil
 }
 
@@ -160,22 +170,27 @@ func (r *Recorder) drain() {
 		return
 	}
 	for {
-		_, end := r.log.Bounds()
-		if r.next >= end {
-			return
+		// One look at the log per batch: Range stops at its end, so a
+		// short batch means the recorder has caught up.
+		want := r.next + batch
+		evs := r.log.Range(r.next, want)
+		if len(evs) == 0 {
+			first, end := r.log.Bounds()
+			if r.next >= end || first <= r.next {
+				return
+			}
+			// Everything from r.next on was dropped, up to first.
 		}
-		to := min(end, r.next+batch)
-		evs := r.log.Range(r.next, to)
 		buf := r.buf[:0]
 		pending := uint64(0) // events in buf
 		if len(evs) == 0 || evs[0].Seq > r.next {
 			// Retention dropped events we had not written yet: say so,
 			// honestly, and carry on from what is left.
-			upTo := to
+			var upTo uint64
 			if len(evs) > 0 {
 				upTo = evs[0].Seq
-			} else if first, _ := r.log.Bounds(); first > r.next {
-				upTo = first
+			} else {
+				upTo, _ = r.log.Bounds()
 			}
 			buf = appendDropped(buf, r.next, upTo-r.next)
 			r.mu.Lock()
@@ -196,6 +211,9 @@ func (r *Recorder) drain() {
 		}
 		if len(buf) > 0 && !r.write(buf, pending) {
 			return
+		}
+		if len(evs) > 0 && r.next < want {
+			return // the batch ended at the log's end
 		}
 	}
 }
