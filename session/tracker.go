@@ -606,7 +606,8 @@ func (t *Tracker) StdinClosed(at time.Duration) {
 
 // Exited tells the tracker the process exited at the given time; requests
 // still in flight become ReqLost, and the findings to log are returned
-// (exited-during-request, naming the client's requests left unanswered).
+// (exited-during-request, naming the client's requests left unanswered; a
+// note only when the client had closed stdin first).
 // Answers still drained from the pipe afterwards revive them.
 func (t *Tracker) Exited(at time.Duration) []LoggedFinding {
 	t.mu.Lock()
@@ -643,10 +644,14 @@ func (t *Tracker) Exited(at time.Duration) []LoggedFinding {
 		names[i] = fmt.Sprintf("#%d %s (id %s)", e.Seq, e.Method, idText(e.ID))
 	}
 	msg := fmt.Sprintf("the process exited with %d request(s) unanswered: %s", len(lost), strings.Join(names, ", "))
+	fd := wire.NewFinding("exited-during-request", msg)
 	if t.stdinClosedAt != 0 && t.stdinClosedAt <= at {
-		msg += " (after stdin was closed)"
+		// The client closed stdin with requests in flight: a server that
+		// stops on EOF is right to, so this is only worth knowing.
+		fd.Message += " after the client closed stdin with them in flight"
+		fd.Severity = wire.SeverityNote
 	}
-	return append(out, LoggedFinding{Finding: wire.NewFinding("exited-during-request", msg), FrameSeq: lost[0].Seq, Dir: wire.ClientToServer})
+	return append(out, LoggedFinding{Finding: fd, FrameSeq: lost[0].Seq, Dir: wire.ClientToServer})
 }
 
 // exitBurstLocked looks back, when a process that exited on its own (stdin

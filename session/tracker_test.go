@@ -535,6 +535,14 @@ func TestTrackerScripts(t *testing.T) {
 			},
 		},
 		{
+			name: "requests lost after the client closed stdin are only a note",
+			era:  EraModern,
+			steps: append(modernOpen(),
+				c(ms(3), req(2, "tools/call")), ev(ms(4), "close"), ev(ms(5), "exit"),
+			),
+			want: []string{"3:exited-during-request:note"},
+		},
+		{
 			name: "a restart starts the id spaces over",
 			era:  EraLegacy,
 			steps: append(legacyOpen(),
