@@ -3,6 +3,7 @@ package capture
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -43,8 +44,10 @@ func benchStream(frames int) []byte {
 
 // pump runs stream through a Framer and the tracker into a fresh log, as a
 // session's stdout reader does, with a Recorder writing the log when path is
-// set; it returns once the capture holds every frame (Close drains).
-func pump(tb testing.TB, stream []byte, path string, perRecord bool) int {
+// set; it returns once the capture holds every frame (Close drains). With
+// pipe, the stream arrives through an OS pipe written by another goroutine
+// in 64 KiB writes, as a server's stdout does.
+func pump(tb testing.TB, stream []byte, path string, perRecord, pipe bool) int {
 	log := session.NewLog(0)
 	tr := session.NewTracker(session.TrackerOptions{})
 	var rec *Recorder
@@ -54,7 +57,26 @@ func pump(tb testing.TB, stream []byte, path string, perRecord bool) int {
 			tb.Fatal(err)
 		}
 	}
-	fr := wire.NewFramer(bytes.NewReader(stream), wire.Options{})
+	var src io.Reader = bytes.NewReader(stream)
+	if pipe {
+		pr, pw, err := os.Pipe()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		defer pr.Close()
+		go func() {
+			defer pw.Close()
+			for b := stream; len(b) > 0; {
+				n, err := pw.Write(b[:min(len(b), 64<<10)])
+				if err != nil {
+					return
+				}
+				b = b[n:]
+			}
+		}()
+		src = pr
+	}
+	fr := wire.NewFramer(src, wire.Options{})
 	n := 0
 	for {
 		f, err := fr.Next()
@@ -83,12 +105,14 @@ func pump(tb testing.TB, stream []byte, path string, perRecord bool) int {
 // machine); "%cpu-overhead" is the same for the CPU time the process used,
 // the worst case, when the recorder cannot run on a core of its own.
 // "coalesced" is the Recorder as shipped (records already waiting go out in
-// one write call); "per-record" makes one write call per record.
+// one write call); "per-record" makes one write call per record; "-pipe"
+// feeds the stream through an OS pipe, as a live session reads it, where
+// the other variants read it from memory (the worst case for the ratio).
 func BenchmarkCapture(b *testing.B) {
 	for _, mode := range []struct {
-		name      string
-		perRecord bool
-	}{{"coalesced", false}, {"per-record", true}} {
+		name            string
+		perRecord, pipe bool
+	}{{"coalesced", false, false}, {"per-record", true, false}, {"coalesced-pipe", false, true}, {"per-record-pipe", true, true}} {
 		b.Run(mode.name, func(b *testing.B) {
 			stream := benchStream(5000)
 			dir := b.TempDir()
@@ -96,18 +120,18 @@ func BenchmarkCapture(b *testing.B) {
 			var wall, cpu []float64
 			frames := 0
 			pass := func(capture bool) (time.Duration, time.Duration) {
-				// Each pass starts from a collected heap, so neither
-				// pays for the other's garbage.
 				// A fresh file each time: truncating the last one would
 				// charge the pass for freeing its pages.
 				path := filepath.Join(dir, "bench.jsonl")
 				os.Remove(path)
+				// Each pass starts from a collected heap, so neither
+				// pays for the other's garbage.
 				runtime.GC()
 				c0, t0 := cpuTime(), time.Now()
 				if capture {
-					pump(b, stream, path, mode.perRecord)
+					pump(b, stream, path, mode.perRecord, mode.pipe)
 				} else {
-					frames = pump(b, stream, "", false)
+					frames = pump(b, stream, "", false, mode.pipe)
 				}
 				return time.Since(t0), cpuTime() - c0
 			}
