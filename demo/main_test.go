@@ -52,7 +52,7 @@ const guard = 60 * time.Second
 
 // proc is a demo server running as a child process, driven over pipes.
 type proc struct {
-	t      *testing.T
+	t      testing.TB
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	lines  chan []byte // stdout, one physical line each (with its "\n")
@@ -65,12 +65,12 @@ type proc struct {
 }
 
 // startDemo starts `demo-server args...` as a child process.
-func startDemo(t *testing.T, args ...string) *proc {
+func startDemo(t testing.TB, args ...string) *proc {
 	t.Helper()
 	return startChild(t, "server", args...)
 }
 
-func startChild(t *testing.T, name string, args ...string) *proc {
+func startChild(t testing.TB, name string, args ...string) *proc {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	// Under -race every child would sleep a second at exit (the race
@@ -346,7 +346,7 @@ func (p *proc) callTool(id int, name string, args map[string]any) {
 	p.send(req(id, "tools/call", params))
 }
 
-func decode(t *testing.T, raw json.RawMessage) map[string]any {
+func decode(t testing.TB, raw json.RawMessage) map[string]any {
 	t.Helper()
 	var m map[string]any
 	if err := json.Unmarshal(raw, &m); err != nil {
@@ -356,7 +356,7 @@ func decode(t *testing.T, raw json.RawMessage) map[string]any {
 }
 
 // toolText returns the first text item of a tools/call result.
-func resultText(t *testing.T, f frame) string {
+func resultText(t testing.TB, f frame) string {
 	t.Helper()
 	if f.Result == nil {
 		t.Fatalf("not a result: %s", truncate(f.raw))
