@@ -464,6 +464,10 @@ func TestProbeDecidesModernWithAnotherVersion(t *testing.T) {
 	if !hasNote(s.Log(), "-32022") {
 		t.Errorf("notes %q", notes(s.Log()))
 	}
+	// The discover was asked again in the server's version.
+	if !strings.Contains(string(s.ServerInfo()), "proto-modern-other") {
+		t.Errorf("server info %s", s.ServerInfo())
+	}
 	f, err := s.Call(ctxT(t), "tools/call", map[string]any{"name": "echo"})
 	if err != nil {
 		t.Fatal(err)

@@ -116,8 +116,16 @@ func (s *Session) probe(ctx context.Context) error {
 	era, version, rule := decideEra(f)
 	if era == EraModern {
 		s.setEra(EraModern, version)
-		s.learnDiscover(f)
 		s.note(fmt.Sprintf("era modern (protocol %s): %s", version, rule))
+		if f.Msg.Kind == wire.KindError {
+			// Ask again in the version it speaks, to learn who it is.
+			pctx, cancel := context.WithTimeout(ctx, s.probeTimeout())
+			f2, err := s.Call(pctx, "server/discover", nil)
+			cancel()
+			if err == nil && f2.Msg.Kind == wire.KindResult {
+				s.learnDiscover(f2)
+			}
+		}
 		return nil
 	}
 	s.note(fmt.Sprintf("era legacy: %s; initialize follows", rule))
