@@ -42,7 +42,7 @@ func init() {
 	// Starts a grandchild that inherits stdout, then exits.
 	registerFake("transport-grandchild", func() {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), "LINESMAN_FAKE_SERVER=transport-holder", fmt.Sprintf("LINESMAN_T_PARENT=%d", os.Getpid()))
+		cmd.Env = append(os.Environ(), "LINESMAN_FAKE_SERVER=transport-holder")
 		cmd.Stdout = os.Stdout // the holder keeps the server's stdout open
 		if err := cmd.Start(); err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -56,7 +56,7 @@ func init() {
 	// its own, out of reach of the group's signals.
 	registerFake("transport-daemon", func() {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), "LINESMAN_FAKE_SERVER=transport-holder", fmt.Sprintf("LINESMAN_T_PARENT=%d", os.Getpid()))
+		cmd.Env = append(os.Environ(), "LINESMAN_FAKE_SERVER=transport-holder")
 		cmd.Stdout = os.Stdout
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 		if err := cmd.Start(); err != nil {
@@ -66,13 +66,14 @@ func init() {
 		fmt.Fprintf(os.Stderr, "holder %d\n", cmd.Process.Pid)
 		os.Exit(0)
 	})
-	// The grandchild: waits until its parent is gone, writes one frame on
-	// the inherited stdout, and holds it open.
+	// The grandchild: holds the inherited stdout; says it is ready, then
+	// writes one more frame when the test sends SIGUSR1 (after it saw the
+	// server exit), then holds on.
 	registerFake("transport-holder", func() {
-		parent, _ := strconv.Atoi(os.Getenv("LINESMAN_T_PARENT"))
-		for os.Getppid() == parent {
-			time.Sleep(2 * time.Millisecond)
-		}
+		c := make(chan os.Signal, 1)
+		signal.Notify(c, syscall.SIGUSR1)
+		fmt.Println(`{"jsonrpc":"2.0","method":"notifications/message","params":{"from":"holder-ready"}}`)
+		<-c
 		fmt.Println(`{"jsonrpc":"2.0","method":"notifications/message","params":{"from":"holder"}}`)
 		sleepForever()
 	})
@@ -437,23 +438,8 @@ func TestTransportGrandchildHoldsStdout(t *testing.T) {
 	if !strings.Contains(held.Finding.Message, "stdout") || strings.Contains(held.Finding.Message, "stderr") {
 		t.Errorf("finding: %s", held.Finding.Message)
 	}
-	// ...and reading goes on: the holder writes only after the server is gone.
-	exitSeq := waitForEvent(t, s.Log(), "exit", func(ev Event) bool {
-		return ev.Type == EventProcess && ev.Process.State == StateExited
-	}).Seq
-	late := waitForEvent(t, s.Log(), "the holder's frame", func(ev Event) bool {
-		return ev.Type == EventFrame && bytes.Contains(ev.Frame.Raw(), []byte(`"holder"`))
-	})
-	if late.Seq < exitSeq {
-		t.Errorf("holder frame #%d logged before the exit #%d", late.Seq, exitSeq)
-	}
-	var holder int
-	for _, l := range stderrTexts(s.Log()) {
-		fmt.Sscanf(l, "holder %d", &holder)
-	}
-	if holder == 0 || !alive(holder) {
-		t.Fatalf("holder pid %d not found alive", holder)
-	}
+	// ...and reading goes on: the holder writes after the exit was logged.
+	holder := holderWrites(t, s)
 	if !isOpen(s.Done()) {
 		t.Fatal("Done closed while the holder keeps stdout open")
 	}
@@ -776,16 +762,7 @@ func TestTransportHolderOutsideGroup(t *testing.T) {
 	if !strings.Contains(held.Finding.Message, "outside its process group") {
 		t.Errorf("finding: %s", held.Finding.Message)
 	}
-	waitForEvent(t, s.Log(), "the holder's frame", func(ev Event) bool {
-		return ev.Type == EventFrame && bytes.Contains(ev.Frame.Raw(), []byte(`"holder"`))
-	})
-	var holder int
-	for _, l := range stderrTexts(s.Log()) {
-		fmt.Sscanf(l, "holder %d", &holder)
-	}
-	if holder == 0 || !alive(holder) {
-		t.Fatalf("holder pid %d not found alive", holder)
-	}
+	holder := holderWrites(t, s)
 	t.Cleanup(func() { syscall.Kill(holder, syscall.SIGKILL) })
 	// The group's signals cannot reach it: Shutdown gives up on the pipe
 	// after a wait instead of hanging.
@@ -795,4 +772,35 @@ func TestTransportHolderOutsideGroup(t *testing.T) {
 	waitForEvent(t, s.Log(), "the give-up note", func(ev Event) bool {
 		return ev.Type == EventNote && strings.Contains(ev.Note, "stopped reading stdout")
 	})
+}
+
+// holderWrites has the holder of a pipe write a frame once the server's exit
+// is in the log, checks that the frame is logged after it, and returns the
+// holder's pid.
+func holderWrites(t *testing.T, s *Session) int {
+	t.Helper()
+	exitSeq := waitForEvent(t, s.Log(), "exit", func(ev Event) bool {
+		return ev.Type == EventProcess && ev.Process.State == StateExited
+	}).Seq
+	waitForEvent(t, s.Log(), "the holder's first frame", func(ev Event) bool {
+		return ev.Type == EventFrame && bytes.Contains(ev.Frame.Raw(), []byte(`"holder-ready"`))
+	})
+	var holder int
+	waitForEvent(t, s.Log(), "the holder's pid", func(ev Event) bool {
+		return ev.Type == EventStderr && bytes.HasPrefix(ev.Stderr.Content, []byte("holder "))
+	})
+	for _, l := range stderrTexts(s.Log()) {
+		fmt.Sscanf(l, "holder %d", &holder)
+	}
+	if holder == 0 || !alive(holder) {
+		t.Fatalf("holder pid %d not found alive", holder)
+	}
+	syscall.Kill(holder, syscall.SIGUSR1)
+	late := waitForEvent(t, s.Log(), "the holder's frame", func(ev Event) bool {
+		return ev.Type == EventFrame && bytes.Contains(ev.Frame.Raw(), []byte(`"from":"holder"}`))
+	})
+	if late.Seq < exitSeq {
+		t.Errorf("holder frame #%d logged before the exit #%d", late.Seq, exitSeq)
+	}
+	return holder
 }
