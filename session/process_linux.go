@@ -12,6 +12,11 @@ import (
 // sysProcAttr puts the child in its own process group (terminal signals aimed
 // at linesman never reach it, and shutdown can signal the whole group) and
 // has the kernel SIGKILL it if linesman dies, so no server is orphaned.
+//
+// The parent-death signal fires when the thread that forked the child exits,
+// not only the process: Go ends a thread only when a goroutine locked to it
+// (runtime.LockOSThread) returns without unlocking, which linesman never
+// does around Start.
 func sysProcAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 }
