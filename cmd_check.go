@@ -71,8 +71,8 @@ func parseHeadless(fs *flag.FlagSet, flags *commonFlags, args []string, stderr i
 // checkSteps is the conversation of check: everything a host does at
 // start-up, nothing with side effects.
 func checkSteps(ctx context.Context, s *session.Session, flags *commonFlags) error {
-	if err := s.Handshake(ctx); err != nil {
-		return fmt.Errorf("handshake: %w", err)
+	if err := handshake(ctx, s, flags); err != nil {
+		return err
 	}
 	var caps map[string]json.RawMessage
 	json.Unmarshal(s.ServerCapabilities(), &caps)
@@ -84,14 +84,37 @@ func checkSteps(ctx context.Context, s *session.Session, flags *commonFlags) err
 		if c, ok := caps[l.capability]; !ok || string(c) == "null" {
 			continue
 		}
-		if err := listAll(ctx, s, l.method); err != nil {
+		if err := listAll(ctx, s, l.method, flags.timeout); err != nil {
 			return err
 		}
 	}
 	if s.Era() != session.EraModern { // ping was removed in 2026-07-28
-		if _, err := s.Call(ctx, "ping", nil); err != nil {
+		if _, err := call(ctx, s, flags.timeout, "ping", nil); err != nil {
 			return fmt.Errorf("ping: %w", err)
 		}
+	}
+	return nil
+}
+
+// callMargin is how long past the per-request timeout a call waits: the
+// tracker flags request-timeout at the timeout, and the margin lets that
+// finding be logged before the call gives up (and cancels the request).
+const callMargin = time.Second
+
+// call is s.Call bounded by the per-request timeout.
+func call(ctx context.Context, s *session.Session, timeout time.Duration, method string, params any) (*wire.Frame, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout+callMargin)
+	defer cancel()
+	return s.Call(ctx, method, params)
+}
+
+// handshake is s.Handshake bounded by the probe's and one request's timeout.
+func handshake(ctx context.Context, s *session.Session, flags *commonFlags) error {
+	cfg := sessionConfig(flags, nil)
+	ctx, cancel := context.WithTimeout(ctx, cfg.ProbeTimeout+2*(flags.timeout+callMargin))
+	defer cancel()
+	if err := s.Handshake(ctx); err != nil {
+		return fmt.Errorf("handshake: %w", err)
 	}
 	return nil
 }
@@ -101,14 +124,14 @@ func checkSteps(ctx context.Context, s *session.Session, flags *commonFlags) err
 const maxPages = 20
 
 // listAll calls a list method page by page, following nextCursor.
-func listAll(ctx context.Context, s *session.Session, method string) error {
+func listAll(ctx context.Context, s *session.Session, method string, timeout time.Duration) error {
 	cursor := ""
 	for range maxPages {
 		var params any
 		if cursor != "" {
 			params = map[string]any{"cursor": cursor}
 		}
-		f, err := s.Call(ctx, method, params)
+		f, err := call(ctx, s, timeout, method, params)
 		if err != nil {
 			return fmt.Errorf("%s: %w", method, err)
 		}
@@ -159,6 +182,9 @@ func runHeadless(mode string, flags *commonFlags, command []string, stdout, stde
 	defer stopSignals()
 	stepErr := steps(ctx, s, flags)
 	interrupted := ctx.Err() != nil
+	// Judge now, before the ladder ends the process: did the steps fail
+	// because the server was gone, or for a reason of their own?
+	ownFailure := stepErr != nil && !serverGone(s, stepErr)
 
 	s.Shutdown()
 	if !waitBounded(s.Done(), flags.stdinWait+flags.sigtermWait+drainMargin) {
@@ -173,7 +199,7 @@ func runHeadless(mode string, flags *commonFlags, command []string, stdout, stde
 	switch {
 	case interrupted:
 		meta.Error = "interrupted"
-	case stepErr != nil && !serverGone(s, stepErr):
+	case ownFailure:
 		meta.Error = stepErr.Error()
 	}
 	rep := session.ReportFromLog(s.Log(), s.Tracker(), meta)

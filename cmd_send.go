@@ -79,8 +79,8 @@ func runSend(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				}
 				return waitForAnswers(ctx, s, flags.timeout)
 			}
-			if err := s.Handshake(ctx); err != nil {
-				return fmt.Errorf("handshake: %w", err)
+			if err := handshake(ctx, s, flags); err != nil {
+				return err
 			}
 			for _, line := range bytes.Split(input, []byte("\n")) {
 				line = bytes.TrimSuffix(line, []byte("\r"))

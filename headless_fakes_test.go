@@ -343,7 +343,11 @@ func init() {
 		w := bufio.NewWriterSize(os.Stdout, 1<<20)
 		s := newFake("unflushed")
 		s.out = w
-		s.atEOF = func(*fakeMCP) { w.Flush() }
+		s.atEOF = func(*fakeMCP) {
+			// Interpreter shutdown takes a moment; then the buffer goes out.
+			time.Sleep(200 * time.Millisecond)
+			w.Flush()
+		}
 		s.serve()
 	})
 

@@ -319,10 +319,14 @@ func (r *Report) addEvent(ev Event, meta ReportMeta, textLimit int) {
 		if p == nil {
 			return
 		}
-		if p.State == StateStarting || (p.State == StateRunning && r.Process.State == "exited") {
-			if r.Process.State == "exited" {
-				r.Process = ReportProcess{Restarts: r.Process.Restarts + 1}
+		if r.Process.State == "exited" {
+			if p.State == StateExiting {
+				// A shutdown step logged just after the exit it caused
+				// (the signal and the log entry race): the exit stands.
+				return
 			}
+			// A new process after a restart.
+			r.Process = ReportProcess{Restarts: r.Process.Restarts + 1}
 		}
 		if p.Pid != 0 {
 			r.Process.Pid = p.Pid

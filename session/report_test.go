@@ -353,3 +353,16 @@ func TestFirstSentence(t *testing.T) {
 		}
 	}
 }
+
+// TestReportExitingAfterExit: a shutdown step logged just after the exit it
+// caused does not make the process look alive again.
+func TestReportExitingAfterExit(t *testing.T) {
+	l := NewLog(0)
+	l.Append(Event{Type: EventProcess, Process: &ProcessEvent{State: StateRunning, Pid: 9}})
+	l.Append(Event{Type: EventProcess, Process: &ProcessEvent{State: StateExited, Step: StepSIGKILL, Pid: 9, ExitCode: -1, Signal: "SIGKILL"}})
+	l.Append(Event{Type: EventProcess, Process: &ProcessEvent{State: StateExiting, Step: StepSIGKILL, Pid: 9}})
+	r := ReportFromLog(l, nil, ReportMeta{})
+	if p := r.Process; p.State != "exited" || p.Signal == nil || *p.Signal != "SIGKILL" || p.Restarts != 0 {
+		t.Errorf("process = %+v", p)
+	}
+}

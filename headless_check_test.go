@@ -1,0 +1,647 @@
+package main
+
+// End-to-end tests of `linesman check`: the real binary against real child
+// servers that misbehave one way each (headless_fakes_test.go), asserting the
+// JSON report a CI job would read.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"linesman/wire"
+)
+
+// jReport is the JSON report as a consumer decodes it, by the field names of
+// the schema in issue 5 (a rename breaks this decoding, and the tests).
+type jReport struct {
+	Linesman        string          `json:"linesman"`
+	Command         []string        `json:"command"`
+	Era             string          `json:"era"`
+	ProtocolVersion string          `json:"protocolVersion"`
+	ServerInfo      json.RawMessage `json:"serverInfo"`
+	Process         struct {
+		Pid        int      `json:"pid"`
+		ExitCode   *int     `json:"exitCode"`
+		Signal     *string  `json:"signal"`
+		EndedBy    *string  `json:"endedBy"`
+		ShutdownMs *float64 `json:"shutdownMs"`
+	} `json:"process"`
+	Stderr []string `json:"stderr"`
+	Frames []jFrame `json:"frames"`
+	// Requests keep their raw form too, to check that ms is a number.
+	Requests []struct {
+		Dir         string          `json:"dir"`
+		ID          json.RawMessage `json:"id"`
+		Method      string          `json:"method"`
+		State       string          `json:"state"`
+		Ms          *float64        `json:"ms"`
+		Seq         uint64          `json:"seq"`
+		ResponseSeq *uint64         `json:"responseSeq"`
+	} `json:"requests"`
+	Findings []jFinding `json:"findings"`
+	Summary  struct {
+		Errors   *int `json:"errors"`
+		Warnings *int `json:"warnings"`
+		Notes    *int `json:"notes"`
+	} `json:"summary"`
+	Error string `json:"error"`
+}
+
+type jFrame struct {
+	Seq      uint64          `json:"seq"`
+	Time     string          `json:"time"`
+	Dir      string          `json:"dir"`
+	Kind     string          `json:"kind"`
+	ID       json.RawMessage `json:"id"`
+	Method   *string         `json:"method"`
+	Bytes    int64           `json:"bytes"`
+	Lines    int             `json:"lines"`
+	Findings []string        `json:"findings"`
+	Text     *string         `json:"text"`
+}
+
+type jFinding struct {
+	Code     string  `json:"code"`
+	Severity string  `json:"severity"`
+	Seq      *uint64 `json:"seq"`
+	Dir      *string `json:"dir"`
+	Message  string  `json:"message"`
+}
+
+// hangGuard only stops a hung linesman so that the test fails instead of
+// the whole run timing out; no assertion depends on it.
+const hangGuard = 2 * time.Minute
+
+// runBinary runs the real linesman with args and stdin, and returns its exit
+// status, stdout and stderr.
+func runBinary(t *testing.T, stdin []byte, args ...string) (status int, stdout, stderr []byte) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, linesmanBinary(t), args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("linesman %s hung; stderr:\n%s", strings.Join(args, " "), errb.Bytes())
+	}
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		status = ee.ExitCode()
+	default:
+		t.Fatalf("running linesman: %v", err)
+	}
+	return status, out.Bytes(), errb.Bytes()
+}
+
+// checkJSON runs `linesman check --json [flags] <fake server>` and decodes
+// the report.
+func checkJSON(t *testing.T, fake string, flags ...string) (jReport, int) {
+	t.Helper()
+	args := append(append([]string{"check", "--json"}, flags...), fakeServerArgs(fake)...)
+	return decodeRun(t, nil, args...)
+}
+
+func decodeRun(t *testing.T, stdin []byte, args ...string) (jReport, int) {
+	t.Helper()
+	status, out, errOut := runBinary(t, stdin, args...)
+	var r jReport
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatalf("status %d, report is not JSON (%v):\n%s\nstderr:\n%s", status, err, out, errOut)
+	}
+	if r.Summary.Errors == nil || r.Summary.Warnings == nil || r.Summary.Notes == nil {
+		t.Fatalf("summary lacks a count: %s", out)
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("report:\n%s\nstderr:\n%s", out, errOut)
+		}
+	})
+	return r, status
+}
+
+// findings returns the report's findings with code, checking each one's
+// severity against the registry's.
+func (r *jReport) findings(t *testing.T, code string) []jFinding {
+	t.Helper()
+	var out []jFinding
+	for _, f := range r.Findings {
+		if f.Code == code {
+			out = append(out, f)
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no %s finding; codes: %v", code, r.codes())
+	}
+	return out
+}
+
+func (r *jReport) codes() []string {
+	var out []string
+	for _, f := range r.Findings {
+		out = append(out, f.Code)
+	}
+	return out
+}
+
+func (r *jReport) frame(t *testing.T, seq *uint64) jFrame {
+	t.Helper()
+	if seq == nil {
+		t.Fatal("the finding points at no frame")
+	}
+	for _, f := range r.Frames {
+		if f.Seq == *seq {
+			return f
+		}
+	}
+	t.Fatalf("no frame #%d in the report", *seq)
+	return jFrame{}
+}
+
+// request returns the first client request with the given method.
+func (r *jReport) request(t *testing.T, method string) (seq uint64, state string, responseSeq uint64) {
+	t.Helper()
+	for _, q := range r.Requests {
+		if q.Dir == "c2s" && q.Method == method {
+			if q.ResponseSeq != nil {
+				responseSeq = *q.ResponseSeq
+			}
+			return q.Seq, q.State, responseSeq
+		}
+	}
+	t.Fatalf("no %s request in the report", method)
+	return 0, "", 0
+}
+
+func registrySeverity(t *testing.T, code string) string {
+	t.Helper()
+	info, ok := wire.Lookup(code)
+	if !ok {
+		t.Fatalf("%s is not in the registry", code)
+	}
+	return info.Severity.String()
+}
+
+// TestHeadlessCheckFrameFindings: each misbehaviour that shows on a frame is
+// reported with its code and severity, pointing at the frame that shows it,
+// and sets the exit status.
+func TestHeadlessCheckFrameFindings(t *testing.T) {
+	for _, c := range []struct {
+		fake, code, severity string
+		dir, kind            string // the frame pointed at
+		status               int
+		more                 func(t *testing.T, r jReport, f jFinding, fr jFrame)
+	}{
+		{fake: "headless-stray-start", code: "non-json-line", severity: "error", dir: "s2c", kind: "non-json", status: 1,
+			more: func(t *testing.T, r jReport, f jFinding, fr jFrame) {
+				// It is the server's very first frame, before any answer.
+				for _, x := range r.Frames {
+					if x.Dir == "s2c" && x.Seq < fr.Seq {
+						t.Errorf("frame #%d came before the stray print #%d", x.Seq, fr.Seq)
+					}
+				}
+				if r.Era != "legacy" || !strings.Contains(string(r.ServerInfo), "stray-start") {
+					t.Errorf("the handshake should still succeed: era %s serverInfo %s", r.Era, r.ServerInfo)
+				}
+			}},
+		{fake: "headless-stray-call", code: "non-json-line", severity: "error", dir: "s2c", kind: "non-json", status: 1,
+			more: func(t *testing.T, r jReport, f jFinding, fr jFrame) {
+				// Printed while tools/list was being handled: between the
+				// request and its answer.
+				req, state, resp := r.request(t, "tools/list")
+				if !(req < fr.Seq && fr.Seq < resp) || state != "answered" {
+					t.Errorf("stray #%d not between tools/list #%d and its answer #%d (%s)", fr.Seq, req, resp, state)
+				}
+			}},
+		{fake: "headless-pretty", code: "multi-line-frame", severity: "error", dir: "s2c", kind: "result", status: 1,
+			more: func(t *testing.T, r jReport, f jFinding, fr jFrame) {
+				if fr.Lines < 5 {
+					t.Errorf("pretty frame has %d lines", fr.Lines)
+				}
+				if _, _, resp := r.request(t, "initialize"); resp != fr.Seq {
+					t.Errorf("the pretty frame #%d should answer initialize (answered by #%d)", fr.Seq, resp)
+				}
+			}},
+		{fake: "headless-child-stdout", code: "non-json-line", severity: "error", dir: "s2c", kind: "non-json", status: 1},
+		{fake: "headless-duplicate-response", code: "duplicate-response", severity: "error", dir: "s2c", kind: "result", status: 1,
+			more: func(t *testing.T, r jReport, f jFinding, fr jFrame) {
+				_, state, resp := r.request(t, "ping")
+				if state != "answered" || resp >= fr.Seq {
+					t.Errorf("ping %s by #%d; duplicate at #%d", state, resp, fr.Seq)
+				}
+			}},
+		{fake: "headless-unknown-id", code: "unknown-response-id", severity: "error", dir: "s2c", kind: "result", status: 1,
+			more: func(t *testing.T, r jReport, f jFinding, fr jFrame) {
+				if string(fr.ID) != "999" {
+					t.Errorf("frame id = %s, want 999", fr.ID)
+				}
+			}},
+		{fake: "headless-string-id", code: "id-type-mismatch", severity: "warning", dir: "s2c", kind: "result", status: 1,
+			more: func(t *testing.T, r jReport, f jFinding, fr jFrame) {
+				var s string
+				if json.Unmarshal(fr.ID, &s) != nil {
+					t.Errorf("frame id %s is not a string", fr.ID)
+				}
+				for _, q := range r.Requests {
+					if q.Method == "ping" && string(q.ID) != s {
+						t.Errorf("ping id %s, answered by %s", q.ID, fr.ID)
+					}
+				}
+			}},
+		{fake: "headless-reused-ids", code: "reused-id", severity: "warning", dir: "s2c", kind: "request", status: 0,
+			more: func(t *testing.T, r jReport, f jFinding, fr jFrame) {
+				if string(fr.ID) != "7" || fr.Method == nil || *fr.Method != "ping" {
+					t.Errorf("reused frame = %+v", fr)
+				}
+				first := 0
+				for _, x := range r.Frames {
+					if x.Dir == "s2c" && x.Kind == "request" && string(x.ID) == "7" && x.Seq < fr.Seq {
+						first++
+					}
+				}
+				if first != 1 {
+					t.Errorf("%d earlier server requests with id 7, want 1", first)
+				}
+			}},
+		{fake: "headless-invalid-utf8", code: "invalid-utf8", severity: "error", dir: "s2c", status: 1,
+			more: func(t *testing.T, r jReport, f jFinding, fr jFrame) {
+				if _, _, resp := r.request(t, "tools/list"); resp != fr.Seq {
+					t.Errorf("invalid UTF-8 at #%d, tools/list answered by #%d", fr.Seq, resp)
+				}
+			}},
+		{fake: "headless-crlf", code: "crlf-line-ending", severity: "note", dir: "s2c", status: 0,
+			more: func(t *testing.T, r jReport, f jFinding, fr jFrame) {
+				for _, x := range r.Frames {
+					if x.Dir == "s2c" && !slices.Contains(x.Findings, "crlf-line-ending") {
+						t.Errorf("s2c frame #%d lacks crlf-line-ending", x.Seq)
+					}
+				}
+			}},
+		{fake: "headless-batch", code: "batch-array", severity: "error", dir: "s2c", kind: "invalid", status: 1},
+	} {
+		t.Run(strings.TrimPrefix(c.fake, "headless-"), func(t *testing.T) {
+			r, status := checkJSON(t, c.fake)
+			if status != c.status {
+				t.Errorf("exit status %d, want %d (findings %v)", status, c.status, r.codes())
+			}
+			if want := registrySeverity(t, c.code); c.severity != want {
+				t.Fatalf("test wants %s for %s, the registry says %s", c.severity, c.code, want)
+			}
+			f := r.findings(t, c.code)[0]
+			if f.Severity != c.severity {
+				t.Errorf("%s severity %s, want %s", c.code, f.Severity, c.severity)
+			}
+			if f.Dir == nil || *f.Dir != c.dir || f.Message == "" {
+				t.Errorf("finding = %+v", f)
+			}
+			fr := r.frame(t, f.Seq)
+			if fr.Dir != c.dir || (c.kind != "" && fr.Kind != c.kind) || !slices.Contains(fr.Findings, c.code) {
+				t.Errorf("frame pointed at = %+v, want dir %s kind %s with %s", fr, c.dir, c.kind, c.code)
+			}
+			if (*r.Summary.Errors > 0) != (status == 1) {
+				t.Errorf("summary %d errors but status %d", *r.Summary.Errors, status)
+			}
+			if r.Process.ExitCode == nil || *r.Process.ExitCode != 0 || r.Process.EndedBy == nil || *r.Process.EndedBy != "stdin-close" {
+				t.Errorf("a server that stops at EOF: process = %+v", r.Process)
+			}
+			if c.more != nil {
+				c.more(t, r, f, fr)
+			}
+		})
+	}
+}
+
+// TestHeadlessCheckExitAtOnce: a server that dies before speaking.
+func TestHeadlessCheckExitAtOnce(t *testing.T) {
+	r, status := checkJSON(t, "headless-exit-at-once")
+	if status != 1 {
+		t.Errorf("exit status %d, want 1", status)
+	}
+	f := r.findings(t, "exit-at-start")[0]
+	if f.Severity != "error" || f.Seq != nil {
+		t.Errorf("exit-at-start = %+v (want error, seq null)", f)
+	}
+	p := r.Process
+	if p.ExitCode == nil || *p.ExitCode != 1 || p.Signal != nil || p.EndedBy == nil || *p.EndedBy != "exit" || p.Pid == 0 {
+		t.Errorf("process = %+v", p)
+	}
+	if !slices.ContainsFunc(r.Stderr, func(l string) bool { return strings.Contains(l, "WEATHER_API_KEY is not set") }) {
+		t.Errorf("stderr = %q", r.Stderr)
+	}
+	if r.Era != "unknown" {
+		t.Errorf("era = %s, want unknown (no handshake happened)", r.Era)
+	}
+}
+
+// TestHeadlessCheckShellExit3 is the issue's own example.
+func TestHeadlessCheckShellExit3(t *testing.T) {
+	r, status := decodeRun(t, nil, "check", "--json", "--", "sh", "-c", "echo boom >&2; exit 3")
+	if status != 1 {
+		t.Errorf("exit status %d, want 1", status)
+	}
+	r.findings(t, "exit-at-start")
+	if p := r.Process; p.ExitCode == nil || *p.ExitCode != 3 || p.EndedBy == nil || *p.EndedBy != "exit" {
+		t.Errorf("process = %+v", p)
+	}
+	if !slices.Contains(r.Stderr, "boom") {
+		t.Errorf("stderr = %q, want boom", r.Stderr)
+	}
+	if len(r.Command) != 3 || r.Command[0] != "sh" {
+		t.Errorf("command = %q", r.Command)
+	}
+
+	// The human report says the same.
+	status, out, _ := runBinary(t, nil, "check", "--", "sh", "-c", "echo boom >&2; exit 3")
+	for _, want := range []string{"exited with code 3, on its own", "exit-at-start", "| boom", "exit status 1"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("human report lacks %q:\n%s", want, out)
+		}
+	}
+	if status != 1 {
+		t.Errorf("human report: exit status %d", status)
+	}
+}
+
+// TestHeadlessCheckCrashMidCall: the server dies while a request is open.
+func TestHeadlessCheckCrashMidCall(t *testing.T) {
+	r, status := checkJSON(t, "headless-crash-mid-call")
+	if status != 1 {
+		t.Errorf("exit status %d, want 1", status)
+	}
+	f := r.findings(t, "exited-during-request")[0]
+	if f.Severity != "error" {
+		t.Errorf("severity %s", f.Severity)
+	}
+	fr := r.frame(t, f.Seq)
+	if fr.Dir != "c2s" || fr.Method == nil || *fr.Method != "tools/list" {
+		t.Errorf("points at %+v, want the tools/list request", fr)
+	}
+	if _, state, _ := r.request(t, "tools/list"); state != "lost" {
+		t.Errorf("tools/list state %s, want lost", state)
+	}
+	if p := r.Process; p.ExitCode == nil || *p.ExitCode != 2 || *p.EndedBy != "exit" {
+		t.Errorf("process = %+v", p)
+	}
+	if !slices.Contains(r.Stderr, "KeyError: 'tools'") {
+		t.Errorf("stderr = %q", r.Stderr)
+	}
+	if r.Error != "" {
+		t.Errorf("the crash is the server's, not linesman's: error %q", r.Error)
+	}
+	if slices.Contains(r.codes(), "exit-at-start") {
+		t.Errorf("the server had spoken: no exit-at-start")
+	}
+}
+
+// TestHeadlessCheckIgnoresSIGTERM: the whole ladder, down to SIGKILL.
+func TestHeadlessCheckIgnoresSIGTERM(t *testing.T) {
+	r, status := checkJSON(t, "headless-ignore-sigterm", "--stdin-wait", "200ms", "--sigterm-wait", "200ms")
+	if status != 1 {
+		t.Errorf("exit status %d, want 1", status)
+	}
+	for code, sev := range map[string]string{"ignored-stdin-eof": "warning", "needed-sigkill": "error"} {
+		f := r.findings(t, code)[0]
+		if f.Severity != sev || f.Seq != nil {
+			t.Errorf("%s = %+v", code, f)
+		}
+	}
+	p := r.Process
+	if p.ExitCode != nil || p.Signal == nil || *p.Signal != "SIGKILL" || p.EndedBy == nil || *p.EndedBy != "sigkill" {
+		t.Errorf("process = %+v", p)
+	}
+	if p.ShutdownMs == nil || *p.ShutdownMs < 400 {
+		t.Errorf("shutdownMs = %v: the ladder waited 200 ms twice", p.ShutdownMs)
+	}
+}
+
+// TestHeadlessCheckGrandchild: a helper process keeps stdout open after the
+// server exits; the exit is still seen and linesman still ends.
+func TestHeadlessCheckGrandchild(t *testing.T) {
+	r, status := checkJSON(t, "headless-grandchild")
+	f := r.findings(t, "pipe-held-after-exit")[0]
+	if f.Severity != registrySeverity(t, "pipe-held-after-exit") || f.Seq != nil {
+		t.Errorf("finding = %+v", f)
+	}
+	if p := r.Process; p.ExitCode == nil || *p.ExitCode != 0 {
+		t.Errorf("process = %+v", p)
+	}
+	if want := 0; *r.Summary.Errors == 0 && status != want {
+		t.Errorf("exit status %d", status)
+	}
+}
+
+// TestHeadlessCheckStderrEscapes: escape sequences on stderr are flagged,
+// kept exact in the JSON, and never reach the terminal in the human report.
+func TestHeadlessCheckStderrEscapes(t *testing.T) {
+	r, status := checkJSON(t, "headless-stderr-escapes")
+	f := r.findings(t, "stderr-escape-sequences")[0]
+	if f.Severity != "warning" || f.Seq != nil {
+		t.Errorf("finding = %+v", f)
+	}
+	if status != 0 {
+		t.Errorf("exit status %d, want 0 (a warning)", status)
+	}
+	if !slices.Contains(r.Stderr, "\x1b[31mERROR\x1b[0m coloured log line") {
+		t.Errorf("stderr = %q", r.Stderr)
+	}
+
+	_, out, _ := runBinary(t, nil, append([]string{"check"}, fakeServerArgs("headless-stderr-escapes")...)...)
+	if i := bytes.IndexFunc(out, func(r rune) bool { return r < 0x20 && r != '\n' }); i >= 0 {
+		t.Errorf("control byte %q in the human report:\n%s", out[i], out)
+	}
+	for _, want := range []string{"| ␛[31mERROR␛[0m coloured log line", "| ␛]0;pwned␇title change", "stderr-escape-sequences"} {
+		if !bytes.Contains(out, []byte(want)) {
+			t.Errorf("human report lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestHeadlessCheckUnflushed: answers held in a block buffer come out only
+// when stdin closes; the handshake cannot finish, and the report says why.
+func TestHeadlessCheckUnflushed(t *testing.T) {
+	r, status := checkJSON(t, "headless-unflushed", "--timeout", "1500ms")
+	if status != 1 {
+		t.Errorf("exit status %d, want 1 (the handshake failed)", status)
+	}
+	f := r.findings(t, "unflushed-output")[0]
+	if f.Severity != "warning" {
+		t.Errorf("finding = %+v", f)
+	}
+	fr := r.frame(t, f.Seq)
+	if fr.Dir != "s2c" || (fr.Kind != "result" && fr.Kind != "error") {
+		t.Errorf("points at %+v, want an answer", fr)
+	}
+	if !strings.Contains(r.Error, "handshake") {
+		t.Errorf("error = %q, want the handshake failure", r.Error)
+	}
+}
+
+// TestHeadlessCheckBigReply: a 20 MiB answer is read whole when the limit
+// allows, and kept truncated and flagged when it does not.
+func TestHeadlessCheckBigReply(t *testing.T) {
+	r, status := checkJSON(t, "headless-big-reply", "--max-frame", strconv.Itoa(64<<20))
+	if status != 0 || len(r.Findings) != 0 {
+		t.Errorf("status %d, findings %v", status, r.codes())
+	}
+	_, state, resp := r.request(t, "tools/list")
+	big := r.frame(t, &resp)
+	if state != "answered" || big.Bytes < 20<<20 || big.Lines != 1 {
+		t.Errorf("tools/list %s by %+v", state, big)
+	}
+
+	r, status = checkJSON(t, "headless-big-reply")
+	f := r.findings(t, "oversize-frame")[0]
+	fr := r.frame(t, f.Seq)
+	if f.Severity != "warning" || fr.Dir != "s2c" || fr.Bytes < 20<<20 {
+		t.Errorf("oversize-frame %+v on %+v", f, fr)
+	}
+	if status != 0 {
+		t.Errorf("exit status %d (a warning only)", status)
+	}
+}
+
+// TestHeadlessCheckSDKServers: servers built with the official Go SDK and
+// with mcp-go are conformant: exit status 0, no finding of severity error.
+func TestHeadlessCheckSDKServers(t *testing.T) {
+	for _, c := range []struct{ fake, name string }{
+		{"headless-go-sdk", "go-sdk-greeter"},
+		{"headless-mcp-go", "mcp-go-greeter"},
+	} {
+		t.Run(c.fake, func(t *testing.T) {
+			r, status := checkJSON(t, c.fake)
+			if status != 0 || *r.Summary.Errors != 0 {
+				t.Errorf("exit status %d, findings %v", status, r.codes())
+			}
+			if !strings.Contains(string(r.ServerInfo), c.name) || r.Era == "unknown" || r.ProtocolVersion == "" {
+				t.Errorf("era %s %s, serverInfo %s", r.Era, r.ProtocolVersion, r.ServerInfo)
+			}
+			if _, state, _ := r.request(t, "tools/list"); state != "answered" {
+				t.Errorf("tools/list %s", state)
+			}
+			for _, q := range r.Requests {
+				if q.Method == "tools/call" {
+					t.Errorf("check must call no tools")
+				}
+			}
+			if p := r.Process; p.ExitCode == nil || *p.ExitCode != 0 {
+				t.Errorf("process = %+v", p)
+			}
+		})
+	}
+}
+
+// TestHeadlessCheckSchema: the well-behaved fake, every field of the schema
+// present and typed as promised.
+func TestHeadlessCheckSchema(t *testing.T) {
+	status, out, _ := runBinary(t, nil, append([]string{"check", "--json"}, fakeServerArgs("headless-good")...)...)
+	if status != 0 {
+		t.Fatalf("status %d:\n%s", status, out)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(out, &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"linesman", "command", "era", "protocolVersion", "serverInfo", "process", "stderr", "frames", "requests", "findings", "summary"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("no %q", k)
+		}
+	}
+	p := m["process"].(map[string]any)
+	for _, k := range []string{"pid", "exitCode", "signal", "endedBy", "shutdownMs"} {
+		if _, ok := p[k]; !ok {
+			t.Errorf("process has no %q", k)
+		}
+	}
+	for _, f := range m["frames"].([]any) {
+		f := f.(map[string]any)
+		for _, k := range []string{"seq", "time", "dir", "kind", "id", "method", "bytes", "lines", "findings"} {
+			if _, ok := f[k]; !ok {
+				t.Errorf("frame has no %q: %v", k, f)
+			}
+		}
+		if _, err := time.Parse(time.RFC3339Nano, f["time"].(string)); err != nil {
+			t.Errorf("frame time: %v", err)
+		}
+	}
+	for _, q := range m["requests"].([]any) {
+		q := q.(map[string]any)
+		for _, k := range []string{"dir", "id", "method", "state", "ms"} {
+			if _, ok := q[k]; !ok {
+				t.Errorf("request has no %q: %v", k, q)
+			}
+		}
+		if _, ok := q["ms"].(float64); !ok {
+			t.Errorf("ms of an ended request is %v", q["ms"])
+		}
+	}
+	var r jReport
+	json.Unmarshal(out, &r)
+	var methods []string
+	for _, q := range r.Requests {
+		methods = append(methods, q.Method)
+	}
+	// Declared: tools and prompts (not resources); legacy era: ping.
+	if want := []string{"server/discover", "initialize", "tools/list", "prompts/list", "ping"}; !slices.Equal(methods, want) {
+		t.Errorf("requests %v, want %v", methods, want)
+	}
+}
+
+// TestHeadlessCheckText: the human report of a misbehaving server.
+func TestHeadlessCheckText(t *testing.T) {
+	status, out, _ := runBinary(t, nil, append([]string{"check"}, fakeServerArgs("headless-stray-start")...)...)
+	if status != 1 {
+		t.Errorf("status %d", status)
+	}
+	for _, want := range []string{
+		"server:   stray-start 0.0.1",
+		"era:      legacy, protocol version 2025-06-18",
+		"errors (1):",
+		"✗ non-json-line — A line on stdout that is not a JSON-RPC message",
+		"s2c `Starting weather server v1.0 ...`",
+		"fix: Send logs to stderr, never stdout.",
+		"exited with code 0, after its stdin was closed",
+		"1 error, 0 warnings, 0 notes — exit status 1",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestHeadlessUsage: usage errors exit 2; --help explains with an example.
+func TestHeadlessUsage(t *testing.T) {
+	for _, c := range []struct {
+		args   []string
+		status int
+		want   string
+	}{
+		{[]string{"check"}, 2, "no server command"},
+		{[]string{"send"}, 2, "no server command"},
+		{[]string{"check", "--era", "ancient", "--", "true"}, 2, "--era"},
+		{[]string{"check", "--bogus", "--", "true"}, 2, "flag provided but not defined"},
+		{[]string{"send", "--file", "/nonexistent/frames", "--", "true"}, 2, "reading the frames"},
+		{[]string{"check", "--help"}, 0, "linesman check --json --timeout 10s"},
+		{[]string{"send", "--help"}, 0, "--raw"},
+	} {
+		status, out, errOut := runBinary(t, nil, c.args...)
+		if status != c.status || !strings.Contains(string(errOut), c.want) {
+			t.Errorf("linesman %v: status %d, stderr %q; want %d and %q", c.args, status, errOut, c.status, c.want)
+		}
+		if len(out) != 0 {
+			t.Errorf("linesman %v wrote to stdout: %s", c.args, out)
+		}
+	}
+}
