@@ -89,10 +89,10 @@ type Options struct {
 // Requests are served concurrently, so a slow tool can be cancelled while
 // others answer.
 //
-// Serve returns when in reaches EOF and every request being served has
-// finished (then anything held by the unflushed tool is flushed) — unless
-// the ignore_eof tool was called, in which case it keeps running until
-// opts.Stop is closed or the process is killed.
+// Serve returns when in reaches EOF (or fails: that error is returned) and
+// every request being served has finished; then anything held by the
+// unflushed tool is flushed. If the ignore_eof tool was called, it keeps
+// running instead, until opts.Stop is closed or the process is killed.
 func Serve(in io.Reader, out io.Writer, errw io.Writer, opts Options) error {
 	s := &server{
 		opts:     opts,
@@ -173,6 +173,7 @@ func (s *server) serve(in io.Reader) error {
 		s.logf("serving MCP on fd 0/fd 1 directly (--isolate=false): anything else written to stdout corrupts the wire")
 	}
 	r := bufio.NewReaderSize(in, 64<<10)
+	var readErr error
 	for {
 		line, err := r.ReadBytes('\n')
 		if len(line) > 0 {
@@ -180,7 +181,8 @@ func (s *server) serve(in io.Reader) error {
 		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
-				s.logf("reading stdin: %v", err)
+				readErr = fmt.Errorf("demo: reading requests: %w", err)
+				s.logf("%v", readErr)
 			}
 			break
 		}
@@ -199,13 +201,13 @@ func (s *server) serve(in io.Reader) error {
 		for {
 			select {
 			case <-s.opts.Stop:
-				return nil
+				return readErr
 			case <-t.C:
 			}
 		}
 	}
 	s.logf("stdin closed (EOF): exiting")
-	return nil
+	return readErr
 }
 
 // flush writes out whatever the unflushed tool held back; at exit, as a C
