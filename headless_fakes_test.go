@@ -351,6 +351,12 @@ func init() {
 		s.serve()
 	})
 
+	registerFake("headless-no-answer", func() {
+		s := newFake("no-answer")
+		s.on = func(s *fakeMCP, m fakeMsg) bool { return m.Method == "tools/call" } // swallowed
+		s.serve()
+	})
+
 	registerFake("headless-go-sdk", func() {
 		server := sdk.NewServer(&sdk.Implementation{Name: "go-sdk-greeter", Version: "v1.0.0"}, nil)
 		type args struct {
