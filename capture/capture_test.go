@@ -592,3 +592,97 @@ func TestDrainAcrossDrops(t *testing.T) {
 		})
 	}
 }
+
+// TestRoundTripTracker: the tracker rebuilt by Open stands where the live
+// one stood — a request that timed out (the live Tick's finding is in the
+// capture) and was answered late, one cancelled and answered after the
+// cancel (late-response, recomputed), one lost at the exit.
+func TestRoundTripTracker(t *testing.T) {
+	const timeout = 10 * time.Millisecond
+	s := newScript(0, 0)
+	s.tr = session.NewTracker(session.TrackerOptions{Timeout: timeout})
+	s.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\"}\n")
+	s.send("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\"}\n")
+	s.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":2}}\n")
+	// The live session ticks a while later: request 1 (and 2? cancelled)
+	// times out; the session logs what Tick returns, at that time.
+	_, next := s.log.Bounds()
+	last, _ := s.log.Get(next - 1)
+	at := last.At + 3*timeout
+	for _, f := range s.tr.Tick(at) {
+		s.log.Append(session.Event{At: at, Type: session.EventFinding, Finding: &f})
+	}
+	s.serve(t, []byte("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}\n"))
+	s.send("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\n")
+	s.process(session.ProcessEvent{State: session.StateExited, ExitCode: 0})
+	// The clock of this log ran ahead (the tick above): tell the tracker
+	// at the exit's time, and log what it returns then, as the session
+	// does a moment after the exit.
+	_, next = s.log.Bounds()
+	last, _ = s.log.Get(next - 1)
+	at = last.At
+	for _, f := range s.tr.Exited(at) {
+		s.log.Append(session.Event{At: at, Type: session.EventFinding, Finding: &f})
+	}
+
+	c, err := Open(record(t, s.log, Header{TimeoutNs: int64(timeout)}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameEvents(t, s.log, c.Log)
+	want, got := fmt.Sprintf("%+v", s.tr.Requests()), fmt.Sprintf("%+v", c.Tracker.Requests())
+	if want != got {
+		t.Errorf("requests read back:\n%s\nwant\n%s", got, want)
+	}
+	codes := ""
+	first, end := c.Log.Bounds()
+	for _, ev := range c.Log.Range(first, end) {
+		if ev.Type == session.EventFrame {
+			for _, f := range ev.Frame.Findings {
+				codes += f.Code + " "
+			}
+		} else if ev.Type == session.EventFinding {
+			codes += ev.Finding.Code + " "
+		}
+	}
+	for _, code := range []string{"request-timeout", "late-response"} {
+		if !strings.Contains(codes, code) {
+			t.Errorf("no %s in %q: the test lost its point", code, codes)
+		}
+	}
+}
+
+// TestRoundTripRestart: after a restart the live tracker starts afresh
+// (Restarted, not Exited): an id used before the restart may be used again
+// without reused-id. The rebuilt tracker must tell a restart's exit from a
+// plain one, or it would flag what the live session did not.
+func TestRoundTripRestart(t *testing.T) {
+	s := newScript(0, 0)
+	s.process(session.ProcessEvent{State: session.StateRunning, Pid: 10})
+	s.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\"}\n")
+	s.process(session.ProcessEvent{State: session.StateExited, Pid: 10, ExitCode: -1, Signal: "SIGTERM", Step: session.StepSIGTERM})
+	s.note("restart #1: starting srv again")
+	_, next := s.log.Bounds()
+	last, _ := s.log.Get(next - 1)
+	s.tr.Restarted(last.At)
+	s.process(session.ProcessEvent{State: session.StateRunning, Pid: 11})
+	s.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\"}\n")
+	s.serve(t, []byte("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n"))
+	s.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n") // reused now
+	s.process(session.ProcessEvent{State: session.StateExited, Pid: 11})
+	// As the session does: tell the tracker after logging the exit, and
+	// log what it returns (at about the moment it was told).
+	at := s.log.Since()
+	for _, f := range s.tr.Exited(at) {
+		s.log.Append(session.Event{At: at, Type: session.EventFinding, Finding: &f})
+	}
+
+	c, err := Open(record(t, s.log, Header{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameEvents(t, s.log, c.Log)
+	if want, got := fmt.Sprintf("%+v", s.tr.Requests()), fmt.Sprintf("%+v", c.Tracker.Requests()); want != got {
+		t.Errorf("requests read back:\n%s\nwant\n%s", got, want)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strings"
 	"time"
 
 	"linesman/session"
@@ -61,6 +62,7 @@ func OpenWith(path string, opts OpenOptions) (*Capture, error) {
 	if rd.c == nil {
 		return nil, fmt.Errorf("capture: %s: %w (no complete header record)", path, ErrNotCapture)
 	}
+	rd.finish()
 	rd.c.Torn = len(rd.pending)
 	return rd.c, nil
 }
@@ -76,10 +78,13 @@ type reader struct {
 	chunk   []byte
 	line    int // number of the next line in the file, from 1, for errors
 
-	c        *Capture
-	lastSeq  uint64     // the writer's Seq of the last event read
-	segments []seqShift // how the writer's Seqs map to the refilled log's
-	maxFrame int
+	c       *Capture
+	lastSeq uint64 // the writer's Seq of the last event read
+
+	exitPending bool          // an exit was read; the tracker is told with the next event
+	exitAt      time.Duration // when it was logged
+	segments    []seqShift    // how the writer's Seqs map to the refilled log's
+	maxFrame    int
 }
 
 // seqShift says that the writer's Seqs from From on are Shift more than
@@ -329,6 +334,9 @@ func (rd *reader) event(rec *rawRecord) error {
 // would stamp the event with the clock of now, not the recorded time).
 func (rd *reader) append(ev session.Event) {
 	log, tr := rd.c.Log, rd.c.Tracker
+	if rd.exitPending {
+		rd.settleExit(&ev)
+	}
 	switch ev.Type {
 	case session.EventFrame:
 		_, next := log.Bounds()
@@ -338,21 +346,57 @@ func (rd *reader) append(ev session.Event) {
 		case ev.Process.State == session.StateExiting && ev.Process.Step == session.StepStdinClose:
 			tr.StdinClosed(ev.At)
 		case ev.Process.State == session.StateExited:
-			// The findings Exited returns were logged by the live session
-			// as finding records of their own, read back as they come.
-			tr.Exited(ev.At)
+			// The live session tells its tracker after logging the exit
+			// (Exited), unless the exit is a restart's (Restarted, after
+			// a note): which one, the next event says.
+			rd.exitPending, rd.exitAt = true, ev.At
 		}
 	case session.EventFinding:
-		// Findings not on a frame came from the live tracker's Tick (or
-		// Exited): bring the fresh tracker's requests to the same state.
-		// Its findings are the recorded ones, already in the capture.
-		tr.Tick(ev.At)
+		// A timeout is the live tracker's Tick speaking: tick the fresh
+		// tracker at that moment too, so its requests stand as the live
+		// ones did (a later answer is late). Its findings are the
+		// recorded ones, already in the capture. Ticking at any other
+		// moment could time a request out earlier than the live session did.
+		if ev.Finding.Code == "request-timeout" {
+			tr.Tick(ev.At)
+		}
 	}
 	// A recorded time of zero would make Append read the clock of now.
 	if ev.At == 0 {
 		ev.At = 1
 	}
 	log.Append(ev)
+}
+
+// restartNote is how the note that marks a restart begins (session.Restart).
+const restartNote = "restart #"
+
+// settleExit tells the tracker about the exit logged before next, now that
+// next says whether a restart followed. The findings Exited returns were
+// logged by the live session as records of their own (exited-during-request,
+// unflushed-output right after the exit): their time is the moment the live
+// tracker was told.
+func (rd *reader) settleExit(next *session.Event) {
+	rd.exitPending = false
+	tr := rd.c.Tracker
+	at := rd.exitAt
+	if next != nil {
+		switch {
+		case next.Type == session.EventNote && strings.HasPrefix(next.Note, restartNote):
+			tr.Restarted(next.At)
+			return
+		case next.Type == session.EventFinding && (next.Finding.Code == "exited-during-request" || next.Finding.Code == "unflushed-output"):
+			at = next.At
+		}
+	}
+	tr.Exited(at)
+}
+
+// finish settles what the end of the records leaves open.
+func (rd *reader) finish() {
+	if rd.exitPending {
+		rd.settleExit(nil)
+	}
 }
 
 // skipTo records that the writer's events before seq are missing, so that
