@@ -809,3 +809,64 @@ func TestTrackerRandomConversations(t *testing.T) {
 		}
 	}
 }
+
+// FuzzTracker drives the tracker with frames built from fuzzed ids,
+// methods and kinds: it must never panic, and its in-flight set must stay
+// consistent with its history.
+//
+//	go test -run '^$' -fuzz FuzzTracker -fuzztime 30s ./session
+func FuzzTracker(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11})
+	f.Add([]byte("reused ids and late answers"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tr := NewTracker(TrackerOptions{Timeout: sec(1)})
+		ids := []string{`1`, `2`, `"1"`, `"x"`, `1.5`, `null`, `9223372036854775807`}
+		at := time.Duration(0)
+		for i := 0; i+1 < len(data); i += 2 {
+			op, arg := data[i], int(data[i+1])
+			at += ms(int(op) * 10)
+			dir := wire.Dir(1 + int(op)%2)
+			id := ids[arg%len(ids)]
+			var text string
+			switch op % 10 {
+			case 0:
+				text = `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"_meta":{"progressToken":` + id + `}}}`
+			case 1:
+				text = `{"jsonrpc":"2.0","id":` + id + `,"result":{"resultType":"x"}}`
+			case 2:
+				text = `{"jsonrpc":"2.0","id":` + id + `,"error":{"code":-32022,"message":"m"}}`
+			case 3:
+				text = `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":` + id + `}}`
+			case 4:
+				text = `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":` + id + `,"progress":` + fmt.Sprint(arg%3) + `}}`
+			case 5:
+				text = `{"jsonrpc":"2.0","id":` + id + `,"method":"server/discover"}`
+			case 6:
+				tr.Tick(at)
+				continue
+			case 7:
+				tr.StdinClosed(at)
+				continue
+			case 8:
+				tr.Exited(at)
+				continue
+			case 9:
+				tr.Restarted(at)
+				continue
+			}
+			tr.Frame(uint64(i+1), dir, mkFrame(text), at)
+		}
+		n := 0
+		for _, r := range tr.Requests() {
+			if r.State == ReqInFlight {
+				n++
+			}
+		}
+		if len(tr.InFlight()) != n {
+			t.Fatalf("in flight %d, history %d", len(tr.InFlight()), n)
+		}
+		if id := tr.MintID(); tr.Used(id) {
+			t.Fatalf("minted a used id %s", id)
+		}
+	})
+}
