@@ -56,5 +56,6 @@ func captureHeader(flags *commonFlags, command []string) capture.Header {
 		Env:       vars,
 		MaxFrame:  flags.maxFrame,
 		TimeoutNs: int64(flags.timeout),
+		Era:       flags.era,
 	}
 }

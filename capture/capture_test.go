@@ -686,3 +686,31 @@ func TestRoundTripRestart(t *testing.T) {
 		t.Errorf("requests read back:\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestRoundTripEra: the era the live session pinned (a note says where) is
+// the era the rebuilt tracker judges by, so era-dependent findings agree —
+// here a server request in the modern era, and a reused id whose severity
+// depends on the era.
+func TestRoundTripEra(t *testing.T) {
+	for _, era := range []session.Era{session.EraModern, session.EraLegacy} {
+		s := newScript(0, 0)
+		if era == session.EraModern {
+			s.tr.SetEra(era)
+			s.note("era modern, as asked (--era modern): no probe and no initialize")
+		} else {
+			s.note("era legacy, as asked (--era legacy): no probe; initialize follows")
+			s.tr.SetEra(era)
+		}
+		s.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\"}\n")
+		s.serve(t, []byte("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"roots/list\"}\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n"))
+		s.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\"}\n")
+		c, err := Open(record(t, s.log, Header{}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameEvents(t, s.log, c.Log)
+		if c.Tracker.Era() != era {
+			t.Errorf("era %v, want %v", c.Tracker.Era(), era)
+		}
+	}
+}

@@ -37,6 +37,9 @@ type Header struct {
 	// TimeoutNs is the per-request timeout of the session, for the tracker
 	// that Open rebuilds (0: the tracker's default).
 	TimeoutNs int64 `json:"timeoutNs,omitempty"`
+	// Era is the era the session was asked for: "auto", "legacy" or
+	// "modern" ("" when unknown).
+	Era string `json:"era,omitempty"`
 }
 
 // EnvVar is one environment variable of the server. Value is nil unless the

@@ -351,6 +351,8 @@ func (rd *reader) append(ev session.Event) {
 			// a note): which one, the next event says.
 			rd.exitPending, rd.exitAt = true, ev.At
 		}
+	case session.EventNote:
+		rd.eraNote(ev.Note)
 	case session.EventFinding:
 		// A timeout is the live tracker's Tick speaking: tick the fresh
 		// tracker at that moment too, so its requests stand as the live
@@ -368,8 +370,34 @@ func (rd *reader) append(ev session.Event) {
 	log.Append(ev)
 }
 
-// restartNote is how the note that marks a restart begins (session.Restart).
-const restartNote = "restart #"
+// How the session's notes begin where it tells its tracker something
+// (session.Restart and session/era.go): the notes are the only trace of it.
+const (
+	restartNote     = "restart #"
+	eraLegacyNote   = "era legacy"
+	eraModernNote   = "era modern"
+	noHandshakeNote = "automatic handshake off"
+)
+
+// eraNote pins the tracker's era where the live session pinned it: the
+// handshake's decision (a note says it), or --era with the handshake off
+// (the header says which).
+func (rd *reader) eraNote(note string) {
+	tr := rd.c.Tracker
+	switch {
+	case strings.HasPrefix(note, eraLegacyNote):
+		tr.SetEra(session.EraLegacy)
+	case strings.HasPrefix(note, eraModernNote):
+		tr.SetEra(session.EraModern)
+	case strings.HasPrefix(note, noHandshakeNote):
+		switch rd.c.Header.Era {
+		case "legacy":
+			tr.SetEra(session.EraLegacy)
+		case "modern":
+			tr.SetEra(session.EraModern)
+		}
+	}
+}
 
 // settleExit tells the tracker about the exit logged before next, now that
 // next says whether a restart followed. The findings Exited returns were
