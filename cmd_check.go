@@ -168,6 +168,12 @@ func runHeadless(mode string, flags *commonFlags, command []string, stdout, stde
 	s, err := session.Start(sessionConfig(flags, command))
 	if err != nil {
 		fmt.Fprintf(stderr, "linesman %s: %v\n", mode, err)
+		if flags.jsonOut {
+			// A script still gets a report to read: no process, and why.
+			rep := session.ReportFromLog(session.NewLog(0), nil, session.ReportMeta{
+				Mode: mode, Command: command, Error: err.Error()})
+			rep.WriteJSON(stdout)
+		}
 		return exitFindings
 	}
 	stopCapture, err := startCapture(flags, s.Log(), command)

@@ -645,3 +645,19 @@ func TestHeadlessUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestHeadlessCheckNotStarted: a command that cannot start is exit status 1
+// with a reason, and --json still prints a report.
+func TestHeadlessCheckNotStarted(t *testing.T) {
+	r, status := decodeRun(t, nil, "check", "--json", "--", "/nonexistent/mcp-server", "--stdio")
+	if status != 1 || r.Error == "" || r.Process.Pid != 0 || r.Process.ExitCode != nil {
+		t.Errorf("status %d, error %q, process %+v", status, r.Error, r.Process)
+	}
+	if len(r.Command) != 2 || r.Command[0] != "/nonexistent/mcp-server" {
+		t.Errorf("command = %q", r.Command)
+	}
+	status, out, errOut := runBinary(t, nil, "check", "--", "/nonexistent/mcp-server")
+	if status != 1 || !strings.Contains(string(errOut), "/nonexistent/mcp-server") || len(out) != 0 {
+		t.Errorf("status %d, stdout %q, stderr %q", status, out, errOut)
+	}
+}

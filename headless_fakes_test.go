@@ -353,7 +353,16 @@ func init() {
 
 	registerFake("headless-no-answer", func() {
 		s := newFake("no-answer")
-		s.on = func(s *fakeMCP, m fakeMsg) bool { return m.Method == "tools/call" } // swallowed
+		s.on = func(s *fakeMCP, m fakeMsg) bool {
+			if m.Method != "tools/call" {
+				return false
+			}
+			// Swallowed. Tell a waiting test that the request got here.
+			if mark := os.Getenv("HEADLESS_MARK"); mark != "" {
+				os.WriteFile(mark, nil, 0o600)
+			}
+			return true
+		}
 		s.serve()
 	})
 

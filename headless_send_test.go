@@ -6,11 +6,14 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func sendJSON(t *testing.T, fake string, input string, flags ...string) (jReport, int) {
@@ -198,5 +201,59 @@ func TestHeadlessSendServerGone(t *testing.T) {
 	r, status = sendJSON(t, "headless-exit-at-once", `{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n", "--raw")
 	if status != 1 || r.Process.ExitCode == nil {
 		t.Errorf("--raw: status %d, process %+v", status, r.Process)
+	}
+}
+
+// TestHeadlessSendInterrupt: ^C while waiting for an answer still shuts the
+// server down and prints the report, then exits 130.
+func TestHeadlessSendInterrupt(t *testing.T) {
+	mark := filepath.Join(t.TempDir(), "arrived")
+	args := append([]string{"send", "--json", "--timeout", "1m", "-e", "HEADLESS_MARK=" + mark}, fakeServerArgs("headless-no-answer")...)
+	cmd := exec.Command(linesmanBinary(t), args...)
+	cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"echo","arguments":{}}}` + "\n")
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	// Wait until the server has the request (the fake touches the mark).
+	deadline := time.Now().Add(hangGuard)
+	for {
+		if _, err := os.Stat(mark); err == nil {
+			break
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("linesman ended before the request arrived: %v\n%s", err, out.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("the request never reached the server")
+		}
+	}
+	cmd.Process.Signal(os.Interrupt)
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(hangGuard):
+		cmd.Process.Kill()
+		t.Fatal("linesman did not end after the interrupt")
+	}
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != exitSignal {
+		t.Errorf("exit: %v, want status %d", err, exitSignal)
+	}
+	var r jReport
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatalf("no report: %v\n%s", err, out.String())
+	}
+	if r.Error != "interrupted" || r.Process.EndedBy == nil || r.Process.ExitCode == nil || *r.Process.ExitCode != 0 {
+		t.Errorf("error %q, process %+v", r.Error, r.Process)
+	}
+	if _, state, _ := r.request(t, "tools/call"); state == "in-flight" || state == "answered" {
+		t.Errorf("tools/call %s after the interrupt", state)
 	}
 }
