@@ -220,3 +220,34 @@ func TestViewFollow(t *testing.T) {
 		t.Errorf("view --follow after SIGINT: %v", err)
 	}
 }
+
+// TestCaptureCheckDemo records `linesman check --json` against the
+// built-in demo server (era probe, handshake, listing, shutdown ladder) and
+// exports the capture's findings: the same report as the live one.
+func TestCaptureCheckDemo(t *testing.T) {
+	bin := linesmanBinary(t)
+	path := filepath.Join(t.TempDir(), "demo.jsonl")
+	live, err := exec.Command(bin, "check", "--json", "--capture", path, "--", bin, "demo-server").Output()
+	if err != nil {
+		t.Fatalf("check: %v\n%s", err, live)
+	}
+	exported, err := exec.Command(bin, "export", path, "--format", "findings").Output()
+	if err != nil {
+		t.Fatalf("export: %v", err)
+	}
+	var a, b map[string]any
+	if err := json.Unmarshal(live, &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(exported, &b); err != nil {
+		t.Fatal(err)
+	}
+	delete(a, "mode")
+	delete(b, "mode")
+	if fmt.Sprint(a) != fmt.Sprint(b) {
+		t.Errorf("the export differs from the live report:\nlive:   %s\nexport: %s", live, exported)
+	}
+	if a["era"] != "modern" || len(a["frames"].([]any)) < 4 {
+		t.Errorf("the demo session is not what the test expects: era %v, %d frames", a["era"], len(a["frames"].([]any)))
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"linesman/capture"
 )
@@ -43,10 +45,8 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
-	switch *format {
-	case "replay", "findings", "transcript":
-	default:
-		fmt.Fprintf(stderr, "linesman export: --format %q: want replay, findings or transcript\n", *format)
+	if !slices.Contains(capture.Formats, *format) {
+		fmt.Fprintf(stderr, "linesman export: --format %q: want %s\n", *format, strings.Join(capture.Formats, ", "))
 		return exitUsage
 	}
 
@@ -57,14 +57,7 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 	}
 	reportTorn(stderr, "linesman export", path, c)
 	w := bufio.NewWriter(stdout)
-	switch *format {
-	case "replay":
-		err = capture.WriteReplay(w, c.Log, c.Header)
-	case "findings":
-		err = capture.WriteFindings(w, c.Log, c.Tracker, c.Header)
-	case "transcript":
-		err = capture.WriteTranscript(w, c.Log, c.Header)
-	}
+	err = capture.Export(w, *format, c.Log, c.Tracker, c.Header)
 	if err == nil {
 		err = w.Flush()
 	}

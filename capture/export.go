@@ -314,6 +314,25 @@ func ReportMeta(log *session.Log, h Header) session.ReportMeta {
 	return meta
 }
 
+// Formats are the names Export knows, for command lines and menus.
+var Formats = []string{"replay", "findings", "transcript"}
+
+// Export writes the log in the named format (one of Formats): the replay
+// script, the findings report, or the transcript. tr may be nil (the
+// findings report then has no requests list). The UI and `linesman export`
+// both go through here.
+func Export(w io.Writer, format string, log *session.Log, tr *session.Tracker, h Header) error {
+	switch format {
+	case "replay":
+		return WriteReplay(w, log, h)
+	case "findings":
+		return WriteFindings(w, log, tr, h)
+	case "transcript":
+		return WriteTranscript(w, log, h)
+	}
+	return fmt.Errorf("capture: unknown export format %q (want %s)", format, strings.Join(Formats, ", "))
+}
+
 // WriteFindings writes the log's findings report as JSON, in the schema of
 // `linesman check --json`.
 func WriteFindings(w io.Writer, log *session.Log, tr *session.Tracker, h Header) error {

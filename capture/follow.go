@@ -2,6 +2,7 @@ package capture
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"sync"
@@ -90,6 +91,23 @@ func (fl *Follower) Stop() error {
 	return fl.err
 }
 
+// ErrTruncated is returned (wrapped) by Follower.Stop when the followed file
+// shrank: a new recording started over it.
+var ErrTruncated = errors.New("the capture was truncated while being followed (a new recording started over it?)")
+
+// truncated reports ErrTruncated when the file is shorter than what was
+// already read from it: a capture only ever grows.
+func (fl *Follower) truncated() error {
+	fi, err := fl.file.Stat()
+	if err != nil {
+		return fmt.Errorf("capture: %w", err)
+	}
+	if fi.Size() < fl.rd.offset {
+		return fmt.Errorf("capture: %s: %w", fl.rd.path, ErrTruncated)
+	}
+	return nil
+}
+
 func (fl *Follower) run(ctx context.Context) {
 	defer close(fl.done)
 	defer fl.file.Close()
@@ -101,6 +119,10 @@ func (fl *Follower) run(ctx context.Context) {
 		case <-ctx.Done():
 		case <-tick.C:
 			if err := fl.rd.poll(); err != nil {
+				fl.err = err
+				return
+			}
+			if err := fl.truncated(); err != nil {
 				fl.err = err
 				return
 			}

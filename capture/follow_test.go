@@ -2,6 +2,7 @@ package capture
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -152,5 +153,31 @@ func TestFollowGivesUpWithoutHeader(t *testing.T) {
 	cancel()
 	if _, err := Follow(ctx, path, FollowOptions{}); err == nil {
 		t.Fatal("Follow returned without a header")
+	}
+}
+
+// TestFollowTruncated: a capture only grows; one that shrinks under the
+// follower (a new recording over it) ends the follow with ErrTruncated
+// rather than with a silent stall.
+func TestFollowTruncated(t *testing.T) {
+	s := newScript(0, 0)
+	s.note("one")
+	s.note("two")
+	path := record(t, s.log, Header{})
+	fl, err := Follow(context.Background(), path, FollowOptions{Poll: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitLen(t, fl.Capture().Log, 2)
+	if err := os.Truncate(path, 10); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-fl.Done():
+	case <-time.After(time.Minute):
+		t.Fatal("the follower did not notice the truncation in a minute")
+	}
+	if err := fl.Stop(); !errors.Is(err, ErrTruncated) {
+		t.Errorf("Stop: %v, want ErrTruncated", err)
 	}
 }

@@ -76,7 +76,8 @@ type reader struct {
 	opts    OpenOptions
 	pending []byte
 	chunk   []byte
-	line    int // number of the next line in the file, from 1, for errors
+	offset  int64 // bytes read from src so far
+	line    int   // number of the next line in the file, from 1, for errors
 
 	c       *Capture
 	lastSeq uint64 // the writer's Seq of the last event read
@@ -103,6 +104,7 @@ func newReader(src io.Reader, path string, opts OpenOptions) *reader {
 func (rd *reader) poll() error {
 	for {
 		n, err := rd.src.Read(rd.chunk)
+		rd.offset += int64(n)
 		if n > 0 {
 			if perr := rd.consume(rd.chunk[:n]); perr != nil {
 				return perr
