@@ -66,6 +66,11 @@ type jFrame struct {
 	Lines    int             `json:"lines"`
 	Findings []string        `json:"findings"`
 	Text     *string         `json:"text"`
+	// InReplyTo is an addition to the issue's schema.
+	InReplyTo *struct {
+		Seq    uint64 `json:"seq"`
+		Method string `json:"method"`
+	} `json:"inReplyTo"`
 }
 
 type jFinding struct {
@@ -233,6 +238,9 @@ func TestHeadlessCheckFrameFindings(t *testing.T) {
 				}
 				if _, _, resp := r.request(t, "initialize"); resp != fr.Seq {
 					t.Errorf("the pretty frame #%d should answer initialize (answered by #%d)", fr.Seq, resp)
+				}
+				if fr.InReplyTo == nil || fr.InReplyTo.Method != "initialize" {
+					t.Errorf("inReplyTo = %+v", fr.InReplyTo)
 				}
 			}},
 		{fake: "headless-child-stdout", code: "non-json-line", severity: "error", dir: "s2c", kind: "non-json", status: 1},

@@ -80,8 +80,17 @@ type ReportFrame struct {
 	// only when ReportMeta.FrameText asks for it (send does).
 	Text          *string `json:"text,omitempty"`
 	TextTruncated bool    `json:"textTruncated,omitempty"`
+	// InReplyTo names, on a response, the request it answered (as the
+	// tracker matched them), since a response carries no method.
+	InReplyTo *ReportReplyTo `json:"inReplyTo,omitempty"`
 
 	preview string // a short inert excerpt for the text report
+}
+
+// ReportReplyTo points from a response frame to the request it answered.
+type ReportReplyTo struct {
+	Seq    uint64 `json:"seq"`
+	Method string `json:"method"`
 }
 
 // ReportRequest is one request of the "requests" list.
@@ -229,6 +238,9 @@ func ReportFromLog(log *Log, tr *Tracker, meta ReportMeta) Report {
 			if q.ResponseSeq != 0 {
 				rs := q.ResponseSeq
 				rq.ResponseSeq = &rs
+				if i, ok := r.frameIndex[rs]; ok {
+					r.Frames[i].InReplyTo = &ReportReplyTo{Seq: q.Seq, Method: q.Method}
+				}
 			}
 			r.Requests = append(r.Requests, rq)
 		}

@@ -366,3 +366,39 @@ func TestReportExitingAfterExit(t *testing.T) {
 		t.Errorf("process = %+v", p)
 	}
 }
+
+// TestReportRequests: frames logged through a tracker give the requests
+// list, with durations, and responses point back at their requests.
+func TestReportRequests(t *testing.T) {
+	l := NewLog(0)
+	tr := NewTracker(TrackerOptions{})
+	logFrame := func(dir wire.Dir, text string) uint64 {
+		f := wire.FramesOf([]byte(text+"\n"), wire.Options{})[0]
+		return l.AppendWith(func(seq uint64, at time.Duration) Event {
+			tr.Frame(seq, dir, f, at)
+			return Event{Type: EventFrame, Dir: dir, Frame: f}
+		})
+	}
+	req := logFrame(wire.ClientToServer, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	resp := logFrame(wire.ServerToClient, `{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`)
+	logFrame(wire.ClientToServer, `{"jsonrpc":"2.0","id":"a","method":"ping"}`)
+
+	r := ReportFromLog(l, tr, ReportMeta{})
+	if len(r.Requests) != 2 {
+		t.Fatalf("requests = %+v", r.Requests)
+	}
+	q := r.Requests[0]
+	if q.Dir != "c2s" || string(q.ID) != "1" || q.Method != "tools/list" || q.State != "answered" ||
+		q.Ms == nil || *q.Ms < 0 || q.Seq != req || q.ResponseSeq == nil || *q.ResponseSeq != resp {
+		t.Errorf("request 0 = %+v", q)
+	}
+	if q := r.Requests[1]; string(q.ID) != `"a"` || q.State != "in-flight" || q.Ms != nil || q.ResponseSeq != nil {
+		t.Errorf("request 1 = %+v", q)
+	}
+	if rt := r.Frames[1].InReplyTo; rt == nil || rt.Seq != req || rt.Method != "tools/list" {
+		t.Errorf("inReplyTo = %+v", rt)
+	}
+	if r.Frames[0].InReplyTo != nil {
+		t.Errorf("a request has inReplyTo")
+	}
+}
