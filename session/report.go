@@ -84,7 +84,7 @@ type ReportFrame struct {
 	// tracker matched them), since a response carries no method.
 	InReplyTo *ReportReplyTo `json:"inReplyTo,omitempty"`
 
-	preview string // a short inert excerpt for the text report
+	frame *wire.Frame // for the text report's excerpts (log events are immutable)
 }
 
 // ReportReplyTo points from a response frame to the request it answered.
@@ -278,7 +278,7 @@ func (r *Report) addEvent(ev Event, meta ReportMeta, textLimit int) {
 			Bytes:    f.Size(),
 			Lines:    len(f.Lines),
 			Findings: []string{},
-			preview:  framePreview(f, 72),
+			frame:    f,
 		}
 		if f.Msg.Method != "" {
 			m := f.Msg.Method
@@ -415,6 +415,9 @@ const stderrTailText = 20
 // sendTextShown is how much of each frame the human report of send shows.
 const sendTextShown = 4096
 
+// notesText is how many of linesman's own notes the human report shows.
+const notesText = 5
+
 // occurrencesText is how many occurrences of one code the human report lists.
 const occurrencesText = 3
 
@@ -440,6 +443,13 @@ func (r *Report) WriteText(w io.Writer) error {
 	if r.Dropped != nil {
 		fmt.Fprintf(&b, "  dropped:  %d early events (%d bytes) by the retention limit\n", r.Dropped.Events, r.Dropped.Bytes)
 	}
+	for i, n := range r.Notes {
+		if i == notesText {
+			fmt.Fprintf(&b, "  linesman: … and %d more notes (see --json)\n", len(r.Notes)-notesText)
+			break
+		}
+		fmt.Fprintf(&b, "  linesman: %s\n", Inert(n.Text))
+	}
 	if r.Error != "" {
 		fmt.Fprintf(&b, "  failed:   %s\n", Inert(r.Error))
 	}
@@ -451,7 +461,7 @@ func (r *Report) WriteText(w io.Writer) error {
 			if f.Dir == "s2c" {
 				arrow = "←"
 			}
-			text := f.preview
+			text := f.preview()
 			if f.Text != nil {
 				t := strings.TrimRight(*f.Text, "\r\n")
 				cut := f.TextTruncated
@@ -554,8 +564,8 @@ func (r *Report) where(f ReportFinding) string {
 	if i, ok := r.frameIndex[*f.Seq]; ok {
 		fr := r.Frames[i]
 		s += " " + fr.Dir
-		if fr.preview != "" {
-			s += " " + fr.preview
+		if p := fr.preview(); p != "" {
+			s += " " + p
 		}
 	} else if f.Dir != nil {
 		s += " " + *f.Dir
@@ -666,9 +676,11 @@ func shellJoin(argv []string) string {
 	return strings.Join(out, " ")
 }
 
-// framePreview is a short inert excerpt of a frame's first line.
-func framePreview(f *wire.Frame, n int) string {
-	if len(f.Lines) == 0 {
+// preview is a short inert excerpt of the frame's first line.
+func (rf *ReportFrame) preview() string {
+	const n = 72
+	f := rf.frame
+	if f == nil || len(f.Lines) == 0 {
 		return ""
 	}
 	c := f.Lines[0].Content

@@ -402,3 +402,74 @@ func TestReportRequests(t *testing.T) {
 		t.Errorf("a request has inReplyTo")
 	}
 }
+
+// benchLog is a log of n request/answer pairs logged through a tracker, with
+// a stray line every 100 frames.
+func benchLog(b *testing.B, n int) (*Log, *Tracker) {
+	l := NewLog(0)
+	tr := NewTracker(TrackerOptions{})
+	logFrame := func(dir wire.Dir, text string) {
+		f := wire.FramesOf([]byte(text+"\n"), wire.Options{})[0]
+		l.AppendWith(func(seq uint64, at time.Duration) Event {
+			tr.Frame(seq, dir, f, at)
+			return Event{Type: EventFrame, Dir: dir, Frame: f}
+		})
+	}
+	for i := range n {
+		id := strconv.Itoa(i + 1)
+		logFrame(wire.ClientToServer, `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call","params":{"name":"echo"}}`)
+		if i%50 == 0 {
+			logFrame(wire.ServerToClient, "debug: handling "+id)
+		}
+		logFrame(wire.ServerToClient, `{"jsonrpc":"2.0","id":`+id+`,"result":{"content":[{"type":"text","text":"ok"}]}}`)
+	}
+	return l, tr
+}
+
+// BenchmarkReportFromLog measures building the report of a 20k-request
+// session; BenchmarkReportBaselineRange is the floor it is compared with:
+// only copying the same events out of the log.
+func BenchmarkReportFromLog(b *testing.B) {
+	l, tr := benchLog(b, 10000)
+	_, next := l.Bounds()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		r := ReportFromLog(l, tr, ReportMeta{})
+		if len(r.Frames) == 0 {
+			b.Fatal("empty report")
+		}
+	}
+	b.ReportMetric(float64(next-1)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
+func BenchmarkReportBaselineRange(b *testing.B) {
+	l, _ := benchLog(b, 10000)
+	first, next := l.Bounds()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		n := 0
+		for from := first; from < next; from += 4096 {
+			n += len(l.Range(from, min(from+4096, next)))
+		}
+		if n == 0 {
+			b.Fatal("empty log")
+		}
+	}
+	b.ReportMetric(float64(next-1)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
+// BenchmarkReportWriteJSON measures encoding that report.
+func BenchmarkReportWriteJSON(b *testing.B) {
+	l, tr := benchLog(b, 10000)
+	r := ReportFromLog(l, tr, ReportMeta{})
+	var buf bytes.Buffer
+	r.WriteJSON(&buf)
+	b.SetBytes(int64(buf.Len()))
+	b.ResetTimer()
+	for b.Loop() {
+		buf.Reset()
+		r.WriteJSON(&buf)
+	}
+}
