@@ -377,7 +377,7 @@ func TestTornLastRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	lastStart := bytes.LastIndexByte(b[:len(b)-1], '\n') + 1
-	for _, cut := range []int{1, 10, len(b) - lastStart - 1} {
+	for _, cut := range []int{1, 10, len(b) - lastStart - 2} {
 		if err := os.WriteFile(path, b[:lastStart+cut], 0o600); err != nil {
 			t.Fatal(err)
 		}
@@ -388,6 +388,13 @@ func TestTornLastRecord(t *testing.T) {
 		if c.Torn != cut || c.Records != 4 || c.Log.Len() != 4 {
 			t.Errorf("cut %d: torn %d, %d records, %d events; want %d, 4, 4", cut, c.Torn, c.Records, c.Log.Len(), cut)
 		}
+	}
+	// A last record that lacks only its newline is whole.
+	if err := os.WriteFile(path, b[:len(b)-1], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := Open(path); err != nil || c.Torn != 0 || c.Records != 5 {
+		t.Errorf("without the last newline: %v, %+v", err, c)
 	}
 	// Cut at a record boundary: nothing is torn.
 	if err := os.WriteFile(path, b[:lastStart], 0o600); err != nil {
@@ -712,5 +719,31 @@ func TestRoundTripEra(t *testing.T) {
 		if c.Tracker.Era() != era {
 			t.Errorf("era %v, want %v", c.Tracker.Era(), era)
 		}
+	}
+}
+
+// TestCreateMakesPrivate: a capture replacing a world-readable file becomes
+// 0600 too, and starts afresh.
+func TestCreateMakesPrivate(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.jsonl")
+	if err := os.WriteFile(path, []byte("old contents that are longer than a header would be, surely, yes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := newScript(0, 0)
+	s.note("new")
+	r, err := Create(path, s.log, Header{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("mode %v, %v", fi.Mode(), err)
+	}
+	c, err := Open(path)
+	if err != nil || c.Log.Len() != 1 {
+		t.Fatalf("%v, %+v", err, c)
 	}
 }

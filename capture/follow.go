@@ -130,8 +130,9 @@ func (fl *Follower) run(ctx context.Context) {
 		}
 		// Take what was written up to the moment we were stopped.
 		fl.err = fl.rd.poll()
-		fl.rd.finish()
-		fl.c.Torn = len(fl.rd.pending)
+		if fl.err == nil {
+			fl.err = fl.rd.end()
+		}
 		return
 	}
 }

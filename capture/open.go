@@ -33,6 +33,10 @@ type Capture struct {
 	Torn int
 }
 
+// ErrNotCapture is returned (wrapped) by Open and Follow for a file that is
+// not a linesman capture.
+var ErrNotCapture = errors.New("not a linesman capture")
+
 // OpenOptions tune how a capture is read back.
 type OpenOptions struct {
 	// Retention is the memory budget of the refilled Log (0: session.DefaultRetention).
@@ -62,9 +66,26 @@ func OpenWith(path string, opts OpenOptions) (*Capture, error) {
 	if rd.c == nil {
 		return nil, fmt.Errorf("capture: %s: %w (no complete header record)", path, ErrNotCapture)
 	}
+	if err := rd.end(); err != nil {
+		return nil, err
+	}
+	return rd.c, nil
+}
+
+// end takes the last line when nothing more will come: a record that lacks
+// only its newline (the writer stopped right before it) is whole and kept;
+// anything else is torn, skipped and counted in Torn.
+func (rd *reader) end() error {
+	if len(rd.pending) > 0 && json.Valid(rd.pending) {
+		line := rd.pending
+		rd.pending = nil
+		if err := rd.record(line); err != nil {
+			return err
+		}
+	}
 	rd.finish()
 	rd.c.Torn = len(rd.pending)
-	return rd.c, nil
+	return nil
 }
 
 // reader turns the bytes of a capture file into log events. It keeps the

@@ -1,7 +1,6 @@
 package capture
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"sync"
@@ -71,9 +70,13 @@ func prepare(path string, log *session.Log, h Header, perRecord bool) (*Recorder
 	}
 	// An existing file keeps its mode through O_TRUNC: a capture may hold
 	// what a server said in confidence, so make it private either way.
-	if err := f.Chmod(0o600); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("capture: %w", err)
+	// (Only a regular file: a capture to a pipe or a device leaves its
+	// mode alone.)
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm() != 0o600 {
+		if err := f.Chmod(0o600); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("capture: %w", err)
+		}
 	}
 	h.Start = log.Start()
 	if h.Format == "" {
@@ -245,7 +248,3 @@ func (r *Recorder) failed() bool {
 	defer r.mu.Unlock()
 	return r.err != nil
 }
-
-// ErrNotCapture is returned (wrapped) by Open and Follow for a file that is
-// not a linesman capture.
-var ErrNotCapture = errors.New("not a linesman capture")
