@@ -9,7 +9,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -667,5 +669,34 @@ func TestHeadlessCheckNotStarted(t *testing.T) {
 	status, out, errOut := runBinary(t, nil, "check", "--", "/nonexistent/mcp-server")
 	if status != 1 || !strings.Contains(string(errOut), "/nonexistent/mcp-server") || len(out) != 0 {
 		t.Errorf("status %d, stdout %q, stderr %q", status, out, errOut)
+	}
+}
+
+// TestHeadlessCheckFlags: the common flags reach the session: --era skips
+// the probe, --cwd sets the server's directory, --capture records the run.
+func TestHeadlessCheckFlags(t *testing.T) {
+	r, status := checkJSON(t, "headless-good", "--era", "legacy")
+	if status != 0 || r.Era != "legacy" || len(r.Requests) == 0 || r.Requests[0].Method != "initialize" {
+		t.Errorf("--era legacy: status %d era %s, first request %+v", status, r.Era, r.Requests)
+	}
+	r, status = checkJSON(t, "headless-go-sdk", "--era", "modern")
+	if status != 0 || r.Era != "modern" {
+		t.Errorf("--era modern: status %d era %s", status, r.Era)
+	}
+
+	dir := t.TempDir()
+	r, _ = decodeRun(t, nil, "check", "--json", "--cwd", dir, "--", "sh", "-c", "pwd >&2")
+	if real, _ := filepath.EvalSymlinks(dir); !slices.Contains(r.Stderr, dir) && !slices.Contains(r.Stderr, real) {
+		t.Errorf("--cwd %s: the server ran in %q", dir, r.Stderr)
+	}
+
+	capture := filepath.Join(t.TempDir(), "run.jsonl")
+	r, _ = checkJSON(t, "headless-stray-start", "--capture", capture)
+	data, err := os.ReadFile(capture)
+	if err != nil {
+		t.Fatalf("--capture: %v", err)
+	}
+	if lines := bytes.Count(data, []byte("\n")); lines < len(r.Frames) || !bytes.Contains(data, []byte("Starting weather server")) {
+		t.Errorf("capture has %d lines for %d frames:\n%.2000s", lines, len(r.Frames), data)
 	}
 }
