@@ -118,6 +118,8 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 		Session: s,
 		Theme:   flags.theme,
 		Title:   title,
+		// After R, make the handshake again as at the start.
+		HandshakeAfterRestart: !*noHandshake,
 		ProcessInfo: func() (cmd, env []string, dir string, pending int64) {
 			i := s.Info()
 			return i.Command, i.Env, i.Dir, i.PendingWrite

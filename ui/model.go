@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -31,8 +32,11 @@ type Server interface {
 }
 
 type (
-	idMinter  interface{ NextID() wire.ID }
-	canceller interface{ Cancel(id wire.ID) error }
+	idMinter   interface{ NextID() wire.ID }
+	canceller  interface{ Cancel(id wire.ID) error }
+	handshaker interface {
+		Handshake(ctx context.Context) error
+	}
 	eraTeller interface {
 		Era() session.Era
 		ProtocolVersion() string
@@ -58,6 +62,9 @@ type Options struct {
 	// not tell: the command, environment and cwd as the child got them, and
 	// bytes waiting to be written.
 	ProcessInfo func() (command, env []string, dir string, pending int64)
+	// HandshakeAfterRestart makes the handshake again after a restart (R),
+	// as the first one was made (in the session's era).
+	HandshakeAfterRestart bool
 	// Now is the log clock (nil = Log.Since); tests fix it.
 	Now func() time.Duration
 	// Program options added by tests (input, output, window size).
@@ -105,12 +112,13 @@ type Model struct {
 type (
 	logMsg    struct{}
 	tickMsg   struct{}
-	doneMsg   struct{}
+	doneMsg   struct{ done <-chan struct{} }
 	resultMsg struct {
 		what string
 		err  error
 	}
-	editorMsg struct {
+	restartedMsg resultMsg
+	editorMsg    struct {
 		text string
 		err  error
 	}
@@ -178,19 +186,28 @@ func (m *Model) setTheme() {
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.waitLog(time.Time{}), tick()}
 	if m.opts.Session != nil {
-		done := m.opts.Session.Done()
-		stop := m.stop
-		cmds = append(cmds, func() tea.Msg {
-			select {
-			case <-done:
-				return doneMsg{}
-			case <-stop:
-				return nil
-			}
-		})
+		cmds = append(cmds, m.waitDone())
 	}
 	return tea.Batch(cmds...)
 }
+
+// waitDone waits for the current server process to be done. A restart
+// replaces the process (and its Done channel), so the message names the
+// channel it waited on and Update ignores a stale one.
+func (m *Model) waitDone() tea.Cmd {
+	done, stop := m.opts.Session.Done(), m.stop
+	return func() tea.Msg {
+		select {
+		case <-done:
+			return doneMsg{done}
+		case <-stop:
+			return nil
+		}
+	}
+}
+
+// restartHandshakeTimeout bounds the handshake after a restart.
+const restartHandshakeTimeout = 30 * time.Second
 
 // minFrameGap bounds how often the log is re-read (and so the screen
 // redrawn for it): at most ~30 times a second however fast the server
@@ -257,12 +274,20 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.refresh()
 		return m, tick()
 	case doneMsg:
+		if msg.done != m.opts.Session.Done() {
+			return m, m.waitDone() // the process that ended was replaced by a restart
+		}
 		m.sessionDone = true
 		m.refresh()
 		if m.quitRequested {
 			return m, tea.Quit
 		}
 		return m, nil
+	case restartedMsg:
+		m.sessionDone = false
+		m.refresh()
+		m.Update(resultMsg(msg))
+		return m, m.waitDone()
 	case resultMsg:
 		if msg.err != nil {
 			m.setMessage(msg.what+": "+inertString(msg.err.Error(), pictures), true)
@@ -408,9 +433,21 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return func() tea.Msg { s.Shutdown(); return nil }
 	case key.Matches(msg, k.Restart):
 		s := m.opts.Session
-		m.sessionDone = false
 		m.setMessage("restarting: shutdown ladder, then a fresh process", false)
-		return func() tea.Msg { return resultMsg{"restarted", s.Restart()} }
+		handshake := m.opts.HandshakeAfterRestart
+		return func() tea.Msg {
+			if err := s.Restart(); err != nil {
+				return restartedMsg{"restart", err}
+			}
+			if h, ok := s.(handshaker); ok && handshake {
+				ctx, cancel := context.WithTimeout(context.Background(), restartHandshakeTimeout)
+				defer cancel()
+				if err := h.Handshake(ctx); err != nil {
+					return restartedMsg{"restarted; handshake", err}
+				}
+			}
+			return restartedMsg{"restarted", nil}
+		}
 	case key.Matches(msg, k.CopyRaw), key.Matches(msg, k.CopyPretty):
 		return m.copyFrame(key.Matches(msg, k.CopyPretty))
 	case key.Matches(msg, k.TabNext):

@@ -36,10 +36,19 @@ func (s *fakeServer) Send(raw []byte) error {
 	s.f.frames(wire.ClientToServer, string(raw))
 	return nil
 }
-func (s *fakeServer) Shutdown()             { s.mu.Lock(); s.shutdowns++; s.mu.Unlock() }
-func (s *fakeServer) Kill()                 { s.mu.Lock(); s.kills++; s.mu.Unlock() }
-func (s *fakeServer) Restart() error        { s.mu.Lock(); s.restarts++; s.mu.Unlock(); return nil }
-func (s *fakeServer) Done() <-chan struct{} { return s.done }
+func (s *fakeServer) Shutdown() { s.mu.Lock(); s.shutdowns++; s.mu.Unlock() }
+func (s *fakeServer) Kill()     { s.mu.Lock(); s.kills++; s.mu.Unlock() }
+
+// Restart replaces the process: a fresh Done channel, as the session does.
+func (s *fakeServer) Restart() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.restarts++
+	s.done = make(chan struct{})
+	return nil
+}
+
+func (s *fakeServer) Done() <-chan struct{} { s.mu.Lock(); defer s.mu.Unlock(); return s.done }
 
 func (s *fakeServer) lastSent() string {
 	s.mu.Lock()
@@ -104,6 +113,8 @@ func run(m *Model, cmd tea.Cmd) {
 		}
 	case resultMsg, editorMsg:
 		m.Update(msg)
+	case restartedMsg:
+		m.Update(msg) // (its command, the re-armed wait for Done, is not run)
 	}
 }
 
@@ -291,7 +302,7 @@ func TestComposerTemplatesAndSend(t *testing.T) {
 	}
 	// tools/list was answered: a tools/call skeleton for its tool, built from the schema.
 	press(m, "ctrl+t")
-	if v := m.composer.ta.Value(); !strings.Contains(v, `"name": "forecast"`) || !strings.Contains(v, `"city": ""`) || !strings.Contains(v, `"days": 0`) {
+	if v := m.composer.ta.Value(); !strings.Contains(v, `"name": "forecast"`) || !strings.Contains(v, `"city": ""`) || strings.Contains(v, `"days"`) || !strings.Contains(v, `"progressToken": 6`) {
 		t.Fatalf("tools/call template:\n%s", v)
 	}
 	press(m, "ctrl+s")
@@ -422,7 +433,8 @@ func TestQuitRunsLadderThenKills(t *testing.T) {
 		t.Fatalf("first q: shutdowns=%d", srv.shutdowns)
 	}
 	// The session ending completes the quit.
-	_, cmd = m.Update(doneMsg{})
+	close(srv.done)
+	_, cmd = m.Update(doneMsg{srv.done})
 	if cmd == nil {
 		t.Fatal("done after quit does not quit")
 	}
@@ -447,6 +459,13 @@ func TestQuitRunsLadderThenKills(t *testing.T) {
 	press(m3, "S", "R")
 	if srv3.shutdowns != 1 || srv3.restarts != 1 {
 		t.Fatalf("S, R: shutdowns=%d restarts=%d", srv3.shutdowns, srv3.restarts)
+	}
+	// The process replaced by the restart ending is not the session ending.
+	old := make(chan struct{})
+	close(old)
+	m3.Update(doneMsg{old})
+	if m3.sessionDone || !m3.live() || !strings.Contains(m3.message, "restarted") {
+		t.Fatalf("after restart: done=%v message=%q", m3.sessionDone, m3.message)
 	}
 }
 

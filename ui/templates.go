@@ -26,11 +26,14 @@ type templateCtx struct {
 }
 
 // meta is the _meta every modern-era request carries.
-func (c templateCtx) meta() string {
+func (c templateCtx) meta() string { return c.metaWith("") }
+
+// metaWith is meta with extra members (e.g. a progress token) first.
+func (c templateCtx) metaWith(extra string) string {
 	return fmt.Sprintf(`"_meta": {
-      "io.modelcontextprotocol/protocolVersion": %q,
+      %s"io.modelcontextprotocol/protocolVersion": %q,
       "io.modelcontextprotocol/clientCapabilities": {}
-    }`, c.modernVersion())
+    }`, extra, c.modernVersion())
 }
 
 func (c templateCtx) modernVersion() string {
@@ -50,12 +53,23 @@ func (c templateCtx) legacyVersion() string {
 // request builds a request template with params (a JSON object body without
 // braces, or ""), adding _meta in the modern era.
 func (c templateCtx) request(method, params string) string {
+	return c.requestWith(method, params, false)
+}
+
+// requestWith is request, asking for progress notifications when progress
+// is set (the token is the request's id).
+func (c templateCtx) requestWith(method, params string, progress bool) string {
 	var body []string
 	if params != "" {
 		body = append(body, params)
 	}
-	if c.era == session.EraModern {
+	switch {
+	case c.era == session.EraModern && progress:
+		body = append(body, c.metaWith(fmt.Sprintf("\"progressToken\": %s,\n      ", c.id)))
+	case c.era == session.EraModern:
 		body = append(body, c.meta())
+	case progress:
+		body = append(body, fmt.Sprintf("\"_meta\": {\"progressToken\": %s}", c.id))
 	}
 	p := ""
 	if len(body) > 0 {
@@ -78,7 +92,7 @@ func templates(c templateCtx) []template {
 
 	add("tools/list", c.request("tools/list", ""))
 	for _, t := range c.tools {
-		add("tools/call "+t.Name, c.request("tools/call", fmt.Sprintf("\"name\": %q,\n    \"arguments\": %s", t.Name, skeleton(t.Schema, "    "))))
+		add("tools/call "+t.Name, c.requestWith("tools/call", fmt.Sprintf("\"name\": %q,\n    \"arguments\": %s", t.Name, skeleton(t.Schema, "    ")), true))
 	}
 	if len(c.tools) == 0 {
 		add("tools/call", c.request("tools/call", "\"name\": \"TOOL\",\n    \"arguments\": {}"))
@@ -119,20 +133,27 @@ func answerTemplate(id wire.ID, method string) template {
 	return template{"answer " + method, fmt.Sprintf("{\n  \"jsonrpc\": \"2.0\",\n  \"id\": %s,\n  \"result\": %s\n}", id.String(), result)}
 }
 
-// skeleton builds example arguments from a JSON Schema: each property with a
-// placeholder of its type, required ones first.
-func skeleton(schema json.RawMessage, indent string) string {
+// skeleton builds example arguments from a JSON Schema: each required
+// property with a placeholder of its type (or its default, first enum value
+// or minimum), then the optional ones that have such a known value.
+func skeleton(schema json.RawMessage, indent string) (out string) {
 	var s struct {
 		Properties map[string]struct {
-			Type    any   `json:"type"`
-			Default any   `json:"default"`
-			Enum    []any `json:"enum"`
+			Type    any      `json:"type"`
+			Default any      `json:"default"`
+			Enum    []any    `json:"enum"`
+			Minimum *float64 `json:"minimum"`
 		} `json:"properties"`
 		Required []string `json:"required"`
 	}
 	if json.Unmarshal(schema, &s) != nil || len(s.Properties) == 0 {
 		return "{}"
 	}
+	defer func() {
+		if out == "{\n"+"\n"+indent+"}" {
+			out = "{}"
+		}
+	}()
 	req := map[string]bool{}
 	for _, r := range s.Required {
 		req[r] = true
@@ -150,6 +171,11 @@ func skeleton(schema json.RawMessage, indent string) string {
 	var parts []string
 	for _, n := range names {
 		p := s.Properties[n]
+		if !req[n] && p.Default == nil && len(p.Enum) == 0 && p.Minimum == nil {
+			// An optional argument without a known good value: leave it
+			// out rather than send a placeholder the tool may refuse.
+			continue
+		}
 		var v any
 		switch {
 		case p.Default != nil:
@@ -166,6 +192,9 @@ func skeleton(schema json.RawMessage, indent string) string {
 				v = ""
 			case "integer", "number":
 				v = 0
+				if p.Minimum != nil {
+					v = *p.Minimum
+				}
 			case "boolean":
 				v = false
 			case "array":
