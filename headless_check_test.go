@@ -448,8 +448,8 @@ func TestHeadlessCheckGrandchild(t *testing.T) {
 	if p := r.Process; p.ExitCode == nil || *p.ExitCode != 0 {
 		t.Errorf("process = %+v", p)
 	}
-	if want := 0; *r.Summary.Errors == 0 && status != want {
-		t.Errorf("exit status %d", status)
+	if status != 0 {
+		t.Errorf("exit status %d, want 0 (a warning only; findings %v)", status, r.codes())
 	}
 }
 
