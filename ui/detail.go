@@ -163,7 +163,7 @@ func (p *detailPane) jsonLines(f *wire.Frame) []string {
 	lines, cut := prettyJSON(p.c.st, text, detailMaxLines)
 	var out []string
 	for _, l := range lines {
-		out = append(out, wrapStyled(l, p.w, 64)...)
+		out = append(out, wrapIndented(l, p.w, 64)...)
 	}
 	if cut {
 		out = append(out, p.c.st.Subtle.Render("… (more lines; y copies the whole frame)"))
@@ -191,6 +191,27 @@ func wrapStyled(s string, w, maxRows int) []string {
 		rows = append(rows[:maxRows], "…")
 	}
 	return rows
+}
+
+// wrapIndented wraps a pretty JSON line, continuing under its own
+// indentation plus two cells so the structure stays readable.
+func wrapIndented(s string, w, maxRows int) []string {
+	if ansi.StringWidth(s) <= w {
+		return []string{s}
+	}
+	plain := ansi.Strip(s)
+	ind := len(plain) - len(strings.TrimLeft(plain, " ")) + 2
+	if ind > w/2 {
+		ind = 0
+	}
+	first := ansi.Truncate(s, w, "")
+	rest := ansi.TruncateLeft(s, ansi.StringWidth(first), "")
+	out := []string{first}
+	pad := strings.Repeat(" ", ind)
+	for _, r := range wrapStyled(rest, w-ind, maxRows) {
+		out = append(out, pad+r)
+	}
+	return out
 }
 
 // rawLines shows each physical line exactly: escapes in \xNN notation, tab

@@ -380,6 +380,9 @@ func (m *Model) selectedEvent() (session.Event, bool) {
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.c.km
 	m.syncKeys()
+	if !m.quitRequested {
+		m.message = "" // feedback lasts until the next key
+	}
 	if m.filtering {
 		return m.filterKey(msg)
 	}

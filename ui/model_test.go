@@ -602,3 +602,26 @@ func TestInertEveryByte(t *testing.T) {
 		t.Fatalf("fit overflow %d", w)
 	}
 }
+
+func TestWrapIndentedKeepsEveryCell(t *testing.T) {
+	src := `    "text": "` + strings.Repeat("abc 日本 ", 20) + `"`
+	rows := wrapIndented(src, 40, 64)
+	if len(rows) < 2 {
+		t.Fatalf("not wrapped: %q", rows)
+	}
+	joined := rows[0]
+	for _, r := range rows {
+		if w := ansi.StringWidth(r); w > 40 {
+			t.Fatalf("row %q is %d wide", r, w)
+		}
+	}
+	for _, r := range rows[1:] {
+		if !strings.HasPrefix(r, "      ") {
+			t.Fatalf("continuation %q is not indented", r)
+		}
+		joined += strings.TrimPrefix(r, "      ")
+	}
+	if joined != src {
+		t.Fatalf("wrapping lost text:\n%q\n%q", joined, src)
+	}
+}

@@ -167,9 +167,21 @@ func (c *canvas) String(w int, sep string) string {
 func (m *Model) statusBar() string {
 	st := m.c.st
 	ix := m.c.ix
+	// Most important first: a narrow terminal truncates the end.
 	parts := []string{st.Accent.Render("linesman")}
-	if m.opts.Title != "" {
-		parts = append(parts, inertString(m.opts.Title, pictures))
+	counts := fmt.Sprintf("%s %d %s %d %s %d",
+		severityGlyph(wire.SeverityError), ix.counts[wire.SeverityError],
+		severityGlyph(wire.SeverityWarning), ix.counts[wire.SeverityWarning],
+		severityGlyph(wire.SeverityNote), ix.counts[wire.SeverityNote])
+	switch {
+	case ix.counts[wire.SeverityError] > 0:
+		counts = st.Error.Render(counts)
+	case ix.counts[wire.SeverityWarning] > 0:
+		counts = st.Warning.Render(counts)
+	}
+	parts = append(parts, counts)
+	if n, b := ix.log.Dropped(); n > 0 {
+		parts = append(parts, st.Warning.Render(fmt.Sprintf("dropped %d events (%s)", n, humanBytes(b))))
 	}
 	era, ver := ix.hs.Era, ix.hs.ProtocolVersion
 	if et, ok := m.opts.Session.(eraTeller); ok && et.Era() != 0 {
@@ -183,23 +195,12 @@ func (m *Model) statusBar() string {
 	if ix.hs.ServerName != "" {
 		parts = append(parts, inertString(strings.TrimSpace(ix.hs.ServerName+" "+ix.hs.ServerVersion), pictures))
 	}
-	counts := fmt.Sprintf("%s %d %s %d %s %d",
-		severityGlyph(wire.SeverityError), ix.counts[wire.SeverityError],
-		severityGlyph(wire.SeverityWarning), ix.counts[wire.SeverityWarning],
-		severityGlyph(wire.SeverityNote), ix.counts[wire.SeverityNote])
-	switch {
-	case ix.counts[wire.SeverityError] > 0:
-		counts = st.Error.Render(counts)
-	case ix.counts[wire.SeverityWarning] > 0:
-		counts = st.Warning.Render(counts)
-	}
-	parts = append(parts, counts)
 	parts = append(parts, fmt.Sprintf("→%d ←%d", ix.frameCount[wire.ClientToServer], ix.frameCount[wire.ServerToClient]))
-	if n, b := ix.log.Dropped(); n > 0 {
-		parts = append(parts, st.Warning.Render(fmt.Sprintf("dropped %d events (%s)", n, humanBytes(b))))
-	}
 	if m.opts.Session == nil {
 		parts = append(parts, st.Subtle.Render("read-only"))
+	}
+	if m.opts.Title != "" {
+		parts = append(parts, inertString(m.opts.Title, pictures))
 	}
 	return fit(strings.Join(parts, st.Subtle.Render(" │ ")), m.width)
 }
