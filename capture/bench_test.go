@@ -195,3 +195,23 @@ func BenchmarkEncodeFrame(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkOpen measures how fast a capture is read back into a log
+// (decoding, rebuilding each frame with the framer, the tracker).
+func BenchmarkOpen(b *testing.B) {
+	stream := benchStream(5000)
+	path := filepath.Join(b.TempDir(), "open.jsonl")
+	frames := pump(b, stream, path, false, false)
+	fi, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(fi.Size())
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := Open(path); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(frames*b.N)/b.Elapsed().Seconds(), "frames/s")
+}

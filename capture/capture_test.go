@@ -239,6 +239,11 @@ func TestRoundTrip(t *testing.T) {
 			s.serve(t, []byte("starting up\n"+pretty+"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\"}\n"))
 			s.send("{\n\"jsonrpc\":\"2.0\",\n\"method\":\"notifications/initialized\"}\n")
 		}},
+		{"unfinished-run", 0, func(t *testing.T, s *script) {
+			// Lines that began a JSON value and never completed it: each is
+			// a non-json-line frame, judged with the run they were in.
+			s.serve(t, []byte("[\n1,\n{\"a\":\n{\"jsonrpc\":\"2.0\",\"method\":\"x\"}\n{\n\"b\": [\n"))
+		}},
 		{"stderr-escapes", 0, func(t *testing.T, s *script) {
 			s.stderr(t, []byte("\x1b[31mred\x1b[0m\n\x1b]0;title\x07 osc\n\xc2\x9b2J c1 csi\n\x00nul\tand tab\x7f\n"))
 			s.serve(t, []byte("{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"params\":{\"s\":\"\x1b[2J\"}}\n"))

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 
+	"linesman/session"
 	"linesman/wire"
 )
 
@@ -24,9 +25,10 @@ import (
 // the current code's: the lines are classified as one text, joined as the
 // framer joins a multi-line frame.
 //
-// One thing per-frame rebuilding cannot see is context: the lines of a run
-// that began a JSON value and never completed it are rebuilt one by one, so
-// their non-json-line message counts a run of one line.
+// Alone, a frame has no context: the lines of a run that began a JSON value
+// and never completed it, rebuilt one by one, would each count a run of one
+// line in their non-json-line message. rebuild gives server frames their
+// context back by framing consecutive ones together.
 func rebuildFrame(lines []wire.Line, maxFrame int) *wire.Frame {
 	var src io.Reader
 	opts := wire.Options{}
@@ -43,8 +45,7 @@ func rebuildFrame(lines []wire.Line, maxFrame int) *wire.Frame {
 			raw = append(raw, lines[i].Term.Bytes()...)
 			longest = max(longest, len(lines[i].Content))
 		}
-		// No line may be cut now that was whole then.
-		opts.MaxFrame = max(longest+1, maxFrame, wire.DefaultMaxFrame)
+		opts.MaxFrame = frameLimit(maxFrame, longest)
 		src = bytes.NewReader(raw)
 	}
 	fr := wire.NewFramer(src, opts)
@@ -92,4 +93,92 @@ func (f *filler) Read(p []byte) (int, error) {
 	}
 	f.n -= int64(n)
 	return n, nil
+}
+
+// frameLimit is the framer's limit for rebuilding whole lines: the
+// session's own (its pending bounds follow from it), unless a line is
+// longer, which a whole line cannot have been; none may be cut now.
+func frameLimit(maxFrame, longest int) int {
+	if maxFrame <= 0 {
+		maxFrame = wire.DefaultMaxFrame
+	}
+	return max(maxFrame, longest)
+}
+
+// runLimit bounds the bytes of one batch of server frames rebuilt together.
+const runLimit = 1 << 20
+
+// rebuild classifies the frames of events read from a capture (they hold
+// only their recorded lines), as rebuildFrame does one by one. The server's
+// frames crossed the wire as one stream, cut by one framer: consecutive
+// ones are rebuilt by one framer over their joined bytes, as the live one
+// saw them (which is also much cheaper than a framer per frame), as long as
+// it cuts them exactly as recorded; where it would not, or across a process
+// start (a fresh stdout), or around a truncated line, they are rebuilt one
+// by one. The client's frames were cut one send at a time, so they are
+// rebuilt one by one.
+func rebuild(evs []session.Event, maxFrame int) {
+	var run []*wire.Frame
+	size := 0
+	endRun := func() {
+		rebuildRun(run, maxFrame)
+		run, size = run[:0], 0
+	}
+	for i := range evs {
+		ev := &evs[i]
+		switch {
+		case ev.Type == session.EventProcess:
+			endRun()
+		case ev.Type != session.EventFrame:
+		case ev.Dir == wire.ServerToClient && !truncatedLines(ev.Frame):
+			run = append(run, ev.Frame)
+			for _, l := range ev.Frame.Lines {
+				size += len(l.Content) + 2
+			}
+			if size >= runLimit {
+				endRun()
+			}
+		default:
+			if ev.Dir == wire.ServerToClient {
+				endRun()
+			}
+			*ev.Frame = *rebuildFrame(ev.Frame.Lines, maxFrame)
+		}
+	}
+	endRun()
+}
+
+// rebuildRun classifies consecutive server frames with one framer, or one by
+// one when that framer would group their lines otherwise than recorded.
+func rebuildRun(run []*wire.Frame, maxFrame int) {
+	switch len(run) {
+	case 0:
+		return
+	case 1:
+		*run[0] = *rebuildFrame(run[0].Lines, maxFrame)
+		return
+	}
+	var raw []byte
+	longest := 0
+	for _, f := range run {
+		for _, l := range f.Lines {
+			raw = append(raw, l.Content...)
+			raw = append(raw, l.Term.Bytes()...)
+			longest = max(longest, len(l.Content))
+		}
+	}
+	out := wire.FramesOf(raw, wire.Options{MaxFrame: frameLimit(maxFrame, longest)})
+	same := len(out) == len(run)
+	for i := 0; same && i < len(out); i++ {
+		same = len(out[i].Lines) == len(run[i].Lines)
+	}
+	for i, f := range run {
+		lines := f.Lines
+		if same {
+			*f = *out[i]
+			f.Lines = lines // the recorded lines: their slices, their lengths
+		} else {
+			*f = *rebuildFrame(lines, maxFrame)
+		}
+	}
 }

@@ -82,6 +82,7 @@ func (rd *reader) end() error {
 		if err := rd.record(line); err != nil {
 			return err
 		}
+		rd.flush()
 	}
 	rd.finish()
 	rd.c.Torn = len(rd.pending)
@@ -103,9 +104,10 @@ type reader struct {
 	c       *Capture
 	lastSeq uint64 // the writer's Seq of the last event read
 
-	exitPending bool          // an exit was read; the tracker is told with the next event
-	exitAt      time.Duration // when it was logged
-	segments    []seqShift    // how the writer's Seqs map to the refilled log's
+	queue       []session.Event // events read, their frames not rebuilt yet
+	exitPending bool            // an exit was read; the tracker is told with the next event
+	exitAt      time.Duration   // when it was logged
+	segments    []seqShift      // how the writer's Seqs map to the refilled log's
 	maxFrame    int
 }
 
@@ -170,6 +172,7 @@ func (rd *reader) consume(data []byte) error {
 	if len(data) > 0 {
 		rd.pending = append(rd.pending[:0:0], data...)
 	}
+	rd.flush()
 	return nil
 }
 
@@ -304,7 +307,8 @@ func (rd *reader) event(rec *rawRecord) error {
 				return err
 			}
 		}
-		ev.Type, ev.Dir, ev.Frame = session.EventFrame, dir, rebuildFrame(lines, rd.maxFrame)
+		// Classified in rebuild, with its neighbours.
+		ev.Type, ev.Dir, ev.Frame = session.EventFrame, dir, &wire.Frame{Lines: lines}
 	case "stderr":
 		l, err := rec.rawLine.line()
 		if err != nil {
@@ -347,8 +351,21 @@ func (rd *reader) event(rec *rawRecord) error {
 	}
 	rd.lastSeq = rec.Seq
 	c.Records++
-	rd.append(ev)
+	rd.queue = append(rd.queue, ev)
 	return nil
+}
+
+// flush rebuilds the queued frames and appends the queued events in order.
+func (rd *reader) flush() {
+	if len(rd.queue) == 0 {
+		return
+	}
+	rebuild(rd.queue, rd.maxFrame)
+	for i := range rd.queue {
+		rd.append(rd.queue[i])
+		rd.queue[i] = session.Event{}
+	}
+	rd.queue = rd.queue[:0]
 }
 
 // append adds ev to the log the way a live session does. Frames go through
