@@ -165,8 +165,24 @@ const drainMargin = 5 * time.Second
 // which the group is killed; interrupting linesman (^C) skips to the
 // shutdown and the report.
 func runHeadless(mode string, flags *commonFlags, command []string, stdout, stderr io.Writer, steps headlessSteps) int {
+	// linesman's own diagnostics (what it did and when) go to --log FILE.
+	diag := io.Discard
+	if flags.logFile != "" {
+		f, err := os.OpenFile(flags.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			fmt.Fprintf(stderr, "linesman %s: --log: %v\n", mode, err)
+			return exitUsage
+		}
+		defer f.Close()
+		diag = f
+	}
+	logf := func(format string, a ...any) {
+		fmt.Fprintf(diag, "%s linesman %s: %s\n", time.Now().Format(time.RFC3339Nano), mode, fmt.Sprintf(format, a...))
+	}
+
 	s, err := session.Start(sessionConfig(flags, command))
 	if err != nil {
+		logf("cannot start %q: %v", command, err)
 		fmt.Fprintf(stderr, "linesman %s: %v\n", mode, err)
 		if flags.jsonOut {
 			// A script still gets a report to read: no process, and why.
@@ -184,6 +200,7 @@ func runHeadless(mode string, flags *commonFlags, command []string, stdout, stde
 		return exitFindings
 	}
 
+	logf("started %q, pid %d", command, s.Info().Pid)
 	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stopSignals()
 	stepErr := steps(ctx, s, flags)
@@ -191,12 +208,18 @@ func runHeadless(mode string, flags *commonFlags, command []string, stdout, stde
 	// Judge now, before the ladder ends the process: did the steps fail
 	// because the server was gone, or for a reason of their own?
 	ownFailure := stepErr != nil && !serverGone(s, stepErr)
+	logf("steps done (error: %v, interrupted: %v); shutdown ladder", stepErr, interrupted)
 
 	s.Shutdown()
 	if !waitBounded(s.Done(), flags.stdinWait+flags.sigtermWait+drainMargin) {
+		logf("the session did not end within the ladder's waits; killing the process group")
 		s.Kill()
-		waitBounded(s.Done(), drainMargin)
+		if !waitBounded(s.Done(), drainMargin) {
+			logf("the session still has not drained; reporting what was logged")
+		}
 	}
+	info := s.Info()
+	logf("ended: %s, exit code %d, signal %q, by %s", info.State, info.ExitCode, info.Signal, info.EndedBy)
 	captureErr := stopCapture()
 
 	meta := session.SessionMeta(s)

@@ -690,6 +690,13 @@ func TestHeadlessCheckFlags(t *testing.T) {
 		t.Errorf("--cwd %s: the server ran in %q", dir, r.Stderr)
 	}
 
+	diag := filepath.Join(t.TempDir(), "diag.log")
+	checkJSON(t, "headless-good", "--log", diag)
+	if data, err := os.ReadFile(diag); err != nil || !bytes.Contains(data, []byte("linesman check: started")) ||
+		!bytes.Contains(data, []byte("ended: exited, exit code 0")) {
+		t.Errorf("--log: %v\n%s", err, data)
+	}
+
 	capture := filepath.Join(t.TempDir(), "run.jsonl")
 	r, _ = checkJSON(t, "headless-stray-start", "--capture", capture)
 	data, err := os.ReadFile(capture)
