@@ -54,7 +54,7 @@ func init() {
 // terminal is the linesman binary running in a pseudo-terminal, its output
 // fed to a terminal emulator whose screen the test reads.
 type terminal struct {
-	t    *testing.T
+	t    testing.TB
 	cmd  *exec.Cmd
 	ptmx *os.File
 	em   *vt.SafeEmulator
@@ -67,9 +67,10 @@ type terminal struct {
 
 	readDone chan struct{}
 	copyDone chan struct{}
+	poll     time.Duration // how often waitFor reads the screen (0 = 20 ms)
 }
 
-func startTerminal(t *testing.T, w, h int, args ...string) *terminal {
+func startTerminal(t testing.TB, w, h int, args ...string) *terminal {
 	t.Helper()
 	cmd := exec.Command(linesmanBinary(t), args...)
 	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "COLORTERM=truecolor")
@@ -139,7 +140,11 @@ func (term *terminal) waitFor(what ...string) string {
 		if time.Now().After(deadline) {
 			term.t.Fatalf("the screen never showed %q; it shows:\n%s", missing, s)
 		}
-		time.Sleep(20 * time.Millisecond)
+		if term.poll > 0 {
+			time.Sleep(term.poll)
+		} else {
+			time.Sleep(20 * time.Millisecond)
+		}
 	}
 }
 
