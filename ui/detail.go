@@ -321,6 +321,21 @@ func (p *detailPane) pairLines(ev *session.Event) []string {
 	m := &ev.Frame.Msg
 	other, ok := p.c.ix.pair[ev.Seq]
 	var out []string
+	if m.Kind == wire.KindRequest {
+		if r, found := p.request(ev.Seq); found {
+			line := "tracker: " + r.State.String()
+			if r.Late {
+				line += ", answered late (after the cancel)"
+			}
+			if r.HasProgress {
+				line += fmt.Sprintf(", progress %g", r.Progress)
+				if r.Total > 0 {
+					line += fmt.Sprintf("/%g", r.Total)
+				}
+			}
+			out = append(out, st.Subtle.Render(line))
+		}
+	}
 	switch {
 	case ok:
 		o, found := p.c.ix.log.Get(other)
@@ -334,11 +349,9 @@ func (p *detailPane) pairLines(ev *session.Event) []string {
 		}
 		out = append(out, p.jsonLines(o.Frame)...)
 	case m.Kind == wire.KindRequest:
-		state := "no response yet"
-		if r, found := p.request(ev.Seq); found && r.State != session.ReqInFlight {
-			state = "ended: " + r.State.String()
-		} else {
-			state += fmt.Sprintf(" (waiting %s)", humanAge(p.c.now-ev.At))
+		state := "no response"
+		if r, found := p.request(ev.Seq); !found || r.State == session.ReqInFlight {
+			state += fmt.Sprintf(" yet (sent %ss into the session)", fmtDur(ev.At))
 		}
 		out = append(out, st.Warning.Render("▲ "+state))
 	case m.Kind.IsResponse():
@@ -354,10 +367,5 @@ func (p *detailPane) request(seq uint64) (session.Request, bool) {
 	if p.c.tracker == nil {
 		return session.Request{}, false
 	}
-	for _, r := range p.c.tracker.Requests() {
-		if r.Seq == seq {
-			return r, true
-		}
-	}
-	return session.Request{}, false
+	return p.c.tracker.RequestBySeq(seq)
 }

@@ -625,3 +625,43 @@ func TestWrapIndentedKeepsEveryCell(t *testing.T) {
 		t.Fatalf("wrapping lost text:\n%q\n%q", joined, src)
 	}
 }
+
+// TestWithTheSessionTracker renders through a real session.Tracker: in-flight
+// requests, their progress and their end come from it.
+func TestWithTheSessionTracker(t *testing.T) {
+	log := session.NewLog(0)
+	tr := session.NewTracker(session.TrackerOptions{})
+	frame := func(dir wire.Dir, s string) uint64 {
+		var seq uint64
+		for _, fr := range wire.FramesOf([]byte(s), wire.Options{}) {
+			seq = log.AppendWith(func(seq uint64, at time.Duration) session.Event {
+				tr.Frame(seq, dir, fr, at)
+				return session.Event{Type: session.EventFrame, Dir: dir, Frame: fr}
+			})
+		}
+		return seq
+	}
+	m := NewModel(Options{Log: log, Tracker: tr})
+	t.Cleanup(m.Close)
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	req := frame(wire.ClientToServer, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","_meta":{"progressToken":"t1"}}}`+"\n")
+	frame(wire.ServerToClient, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t1","progress":2,"total":5,"message":"two of five"}}`+"\n")
+	m.Update(logMsg{})
+	if len(m.inflight.reqs) != 1 || m.inflight.reqs[0].Method != "tools/call" {
+		t.Fatalf("in flight: %+v", m.inflight.reqs)
+	}
+	if s := ansi.Strip(m.inflight.Render(false)); !strings.Contains(s, "2/5 two of five") {
+		t.Fatalf("progress not shown:\n%s", s)
+	}
+	frame(wire.ServerToClient, `{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`+"\n")
+	m.Update(logMsg{})
+	if len(m.inflight.reqs) != 0 {
+		t.Fatalf("answered request still in flight: %+v", m.inflight.reqs)
+	}
+	m.frames.selectSeq(req)
+	m.detail.setTab(tabPair)
+	m.refresh()
+	if s := ansi.Strip(m.detail.Render(false)); !strings.Contains(s, "tracker: answered") || !strings.Contains(s, "response #") {
+		t.Fatalf("pair tab:\n%s", s)
+	}
+}

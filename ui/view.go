@@ -183,6 +183,15 @@ func (m *Model) statusBar() string {
 	if n, b := ix.log.Dropped(); n > 0 {
 		parts = append(parts, st.Warning.Render(fmt.Sprintf("dropped %d events (%s)", n, humanBytes(b))))
 	}
+	waiting := 0
+	for _, r := range m.inflight.reqs {
+		if r.Dir == wire.ServerToClient {
+			waiting++
+		}
+	}
+	if waiting > 0 && m.live() {
+		parts = append(parts, st.Warning.Render(fmt.Sprintf("⚑ %d server request(s) await an answer (a)", waiting)))
+	}
 	era, ver := ix.hs.Era, ix.hs.ProtocolVersion
 	if et, ok := m.opts.Session.(eraTeller); ok && et.Era() != 0 {
 		era, ver = et.Era(), et.ProtocolVersion()
