@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -33,8 +34,12 @@ type proc struct {
 	shutdownCh chan struct{} // closed by shutdown()
 	killCh     chan struct{} // a kill() happened (coalescing)
 	stdoutDone chan struct{}
-	stderrDone chan struct{}
-	shutOnce   sync.Once
+	// stdoutProgress is poked (coalescing) after each stdout frame is
+	// logged; stdoutRead counts the bytes read from the pipe.
+	stdoutProgress chan struct{}
+	stdoutRead     atomic.Int64
+	stderrDone     chan struct{}
+	shutOnce       sync.Once
 
 	mu           sync.Mutex
 	state        ProcessState
@@ -115,21 +120,22 @@ func (s *Session) spawn() (*proc, error) {
 		SysProcAttr: sysProcAttr(),
 	}
 	p := &proc{
-		s:          s,
-		cmd:        cmd,
-		pipes:      pp,
-		command:    cmd.Args,
-		path:       path,
-		env:        env,
-		dir:        dir,
-		exited:     make(chan struct{}),
-		settled:    make(chan struct{}),
-		done:       make(chan struct{}),
-		shutdownCh: make(chan struct{}),
-		killCh:     make(chan struct{}, 1),
-		stdoutDone: make(chan struct{}),
-		stderrDone: make(chan struct{}),
-		state:      StateStarting,
+		s:              s,
+		cmd:            cmd,
+		pipes:          pp,
+		command:        cmd.Args,
+		path:           path,
+		env:            env,
+		dir:            dir,
+		exited:         make(chan struct{}),
+		settled:        make(chan struct{}),
+		done:           make(chan struct{}),
+		shutdownCh:     make(chan struct{}),
+		killCh:         make(chan struct{}, 1),
+		stdoutDone:     make(chan struct{}),
+		stdoutProgress: make(chan struct{}, 1),
+		stderrDone:     make(chan struct{}),
+		state:          StateStarting,
 	}
 	s.log.Append(Event{Type: EventProcess, Process: &ProcessEvent{
 		State:  StateStarting,
@@ -307,9 +313,29 @@ running:
 			p.reportExit()
 		}
 	}
+	// Judge the exit once what was written before it is logged. Usually
+	// that is at stdout's EOF; when another process holds stdout, EOF may be
+	// far off, so it is when the frames logged cover the bytes read so far
+	// and those still in the pipe (bounded: a partial line waits for more).
+	var catchUp *time.Timer
+	var catchUpC <-chan time.Time
+	var progressC <-chan struct{}
+	var target int64
+	caughtUp := func() {
+		p.mu.Lock()
+		done := p.bytesIn >= target
+		p.mu.Unlock()
+		if done {
+			progressC, catchUpC = nil, nil
+			reportExit()
+		}
+	}
 	if stdoutHeld {
-		// Frames may keep coming for a long time: judge the exit now.
-		reportExit()
+		target = p.stdoutRead.Load() + pipeBuffered(p.pipes.stdoutR)
+		catchUp = time.NewTimer(exitStatusWait)
+		defer catchUp.Stop()
+		catchUpC, progressC = catchUp.C, p.stdoutProgress
+		caughtUp()
 	}
 	settle := time.NewTimer(exitStatusWait)
 	defer settle.Stop()
@@ -347,7 +373,12 @@ running:
 	for stdoutC != nil || stderrC != nil {
 		select {
 		case <-stdoutC:
-			stdoutC = nil
+			stdoutC, progressC, catchUpC = nil, nil, nil
+			reportExit()
+		case <-progressC:
+			caughtUp()
+		case <-catchUpC:
+			progressC, catchUpC = nil, nil
 			reportExit()
 		case <-stderrC:
 			stderrC = nil

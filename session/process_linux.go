@@ -107,3 +107,19 @@ func growPipe(f *os.File) {
 		unix.FcntlInt(fd, unix.F_SETPIPE_SZ, pipeSize)
 	})
 }
+
+// pipeBuffered returns how many bytes wait in the pipe whose read end is f
+// (0 when unknown or closed).
+func pipeBuffered(f *os.File) int64 {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return 0
+	}
+	var n int
+	rc.Control(func(fd uintptr) {
+		if v, err := unix.IoctlGetInt(int(fd), unix.TIOCINQ); err == nil { // TIOCINQ is FIONREAD
+			n = v
+		}
+	})
+	return int64(n)
+}

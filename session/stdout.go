@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync/atomic"
 
 	"linesman/wire"
 )
@@ -17,7 +18,7 @@ import (
 func (p *proc) readStdout() {
 	defer close(p.stdoutDone)
 	defer p.pipes.stdoutR.Close()
-	fr := wire.NewFramer(p.pipes.stdoutR, wire.Options{MaxFrame: p.s.cfg.MaxFrame})
+	fr := wire.NewFramer(countingReader{p.pipes.stdoutR, &p.stdoutRead}, wire.Options{MaxFrame: p.s.cfg.MaxFrame})
 	for {
 		f, err := fr.Next()
 		if f != nil {
@@ -27,6 +28,10 @@ func (p *proc) readStdout() {
 			p.bytesIn += size
 			p.s2cFrames++
 			p.mu.Unlock()
+			select {
+			case p.stdoutProgress <- struct{}{}:
+			default:
+			}
 		}
 		if err != nil {
 			if err != io.EOF && !errors.Is(err, os.ErrClosed) {
@@ -35,4 +40,16 @@ func (p *proc) readStdout() {
 			return
 		}
 	}
+}
+
+// countingReader counts the bytes read from the pipe, framed or not yet.
+type countingReader struct {
+	r io.Reader
+	n *atomic.Int64
+}
+
+func (c countingReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	c.n.Add(int64(n))
+	return n, err
 }

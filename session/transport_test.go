@@ -52,6 +52,25 @@ func init() {
 		fmt.Println(`{"jsonrpc":"2.0","method":"notifications/message","params":{"from":"server"}}`)
 		os.Exit(0)
 	})
+	// Starts a holder of stdout, answers one request with 12 MiB, exits: the
+	// answer is still in the pipe or being framed when the exit is seen.
+	registerFake("transport-grandchild-answer", func() {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		// A quiet holder: its lines would tear the big answer.
+		cmd.Env = append(os.Environ(), "LINESMAN_FAKE_SERVER=transport-holder", "LINESMAN_T_QUIET=1")
+		cmd.Stdout = os.Stdout
+		if err := cmd.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		bufio.NewReader(os.Stdin).ReadBytes('\n')
+		w := bufio.NewWriter(os.Stdout)
+		w.WriteString(`{"jsonrpc":"2.0","id":1,"result":{"pad":"`)
+		w.Write(bytes.Repeat([]byte("p"), 12<<20))
+		w.WriteString("\"}}\n")
+		w.Flush()
+		os.Exit(0)
+	})
 	// Like transport-grandchild, but the holder escapes into a session of
 	// its own, out of reach of the group's signals.
 	registerFake("transport-daemon", func() {
@@ -70,6 +89,9 @@ func init() {
 	// writes one more frame when the test sends SIGUSR1 (after it saw the
 	// server exit), then holds on.
 	registerFake("transport-holder", func() {
+		if os.Getenv("LINESMAN_T_QUIET") != "" {
+			sleepForever()
+		}
 		c := make(chan os.Signal, 1)
 		signal.Notify(c, syscall.SIGUSR1)
 		fmt.Println(`{"jsonrpc":"2.0","method":"notifications/message","params":{"from":"holder-ready"}}`)
@@ -453,6 +475,24 @@ func TestTransportGrandchildHoldsStdout(t *testing.T) {
 	if alive(holder) {
 		t.Errorf("holder %d still running", holder)
 	}
+	checkFindings(t, s.Log(), "pipe-held-after-exit")
+}
+
+func TestTransportHeldStdoutAnswerBeforeExit(t *testing.T) {
+	// stdout stays open, so EOF cannot say when the server's own output is
+	// all logged; the answer it wrote before exiting must still count.
+	s := startFake(t, fakeConfig("transport-grandchild-answer"))
+	if err := s.Send(request(1, "tools/call")); err != nil {
+		t.Fatal(err)
+	}
+	waitClosed(t, s.Exited(), "Exited")
+	waitForEvent(t, s.Log(), "the answer", func(ev Event) bool {
+		return ev.Type == EventFrame && ev.Dir == wire.ServerToClient && ev.Frame.Msg.Kind == wire.KindResult
+	})
+	waitForEvent(t, s.Log(), "pipe-held-after-exit", isFinding("pipe-held-after-exit"))
+	s.Shutdown()
+	waitClosed(t, s.Done(), "Done")
+	checkEnd(t, s, 0, "", StepNone)
 	checkFindings(t, s.Log(), "pipe-held-after-exit")
 }
 
