@@ -210,13 +210,26 @@ func runHeadless(mode string, flags *commonFlags, command []string, stdout, stde
 	ownFailure := stepErr != nil && !serverGone(s, stepErr)
 	logf("steps done (error: %v, interrupted: %v); shutdown ladder", stepErr, interrupted)
 
+	// During the ladder an interrupt means "stop waiting": kill the group.
+	stopSignals()
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
 	s.Shutdown()
-	if !waitBounded(s.Done(), flags.stdinWait+flags.sigtermWait+drainMargin) {
+	t := time.NewTimer(flags.stdinWait + flags.sigtermWait + drainMargin)
+	select {
+	case <-s.Done():
+	case <-t.C:
 		logf("the session did not end within the ladder's waits; killing the process group")
 		s.Kill()
-		if !waitBounded(s.Done(), drainMargin) {
-			logf("the session still has not drained; reporting what was logged")
-		}
+	case <-sigs:
+		logf("interrupted during the shutdown ladder; killing the process group")
+		interrupted = true
+		s.Kill()
+	}
+	t.Stop()
+	if !waitBounded(s.Done(), drainMargin) {
+		logf("the session still has not drained; reporting what was logged")
 	}
 	info := s.Info()
 	logf("ended: %s, exit code %d, signal %q, by %s", info.State, info.ExitCode, info.Signal, info.EndedBy)

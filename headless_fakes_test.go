@@ -314,6 +314,9 @@ func init() {
 		s := newFake("stubborn")
 		s.atEOF = func(*fakeMCP) {
 			fmt.Fprintln(os.Stderr, "stdin closed; staying up anyway")
+			if mark := os.Getenv("HEADLESS_MARK"); mark != "" {
+				os.WriteFile(mark, nil, 0o600)
+			}
 			for {
 				time.Sleep(time.Hour)
 			}

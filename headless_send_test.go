@@ -204,13 +204,15 @@ func TestHeadlessSendServerGone(t *testing.T) {
 	}
 }
 
-// TestHeadlessSendInterrupt: ^C while waiting for an answer still shuts the
-// server down and prints the report, then exits 130.
-func TestHeadlessSendInterrupt(t *testing.T) {
-	mark := filepath.Join(t.TempDir(), "arrived")
-	args := append([]string{"send", "--json", "--timeout", "1m", "-e", "HEADLESS_MARK=" + mark}, fakeServerArgs("headless-no-answer")...)
+// interruptAt runs linesman with args and stdin, waits until the fake
+// server touches the file HEADLESS_MARK names (the moment to interrupt),
+// sends linesman an interrupt, and returns the report it still prints.
+func interruptAt(t *testing.T, stdin string, args ...string) jReport {
+	t.Helper()
+	mark := filepath.Join(t.TempDir(), "mark")
+	args = append([]string{args[0], "-e", "HEADLESS_MARK=" + mark}, args[1:]...)
 	cmd := exec.Command(linesmanBinary(t), args...)
-	cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"echo","arguments":{}}}` + "\n")
+	cmd.Stdin = strings.NewReader(stdin)
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	if err := cmd.Start(); err != nil {
@@ -218,7 +220,6 @@ func TestHeadlessSendInterrupt(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	// Wait until the server has the request (the fake touches the mark).
 	deadline := time.Now().Add(hangGuard)
 	for {
 		if _, err := os.Stat(mark); err == nil {
@@ -226,12 +227,13 @@ func TestHeadlessSendInterrupt(t *testing.T) {
 		}
 		select {
 		case err := <-done:
-			t.Fatalf("linesman ended before the request arrived: %v\n%s", err, out.String())
+			t.Fatalf("linesman ended before the mark: %v\n%s", err, out.String())
 		case <-time.After(10 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
 			cmd.Process.Kill()
-			t.Fatal("the request never reached the server")
+			<-done
+			t.Fatal("the server never reached the mark")
 		}
 	}
 	cmd.Process.Signal(os.Interrupt)
@@ -240,6 +242,7 @@ func TestHeadlessSendInterrupt(t *testing.T) {
 	case err = <-done:
 	case <-time.After(hangGuard):
 		cmd.Process.Kill()
+		<-done
 		t.Fatal("linesman did not end after the interrupt")
 	}
 	var ee *exec.ExitError
@@ -250,10 +253,29 @@ func TestHeadlessSendInterrupt(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 		t.Fatalf("no report: %v\n%s", err, out.String())
 	}
+	return r
+}
+
+// TestHeadlessSendInterrupt: ^C while waiting for an answer still shuts the
+// server down and prints the report, then exits 130.
+func TestHeadlessSendInterrupt(t *testing.T) {
+	args := append([]string{"send", "--json", "--timeout", "1m"}, fakeServerArgs("headless-no-answer")...)
+	r := interruptAt(t, `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"echo","arguments":{}}}`+"\n", args...)
 	if r.Error != "interrupted" || r.Process.EndedBy == nil || r.Process.ExitCode == nil || *r.Process.ExitCode != 0 {
 		t.Errorf("error %q, process %+v", r.Error, r.Process)
 	}
 	if _, state, _ := r.request(t, "tools/call"); state == "in-flight" || state == "answered" {
 		t.Errorf("tools/call %s after the interrupt", state)
+	}
+}
+
+// TestHeadlessCheckInterruptLadder: ^C during a long shutdown ladder kills
+// the process group at once and still reports.
+func TestHeadlessCheckInterruptLadder(t *testing.T) {
+	args := append([]string{"check", "--json", "--stdin-wait", "1m", "--sigterm-wait", "1m"}, fakeServerArgs("headless-ignore-sigterm")...)
+	r := interruptAt(t, "", args...)
+	p := r.Process
+	if p.Signal == nil || *p.Signal != "SIGKILL" || p.ExitCode != nil || r.Error != "interrupted" {
+		t.Errorf("error %q, process %+v", r.Error, p)
 	}
 }
