@@ -26,7 +26,8 @@ server/discover), then sends each line, filling in ids: a line that is a JSON
 object with a "method", without an "id", and whose method does not start with
 "notifications/" is a request, and gets the next free id (one never used in
 the session, past every integer id given by hand). Blank lines are skipped.
-Other lines are sent as they are, followed by "\n".
+Other lines are sent as they are, followed by "\n". The handshake used the
+first ids: a hand-written id that repeats one is reported as a reused id.
 
 --raw sends the input exactly as given, byte for byte — no handshake, no ids,
 no line ends added or changed, malformed frames included: that is how to show
