@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -71,9 +72,13 @@ type terminal struct {
 }
 
 func startTerminal(t testing.TB, w, h int, args ...string) *terminal {
+	return startTerminalEnv(t, w, h, nil, args...)
+}
+
+func startTerminalEnv(t testing.TB, w, h int, env []string, args ...string) *terminal {
 	t.Helper()
 	cmd := exec.Command(linesmanBinary(t), args...)
-	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "COLORTERM=truecolor")
+	cmd.Env = append(append(os.Environ(), "TERM=xterm-256color", "COLORTERM=truecolor"), env...)
 	ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: uint16(w), Rows: uint16(h)})
 	if err != nil {
 		t.Fatal(err)
@@ -194,7 +199,9 @@ func (term *terminal) wait() error {
 // reach the terminal as a control sequence.
 func TestUIEndToEnd(t *testing.T) {
 	args := append([]string{"--era", "legacy", "--stdin-wait", "5s"}, fakeServerArgs("ui-misbehave")...)
-	term := startTerminal(t, 120, 40, args...)
+	// The "editor" rewrites the id: ctrl+o must suspend the UI, run it on
+	// the draft and bring the edited draft back.
+	term := startTerminalEnv(t, 120, 40, []string{"VISUAL=", "EDITOR=sed -i s/41/42/"}, args...)
 
 	// The handshake was made in the background: the status bar names the server.
 	term.waitFor("legacy 2025-11-25", "ui-fake 9.9", "result initialize")
@@ -206,14 +213,35 @@ func TestUIEndToEnd(t *testing.T) {
 	term.waitFor("Composer")
 	term.send("\x18") // ctrl+x: clear the template
 	term.send(`{"jsonrpc":"2.0","id":41,"method":"ping"}`)
-	term.waitFor(`"method":"ping"}`)
+	term.waitFor(`{"jsonrpc":"2.0","id":41,"method":"ping"}`)
+	term.send("\x0f") // ctrl+o: $EDITOR
+	term.waitFor(`{"jsonrpc":"2.0","id":42,"method":"ping"}`)
 	term.send("\x13") // ctrl+s: send
-	s := term.waitFor("→ 41", "result ping", "non-json-line", "REPLY-MARKER")
+	s := term.waitFor("→ 42", "result ping", "non-json-line", "REPLY-MARKER")
 	if !strings.Contains(s, "✖ 1") {
 		t.Errorf("the status bar does not count the error finding:\n%s", s)
 	}
 	// The stray print is a row of its own, inert.
 	term.waitFor("non-json oops ␛]0;PWNED-STDOUT␇␛[2J stray print")
+
+	// y copies the selected frame (the reply) through OSC 52.
+	term.send("y")
+	term.waitFor("copied frame")
+	reply := `{"jsonrpc":"2.0","id":42,"result":{"pong":"REPLY-MARKER"}}` + "\n"
+	osc52 := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(reply))
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		term.mu.Lock()
+		ok := strings.Contains(term.raw.String(), osc52)
+		term.mu.Unlock()
+		if ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("y did not write the frame to the clipboard with OSC 52")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 
 	// Quit: the ladder runs (stdin closed is enough for this server), linesman exits.
 	term.send("q")
