@@ -575,15 +575,18 @@ func TestHeadlessCheckSchema(t *testing.T) {
 			t.Errorf("process has no %q", k)
 		}
 	}
+	var last time.Time
 	for _, f := range m["frames"].([]any) {
 		f := f.(map[string]any)
+		if ts, err := time.Parse(time.RFC3339Nano, f["time"].(string)); err != nil || ts.Before(last) {
+			t.Errorf("frame time %v after %v: %v", f["time"], last, err)
+		} else {
+			last = ts
+		}
 		for _, k := range []string{"seq", "time", "dir", "kind", "id", "method", "bytes", "lines", "findings"} {
 			if _, ok := f[k]; !ok {
 				t.Errorf("frame has no %q: %v", k, f)
 			}
-		}
-		if _, err := time.Parse(time.RFC3339Nano, f["time"].(string)); err != nil {
-			t.Errorf("frame time: %v", err)
 		}
 	}
 	for _, q := range m["requests"].([]any) {

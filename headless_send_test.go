@@ -279,3 +279,24 @@ func TestHeadlessCheckInterruptLadder(t *testing.T) {
 		t.Errorf("error %q, process %+v", r.Error, p)
 	}
 }
+
+// TestHeadlessSendStrayDuringCall: a print while a tool runs lands between
+// the tools/call and its answer, and is reported on that frame.
+func TestHeadlessSendStrayDuringCall(t *testing.T) {
+	r, status := sendJSON(t, "headless-stray-call",
+		`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"echo","arguments":{"text":"x"}}}`+"\n")
+	if status != 1 {
+		t.Errorf("status %d", status)
+	}
+	req, state, resp := r.request(t, "tools/call")
+	var stray []uint64
+	for _, f := range r.findings(t, "non-json-line") {
+		stray = append(stray, *f.Seq)
+		if fr := r.frame(t, f.Seq); fr.Text == nil || *fr.Text != "DEBUG: handling tools/call\n" {
+			t.Errorf("stray frame %+v", fr)
+		}
+	}
+	if state != "answered" || !slices.ContainsFunc(stray, func(s uint64) bool { return req < s && s < resp }) {
+		t.Errorf("tools/call #%d %s by #%d; stray prints at %v", req, state, resp, stray)
+	}
+}
