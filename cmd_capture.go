@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -28,9 +29,9 @@ func startCapture(flags *commonFlags, log *session.Log, command []string) (stop 
 // command, its working directory, and its environment as the child got it
 // (ours, then the -e overrides) — names only unless --capture-env.
 func captureHeader(flags *commonFlags, command []string) capture.Header {
-	cwd := flags.cwd
-	if cwd == "" {
-		cwd, _ = os.Getwd()
+	cwd, err := filepath.Abs(flags.cwd) // "" is ours
+	if err != nil {
+		cwd = flags.cwd
 	}
 	env := map[string]string{}
 	for _, kv := range append(os.Environ(), flags.env...) {
