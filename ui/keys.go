@@ -30,7 +30,7 @@ type KeyMap struct {
 	// Frames pane.
 	Resend, EditResend, Answer key.Binding
 	// In-flight pane.
-	Cancel key.Binding
+	Cancel, ShowFrame key.Binding
 	// Process pane.
 	Env key.Binding
 
@@ -59,8 +59,8 @@ func DefaultKeyMap() *KeyMap {
 		Restart:     b([]string{"R"}, "R", "restart server"),
 		CopyRaw:     b([]string{"y"}, "y", "copy frame (raw)"),
 		CopyPretty:  b([]string{"Y"}, "Y", "copy frame (pretty)"),
-		TabNext:     b([]string{"]"}, "]", "next detail tab"),
-		TabPrev:     b([]string{"["}, "[", "previous detail tab"),
+		TabNext:     b([]string{"]", "right", "l"}, "]/→", "next detail tab"),
+		TabPrev:     b([]string{"[", "left", "h"}, "[/←", "previous detail tab"),
 
 		Up:       b([]string{"up", "k"}, "↑/k", "up"),
 		Down:     b([]string{"down", "j"}, "↓/j", "down"),
@@ -73,6 +73,7 @@ func DefaultKeyMap() *KeyMap {
 		EditResend: b([]string{"e"}, "e", "edit and resend"),
 		Answer:     b([]string{"a"}, "a", "answer server request"),
 		Cancel:     b([]string{"x"}, "x", "cancel request"),
+		ShowFrame:  b([]string{"enter"}, "enter", "select its frame"),
 		Env:        b([]string{"E"}, "E", "env and cwd"),
 
 		Send:          b([]string{"ctrl+s"}, "ctrl+s", "send"),
@@ -101,7 +102,7 @@ func (k *KeyMap) groups() []keyGroup {
 			k.Follow, k.Compose, k.Shutdown, k.Restart, k.CopyRaw, k.CopyPretty, k.TabNext, k.TabPrev}},
 		{"Moving", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}},
 		{"Frames", []key.Binding{k.Resend, k.EditResend, k.Answer}},
-		{"In flight", []key.Binding{k.Cancel, k.Answer}},
+		{"In flight", []key.Binding{k.Cancel, k.Answer, k.ShowFrame}},
 		{"Process", []key.Binding{k.Env}},
 		{"Composer", []key.Binding{k.Send, k.SendRaw, k.NextTemplate, k.PrevTemplate, k.Editor, k.ClearComposer, k.CloseComposer}},
 		{"Filter prompt", []key.Binding{k.ApplyFilter, k.CancelFilter}},

@@ -364,6 +364,7 @@ func (m *Model) syncKeys() {
 	k.Follow.SetEnabled(!m.frames.follow)
 	k.TabNext.SetEnabled(true)
 	k.TabPrev.SetEnabled(true)
+	k.ShowFrame.SetEnabled(m.focus == focusInFlight && inflightOK)
 }
 
 func (m *Model) selectedEvent() (session.Event, bool) {
@@ -514,23 +515,10 @@ func (m *Model) paneKey(msg tea.KeyPressMsg) tea.Cmd {
 				m.composer.openWith([]template{answerTemplate(ev.Frame.Msg.ID, ev.Frame.Msg.Method)}, 0)
 				m.focusComposer()
 			}
-		case msg.String() == "left" || msg.String() == "h":
-			m.detail.setTab(m.detail.tab - 1)
-			m.refresh()
-		case msg.String() == "right" || msg.String() == "l" || msg.String() == "enter":
-			m.detail.setTab(m.detail.tab + 1)
-			m.refresh()
 		}
 	case focusDetail:
-		switch {
-		case delta != 0:
+		if delta != 0 {
 			m.detail.scrollBy(delta)
-		case msg.String() == "left" || msg.String() == "h":
-			m.detail.setTab(m.detail.tab - 1)
-			m.refresh()
-		case msg.String() == "right" || msg.String() == "l":
-			m.detail.setTab(m.detail.tab + 1)
-			m.refresh()
 		}
 	case focusStderr:
 		if delta != 0 {
@@ -547,7 +535,7 @@ func (m *Model) paneKey(msg tea.KeyPressMsg) tea.Cmd {
 				m.composer.openWith([]template{answerTemplate(r.ID, r.Method)}, 0)
 				m.focusComposer()
 			}
-		case msg.String() == "enter":
+		case key.Matches(msg, k.ShowFrame):
 			if r, ok := m.inflight.selected(); ok {
 				m.frames.selectSeq(r.Seq)
 				m.refresh()

@@ -239,11 +239,11 @@ func (m *Model) shortHelp() []key.Binding {
 	case focusComposer:
 		return []key.Binding{k.Send, k.SendRaw, k.NextTemplate, k.Editor, k.CloseComposer, k.FocusNext}
 	case focusFrames:
-		b = []key.Binding{k.Up, k.Down, k.Resend, k.EditResend, k.Answer}
+		b = []key.Binding{k.Up, k.Down, k.TabNext, k.Resend, k.EditResend, k.Answer}
 	case focusDetail:
 		b = []key.Binding{k.Up, k.Down, k.TabNext}
 	case focusInFlight:
-		b = []key.Binding{k.Up, k.Down, k.Cancel, k.Answer}
+		b = []key.Binding{k.Up, k.Down, k.Cancel, k.Answer, k.ShowFrame}
 	case focusProcess:
 		b = []key.Binding{k.Env}
 	case focusStderr:
