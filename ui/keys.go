@@ -48,8 +48,8 @@ func DefaultKeyMap() *KeyMap {
 	return &KeyMap{
 		FocusNext:   b([]string{"tab"}, "tab", "next pane"),
 		FocusPrev:   b([]string{"shift+tab"}, "shift+tab", "previous pane"),
-		Help:        b([]string{"?"}, "?", "all keys"),
-		Quit:        b([]string{"q", "ctrl+c"}, "q", "quit (shutdown first; again: kill)"),
+		Help:        b([]string{"?"}, "?", "keys"),
+		Quit:        b([]string{"q", "ctrl+c"}, "q", "quit (ladder; again: kill)"),
 		Filter:      b([]string{"/"}, "/", "filter frames"),
 		NextFinding: b([]string{"n"}, "n", "next finding"),
 		PrevFinding: b([]string{"N"}, "N", "previous finding"),

@@ -237,7 +237,7 @@ func (m *Model) shortHelp() []key.Binding {
 	var b []key.Binding
 	switch m.focus {
 	case focusComposer:
-		return []key.Binding{k.Send, k.SendRaw, k.NextTemplate, k.Editor, k.CloseComposer, k.FocusNext}
+		return []key.Binding{k.Send, k.SendRaw, k.NextTemplate, k.Editor, k.ClearComposer, k.CloseComposer, k.FocusNext}
 	case focusFrames:
 		b = []key.Binding{k.Up, k.Down, k.TabNext, k.Resend, k.EditResend, k.Answer}
 	case focusDetail:
@@ -249,7 +249,8 @@ func (m *Model) shortHelp() []key.Binding {
 	case focusStderr:
 		b = []key.Binding{k.Up, k.Down}
 	}
-	return append(b, k.FocusNext, k.Filter, k.NextFinding, k.Follow, k.Compose, k.Help, k.Quit)
+	// ? and q first: a narrow help line cuts from the end.
+	return append(append([]key.Binding{k.Help, k.Quit, k.Compose}, b...), k.FocusNext, k.Filter, k.NextFinding, k.Follow)
 }
 
 // fullHelp is the ? screen: every binding by group (those that would do
