@@ -29,6 +29,16 @@ Examples:
   linesman --era legacy -e API_KEY=test -- node build/index.js
 `
 
+// inspectTerminal reports whether f is a terminal the UI can use.
+func inspectTerminal(f any) bool {
+	file, ok := f.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := file.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
 // runInspect is the default mode: the interactive inspector.
 func runInspect(args []string, stdout, stderr io.Writer) int {
 	var flags commonFlags
@@ -63,6 +73,11 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 		}
 	} else if *demoUnsafe {
 		fmt.Fprintln(stderr, "linesman: --demo-unsafe applies to the built-in demo server only (no COMMAND)")
+		return exitUsage
+	}
+
+	if !inspectTerminal(stdout) || !inspectTerminal(os.Stdin) {
+		fmt.Fprintln(stderr, "linesman: the inspector needs a terminal (stdin and stdout); in scripts use 'linesman check' or 'linesman send'")
 		return exitUsage
 	}
 
