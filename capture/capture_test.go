@@ -434,8 +434,16 @@ func TestOpenRejects(t *testing.T) {
 		!strings.Contains(err.Error(), ":3:") {
 		t.Errorf("a corrupt record in line 3: %v", err)
 	}
+	// A truncated line claiming an absurd length opens at once, flagged.
+	c, err := Open(write("huge", hdr+`{"type":"frame","seq":1,"at":5,"dir":"s2c","lines":[{"text":"{\"a\":","term":"lf","len":999999999999999,"truncated":true}]}`+"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev, _ := c.Log.Get(1); ev.Frame == nil || !ev.Frame.Has("oversize-frame") || ev.Frame.Lines[0].Length != 999999999999999 {
+		t.Errorf("huge truncated line read back as %+v", ev.Frame)
+	}
 	// A record type from a newer revision is skipped, the rest kept.
-	c, err := Open(write("future", hdr+`{"type":"hologram","seq":1,"at":5}`+"\n"+`{"type":"note","seq":2,"at":6,"note":"n"}`+"\n"))
+	c, err = Open(write("future", hdr+`{"type":"hologram","seq":1,"at":5}`+"\n"+`{"type":"note","seq":2,"at":6,"note":"n"}`+"\n"))
 	if err != nil || c.Log.Len() != 1 {
 		t.Fatalf("unknown record type: %v", err)
 	}
@@ -751,4 +759,30 @@ func TestCreateMakesPrivate(t *testing.T) {
 	if err != nil || c.Log.Len() != 1 {
 		t.Fatalf("%v, %+v", err, c)
 	}
+}
+
+// FuzzOpen: whatever follows a valid header, reading a capture never
+// panics; it yields events or an error.
+func FuzzOpen(f *testing.F) {
+	f.Add([]byte(`{"type":"frame","seq":1,"at":5,"dir":"s2c","lines":[{"json":{"a":1},"term":"lf","len":7}]}` + "\n"))
+	f.Add([]byte(`{"type":"frame","seq":1,"at":5,"dir":"c2s","lines":[{"text":"abc","term":"none","len":9,"truncated":true}]}` + "\n"))
+	f.Add([]byte(`{"type":"stderr","seq":2,"at":6,"b64":"/w==","term":"crlf","len":1}` + "\n" + `{"type":"dropped","fromSeq":3,"count":4}` + "\n"))
+	f.Add([]byte(`{"type":"finding","seq":9,"at":1,"code":"x","severity":"error","message":"m","frameSeq":4,"dir":"c2s"}` + "\n"))
+	f.Add([]byte(`{"type":"process","seq":1,"at":1,"state":"exited","step":"sigkill","pid":1,"exitCode":-1,"signal":"SIGKILL"}` + "\n" + `{"type":"note","seq":2,"at":2,"note":"restart #1"}` + "\n"))
+	const header = `{"type":"header","format":"linesman-capture","version":1,"start":"2026-01-02T03:04:05Z","maxFrame":1024}` + "\n"
+	f.Fuzz(func(t *testing.T, body []byte) {
+		rd := newReader(bytes.NewReader(append([]byte(header), body...)), "fuzz", OpenOptions{})
+		if err := rd.poll(); err != nil {
+			return
+		}
+		if err := rd.end(); err != nil {
+			return
+		}
+		first, next := rd.c.Log.Bounds()
+		for _, ev := range rd.c.Log.Range(first, next) {
+			if ev.Type == session.EventFrame && (ev.Frame == nil || len(ev.Frame.Lines) == 0) {
+				t.Fatalf("a frame event without lines: %+v", ev)
+			}
+		}
+	})
 }

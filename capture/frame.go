@@ -34,6 +34,9 @@ func rebuildFrame(lines []wire.Line, maxFrame int) *wire.Frame {
 	opts := wire.Options{}
 	if len(lines) == 1 && lines[0].Truncated {
 		l := &lines[0]
+		if l.Length-int64(len(l.Content)) > maxFiller {
+			return regroup(lines)
+		}
 		opts.MaxFrame = len(l.Content)
 		src = io.MultiReader(bytes.NewReader(l.Content), &filler{n: l.Length - int64(len(l.Content))},
 			bytes.NewReader(l.Term.Bytes()))
@@ -78,6 +81,11 @@ func regroup(lines []wire.Line) *wire.Frame {
 	}
 	return f
 }
+
+// maxFiller bounds the filler the framer is shown for a truncated line: a
+// capture is a file from elsewhere, and its "len" must not make opening it
+// read for minutes. Real truncated lines are far below it.
+const maxFiller = 1 << 30
 
 // filler reads as n bytes of 'x': the part of a truncated line that the
 // capture never held, for the framer to count and drop.
