@@ -41,6 +41,7 @@ type index struct {
 	frameCount   [3]int // per wire.Dir
 	stderrLines  int
 	firstDropped uint64
+	prunedAt     uint64 // first retained Seq at the last prune
 
 	// Request/response pairing, both directions: request Seq <-> response Seq.
 	pair    map[uint64]uint64
@@ -129,9 +130,30 @@ func (x *index) ingest() bool {
 		x.filtered = trimBefore(x.filtered, first)
 		x.events = trimBefore(x.events, first)
 		x.flagged = trimBefore(x.flagged, first)
+		x.prune(first)
 		changed = true
 	}
 	return changed
+}
+
+// prune forgets pairings and late findings of dropped frames, now and then
+// (each prune walks the maps, so it waits until a quarter of what they hold
+// may be stale).
+func (x *index) prune(first uint64) {
+	if first-x.prunedAt < uint64(len(x.frames)/4+1024) {
+		return
+	}
+	x.prunedAt = first
+	for k, v := range x.pair {
+		if k < first && v < first {
+			delete(x.pair, k)
+		}
+	}
+	for k := range x.later {
+		if k < first {
+			delete(x.later, k)
+		}
+	}
 }
 
 func trimBefore(s []uint64, first uint64) []uint64 {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bytes"
+	"image/color"
 	"regexp"
 	"strings"
 	"sync"
@@ -663,5 +664,53 @@ func TestWithTheSessionTracker(t *testing.T) {
 	m.refresh()
 	if s := ansi.Strip(m.detail.Render(false)); !strings.Contains(s, "tracker: answered") || !strings.Contains(s, "response #") {
 		t.Fatalf("pair tab:\n%s", s)
+	}
+}
+
+// TestRetentionDropsAreShownAndForgotten fills a small log past its budget:
+// the UI counts what was dropped, keeps only retained frames in its index,
+// and forgets the pairings of dropped frames.
+func TestRetentionDropsAreShownAndForgotten(t *testing.T) {
+	log := session.NewLog(64 << 10)
+	m := NewModel(Options{Log: log})
+	t.Cleanup(m.Close)
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	req := wire.FramesOf([]byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n"), wire.Options{})[0]
+	resp := wire.FramesOf([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}`+"\n"), wire.Options{})[0]
+	for i := 0; i < 20000; i++ {
+		log.Append(session.Event{Type: session.EventFrame, Dir: wire.ClientToServer, Frame: req})
+		log.Append(session.Event{Type: session.EventFrame, Dir: wire.ServerToClient, Frame: resp})
+		if i%1000 == 0 {
+			m.Update(logMsg{})
+		}
+	}
+	m.Update(logMsg{})
+	first, _ := log.Bounds()
+	if len(m.c.ix.frames) != log.Len() || m.c.ix.frames[0] != first {
+		t.Fatalf("index holds %d frames from #%d; the log retains %d from #%d", len(m.c.ix.frames), m.c.ix.frames[0], log.Len(), first)
+	}
+	if len(m.c.ix.pair) > 2*len(m.c.ix.frames)+4096 {
+		t.Fatalf("%d pairings kept for %d retained frames", len(m.c.ix.pair), len(m.c.ix.frames))
+	}
+	if s := ansi.Strip(m.statusBar()); !strings.Contains(s, "dropped") {
+		t.Fatalf("status bar does not say events were dropped: %q", s)
+	}
+}
+
+func TestThemesBuild(t *testing.T) {
+	f := misbehaving(t, true)
+	for _, name := range []string{"auto", "dark", "light", "high-contrast", "none"} {
+		for _, dark := range []bool{true, false} {
+			m := NewModel(Options{Log: f.log, Theme: name})
+			m.Update(tea.BackgroundColorMsg{Color: map[bool]color.Color{true: color.Black, false: color.White}[dark]})
+			m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+			if m.isDark != dark {
+				t.Fatalf("background message: isDark=%v", m.isDark)
+			}
+			if got := ansi.Strip(m.Render()); !strings.Contains(got, "Frames") {
+				t.Fatalf("theme %s: screen lacks the frames pane", name)
+			}
+			m.Close()
+		}
 	}
 }
