@@ -553,17 +553,29 @@ func (m *Model) paneKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
+// cycleFocus moves the focus along the panes on screen: the composer takes
+// the detail's place (and, in the compact layout, the side panes' too).
 func (m *Model) cycleFocus(d int) {
-	n := int(numPanes)
-	f := m.focus
-	if f == focusComposer {
-		f = m.lastFocus
+	order := []focusID{focusFrames, focusDetail, focusInFlight, focusProcess, focusStderr}
+	switch {
+	case m.composer.open && m.wide:
+		order = []focusID{focusFrames, focusComposer, focusInFlight, focusProcess, focusStderr}
+	case m.composer.open:
+		order = []focusID{focusFrames, focusComposer, focusStderr}
 	}
-	m.focus = focusID((int(f) + d + n) % n)
-	if m.composer.open && m.focus == focusDetail && !m.wide {
-		// The composer covers the detail in the compact layout; give it focus.
+	cur := 0
+	for i, f := range order {
+		if f == m.focus {
+			cur = i
+		}
+	}
+	next := order[(cur+d+len(order))%len(order)]
+	if next == focusComposer {
 		m.focusComposer()
+		return
 	}
+	m.composer.ta.Blur()
+	m.focus = next
 }
 
 func (m *Model) focusComposer() {
@@ -702,10 +714,12 @@ func (m *Model) composerKey(msg tea.KeyPressMsg) tea.Cmd {
 		p.close()
 		m.focus = m.lastFocus
 		return nil
-	case key.Matches(msg, k.FocusNext), key.Matches(msg, k.FocusPrev):
+	case key.Matches(msg, k.FocusNext):
 		// tab leaves the composer (the draft stays); it never inserts a tab.
-		m.focus = m.lastFocus
-		p.ta.Blur()
+		m.cycleFocus(1)
+		return nil
+	case key.Matches(msg, k.FocusPrev):
+		m.cycleFocus(-1)
 		return nil
 	case key.Matches(msg, k.NextTemplate):
 		// Refresh the templates: the id and the tools may have changed.

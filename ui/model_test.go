@@ -714,3 +714,31 @@ func TestThemesBuild(t *testing.T) {
 		}
 	}
 }
+
+func TestFocusWithComposerOpen(t *testing.T) {
+	f := misbehaving(t, true)
+	m := f.model(80, 24, newFakeServer(f))
+	press(m, "c")
+	// Compact layout: the composer covers detail, in flight and process.
+	for _, want := range []focusID{focusStderr, focusFrames, focusComposer} {
+		press(m, "tab")
+		if m.focus != want {
+			t.Fatalf("tab: focus %v, want %v", m.focus, want)
+		}
+	}
+	// Typing goes to the composer only when it has the focus.
+	press(m, "tab")
+	n := len(m.composer.ta.Value())
+	press(m, "k")
+	if len(m.composer.ta.Value()) != n {
+		t.Fatal("a key for another pane was typed into the composer")
+	}
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+	m.focus = focusFrames
+	for _, want := range []focusID{focusComposer, focusInFlight, focusProcess, focusStderr, focusFrames} {
+		press(m, "tab")
+		if m.focus != want {
+			t.Fatalf("wide, tab: focus %v, want %v", m.focus, want)
+		}
+	}
+}
