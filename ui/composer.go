@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/textarea"
-	"charm.land/lipgloss/v2"
 
 	"linesman/session"
 	"linesman/wire"
@@ -201,5 +200,3 @@ func reuseWarning(x *index, inflight []session.Request, era session.Era, id wire
 		return fmt.Sprintf("▲ id %s was used before: the legacy era forbids reusing an id in a session. ctrl+s again sends anyway", id)
 	}
 }
-
-var _ = lipgloss.NewStyle

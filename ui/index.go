@@ -53,7 +53,8 @@ type index struct {
 	hs   handshakeView
 	// tools seen in the last tools/list result, for composer skeletons.
 	tools []toolInfo
-	// pendingMethods remembers c2s request Seqs whose answers the UI parses.
+	// watch remembers the client requests whose answers the UI reads
+	// (handshake, tools/list), by id.
 	watch map[reqKey]string
 }
 
