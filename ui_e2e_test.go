@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -265,5 +267,36 @@ func TestUIEndToEnd(t *testing.T) {
 	}
 	if !strings.Contains(raw, "PWNED-TITLE") {
 		t.Error("the hostile stderr line was never shown at all")
+	}
+}
+
+// sgrRE matches SGR sequences (styles and colours).
+var sgrRE = regexp.MustCompile(`\x1b\[([0-9;:]*)m`)
+
+// TestUINoColor runs the real binary with NO_COLOR set: the screen carries no
+// colour at all (bold, reverse and glyphs still tell focus, selection and
+// severity).
+func TestUINoColor(t *testing.T) {
+	args := append([]string{"--era", "legacy"}, fakeServerArgs("ui-misbehave")...)
+	term := startTerminalEnv(t, 100, 30, []string{"NO_COLOR=1"}, args...)
+	term.waitFor("ui-fake 9.9", "▶ Frames", "✖ 0")
+	term.send("q")
+	if err := term.wait(); err != nil {
+		t.Fatalf("linesman exited with %v", err)
+	}
+	term.mu.Lock()
+	raw := term.raw.String()
+	term.mu.Unlock()
+	sgrs := sgrRE.FindAllStringSubmatch(raw, -1)
+	if len(sgrs) == 0 {
+		t.Fatal("no styles at all: reverse video and bold should remain")
+	}
+	for _, m := range sgrs {
+		for _, p := range strings.FieldsFunc(m[1], func(r rune) bool { return r == ';' || r == ':' }) {
+			n, _ := strconv.Atoi(p)
+			if (n >= 30 && n <= 38) || (n >= 40 && n <= 48) || (n >= 90 && n <= 107) {
+				t.Fatalf("NO_COLOR: the output sets a colour: %q", m[0])
+			}
+		}
 	}
 }
