@@ -88,7 +88,7 @@ func (p *composer) Render(focused bool) string {
 	extra := st.Subtle.Render(fmt.Sprintf("%s  (%d/%d)", inertString(p.title, pictures), p.tmplIdx+1, max(len(p.tmpls), 1)))
 	lines := []string{p.c.titleLine(p.w, "Composer", focused, extra)}
 	lines = append(lines, strings.Split(p.ta.View(), "\n")...)
-	lines = lines[:min(len(lines), p.h-1)]
+	lines = lines[:max(0, min(len(lines), p.h-1))]
 	status := p.status
 	if status == "" {
 		status = st.Subtle.Render("ctrl+s send · ctrl+r send raw · ctrl+t/ctrl+y template · ctrl+o $EDITOR · esc close")

@@ -742,3 +742,37 @@ func TestFocusWithComposerOpen(t *testing.T) {
 		}
 	}
 }
+
+// TestEverySizeKeepsTheShape renders at sizes from tiny to huge, with the
+// composer, the help and the filter prompt open: always exactly the
+// terminal's size, never a panic.
+func TestEverySizeKeepsTheShape(t *testing.T) {
+	f := misbehaving(t, true)
+	m := f.model(80, 24, newFakeServer(f))
+	for _, size := range [][2]int{{20, 8}, {33, 9}, {60, 15}, {80, 24}, {139, 40}, {140, 40}, {200, 60}, {300, 100}} {
+		m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		for _, state := range []string{"plain", "composer", "help", "filter"} {
+			m.composer.close()
+			m.showHelp, m.filtering = false, false
+			m.focus = focusFrames
+			switch state {
+			case "composer":
+				press(m, "c")
+			case "help":
+				press(m, "?")
+			case "filter":
+				press(m, "/")
+			}
+			out := ansi.Strip(m.Render())
+			lines := strings.Split(out, "\n")
+			if len(lines) != size[1] {
+				t.Fatalf("%dx%d %s: %d lines", size[0], size[1], state, len(lines))
+			}
+			for i, l := range lines {
+				if w := ansi.StringWidth(l); w != size[0] {
+					t.Fatalf("%dx%d %s: line %d is %d wide: %q", size[0], size[1], state, i, w, l)
+				}
+			}
+		}
+	}
+}
