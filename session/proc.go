@@ -38,6 +38,7 @@ type proc struct {
 	// logged; stdoutRead counts the bytes read from the pipe.
 	stdoutProgress chan struct{}
 	stdoutRead     atomic.Int64
+	stdoutWaiting  atomic.Bool // the framer is blocked reading the pipe
 	stderrDone     chan struct{}
 	shutOnce       sync.Once
 
@@ -61,6 +62,10 @@ type proc struct {
 
 	w *writer
 }
+
+// catchUpPoll is how often the end of a process whose stdout is held checks
+// whether the framer has caught up with what the server wrote.
+const catchUpPoll = 20 * time.Millisecond
 
 // tailKeep is how many stderr lines a process keeps for errors and StderrTail.
 const tailKeep = 64
@@ -316,23 +321,25 @@ running:
 	// Judge the exit once what was written before it is logged. Usually
 	// that is at stdout's EOF; when another process holds stdout, EOF may be
 	// far off, so it is when the frames logged cover the bytes read so far
-	// and those still in the pipe (bounded: a partial line waits for more).
-	var catchUp *time.Timer
+	// plus those still in the pipe — or when all those bytes were read and
+	// the framer waits for more (a partial line: it may never end).
+	var catchUp *time.Ticker
 	var catchUpC <-chan time.Time
 	var progressC <-chan struct{}
 	var target int64
 	caughtUp := func() {
 		p.mu.Lock()
-		done := p.bytesIn >= target
+		logged := p.bytesIn >= target
 		p.mu.Unlock()
-		if done {
+		starved := p.stdoutRead.Load() >= target && p.stdoutWaiting.Load()
+		if logged || starved {
 			progressC, catchUpC = nil, nil
 			reportExit()
 		}
 	}
 	if stdoutHeld {
 		target = p.stdoutRead.Load() + pipeBuffered(p.pipes.stdoutR)
-		catchUp = time.NewTimer(exitStatusWait)
+		catchUp = time.NewTicker(catchUpPoll)
 		defer catchUp.Stop()
 		catchUpC, progressC = catchUp.C, p.stdoutProgress
 		caughtUp()
@@ -378,8 +385,7 @@ running:
 		case <-progressC:
 			caughtUp()
 		case <-catchUpC:
-			progressC, catchUpC = nil, nil
-			reportExit()
+			caughtUp()
 		case <-stderrC:
 			stderrC = nil
 			settled()

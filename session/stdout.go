@@ -18,7 +18,7 @@ import (
 func (p *proc) readStdout() {
 	defer close(p.stdoutDone)
 	defer p.pipes.stdoutR.Close()
-	fr := wire.NewFramer(countingReader{p.pipes.stdoutR, &p.stdoutRead}, wire.Options{MaxFrame: p.s.cfg.MaxFrame})
+	fr := wire.NewFramer(countingReader{p.pipes.stdoutR, &p.stdoutRead, &p.stdoutWaiting}, wire.Options{MaxFrame: p.s.cfg.MaxFrame})
 	for {
 		f, err := fr.Next()
 		if f != nil {
@@ -42,14 +42,18 @@ func (p *proc) readStdout() {
 	}
 }
 
-// countingReader counts the bytes read from the pipe, framed or not yet.
+// countingReader counts the bytes read from the pipe, framed or not yet,
+// and says when its reader is waiting for more.
 type countingReader struct {
-	r io.Reader
-	n *atomic.Int64
+	r       io.Reader
+	n       *atomic.Int64
+	waiting *atomic.Bool
 }
 
 func (c countingReader) Read(b []byte) (int, error) {
+	c.waiting.Store(true)
 	n, err := c.r.Read(b)
+	c.waiting.Store(false)
 	c.n.Add(int64(n))
 	return n, err
 }

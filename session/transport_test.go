@@ -493,7 +493,12 @@ func TestTransportHeldStdoutAnswerBeforeExit(t *testing.T) {
 	s.Shutdown()
 	waitClosed(t, s.Done(), "Done")
 	checkEnd(t, s, 0, "", StepNone)
-	checkFindings(t, s.Log(), "pipe-held-after-exit")
+	// (The tracker may add unflushed-output when the answer came late on a
+	// loaded machine: not this test's business.)
+	codes := findingCodes(s.Log())
+	if !slices.Contains(codes, "pipe-held-after-exit") || slices.Contains(codes, "exit-at-start") || slices.Contains(codes, "exited-during-request") {
+		t.Errorf("findings = %q, want pipe-held-after-exit and neither exit-at-start nor exited-during-request", codes)
+	}
 }
 
 func TestTransportNeverReadsStdin(t *testing.T) {
