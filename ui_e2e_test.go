@@ -300,3 +300,14 @@ func TestUINoColor(t *testing.T) {
 		}
 	}
 }
+
+// TestUIDefaultIsTheDemo runs linesman with no command: it inspects its own
+// demo server (os.Executable() demo-server), handshake made.
+func TestUIDefaultIsTheDemo(t *testing.T) {
+	term := startTerminal(t, 120, 36)
+	term.waitFor("linesman-demo", "demo server", "● running")
+	term.send("q")
+	if err := term.wait(); err != nil {
+		t.Fatalf("linesman exited with %v", err)
+	}
+}

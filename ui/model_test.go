@@ -776,3 +776,24 @@ func TestEverySizeKeepsTheShape(t *testing.T) {
 		}
 	}
 }
+
+// FuzzInert: whatever the server writes, the rendering holds no byte a
+// terminal would act on, and plain printable text passes unchanged.
+func FuzzInert(f *testing.F) {
+	for _, s := range []string{"", "hello", "\x1b[2J", "\x1b]52;c;eA==\x07", "\xc2\x9b", "\xff\xfe", "日本語", "\u202e", "a\tb\r\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, mode := range []inertMode{pictures, notation} {
+			s := inert(b, mode)
+			for _, r := range s {
+				if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || unsafeRune(r) {
+					t.Fatalf("inert(%q) = %q keeps %U", b, s, r)
+				}
+			}
+			if isSafe(string(b)) && mode == pictures && s != string(b) {
+				t.Fatalf("safe text changed: %q -> %q", b, s)
+			}
+		}
+	})
+}
