@@ -29,7 +29,7 @@ type proc struct {
 	dir     string
 
 	exited     chan struct{} // closed once the exit status is recorded
-	settled    chan struct{} // closed after exited, once stderr is drained (or held, or 1 s passed)
+	settled    chan struct{} // closed after exited, once stderr is drained (or known to be held)
 	done       chan struct{} // closed when everything is over (see Session.Done)
 	shutdownCh chan struct{} // closed by shutdown()
 	killCh     chan struct{} // a kill() happened (coalescing)
@@ -344,12 +344,13 @@ running:
 		catchUpC, progressC = catchUp.C, p.stdoutProgress
 		caughtUp()
 	}
-	settle := time.NewTimer(exitStatusWait)
-	defer settle.Stop()
-	settleC := settle.C
+	// The last stderr lines go into ExitedError: wait for them unless
+	// another process holds stderr (then EOF may never come). Without a
+	// holder the rest is at most a pipe's buffer away.
+	isSettled := false
 	settled := func() {
-		if settleC != nil {
-			settleC = nil
+		if !isSettled {
+			isSettled = true
 			close(p.settled)
 		}
 	}
@@ -388,8 +389,6 @@ running:
 			caughtUp()
 		case <-stderrC:
 			stderrC = nil
-			settled()
-		case <-settleC:
 			settled()
 		case <-shutdownC:
 			shutdownC = nil
