@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -155,6 +156,9 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 	info := s.Info()
 	logf("server ended: state %s, exit code %d, signal %q, ended by %s", info.State, info.ExitCode, info.Signal, info.EndedBy)
 
+	if errors.Is(runErr, ui.ErrInterrupted) {
+		return exitSignal
+	}
 	if runErr != nil {
 		fmt.Fprintf(stderr, "linesman: %v\n", runErr)
 		return exitFindings

@@ -5,14 +5,17 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -309,5 +312,23 @@ func TestUIDefaultIsTheDemo(t *testing.T) {
 	term.send("q")
 	if err := term.wait(); err != nil {
 		t.Fatalf("linesman exited with %v", err)
+	}
+}
+
+// TestUIInterruptRunsTheLadder sends SIGINT to linesman: it still shuts the
+// server down through the ladder and exits with status 130.
+func TestUIInterruptRunsTheLadder(t *testing.T) {
+	args := append([]string{"--era", "legacy", "--log", filepath.Join(t.TempDir(), "diag.log")}, fakeServerArgs("ui-misbehave")...)
+	term := startTerminal(t, 100, 30, args...)
+	term.waitFor("ui-fake 9.9")
+	term.cmd.Process.Signal(syscall.SIGINT)
+	err := term.wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != exitSignal {
+		t.Fatalf("linesman exited with %v, want status %d", err, exitSignal)
+	}
+	log, _ := os.ReadFile(args[3])
+	if !strings.Contains(string(log), "ended by stdin-close") {
+		t.Fatalf("the server was not shut down by the ladder; diagnostics:\n%s", log)
 	}
 }

@@ -23,7 +23,8 @@ import (
 	"github.com/charmbracelet/colorprofile"
 )
 
-// Run shows the UI until the user quits. With a live Session, quitting runs
+// Run shows the UI until the user quits (nil), or SIGINT arrives
+// (ErrInterrupted). With a live Session, quitting runs
 // the shutdown ladder first (a second quit kills) and Run returns once the
 // server is done or killed; the caller still waits for the session's Done.
 func Run(opts Options) error {
@@ -38,8 +39,9 @@ func Run(opts Options) error {
 	m := NewModel(opts)
 	defer m.Close()
 	_, err := tea.NewProgram(m, popts...).Run()
-	if errors.Is(err, tea.ErrInterrupted) {
-		return nil
-	}
 	return err
 }
+
+// ErrInterrupted is returned by Run when linesman got SIGINT from outside
+// (ctrl+c inside the UI is the quit key, not an interrupt).
+var ErrInterrupted = tea.ErrInterrupted
