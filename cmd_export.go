@@ -10,7 +10,10 @@ import (
 	"linesman/capture"
 )
 
-const exportHeader = `Usage: linesman export FILE --format replay|findings|transcript
+const exportHeader = `linesman export — write a capture in another form
+
+Usage:
+  linesman export FILE --format replay|findings|transcript
 
 Exports a capture written with --capture to standard output:
 
