@@ -198,31 +198,39 @@ func (l *Log) Append(ev Event) uint64 {
 	if ev.At == 0 {
 		ev.At = time.Since(l.start)
 	}
-	ev.Wall = l.start.Add(ev.At)
-	size := ev.approxSize()
-
 	l.mu.Lock()
-	// Keep the log ordered in time even if a caller's clock reading is a
-	// hair older than the last event's (two goroutines racing to append).
+	seq := l.insertLocked(ev)
+	subs := l.subs
+	l.mu.Unlock()
+	notifySubscribers(subs)
+	return seq
+}
+
+// insertLocked gives ev its Seq and Wall time, keeps the log ordered in time
+// (a caller's clock reading may be a hair older than the last event's when
+// two goroutines race to append), stores it and applies the retention limit.
+func (l *Log) insertLocked(ev Event) uint64 {
 	if n := len(l.events); n > 0 && ev.At < l.events[n-1].At {
 		ev.At = l.events[n-1].At
-		ev.Wall = l.start.Add(ev.At)
 	}
+	ev.Wall = l.start.Add(ev.At)
 	ev.Seq = l.nextSeq
 	l.nextSeq++
 	l.events = append(l.events, ev)
-	l.bytes += size
+	l.bytes += ev.approxSize()
 	l.trimLocked()
-	subs := l.subs
-	l.mu.Unlock()
+	return ev.Seq
+}
 
+// notifySubscribers tells every subscriber there is more, without waiting for any: a
+// subscriber already signalled will see the new events too.
+func notifySubscribers(subs []chan struct{}) {
 	for _, c := range subs {
 		select {
 		case c <- struct{}{}:
-		default: // already signalled: the reader will see this event too
+		default:
 		}
 	}
-	return ev.Seq
 }
 
 // trimLocked drops the oldest events while over budget, keeping at least the newest.
@@ -331,19 +339,9 @@ func (l *Log) AppendWith(build func(seq uint64, at time.Duration) Event) uint64 
 	}
 	ev := build(l.nextSeq, at)
 	ev.At = at
-	ev.Wall = l.start.Add(at)
-	ev.Seq = l.nextSeq
-	l.nextSeq++
-	l.events = append(l.events, ev)
-	l.bytes += ev.approxSize()
-	l.trimLocked()
+	seq := l.insertLocked(ev)
 	subs := l.subs
 	l.mu.Unlock()
-	for _, c := range subs {
-		select {
-		case c <- struct{}{}:
-		default:
-		}
-	}
-	return ev.Seq
+	notifySubscribers(subs)
+	return seq
 }
