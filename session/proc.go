@@ -212,7 +212,7 @@ func (p *proc) wait() {
 		ev.Detail = fmt.Sprintf("exited: %v", err)
 	}
 	if ev.Step != StepNone {
-		ev.Detail += fmt.Sprintf(" after %s (shutdown took %s)", ev.Step, ev.ShutdownTook.Round(time.Millisecond))
+		ev.Detail += fmt.Sprintf(" (ended by the shutdown's %s step, %s after the shutdown began)", ev.Step, ev.ShutdownTook.Round(time.Millisecond))
 	}
 	p.s.log.Append(Event{Type: EventProcess, Process: ev})
 	close(p.exited)
