@@ -137,7 +137,7 @@ func misbehaving(t testing.TB, running bool) *fixture {
 	}
 	for _, in := range wire.Codes() {
 		if !seen[in.Code] {
-			f.finding(in.Code, "(fixture) "+in.Title, 0)
+			f.finding(in.Code, "(added by the fixture)", 0)
 		}
 	}
 	return f
