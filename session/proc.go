@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -490,42 +491,90 @@ func (p *proc) markShutdown() {
 	p.mu.Unlock()
 }
 
-// killLeftovers SIGKILLs what is left of the process group after the server
-// exited, and reports whether anything was.
+// killLeftovers SIGKILLs what is left of the server after it exited: the
+// rest of its process group, and the processes outside it that still hold
+// its stdout or stderr. It reports whether there was anything.
 func (p *proc) killLeftovers() bool {
-	if !groupAlive(p.pid) {
+	members := groupMembers(p.pid)
+	outside := without(pipeHolders(p.openPipes()...), members)
+	if !groupAlive(p.pid) && len(outside) == 0 {
 		return false
 	}
-	members := groupMembers(p.pid)
 	signalGroup(p.pid, syscall.SIGKILL)
-	what := "the processes left in the server's process group"
-	if len(members) > 0 {
-		what = fmt.Sprintf("%d process(es) left in the server's process group (pid %s)", len(members), joinInts(members))
+	for _, pid := range outside {
+		syscall.Kill(pid, syscall.SIGKILL)
 	}
-	p.s.note("SIGKILL sent to " + what + " after the server exited")
+	var what []string
+	switch {
+	case len(members) > 0:
+		what = append(what, fmt.Sprintf("%d process(es) left in the server's process group (pid %s)", len(members), joinInts(members)))
+	case groupAlive(p.pid):
+		what = append(what, "the processes left in the server's process group")
+	}
+	if len(outside) > 0 {
+		what = append(what, fmt.Sprintf("%d process(es) outside it holding the server's pipes (pid %s)", len(outside), joinInts(outside)))
+	}
+	p.s.note("SIGKILL sent to " + strings.Join(what, " and ") + " after the server exited")
 	return true
+}
+
+// openPipes returns the read ends of stdout and stderr not yet at EOF.
+func (p *proc) openPipes() []*os.File {
+	var fs []*os.File
+	if isOpen(p.stdoutDone) {
+		fs = append(fs, p.pipes.stdoutR)
+	}
+	if isOpen(p.stderrDone) {
+		fs = append(fs, p.pipes.stderrR)
+	}
+	return fs
 }
 
 // reportHeld records the finding pipe-held-after-exit.
 func (p *proc) reportHeld(stdout, stderr bool) {
 	var which []string
+	var files []*os.File
 	if stdout {
 		which = append(which, "stdout")
+		files = append(files, p.pipes.stdoutR)
 	}
 	if stderr {
 		which = append(which, "stderr")
+		files = append(files, p.pipes.stderrR)
 	}
 	p.mu.Lock()
 	p.heldPipes = which
 	p.mu.Unlock()
 	msg := fmt.Sprintf("the server (pid %d) exited but its %s stayed open", p.pid, strings.Join(which, " and "))
-	if members := groupMembers(p.pid); len(members) > 0 {
+	members := groupMembers(p.pid)
+	holders := pipeHolders(files...)
+	inGroup := without(holders, without(holders, members))
+	outside := without(holders, members)
+	switch {
+	case len(inGroup) > 0 && len(outside) > 0:
+		msg += fmt.Sprintf(", held by pid %s of its process group and pid %s outside it", joinInts(inGroup), joinInts(outside))
+	case len(inGroup) > 0:
+		msg += fmt.Sprintf(", held by pid %s of its process group", joinInts(inGroup))
+	case len(outside) > 0:
+		msg += fmt.Sprintf(", held by pid %s outside its process group", joinInts(outside))
+	case len(members) > 0:
 		msg += fmt.Sprintf(", held by pid %s of its process group", joinInts(members))
-	} else {
+	default:
 		msg += ", held by a descendant outside its process group"
 	}
 	msg += "; reading on until it closes"
 	p.s.logFinding("pipe-held-after-exit", msg)
+}
+
+// without returns the elements of a not in b.
+func without(a, b []int) []int {
+	var out []int
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // reportExit records what the exit means: requests it left unanswered (the

@@ -123,3 +123,47 @@ func pipeBuffered(f *os.File) int64 {
 	})
 	return int64(n)
 }
+
+// pipeHolders returns the pids of the processes, other than linesman, that
+// have one of the pipes of files open: /proc/PID/fd links name a pipe by its
+// inode. It finds the descendants that keep a pipe open after the server
+// exited even when they left its process group (setsid, a daemon).
+func pipeHolders(files ...*os.File) []int {
+	links := map[string]bool{}
+	for _, f := range files {
+		fi, err := f.Stat()
+		if err != nil {
+			continue
+		}
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+			links["pipe:["+strconv.FormatUint(st.Ino, 10)+"]"] = true
+		}
+	}
+	if len(links) == 0 {
+		return nil
+	}
+	procs, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	self := os.Getpid()
+	var pids []int
+	for _, e := range procs {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == self {
+			continue
+		}
+		dir := "/proc/" + e.Name() + "/fd/"
+		fds, err := os.ReadDir(dir)
+		if err != nil {
+			continue // gone, or not ours to look at
+		}
+		for _, fd := range fds {
+			if l, err := os.Readlink(dir + fd.Name()); err == nil && links[l] {
+				pids = append(pids, pid)
+				break
+			}
+		}
+	}
+	return pids
+}

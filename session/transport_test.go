@@ -799,23 +799,23 @@ func TestTransportDiesWithUs(t *testing.T) {
 }
 
 func TestTransportHolderOutsideGroup(t *testing.T) {
-	cfg := fakeConfig("transport-daemon")
-	cfg.SIGTERMWait = shortWait // also how long Shutdown waits for a pipe it cannot release
-	s := startFake(t, cfg)
+	s := startFake(t, fakeConfig("transport-daemon"))
 	waitClosed(t, s.Exited(), "Exited")
 	held := waitForEvent(t, s.Log(), "pipe-held-after-exit", isFinding("pipe-held-after-exit"))
-	if !strings.Contains(held.Finding.Message, "outside its process group") {
-		t.Errorf("finding: %s", held.Finding.Message)
-	}
 	holder := holderWrites(t, s)
 	t.Cleanup(func() { syscall.Kill(holder, syscall.SIGKILL) })
-	// The group's signals cannot reach it: Shutdown gives up on the pipe
-	// after a wait instead of hanging.
+	// Found by the pipe it holds, though no group signal reaches it.
+	if want := fmt.Sprintf("held by pid %d outside its process group", holder); !strings.Contains(held.Finding.Message, want) {
+		t.Errorf("finding %q lacks %q", held.Finding.Message, want)
+	}
 	s.Shutdown()
 	waitClosed(t, s.Done(), "Done")
 	checkEnd(t, s, 0, "", StepNone)
-	waitForEvent(t, s.Log(), "the give-up note", func(ev Event) bool {
-		return ev.Type == EventNote && strings.Contains(ev.Note, "stopped reading stdout")
+	if alive(holder) {
+		t.Errorf("the holder %d outlived the shutdown", holder)
+	}
+	waitForEvent(t, s.Log(), "the note of the kill", func(ev Event) bool {
+		return ev.Type == EventNote && strings.Contains(ev.Note, fmt.Sprintf("outside it holding the server's pipes (pid %d)", holder))
 	})
 }
 
