@@ -495,9 +495,13 @@ func (p *proc) markShutdown() {
 // rest of its process group, and the processes outside it that still hold
 // its stdout or stderr. It reports whether there was anything.
 func (p *proc) killLeftovers() bool {
-	members := groupMembers(p.pid)
-	outside := without(pipeHolders(p.openPipes()...), members)
-	if !groupAlive(p.pid) && len(outside) == 0 {
+	alive := groupAlive(p.pid)
+	var members []int
+	if alive {
+		members = groupMembers(p.pid)
+	}
+	outside := without(pipeHolders(p.heldPipesNow()...), members)
+	if !alive && len(outside) == 0 {
 		return false
 	}
 	signalGroup(p.pid, syscall.SIGKILL)
@@ -508,7 +512,7 @@ func (p *proc) killLeftovers() bool {
 	switch {
 	case len(members) > 0:
 		what = append(what, fmt.Sprintf("%d process(es) left in the server's process group (pid %s)", len(members), joinInts(members)))
-	case groupAlive(p.pid):
+	case alive:
 		what = append(what, "the processes left in the server's process group")
 	}
 	if len(outside) > 0 {
@@ -518,13 +522,14 @@ func (p *proc) killLeftovers() bool {
 	return true
 }
 
-// openPipes returns the read ends of stdout and stderr not yet at EOF.
-func (p *proc) openPipes() []*os.File {
+// heldPipesNow returns the read ends of stdout and stderr that some other
+// process still holds open.
+func (p *proc) heldPipesNow() []*os.File {
 	var fs []*os.File
-	if isOpen(p.stdoutDone) {
+	if isOpen(p.stdoutDone) && pipeHeld(p.pipes.stdoutR) {
 		fs = append(fs, p.pipes.stdoutR)
 	}
-	if isOpen(p.stderrDone) {
+	if isOpen(p.stderrDone) && pipeHeld(p.pipes.stderrR) {
 		fs = append(fs, p.pipes.stderrR)
 	}
 	return fs
