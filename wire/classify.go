@@ -87,8 +87,10 @@ func classify(text []byte, truncated bool) (c classified) {
 		if s.badUTF8 != 0 {
 			c.finds = append(c.finds, NewFinding("invalid-utf8", fmt.Sprintf("invalid UTF-8 in a string at byte %d", off+s.badUTF8-1)))
 		}
-		if s.del != 0 {
-			c.finds = append(c.finds, NewFinding("control-characters", fmt.Sprintf("a raw DEL byte (0x7f) in a string at byte %d", off+s.del-1)))
+		// DEL is legal inside a JSON string, and outside one it is a syntax
+		// error, so one search of the whole text finds those in strings.
+		if j := bytes.IndexByte(body, 0x7f); j >= 0 {
+			c.finds = append(c.finds, NewFinding("control-characters", fmt.Sprintf("a raw DEL byte (0x7f) in a string at byte %d", off+j)))
 		}
 		first := body[skipWS(body)]
 		switch {
@@ -226,8 +228,8 @@ type top struct {
 	progressMsg  string
 	hasProgMsg   bool
 	requestID    []byte
-	keys         [][]byte
-	keyBuf       [8][]byte
+	keyBuf       [16]keyRef
+	nkeys        int
 	keySet       map[string]struct{}
 	dups         []string
 	dupSeen      bool
@@ -247,30 +249,29 @@ func rawValue(s *scanner) ([]byte, bool) {
 }
 
 func (t *top) object(s *scanner) {
-	t.keys = t.keyBuf[:0]
 	ok := s.members(func(key []byte) bool {
-		t.noteKey(key)
+		t.noteKey(s)
 		c := s.s[s.i]
 		switch string(key) {
+		// A member counts as present only once its value has been scanned
+		// whole: the prefix of a truncated frame may end inside it.
 		case "jsonrpc":
-			t.hasJSONRPC = true
 			v, ok := rawValue(s)
-			t.jsonrpc = v
+			t.hasJSONRPC, t.jsonrpc = ok, v
 			return ok
 		case "id":
-			t.hasID = true
 			v, ok := rawValue(s)
-			t.id = v
+			t.hasID, t.id = ok, v
 			return ok
 		case "method":
-			t.hasMethod = true
 			t.methodType = c
 			if c == '"' {
 				v, ok := s.strValue()
-				t.method = v
+				t.hasMethod, t.method = ok, v
 				return ok
 			}
-			return s.value()
+			t.hasMethod = s.value()
+			return t.hasMethod
 		case "params":
 			t.hasParams = true
 			t.paramsType = c
@@ -285,12 +286,12 @@ func (t *top) object(s *scanner) {
 				t.resultIsObj = true
 				return s.members(func(key []byte) bool {
 					if string(key) == "resultType" {
-						t.hasResultType = true
 						if s.s[s.i] == '"' {
 							v, ok := s.strValue()
-							t.resultType = v
+							t.hasResultType, t.resultType = ok, v
 							return ok
 						}
+						t.hasResultType = true
 						t.resultTypeBad = s.s[s.i]
 					}
 					return s.value()
@@ -305,18 +306,17 @@ func (t *top) object(s *scanner) {
 				return s.members(func(key []byte) bool {
 					switch string(key) {
 					case "code":
-						t.hasCode = true
 						v, ok := rawValue(s)
-						t.code = v
+						t.hasCode, t.code = ok, v
 						return ok
 					case "message":
-						t.hasErrMsg = true
 						t.errMsgType = s.s[s.i]
 						if s.s[s.i] == '"' {
 							v, ok := s.strValue()
-							t.errMsg = v
+							t.hasErrMsg, t.errMsg = ok, v
 							return ok
 						}
+						t.hasErrMsg = true
 					}
 					return s.value()
 				})
@@ -365,11 +365,29 @@ func (t *top) params(s *scanner) bool {
 	})
 }
 
-// noteKey records a top-level key and remembers duplicates. A handful of
-// keys is the norm, so a linear search is fastest; a map takes over for
-// objects with many keys so that a hostile line cannot make this quadratic.
-func (t *top) noteKey(key []byte) {
+// keyRef locates a key's body (between the quotes) in the text. Offsets
+// rather than slices keep top free of pointers into itself, so that it
+// stays on the stack.
+type keyRef struct {
+	start, end int
+	esc        bool
+}
+
+func (k keyRef) text(s []byte) []byte {
+	if k.esc {
+		return []byte(unescape(s[k.start:k.end]))
+	}
+	return s[k.start:k.end]
+}
+
+// noteKey records the top-level key just scanned and remembers duplicates.
+// A handful of keys is the norm, so a linear search is fastest; a map takes
+// over for objects with many keys so that a hostile line cannot make this
+// quadratic.
+func (t *top) noteKey(s *scanner) {
+	k := s.key
 	if t.keySet != nil {
+		key := k.text(s.s)
 		if _, ok := t.keySet[string(key)]; ok {
 			t.dup(key)
 			return
@@ -377,19 +395,29 @@ func (t *top) noteKey(key []byte) {
 		t.keySet[string(key)] = struct{}{}
 		return
 	}
-	for _, k := range t.keys {
-		if bytes.Equal(k, key) {
-			t.dup(key)
+	raw := s.s[k.start:k.end]
+	for _, o := range t.keyBuf[:t.nkeys] {
+		var same bool
+		if !k.esc && !o.esc {
+			same = bytes.Equal(s.s[o.start:o.end], raw)
+		} else {
+			same = bytes.Equal(o.text(s.s), k.text(s.s))
+		}
+		if same {
+			t.dup(k.text(s.s))
 			return
 		}
 	}
-	t.keys = append(t.keys, key)
-	if len(t.keys) > 32 {
-		t.keySet = make(map[string]struct{}, 64)
-		for _, k := range t.keys {
-			t.keySet[string(k)] = struct{}{}
-		}
+	if t.nkeys < len(t.keyBuf) {
+		t.keyBuf[t.nkeys] = k
+		t.nkeys++
+		return
 	}
+	t.keySet = make(map[string]struct{}, 64)
+	for _, o := range t.keyBuf {
+		t.keySet[string(o.text(s.s))] = struct{}{}
+	}
+	t.keySet[string(k.text(s.s))] = struct{}{}
 }
 
 func (t *top) dup(key []byte) {

@@ -1,11 +1,14 @@
 package wire
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func codes(fs []Finding) []string {
@@ -177,4 +180,74 @@ func ExampleClassify() {
 	//   error invalid-jsonrpc: "jsonrpc" must be "2.0", got "1.0"
 	// non-json     id=     method="" token=
 	//   error non-json-line: not JSON: unexpected 'S' at byte 0
+}
+
+func TestStop8MatchesTable(t *testing.T) {
+	// Every byte value at every position, with and without a second
+	// stopping byte after it: the mask's lowest bit must find the first.
+	for pos := range 8 {
+		for c := range 256 {
+			for _, later := range []int{-1, 0x00, '"', 0xff} {
+				b := []byte("abcdefgh")
+				b[pos] = byte(c)
+				if later >= 0 && pos < 7 {
+					b[7] = byte(later)
+				}
+				want := 8
+				for i, x := range b {
+					if !inString[x] {
+						want = i
+						break
+					}
+				}
+				got := 8
+				if m := stop8(binary.LittleEndian.Uint64(b)); m != 0 {
+					got = bits.TrailingZeros64(m) >> 3
+				}
+				if got != want {
+					t.Fatalf("%q: first special byte at %d, want %d", b, got, want)
+				}
+			}
+		}
+	}
+}
+
+func TestClassifyManyKeys(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"jsonrpc":"2.0","id":1,"result":{}`)
+	for i := range 40 {
+		fmt.Fprintf(&b, `,"k%d":%d`, i, i)
+	}
+	b.WriteString(`,"k3":0,"\u006b7":1}`)
+	m, fs := Classify([]byte(b.String()))
+	if m.Kind != KindResult || len(fs) != 1 || fs[0].Code != "duplicate-key" || !strings.Contains(fs[0].Message, `"k3", "k7"`) {
+		t.Fatalf("got %v %v", m.Kind, fs)
+	}
+}
+
+func TestFirstInvalidMatchesUTF8(t *testing.T) {
+	var cases [][]byte
+	for c := range 256 {
+		for _, tail := range []string{"", "\x80", "\xbf", "\x80\x80", "\xa0\x80", "\x9f\xbf", "\x90\x80\x80", "\x8f\xbf\xbf", "\xc0\x80\x80", "a"} {
+			cases = append(cases, []byte(string([]byte{byte(c)})+tail))
+			cases = append(cases, []byte("0123456789"+string([]byte{byte(c)})+tail+"xyz"))
+		}
+	}
+	cases = append(cases, []byte("plain ascii, long enough for words"), []byte("über café ✓ naïve 😀 end"), []byte("ok\xed\xa0\x80surrogate"))
+	for _, b := range cases {
+		want := -1
+		if !utf8.Valid(b) {
+			for at := 0; at < len(b); {
+				r, n := utf8.DecodeRune(b[at:])
+				if r == utf8.RuneError && n == 1 {
+					want = at
+					break
+				}
+				at += n
+			}
+		}
+		if got := firstInvalid(b); got != want {
+			t.Fatalf("%q: firstInvalid = %d, want %d", b, got, want)
+		}
+	}
 }

@@ -154,8 +154,16 @@ func (f *Framer) flush() {
 	f.pendingBytes = 0
 }
 
+// frameOfOne holds a one-line frame and its line in one allocation.
+type frameOfOne struct {
+	Frame
+	line [1]Line
+}
+
 func (f *Framer) single(line Line, c classified) {
-	fr := &Frame{Lines: []Line{line}, Msg: c.msg, Findings: c.finds}
+	x := &frameOfOne{Frame: Frame{Msg: c.msg, Findings: c.finds}, line: [1]Line{line}}
+	fr := &x.Frame
+	fr.Lines = x.line[:]
 	f.lineFindings(fr)
 	f.queue = append(f.queue, fr)
 }

@@ -61,7 +61,7 @@ func isWS(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' 
 func (z *incScanner) feed(b []byte) incResult {
 	for i := 0; i < len(b) && z.st != stErr; i++ {
 		c := b[i]
-		if z.st == stStr && plain[c] {
+		if z.st == stStr && inString[c] {
 			continue
 		}
 		for z.step(c) {

@@ -1,6 +1,8 @@
 package wire
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -29,13 +31,15 @@ type scanner struct {
 	err   scanErr
 	at    int // offset of the problem
 
+	key keyRef // the key members last passed to its callback
+
 	badUTF8 int // offset+1 of the first invalid UTF-8 byte inside a string (0 = none)
-	del     int // offset+1 of the first DEL byte inside a string (0 = none)
 }
 
-// plain marks the bytes that need no attention inside a string.
-var plain = func() (t [256]bool) {
-	for c := 0x20; c < 0x7f; c++ {
+// inString marks the bytes that may appear raw inside a string without
+// ending it or starting an escape.
+var inString = func() (t [256]bool) {
+	for c := 0x20; c < 0x100; c++ {
 		t[c] = c != '"' && c != '\\'
 	}
 	return t
@@ -97,26 +101,49 @@ func (s *scanner) value() bool {
 
 // str scans a string at s.i (which must be '"'). It returns the offset just
 // past the closing quote and whether the string has escapes.
+//
+// The loop stops only at a quote, a backslash or a control byte. Non-ASCII
+// bytes are noted on the way (hi) and the string is checked for valid UTF-8
+// once at its end, only when it had any: JSON-RPC text is mostly ASCII, and
+// utf8.Valid is fast on the rest. A DEL byte is legal JSON; classify looks
+// for it separately.
 func (s *scanner) str() (end int, esc bool, ok bool) {
 	b := s.s
-	i := s.i + 1
+	start := s.i + 1
+	i := start
+	var hi uint64
 	for {
-		for i+8 <= len(b) && plain[b[i]] && plain[b[i+1]] && plain[b[i+2]] && plain[b[i+3]] &&
-			plain[b[i+4]] && plain[b[i+5]] && plain[b[i+6]] && plain[b[i+7]] {
+		// Eight bytes at a time: the mask's lowest set bit marks the first
+		// byte that needs attention, so both long strings (base64 blobs,
+		// file contents) and short keys skip the byte-by-byte loop.
+		for i+8 <= len(b) {
+			v := binary.LittleEndian.Uint64(b[i:])
+			hi |= v
+			if m := stop8(v); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				goto slow
+			}
 			i += 8
 		}
-		for i < len(b) && plain[b[i]] {
+		for i < len(b) && inString[b[i]] {
+			hi |= uint64(b[i])
 			i++
 		}
+	slow:
 		if i >= len(b) {
 			s.i = i
 			return 0, false, s.fail(errEOF)
 		}
-		switch c := b[i]; {
-		case c == '"':
+		switch b[i] {
+		case '"':
 			s.i = i + 1
+			if hi&highs != 0 && s.badUTF8 == 0 {
+				if j := firstInvalid(b[start:i]); j >= 0 {
+					s.badUTF8 = start + j + 1
+				}
+			}
 			return i + 1, esc, true
-		case c == '\\':
+		case '\\':
 			esc = true
 			i++
 			if i >= len(b) {
@@ -143,24 +170,81 @@ func (s *scanner) str() (end int, esc bool, ok bool) {
 				s.i = i
 				return 0, false, s.fail(errSyntax)
 			}
-		case c < 0x20:
+		default: // a control byte: not allowed raw in a string
 			s.i = i
 			return 0, false, s.fail(errSyntax)
-		case c == 0x7f:
-			if s.del == 0 {
-				s.del = i + 1
-			}
-			i++
-		default: // c >= 0x80
-			r, size := utf8.DecodeRune(b[i:])
-			if r == utf8.RuneError && size == 1 {
-				if s.badUTF8 == 0 {
-					s.badUTF8 = i + 1
-				}
-			}
-			i += size
 		}
 	}
+}
+
+// firstInvalid returns the offset of the first byte of b that is not part
+// of valid UTF-8, or -1. Unlike utf8.Valid, which goes byte by byte after
+// the first non-ASCII byte, it returns to eight bytes at a time after each
+// multi-byte sequence, so text with a few accents costs little more than
+// ASCII.
+func firstInvalid(b []byte) int {
+	i := 0
+	for i < len(b) {
+		if i+8 <= len(b) {
+			v := binary.LittleEndian.Uint64(b[i:])
+			if v&highs == 0 {
+				i += 8
+				continue
+			}
+			i += bits.TrailingZeros64(v&highs) >> 3
+		}
+		c := b[i]
+		switch {
+		case c < 0x80:
+			i++
+			continue
+		case c >= 0xC2 && c <= 0xDF:
+			if i+1 < len(b) && b[i+1]&0xC0 == 0x80 {
+				i += 2
+				continue
+			}
+		case c >= 0xE0 && c <= 0xEF:
+			lo, hi := byte(0x80), byte(0xBF)
+			if c == 0xE0 {
+				lo = 0xA0 // no overlong forms
+			} else if c == 0xED {
+				hi = 0x9F // no surrogates
+			}
+			if i+2 < len(b) && b[i+1] >= lo && b[i+1] <= hi && b[i+2]&0xC0 == 0x80 {
+				i += 3
+				continue
+			}
+		case c >= 0xF0 && c <= 0xF4:
+			lo, hi := byte(0x80), byte(0xBF)
+			if c == 0xF0 {
+				lo = 0x90
+			} else if c == 0xF4 {
+				hi = 0x8F // nothing above U+10FFFF
+			}
+			if i+3 < len(b) && b[i+1] >= lo && b[i+1] <= hi && b[i+2]&0xC0 == 0x80 && b[i+3]&0xC0 == 0x80 {
+				i += 4
+				continue
+			}
+		}
+		return i
+	}
+	return -1
+}
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// stop8 returns a mask whose lowest set bit is the high bit of the first
+// byte of v (little-endian) that is a quote, a backslash or a control byte
+// (< 0x20); 0 when there is none. Each term can only have false positives
+// above a true one (a borrow runs upwards), so the lowest set bit is exact.
+func stop8(v uint64) uint64 {
+	hasZero := func(x uint64) uint64 { return (x - ones) & ^x & highs }
+	return (v-0x20*ones)&^v&highs | // a byte < 0x20 (bytes >= 0x80 excluded by ^v)
+		hasZero(v^('"'*ones)) |
+		hasZero(v^('\\'*ones))
 }
 
 func isHex(c byte) bool {
@@ -343,6 +427,7 @@ func (s *scanner) members(f func(key []byte) bool) bool {
 			return false
 		}
 		key := s.s[start+1 : end-1]
+		s.key = keyRef{start + 1, end - 1, esc}
 		if esc {
 			key = []byte(unescape(key))
 		}

@@ -67,8 +67,50 @@ func (s *Splitter) Next() (Line, error) {
 			}
 			return s.finish(acc, true, length, last, nil, TermNone), nil
 		}
+		if spanning && len(acc) >= readSize/4 && len(acc) < s.max {
+			// A long line: read straight into its own buffer, so that its
+			// bytes are copied once, whatever its size. (A short line that
+			// merely crosses a read boundary takes the shared buffer.)
+			room := s.room(&acc)
+			n := s.read(room)
+			if n == 0 {
+				continue
+			}
+			got := room[:n]
+			if i := bytes.IndexByte(got, '\n'); i >= 0 {
+				// The line ends inside this read; what follows belongs to
+				// the next lines and goes to the shared buffer.
+				s.start, s.end = 0, copy(s.buf, got[i+1:])
+				acc = acc[:len(acc)+i]
+				length += int64(i)
+				if i > 0 {
+					last = got[i-1]
+				}
+				return s.finish(acc, true, length, last, nil, TermLF), nil
+			}
+			acc = acc[:len(acc)+n]
+			length += int64(n)
+			last = got[n-1]
+			continue
+		}
 		s.fill()
 	}
+}
+
+// room makes space at the end of acc for one read and returns that space.
+// The read size follows the line's length so far (a line that merely
+// crosses a read boundary stays cheap), up to readSize; the buffer grows
+// geometrically, never beyond the line limit.
+func (s *Splitter) room(acc *[]byte) []byte {
+	a := *acc
+	want := min(readSize, s.max-len(a), max(len(a), 4096))
+	if cap(a)-len(a) < want {
+		b := make([]byte, len(a), min(s.max, max(2*cap(a), len(a)+want)))
+		copy(b, a)
+		a = b
+		*acc = a
+	}
+	return a[len(a) : len(a)+min(cap(a)-len(a), readSize, s.max-len(a))]
 }
 
 // keep appends as much of chunk to acc as the limit allows.
@@ -81,9 +123,9 @@ func (s *Splitter) keep(acc, chunk []byte) []byte {
 		room = len(chunk)
 	}
 	if acc == nil {
-		// A line spanning reads is usually long: start big enough to avoid
-		// a cascade of small re-allocations.
-		acc = make([]byte, 0, max(room, 4096))
+		// A line spanning reads is usually long: leave room for the reads
+		// that follow, which go straight into acc.
+		acc = make([]byte, 0, min(s.max, max(2*room, 4096)))
 	}
 	return append(acc, chunk[:room]...)
 }
@@ -100,9 +142,8 @@ func (s *Splitter) finish(acc []byte, spanning bool, length int64, last byte, pa
 	}
 	var content []byte
 	if !spanning {
-		n := min(int64(s.max), total)
-		content = make([]byte, n)
-		copy(content, part)
+		// append to nil: a copy without zeroing the new memory first.
+		content = append([]byte(nil), part[:min(int64(s.max), total)]...)
 	} else {
 		acc = s.keep(acc, part)
 		if int64(len(acc)) > total {
@@ -117,20 +158,24 @@ func (s *Splitter) fill() {
 	if s.buf == nil {
 		s.buf = make([]byte, readSize)
 	}
-	s.start, s.end = 0, 0
+	s.start, s.end = 0, s.read(s.buf)
+}
+
+// read calls Read once (a few times if it returns nothing and no error),
+// recording the error for later.
+func (s *Splitter) read(p []byte) int {
 	for tries := 0; ; tries++ {
-		n, err := s.r.Read(s.buf)
-		s.end = n
+		n, err := s.r.Read(p)
 		if err != nil {
 			s.err = err
-			return
+			return n
 		}
 		if n > 0 {
-			return
+			return n
 		}
 		if tries >= 100 {
 			s.err = io.ErrNoProgress
-			return
+			return 0
 		}
 	}
 }

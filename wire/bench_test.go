@@ -1,0 +1,217 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// realisticStream is what a busy session looks like on the wire: mostly
+// ~1 KiB requests and responses, a few 64 KiB tools/list results and one
+// 1 MiB blob (an image returned by a tool). Built once, deterministically.
+var realisticStream = sync.OnceValue(func() []byte {
+	rng := rand.New(rand.NewPCG(1, 2))
+	words := strings.Fields("the quick brown fox jumps over a lazy dog while the server streams JSON lines to its client über café ✓ naïve \"quoted\" back\\slash")
+	text := func(n int) string {
+		var b strings.Builder
+		for b.Len() < n {
+			b.WriteString(words[rng.IntN(len(words))])
+			b.WriteByte(' ')
+		}
+		return b.String()
+	}
+	var out bytes.Buffer
+	add := func(v any) {
+		line, err := Marshal(v)
+		if err != nil {
+			panic(err)
+		}
+		out.Write(line)
+	}
+	tools := func(n int) []any {
+		var ts []any
+		for i := range n {
+			ts = append(ts, map[string]any{
+				"name": fmt.Sprintf("tool_%d", i), "description": text(300),
+				"inputSchema": map[string]any{"type": "object", "properties": map[string]any{
+					"path":  map[string]any{"type": "string", "description": text(60)},
+					"limit": map[string]any{"type": "integer", "minimum": 0, "maximum": 1000},
+				}, "required": []any{"path"}},
+			})
+		}
+		return ts
+	}
+	id := 0
+	for i := range 3000 {
+		id++
+		add(map[string]any{"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": map[string]any{
+			"name": "search", "arguments": map[string]any{"query": text(700), "limit": 10},
+			"_meta": map[string]any{"progressToken": id}}})
+		add(map[string]any{"jsonrpc": "2.0", "method": "notifications/progress", "params": map[string]any{"progressToken": id, "progress": 0.5, "total": 1.0}})
+		add(map[string]any{"jsonrpc": "2.0", "id": id, "result": map[string]any{
+			"content": []any{map[string]any{"type": "text", "text": text(900)}}, "isError": false}})
+		if i%500 == 0 {
+			id++
+			add(map[string]any{"jsonrpc": "2.0", "id": id, "result": map[string]any{"tools": tools(130)}})
+		}
+	}
+	blob := make([]byte, 768<<10)
+	for i := range blob {
+		blob[i] = byte(rng.Uint32())
+	}
+	add(map[string]any{"jsonrpc": "2.0", "id": id + 1, "result": map[string]any{"content": []any{
+		map[string]any{"type": "image", "mimeType": "image/png", "data": base64.StdEncoding.EncodeToString(blob)}}}})
+	return out.Bytes()
+})
+
+func streamLines() [][]byte {
+	s := realisticStream()
+	return bytes.Split(s[:len(s)-1], []byte("\n"))
+}
+
+func benchFramer(b *testing.B) {
+	s := realisticStream()
+	b.SetBytes(int64(len(s)))
+	b.ReportAllocs()
+	for b.Loop() {
+		f := NewFramer(bytes.NewReader(s), Options{})
+		for {
+			fr, err := f.Next()
+			if err != nil {
+				break
+			}
+			if len(fr.Findings) != 0 {
+				b.Fatalf("realistic stream has findings: %v", fr.Findings)
+			}
+		}
+	}
+}
+
+func benchClassify(b *testing.B) {
+	lines := streamLines()
+	b.SetBytes(int64(len(realisticStream())))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, l := range lines {
+			Classify(l)
+		}
+	}
+}
+
+func benchValid(b *testing.B) {
+	lines := streamLines()
+	b.SetBytes(int64(len(realisticStream())))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, l := range lines {
+			if !json.Valid(l) {
+				b.Fatal("invalid")
+			}
+		}
+	}
+}
+
+func benchUnmarshal(b *testing.B) {
+	lines := streamLines()
+	b.SetBytes(int64(len(realisticStream())))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, l := range lines {
+			var m map[string]any
+			if err := json.Unmarshal(l, &m); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkStream measures, over the same bytes: the Framer (split,
+// reassembly check and classification, what a session runs), Classify on
+// pre-split lines, and the two encoding/json baselines.
+func BenchmarkStream(b *testing.B) {
+	b.Run("framer", benchFramer)
+	b.Run("classify", benchClassify)
+	b.Run("json.Valid", benchValid)
+	b.Run("json.Unmarshal", benchUnmarshal)
+}
+
+// BenchmarkStreamRatios runs the Framer, Classify and both baselines in
+// turn on every iteration, over the same bytes, and reports each throughput
+// and the ratios (targets: ≥ 0.8 x json.Valid and ≥ 5 x json.Unmarshal into
+// map[string]any). Throughput is measured in CPU time of the process (user +
+// system, GC workers included), which on a shared machine is far steadier
+// than wall time; the wall-time ratios are reported too.
+func BenchmarkStreamRatios(b *testing.B) {
+	s := realisticStream()
+	lines := streamLines()
+	phases := []func(){
+		func() {
+			f := NewFramer(bytes.NewReader(s), Options{})
+			for {
+				if _, err := f.Next(); err != nil {
+					break
+				}
+			}
+		},
+		func() {
+			for _, l := range lines {
+				Classify(l)
+			}
+		},
+		func() {
+			for _, l := range lines {
+				json.Valid(l)
+			}
+		},
+		func() {
+			for _, l := range lines {
+				var m map[string]any
+				_ = json.Unmarshal(l, &m)
+			}
+		},
+	}
+	cpu := make([]time.Duration, len(phases))
+	wall := make([]time.Duration, len(phases))
+	for b.Loop() {
+		for i, phase := range phases {
+			// Each phase starts on a collected heap and pays for its own
+			// garbage: runtime.GC after it is counted in its CPU time.
+			runtime.GC()
+			c0, w0 := cpuTime(), time.Now()
+			phase()
+			runtime.GC()
+			cpu[i] += cpuTime() - c0
+			wall[i] += time.Since(w0)
+		}
+	}
+	mb := float64(len(s)) * float64(b.N) / 1e6
+	rate := func(d time.Duration) float64 { return mb / d.Seconds() }
+	framer, classify, valid, unmarshal := rate(cpu[0]), rate(cpu[1]), rate(cpu[2]), rate(cpu[3])
+	b.ReportMetric(framer, "framer-MB/cpu-s")
+	b.ReportMetric(classify, "classify-MB/cpu-s")
+	b.ReportMetric(valid, "valid-MB/cpu-s")
+	b.ReportMetric(unmarshal, "unmarshal-MB/cpu-s")
+	b.ReportMetric(framer/valid, "framer/valid")
+	b.ReportMetric(framer/unmarshal, "framer/unmarshal")
+	b.ReportMetric(classify/valid, "classify/valid")
+	b.ReportMetric(classify/unmarshal, "classify/unmarshal")
+	b.ReportMetric(rate(wall[0])/rate(wall[2]), "wall:framer/valid")
+	b.ReportMetric(rate(wall[0])/rate(wall[3]), "wall:framer/unmarshal")
+}
+
+// cpuTime is the CPU time (user + system) used by the process so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		panic(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
