@@ -306,7 +306,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m, m.key(msg)
 	case tea.MouseClickMsg:
-		m.click(msg.Mouse())
+		if !m.showHelp {
+			m.click(msg.Mouse())
+		}
 		return m, nil
 	case tea.MouseWheelMsg:
 		mo := msg.Mouse()
@@ -629,6 +631,8 @@ func (m *Model) jumpFinding(d int) {
 func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.c.km
 	switch {
+	case msg.String() == "ctrl+c":
+		return m.quit()
 	case key.Matches(msg, k.ApplyFilter):
 		f, err := parseFilter(m.filterIn.Value())
 		if err != nil {
