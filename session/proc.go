@@ -203,7 +203,6 @@ func (p *proc) wait() {
 		Signal:       sig,
 		ShutdownTook: p.shutdownTook,
 	}
-	p.mu.Unlock()
 	switch {
 	case sig != "":
 		ev.Detail = fmt.Sprintf("exited: killed by %s", sig)
@@ -216,6 +215,7 @@ func (p *proc) wait() {
 		ev.Detail += fmt.Sprintf(" (ended by the shutdown's %s step, %s after the shutdown began)", ev.Step, ev.ShutdownTook.Round(time.Millisecond))
 	}
 	p.s.log.Append(Event{Type: EventProcess, Process: ev})
+	p.mu.Unlock()
 	close(p.exited)
 }
 
@@ -229,11 +229,11 @@ func (p *proc) kill() {
 		if p.shutdownAt.IsZero() {
 			p.shutdownAt = time.Now()
 		}
+		p.logExitingLocked(StepSIGKILL, "SIGKILL sent to the process group (kill)")
 	}
 	p.mu.Unlock()
 	if running {
 		signalGroup(p.pid, syscall.SIGKILL)
-		p.logExiting(StepSIGKILL, "SIGKILL sent to the process group (kill)")
 		p.w.stop(false)
 	}
 	select {
@@ -247,7 +247,10 @@ func (p *proc) shutdown() {
 	p.shutOnce.Do(func() { close(p.shutdownCh) })
 }
 
-func (p *proc) logExiting(step ShutdownStep, detail string) {
+// logExitingLocked logs a shutdown step. Process events are logged under
+// p.mu with the change they record, so the log never shows a step after the
+// exit it led to.
+func (p *proc) logExitingLocked(step ShutdownStep, detail string) {
 	p.s.log.Append(Event{Type: EventProcess, Process: &ProcessEvent{
 		State: StateExiting, Step: step, Pid: p.pid, Detail: detail,
 	}})
@@ -435,8 +438,8 @@ func (p *proc) beginShutdown() bool {
 	p.state = StateExiting
 	p.step = StepStdinClose
 	p.shutdownAt = time.Now()
+	p.logExitingLocked(StepStdinClose, "closing stdin, waiting for the server to exit")
 	p.mu.Unlock()
-	p.logExiting(StepStdinClose, "closing stdin, waiting for the server to exit")
 	if blocked, _ := p.w.blocked(p.s.cfg.StdinBlockedAfter); blocked {
 		// The server is not reading: what is queued would never drain.
 		p.w.stop(true)
@@ -449,34 +452,30 @@ func (p *proc) beginShutdown() bool {
 // nextRung takes the next ladder step after a wait ran out, and returns the
 // next wait.
 func (p *proc) nextRung() (time.Duration, bool) {
+	s := p.s
 	p.mu.Lock()
-	step := p.step
 	if p.state == StateExited {
 		p.mu.Unlock()
 		return 0, false
 	}
-	switch step {
+	switch p.step {
 	case StepStdinClose:
 		p.step = StepSIGTERM
-	case StepSIGTERM:
-		p.step = StepSIGKILL
-	default:
+		p.logExitingLocked(StepSIGTERM, "SIGTERM sent to the process group")
+		s.logFinding("ignored-stdin-eof", fmt.Sprintf("the server was still running %s after its stdin was closed; SIGTERM was needed", s.cfg.StdinCloseWait))
 		p.mu.Unlock()
-		return 0, false
-	}
-	p.mu.Unlock()
-	s := p.s
-	switch step {
-	case StepStdinClose:
 		p.w.stop(true)
 		signalGroup(p.pid, syscall.SIGTERM)
-		p.logExiting(StepSIGTERM, "SIGTERM sent to the process group")
-		s.logFinding("ignored-stdin-eof", fmt.Sprintf("the server was still running %s after its stdin was closed; SIGTERM was needed", s.cfg.StdinCloseWait))
 		return s.cfg.SIGTERMWait, true
-	default:
-		signalGroup(p.pid, syscall.SIGKILL)
-		p.logExiting(StepSIGKILL, "SIGKILL sent to the process group")
+	case StepSIGTERM:
+		p.step = StepSIGKILL
+		p.logExitingLocked(StepSIGKILL, "SIGKILL sent to the process group")
 		s.logFinding("needed-sigkill", fmt.Sprintf("the server was still running %s after SIGTERM; SIGKILL was needed", s.cfg.SIGTERMWait))
+		p.mu.Unlock()
+		signalGroup(p.pid, syscall.SIGKILL)
+		return 0, false
+	default:
+		p.mu.Unlock()
 		return 0, false
 	}
 }
