@@ -85,12 +85,13 @@ type Model struct {
 	process  processPane
 	composer *composer
 
-	focus     focusID
-	lastFocus focusID // where focus returns when the composer closes
-	help      help.Model
-	showHelp  bool
-	filtering bool
-	filterIn  textinput.Model
+	focus      focusID
+	lastFocus  focusID // where focus returns when the composer closes
+	help       help.Model
+	showHelp   bool
+	helpScroll int // first line of the full help shown
+	filtering  bool
+	filterIn   textinput.Model
 
 	message    string // one-line feedback at the bottom ("sent", errors)
 	messageBad bool
@@ -393,11 +394,16 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.composerKey(msg)
 	}
 	if m.showHelp {
-		if key.Matches(msg, k.Help) || msg.String() == "esc" || key.Matches(msg, k.Quit) {
+		switch {
+		case key.Matches(msg, k.Help) || msg.String() == "esc" || key.Matches(msg, k.Quit):
 			m.showHelp = false
 			m.help.ShowAll = false
-			return nil
+		case key.Matches(msg, k.Down), key.Matches(msg, k.PageDown):
+			m.helpScroll++
+		case key.Matches(msg, k.Up), key.Matches(msg, k.PageUp):
+			m.helpScroll = max(0, m.helpScroll-1)
 		}
+		return nil
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
@@ -405,6 +411,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Help):
 		m.showHelp = !m.showHelp
 		m.help.ShowAll = m.showHelp
+		m.helpScroll = 0
 		return nil
 	case key.Matches(msg, k.FocusNext):
 		m.cycleFocus(1)

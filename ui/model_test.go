@@ -797,3 +797,25 @@ func FuzzInert(f *testing.F) {
 		}
 	})
 }
+
+func TestHelpScreenScrolls(t *testing.T) {
+	f := misbehaving(t, true)
+	m := f.model(80, 24, nil)
+	press(m, "?")
+	if !m.showHelp || !strings.Contains(ansi.Strip(m.Render()), "Everywhere") {
+		t.Fatal("? shows the full help")
+	}
+	if strings.Contains(ansi.Strip(m.Render()), "Glyphs:") {
+		t.Fatal("the fixture's help should not fit 80x24 (the test would prove nothing)")
+	}
+	for i := 0; i < 30; i++ {
+		press(m, "j")
+	}
+	if s := ansi.Strip(m.Render()); !strings.Contains(s, "Glyphs:") {
+		t.Fatalf("scrolling down does not reach the end of the help:\n%s", s)
+	}
+	press(m, "?")
+	if m.showHelp {
+		t.Fatal("? closes the help")
+	}
+}

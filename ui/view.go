@@ -82,6 +82,9 @@ func (m *Model) Render() string {
 	cv.put(0, 0, m.statusBar())
 	if m.showHelp {
 		body := m.fullHelp()
+		// The help scrolls (↓/↑) when the terminal is too short for it.
+		m.helpScroll = max(0, min(m.helpScroll, len(body)-(m.height-2)))
+		body = body[m.helpScroll:]
 		for i := 1; i < m.height-1; i++ {
 			if i-1 < len(body) {
 				cv.put(0, i, fit(body[i-1], W))
