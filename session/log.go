@@ -3,6 +3,7 @@ package session
 import (
 	"sync"
 	"time"
+	"unsafe"
 
 	"linesman/wire"
 )
@@ -128,27 +129,37 @@ type Event struct {
 	Note    string
 }
 
-// approxSize is what an event costs the retention budget.
+// approxSize is what an event costs the retention budget: the structs it
+// holds, the capacity (not just the length) of its byte slices, and the
+// strings the classification and findings keep. It errs on the high side,
+// so that the budget bounds the heap the log really pins.
 func (e *Event) approxSize() int64 {
-	const overhead = 160
-	n := int64(overhead + len(e.Note))
-	if e.Frame != nil {
-		for _, l := range e.Frame.Lines {
-			n += int64(len(l.Content)) + 48
+	n := int64(unsafe.Sizeof(*e)) + int64(len(e.Note))
+	if f := e.Frame; f != nil {
+		n += int64(unsafe.Sizeof(*f)) + int64(cap(f.Lines))*int64(unsafe.Sizeof(wire.Line{}))
+		for _, l := range f.Lines {
+			n += int64(cap(l.Content))
 		}
-		n += int64(64 * len(e.Frame.Findings))
+		n += int64(len(f.Msg.IDRaw) + len(f.Msg.Method) + len(f.Msg.ResultType) + len(f.Msg.ErrorMessage) + len(f.Msg.Invalid) + len(f.Msg.ProgressMessage))
+		n += int64(cap(f.Findings)) * int64(unsafe.Sizeof(wire.Finding{}))
+		for _, x := range f.Findings {
+			n += int64(len(x.Message))
+		}
 	}
 	if e.Stderr != nil {
-		n += int64(len(e.Stderr.Content))
+		n += int64(unsafe.Sizeof(*e.Stderr)) + int64(cap(e.Stderr.Content))
+	}
+	if e.Process != nil {
+		n += int64(unsafe.Sizeof(*e.Process)) + int64(len(e.Process.Detail)+len(e.Process.Signal))
 	}
 	if e.Finding != nil {
-		n += int64(len(e.Finding.Message)) + 64
+		n += int64(unsafe.Sizeof(*e.Finding)) + int64(len(e.Finding.Message))
 	}
 	return n
 }
 
 // DefaultRetention is the default memory budget of a Log, in bytes.
-const DefaultRetention = 512 << 20
+const DefaultRetention = 256 << 20
 
 // Log is the append-only, ordered record of a session. It is safe for
 // concurrent use. Appending never waits for a reader: readers Subscribe to a
@@ -306,6 +317,34 @@ func (l *Log) Get(seq uint64) (Event, bool) {
 func (l *Log) Range(from, to uint64) []Event {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	lo, hi, ok := l.spanLocked(from, to)
+	if !ok {
+		return nil
+	}
+	return append([]Event(nil), l.events[lo:hi]...)
+}
+
+// AppendRange appends copies of the retained events with from <= Seq < to,
+// in order, to dst and returns the extended slice, as Range does but into
+// the caller's buffer: a reader that follows the log batch after batch (the
+// capture recorder) reuses one buffer instead of allocating a slice per read,
+// and allocates nothing under the log's lock once dst is large enough. When
+// nothing is in range, dst comes back unchanged. The copies hold the events'
+// payload pointers: a reader that keeps dst between reads keeps those
+// payloads alive, so it should clear what it no longer needs.
+func (l *Log) AppendRange(dst []Event, from, to uint64) []Event {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	lo, hi, ok := l.spanLocked(from, to)
+	if !ok {
+		return dst
+	}
+	return append(dst, l.events[lo:hi]...)
+}
+
+// spanLocked clamps [from, to) to the retained events and returns it as
+// indices into l.events; ok is false when nothing is left.
+func (l *Log) spanLocked(from, to uint64) (lo, hi int, ok bool) {
 	if from < l.firstSeq {
 		from = l.firstSeq
 	}
@@ -313,9 +352,9 @@ func (l *Log) Range(from, to uint64) []Event {
 		to = l.nextSeq
 	}
 	if from >= to {
-		return nil
+		return 0, 0, false
 	}
-	return append([]Event(nil), l.events[from-l.firstSeq:to-l.firstSeq]...)
+	return int(from - l.firstSeq), int(to - l.firstSeq), true
 }
 
 // Dropped returns how many events, and roughly how many bytes, the retention
