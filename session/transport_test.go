@@ -246,7 +246,7 @@ func startFake(t *testing.T, cfg Config) *Session {
 		s.Kill()
 		waitClosed(t, s.Done(), "Done after Kill (cleanup)")
 		checkNoTransportGoroutines(t)
-		if m := liveGroupMembers(pid); len(m) > 0 {
+		if m := groupGone(pid); len(m) > 0 {
 			t.Errorf("processes left running in the group %d: %v", pid, m)
 		}
 	})
@@ -265,6 +265,29 @@ func alive(pid int) bool {
 	}
 	i := bytes.LastIndexByte(b, ')')
 	return i < 0 || i+2 >= len(b) || (b[i+2] != 'Z' && b[i+2] != 'X')
+}
+
+// gone reports whether the processes are dead, allowing a process that was
+// just SIGKILLed the moment it needs to finish dying (its pipes close before
+// it becomes a zombie, so Done can come first).
+func gone(pids ...int) bool {
+	deadline := time.Now().Add(10 * time.Second)
+	for slices.ContainsFunc(pids, alive) {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	return true
+}
+
+// groupGone is gone for the members of a process group.
+func groupGone(pgid int) []int {
+	m := liveGroupMembers(pgid)
+	if gone(m...) {
+		return nil
+	}
+	return liveGroupMembers(pgid)
 }
 
 // liveGroupMembers lists the live processes of the group pgid; kill(-pgid, 0)
@@ -370,10 +393,43 @@ func checkEnd(t *testing.T, s *Session, code int, sig string, endedBy ShutdownSt
 	if endedBy != StepNone && info.ShutdownTook <= 0 {
 		t.Errorf("shutdown took %s, want > 0", info.ShutdownTook)
 	}
-	if m := liveGroupMembers(info.Pid); len(m) > 0 {
+	if m := groupGone(info.Pid); len(m) > 0 {
 		t.Errorf("processes left running in the group: %v", m)
 	}
+	checkProcessEvents(t, s.Log())
 	return info
+}
+
+// checkProcessEvents checks that the log's process events follow the state
+// machine: starting → running → exiting* → exited, again after a restart.
+func checkProcessEvents(t *testing.T, l *Log) {
+	t.Helper()
+	var prev ProcessState
+	first, end := l.Bounds()
+	for _, ev := range l.Range(first, end) {
+		if ev.Type != EventProcess {
+			continue
+		}
+		st := ev.Process.State
+		ok := prev == 0 && first > 1 // retention dropped what came before
+		switch st {
+		case StateStarting:
+			ok = ok || prev == 0 || prev == StateExited
+		case StateRunning:
+			ok = ok || prev == StateStarting
+		case StateExiting:
+			ok = ok || prev == StateRunning || prev == StateExiting
+		case StateExited:
+			ok = ok || prev == StateRunning || prev == StateExiting
+		}
+		if !ok {
+			t.Errorf("process event #%d: %s after %s", ev.Seq, st, prev)
+		}
+		prev = st
+	}
+	if prev != StateExited {
+		t.Errorf("the last process event is %s, want exited", prev)
+	}
 }
 
 func stderrTexts(l *Log) []string {
@@ -472,7 +528,7 @@ func TestTransportGrandchildHoldsStdout(t *testing.T) {
 	s.Shutdown()
 	waitClosed(t, s.Done(), "Done")
 	checkEnd(t, s, 0, "", StepNone)
-	if alive(holder) {
+	if !gone(holder) {
 		t.Errorf("holder %d still running", holder)
 	}
 	checkFindings(t, s.Log(), "pipe-held-after-exit")
@@ -643,7 +699,7 @@ func TestTransportWrapperGroup(t *testing.T) {
 	// SIGTERM to the group ends the wrapper; the server that ignored it
 	// must not outlive the session.
 	checkEnd(t, s, -1, "SIGTERM", StepSIGTERM)
-	if alive(server) {
+	if !gone(server) {
 		t.Errorf("the real server %d outlived its wrapper", server)
 	}
 	// The server held the wrapper's stdout and stderr when the wrapper died.
@@ -748,7 +804,7 @@ func TestTransportRestart(t *testing.T) {
 	if info.Pid == first || info.State != StateRunning || info.Restarts != 1 {
 		t.Fatalf("after restart: %+v", info)
 	}
-	if alive(first) {
+	if !gone(first) {
 		t.Errorf("the first process %d still runs", first)
 	}
 	if err := s.Send(request(1, "ping")); err != nil {
@@ -759,6 +815,7 @@ func TestTransportRestart(t *testing.T) {
 	s.Shutdown()
 	waitClosed(t, s.Done(), "Done")
 	checkFindings(t, s.Log(), "ignored-stdin-eof", "ignored-stdin-eof")
+	checkProcessEvents(t, s.Log())
 	reqs := s.Tracker().Requests()
 	if len(reqs) == 0 || reqs[0].ID != wire.IntID(7) || reqs[0].State != ReqLost {
 		t.Errorf("requests after the restart: %+v", reqs)
@@ -811,7 +868,7 @@ func TestTransportHolderOutsideGroup(t *testing.T) {
 	s.Shutdown()
 	waitClosed(t, s.Done(), "Done")
 	checkEnd(t, s, 0, "", StepNone)
-	if alive(holder) {
+	if !gone(holder) {
 		t.Errorf("the holder %d outlived the shutdown", holder)
 	}
 	waitForEvent(t, s.Log(), "the note of the kill", func(ev Event) bool {
