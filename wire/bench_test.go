@@ -16,14 +16,35 @@ import (
 
 // realisticStream is what a busy session looks like on the wire: mostly
 // ~1 KiB requests and responses, a few 64 KiB tools/list results and one
-// 1 MiB blob (an image returned by a tool). Built once, deterministically.
+// 1 MiB blob (an image returned by a tool). The text is English with the
+// odd quote, backslash and accented word, and a third of the tool results
+// carry JSON serialised into a string (escaped quotes throughout), as tools
+// often return. Built once, deterministically.
 var realisticStream = sync.OnceValue(func() []byte {
+	common := strings.Fields("the of and to in is that for it as with was on be by this are from or an which at not have has server client request response tool result value error file path line data list name type object string number array returns reads writes")
+	rare := []string{`"quoted"`, `C:\\Users\\dev`, "café", "naïve", "→", "✓", "don't", "<b>bold</b>", "50%"}
+	return buildStream(func(rng *rand.Rand) string {
+		if rng.IntN(40) == 0 {
+			return rare[rng.IntN(len(rare))]
+		}
+		return common[rng.IntN(len(common))]
+	})
+})
+
+// nonASCIIStream is the same traffic with the text in Russian, Greek and
+// Japanese: every character of it is a multi-byte UTF-8 sequence that the
+// classifier validates and json.Valid does not.
+var nonASCIIStream = sync.OnceValue(func() []byte {
+	words := strings.Fields("сервер клиент запрос ответ инструмент результат ошибка файл διακομιστής αίτημα απάντηση σφάλμα サーバー クライアント 要求 応答 ツール 結果 エラー ファイル")
+	return buildStream(func(rng *rand.Rand) string { return words[rng.IntN(len(words))] })
+})
+
+func buildStream(word func(*rand.Rand) string) []byte {
 	rng := rand.New(rand.NewPCG(1, 2))
-	words := strings.Fields("the quick brown fox jumps over a lazy dog while the server streams JSON lines to its client über café ✓ naïve \"quoted\" back\\slash")
 	text := func(n int) string {
 		var b strings.Builder
 		for b.Len() < n {
-			b.WriteString(words[rng.IntN(len(words))])
+			b.WriteString(word(rng))
 			b.WriteByte(' ')
 		}
 		return b.String()
@@ -56,8 +77,13 @@ var realisticStream = sync.OnceValue(func() []byte {
 			"name": "search", "arguments": map[string]any{"query": text(700), "limit": 10},
 			"_meta": map[string]any{"progressToken": id}}})
 		add(map[string]any{"jsonrpc": "2.0", "method": "notifications/progress", "params": map[string]any{"progressToken": id, "progress": 0.5, "total": 1.0}})
+		body := text(900)
+		if i%3 == 0 {
+			js, _ := json.Marshal(map[string]any{"hits": []any{map[string]any{"title": text(100), "score": 0.87, "path": "src/main.go"}, map[string]any{"title": text(200), "line": 42}}, "total": 2})
+			body = string(js)
+		}
 		add(map[string]any{"jsonrpc": "2.0", "id": id, "result": map[string]any{
-			"content": []any{map[string]any{"type": "text", "text": text(900)}}, "isError": false}})
+			"content": []any{map[string]any{"type": "text", "text": body}}, "isError": false}})
 		if i%500 == 0 {
 			id++
 			add(map[string]any{"jsonrpc": "2.0", "id": id, "result": map[string]any{"tools": tools(130)}})
@@ -70,12 +96,11 @@ var realisticStream = sync.OnceValue(func() []byte {
 	add(map[string]any{"jsonrpc": "2.0", "id": id + 1, "result": map[string]any{"content": []any{
 		map[string]any{"type": "image", "mimeType": "image/png", "data": base64.StdEncoding.EncodeToString(blob)}}}})
 	return out.Bytes()
-})
-
-func streamLines() [][]byte {
-	s := realisticStream()
-	return bytes.Split(s[:len(s)-1], []byte("\n"))
 }
+
+func streamLines() [][]byte { return linesOf(realisticStream()) }
+
+func linesOf(s []byte) [][]byte { return bytes.Split(s[:len(s)-1], []byte("\n")) }
 
 func benchFramer(b *testing.B) {
 	s := realisticStream()
@@ -150,8 +175,12 @@ func BenchmarkStream(b *testing.B) {
 // system, GC workers included), which on a shared machine is far steadier
 // than wall time; the wall-time ratios are reported too.
 func BenchmarkStreamRatios(b *testing.B) {
-	s := realisticStream()
-	lines := streamLines()
+	b.Run("realistic", func(b *testing.B) { benchRatios(b, realisticStream()) })
+	b.Run("non-ascii", func(b *testing.B) { benchRatios(b, nonASCIIStream()) })
+}
+
+func benchRatios(b *testing.B, s []byte) {
+	lines := linesOf(s)
 	phases := []func(){
 		func() {
 			f := NewFramer(bytes.NewReader(s), Options{})

@@ -21,7 +21,7 @@ const (
 
 // classified is the full result of classify; Classify exposes part of it.
 type classified struct {
-	msg   Message
+	msg   *Message // where the message was written
 	finds []Finding
 	st    status
 	// rpcObject: a complete top-level object with a "jsonrpc" member. Such a
@@ -39,11 +39,16 @@ var bom = []byte{0xEF, 0xBB, 0xBF}
 // control-characters, utf8-bom; blank-line for whitespace only). Findings
 // about line ends and sizes are the Framer's.
 func Classify(text []byte) (Message, []Finding) {
-	c := classify(text, false)
-	return c.msg, c.finds
+	var m Message
+	c := classify(text, false, &m)
+	return m, c.finds
 }
 
-func classify(text []byte, truncated bool) (c classified) {
+// classify classifies text into *m (which it overwrites): the Framer has it
+// written straight into the frame it will return, not copied there.
+func classify(text []byte, truncated bool, m *Message) (c classified) {
+	*m = Message{}
+	c.msg = m
 	body := text
 	off := 0
 	if bytes.HasPrefix(body, bom) {
@@ -266,8 +271,14 @@ func (t *top) object(s *scanner) {
 		case "method":
 			t.methodType = c
 			if c == '"' {
-				v, ok := s.strValue()
-				t.hasMethod, t.method = ok, v
+				start := s.i
+				end, esc, ok := s.str()
+				if ok {
+					t.hasMethod = true
+					if t.method = knownMethod(s.s[start+1 : end-1]); t.method == "" || esc {
+						t.method = s.s2str(start, end, esc)
+					}
+				}
 				return ok
 			}
 			t.hasMethod = s.value()
@@ -436,7 +447,7 @@ func (t *top) dup(key []byte) {
 // members may be missing only because they were cut off, so no rule about a
 // missing member is applied.
 func (t *top) judge(c *classified, partial bool) {
-	m := &c.msg
+	m := c.msg
 	c.rpcObject = t.hasJSONRPC && !partial
 	var bad []string
 	badf := func(format string, args ...any) { bad = append(bad, fmt.Sprintf(format, args...)) }
@@ -572,6 +583,64 @@ func (t *top) judge(c *classified, partial bool) {
 		m.Kind = KindInvalid
 		m.Invalid = "truncated before the message could be classified"
 	}
+}
+
+// knownMethod returns the MCP method name spelled by raw as a constant
+// string, or "": one allocation less for nearly every message.
+func knownMethod(raw []byte) string {
+	switch string(raw) {
+	case "initialize":
+		return "initialize"
+	case "notifications/initialized":
+		return "notifications/initialized"
+	case "ping":
+		return "ping"
+	case "server/discover":
+		return "server/discover"
+	case "tools/list":
+		return "tools/list"
+	case "tools/call":
+		return "tools/call"
+	case "resources/list":
+		return "resources/list"
+	case "resources/read":
+		return "resources/read"
+	case "resources/templates/list":
+		return "resources/templates/list"
+	case "resources/subscribe":
+		return "resources/subscribe"
+	case "prompts/list":
+		return "prompts/list"
+	case "prompts/get":
+		return "prompts/get"
+	case "completion/complete":
+		return "completion/complete"
+	case "logging/setLevel":
+		return "logging/setLevel"
+	case "roots/list":
+		return "roots/list"
+	case "sampling/createMessage":
+		return "sampling/createMessage"
+	case "elicitation/create":
+		return "elicitation/create"
+	case "notifications/progress":
+		return "notifications/progress"
+	case "notifications/cancelled":
+		return "notifications/cancelled"
+	case "notifications/message":
+		return "notifications/message"
+	case "notifications/tools/list_changed":
+		return "notifications/tools/list_changed"
+	case "notifications/resources/list_changed":
+		return "notifications/resources/list_changed"
+	case "notifications/resources/updated":
+		return "notifications/resources/updated"
+	case "notifications/prompts/list_changed":
+		return "notifications/prompts/list_changed"
+	case "notifications/roots/list_changed":
+		return "notifications/roots/list_changed"
+	}
+	return ""
 }
 
 func quoteKeys(keys []string) string {

@@ -149,7 +149,7 @@ func TestClassifyAgreesWithEncodingJSON(t *testing.T) {
 		strings.Repeat("[", 10001) + strings.Repeat("]", 10001),
 	}
 	for _, in := range inputs {
-		c := classify([]byte(in), false)
+		c := classify([]byte(in), false, new(Message))
 		isJSON := c.st == statusJSON
 		if isJSON != json.Valid([]byte(in)) && c.st != statusEmpty {
 			t.Errorf("%.40q: classify says JSON=%v, encoding/json says %v", in, isJSON, !isJSON)
@@ -195,7 +195,7 @@ func TestStop8MatchesTable(t *testing.T) {
 				}
 				want := 8
 				for i, x := range b {
-					if !inString[x] {
+					if !plain[x] {
 						want = i
 						break
 					}

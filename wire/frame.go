@@ -29,6 +29,7 @@ type Framer struct {
 	inc          incScanner
 	queue        []*Frame
 	qhead        int
+	slab         []frameOfOne
 	err          error
 }
 
@@ -77,14 +78,16 @@ func FramesOf(b []byte, opts Options) []*Frame {
 func (f *Framer) push(line Line) {
 	if line.Truncated {
 		f.flush()
-		f.single(line, classify(line.Content, true))
+		var m Message
+		f.single(line, classify(line.Content, true, &m))
 		return
 	}
 	if len(f.pending) > 0 {
 		var c classified
+		var m Message
 		alone := false
-		if b := line.Content; len(b) > 0 && b[skipWS(b)%len(b)] == '{' {
-			c, alone = classify(b, false), true
+		if b := line.Content; skipWS(b) < len(b) && b[skipWS(b)] == '{' {
+			c, alone = classify(b, false, &m), true
 			if c.rpcObject {
 				f.flush()
 				f.single(line, c)
@@ -108,13 +111,14 @@ func (f *Framer) push(line Line) {
 		default:
 			f.flush()
 			if !alone {
-				c = classify(line.Content, false)
+				c = classify(line.Content, false, &m)
 			}
 			f.fresh(line, c)
 		}
 		return
 	}
-	f.fresh(line, classify(line.Content, false))
+	// The common case: classify straight into the frame that will hold it.
+	f.fresh(line, classify(line.Content, false, &f.peek().Msg))
 }
 
 // fresh handles a line when nothing is pending.
@@ -138,9 +142,10 @@ func (f *Framer) fresh(line Line, c classified) {
 func (f *Framer) flush() {
 	n := len(f.pending)
 	for _, line := range f.pending {
-		c := classify(line.Content, false)
+		var m Message
+		c := classify(line.Content, false, &m)
 		if c.st != statusEmpty {
-			c.msg = Message{}
+			m = Message{}
 			c.finds = append([]Finding{NewFinding("non-json-line",
 				fmt.Sprintf("not JSON: one of %d lines that began a JSON value but never completed it", n))},
 				textFindings(bytes.TrimPrefix(line.Content, bom), 0)...)
@@ -160,10 +165,25 @@ type frameOfOne struct {
 	line [1]Line
 }
 
+// peek returns the frame single will fill next. Frames come from a small
+// slab: one allocation per 32 frames.
+func (f *Framer) peek() *frameOfOne {
+	if len(f.slab) == 0 {
+		f.slab = make([]frameOfOne, 32)
+	}
+	return &f.slab[0]
+}
+
 func (f *Framer) single(line Line, c classified) {
-	x := &frameOfOne{Frame: Frame{Msg: c.msg, Findings: c.finds}, line: [1]Line{line}}
+	x := f.peek()
+	f.slab = f.slab[1:]
+	if c.msg != &x.Msg {
+		x.Msg = *c.msg
+	}
+	x.Findings = c.finds
+	x.line[0] = line
 	fr := &x.Frame
-	fr.Lines = x.line[:]
+	fr.Lines = x.line[:1:1]
 	f.lineFindings(fr)
 	f.queue = append(f.queue, fr)
 }
@@ -177,8 +197,7 @@ func (f *Framer) multi() {
 	fr := &Frame{Lines: lines}
 	joined := fr.Raw()
 	joined = joined[:len(joined)-len(lines[len(lines)-1].Term.Bytes())]
-	c := classify(joined, false)
-	fr.Msg = c.msg
+	c := classify(joined, false, &fr.Msg)
 	fr.Findings = append([]Finding{NewFinding("multi-line-frame",
 		fmt.Sprintf("one JSON value spread over %d lines; a message must be one line", len(lines)))}, c.finds...)
 	f.lineFindings(fr)

@@ -3,6 +3,7 @@ package wire
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"testing"
 	"testing/iotest"
 )
@@ -37,18 +38,28 @@ func FuzzFramer(f *testing.F) {
 			}
 		}
 
-		// Reads split at every byte give the same frames.
-		var slow []*Frame
-		fr := NewFramer(iotest.OneByteReader(bytes.NewReader(data)), opts)
-		for {
-			x, err := fr.Next()
-			if err != nil {
-				break
+		// Reads split at every byte, and tiny buffers (every line is a
+		// long line, buffers change all the time), give the same frames.
+		for _, mode := range []string{"one byte", "tiny buffers"} {
+			var r io.Reader = bytes.NewReader(data)
+			fr := NewFramer(r, opts)
+			if mode == "one byte" {
+				fr.sp = NewSplitter(iotest.OneByteReader(r), o.MaxFrame)
+			} else {
+				fr.sp = newSplitter(r, o.MaxFrame, 16+int(pending%48))
 			}
-			slow = append(slow, x)
-		}
-		if summary(slow) != summary(frames) {
-			t.Fatalf("one byte at a time:\n%s\nwhole:\n%s", summary(slow), summary(frames))
+			var got []*Frame
+			for {
+				x, err := fr.Next()
+				if err != nil {
+					break
+				}
+				got = append(got, x)
+			}
+			if summary(got) != summary(frames) {
+				t.Fatalf("%s:\n%s\nwhole:\n%s", mode, summary(got), summary(frames))
+			}
+			checkFrames(t, data, got, opts)
 		}
 
 		// The scanner agrees with encoding/json on every line.
@@ -56,7 +67,7 @@ func FuzzFramer(f *testing.F) {
 			if bytes.HasPrefix(line, bom) {
 				continue
 			}
-			c := classify(line, false)
+			c := classify(line, false, new(Message))
 			if c.st == statusEmpty {
 				continue
 			}

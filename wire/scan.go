@@ -36,8 +36,17 @@ type scanner struct {
 	badUTF8 int // offset+1 of the first invalid UTF-8 byte inside a string (0 = none)
 }
 
-// inString marks the bytes that may appear raw inside a string without
+// plain marks the ASCII bytes that may appear raw inside a string without
 // ending it or starting an escape.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// inString marks every byte that may appear raw inside a string (UTF-8
+// validity aside).
 var inString = func() (t [256]bool) {
 	for c := 0x20; c < 0x100; c++ {
 		t[c] = c != '"' && c != '\\'
@@ -102,31 +111,39 @@ func (s *scanner) value() bool {
 // str scans a string at s.i (which must be '"'). It returns the offset just
 // past the closing quote and whether the string has escapes.
 //
-// The loop stops only at a quote, a backslash or a control byte. Non-ASCII
-// bytes are noted on the way (hi) and the string is checked for valid UTF-8
-// once at its end, only when it had any: JSON-RPC text is mostly ASCII, and
-// utf8.Valid is fast on the rest. A DEL byte is legal JSON; classify looks
-// for it separately.
+// It goes eight bytes at a time and stops only at a quote, a backslash, a
+// control byte or a non-ASCII byte; a non-ASCII byte starts a UTF-8
+// sequence that is checked on the spot, so every byte is looked at once.
+// Invalid UTF-8 is recorded, not rejected. A DEL byte is legal JSON;
+// classify looks for it separately.
 func (s *scanner) str() (end int, esc bool, ok bool) {
 	b := s.s
-	start := s.i + 1
-	i := start
-	var hi uint64
+	i := s.i + 1
 	for {
-		// Eight bytes at a time: the mask's lowest set bit marks the first
-		// byte that needs attention, so both long strings (base64 blobs,
-		// file contents) and short keys skip the byte-by-byte loop.
-		for i+8 <= len(b) {
-			v := binary.LittleEndian.Uint64(b[i:])
-			hi |= v
-			if m := stop8(v); m != 0 {
+		// The mask's lowest set bit marks the first byte that needs
+		// attention, so both long strings (base64 blobs, file contents)
+		// and short keys skip the byte-by-byte loop.
+		for i+16 <= len(b) {
+			m0 := stop8(binary.LittleEndian.Uint64(b[i:]))
+			m1 := stop8(binary.LittleEndian.Uint64(b[i+8:]))
+			if m0|m1 != 0 {
+				if m0 != 0 {
+					i += bits.TrailingZeros64(m0) >> 3
+				} else {
+					i += 8 + bits.TrailingZeros64(m1)>>3
+				}
+				goto slow
+			}
+			i += 16
+		}
+		if i+8 <= len(b) {
+			if m := stop8(binary.LittleEndian.Uint64(b[i:])); m != 0 {
 				i += bits.TrailingZeros64(m) >> 3
 				goto slow
 			}
 			i += 8
 		}
-		for i < len(b) && inString[b[i]] {
-			hi |= uint64(b[i])
+		for i < len(b) && plain[b[i]] {
 			i++
 		}
 	slow:
@@ -134,16 +151,24 @@ func (s *scanner) str() (end int, esc bool, ok bool) {
 			s.i = i
 			return 0, false, s.fail(errEOF)
 		}
-		switch b[i] {
-		case '"':
+		switch c := b[i]; {
+		case c == '"':
 			s.i = i + 1
-			if hi&highs != 0 && s.badUTF8 == 0 {
-				if j := firstInvalid(b[start:i]); j >= 0 {
-					s.badUTF8 = start + j + 1
+			return i + 1, esc, true
+		case c >= 0x80:
+			// A run of non-ASCII characters (non-Latin text) is checked
+			// here in one go rather than re-entering the ASCII loop each time.
+			for i < len(b) && b[i] >= 0x80 {
+				if n := utf8Seq(b, i); n > 0 {
+					i += n
+				} else {
+					if s.badUTF8 == 0 {
+						s.badUTF8 = i + 1
+					}
+					i++
 				}
 			}
-			return i + 1, esc, true
-		case '\\':
+		case c == '\\':
 			esc = true
 			i++
 			if i >= len(b) {
@@ -177,11 +202,43 @@ func (s *scanner) str() (end int, esc bool, ok bool) {
 	}
 }
 
+// utf8Seq returns the length of the valid UTF-8 sequence starting at b[i]
+// (a byte >= 0x80), or 0 if there is none.
+func utf8Seq(b []byte, i int) int {
+	c := b[i]
+	switch {
+	case c >= 0xC2 && c <= 0xDF:
+		if i+1 < len(b) && b[i+1]&0xC0 == 0x80 {
+			return 2
+		}
+	case c >= 0xE0 && c <= 0xEF:
+		lo, hi := byte(0x80), byte(0xBF)
+		if c == 0xE0 {
+			lo = 0xA0 // no overlong forms
+		} else if c == 0xED {
+			hi = 0x9F // no surrogates
+		}
+		if i+2 < len(b) && b[i+1] >= lo && b[i+1] <= hi && b[i+2]&0xC0 == 0x80 {
+			return 3
+		}
+	case c >= 0xF0 && c <= 0xF4:
+		lo, hi := byte(0x80), byte(0xBF)
+		if c == 0xF0 {
+			lo = 0x90
+		} else if c == 0xF4 {
+			hi = 0x8F // nothing above U+10FFFF
+		}
+		if i+3 < len(b) && b[i+1] >= lo && b[i+1] <= hi && b[i+2]&0xC0 == 0x80 && b[i+3]&0xC0 == 0x80 {
+			return 4
+		}
+	}
+	return 0
+}
+
 // firstInvalid returns the offset of the first byte of b that is not part
 // of valid UTF-8, or -1. Unlike utf8.Valid, which goes byte by byte after
 // the first non-ASCII byte, it returns to eight bytes at a time after each
-// multi-byte sequence, so text with a few accents costs little more than
-// ASCII.
+// multi-byte sequence.
 func firstInvalid(b []byte) int {
 	i := 0
 	for i < len(b) {
@@ -193,40 +250,15 @@ func firstInvalid(b []byte) int {
 			}
 			i += bits.TrailingZeros64(v&highs) >> 3
 		}
-		c := b[i]
-		switch {
-		case c < 0x80:
+		if b[i] < 0x80 {
 			i++
 			continue
-		case c >= 0xC2 && c <= 0xDF:
-			if i+1 < len(b) && b[i+1]&0xC0 == 0x80 {
-				i += 2
-				continue
-			}
-		case c >= 0xE0 && c <= 0xEF:
-			lo, hi := byte(0x80), byte(0xBF)
-			if c == 0xE0 {
-				lo = 0xA0 // no overlong forms
-			} else if c == 0xED {
-				hi = 0x9F // no surrogates
-			}
-			if i+2 < len(b) && b[i+1] >= lo && b[i+1] <= hi && b[i+2]&0xC0 == 0x80 {
-				i += 3
-				continue
-			}
-		case c >= 0xF0 && c <= 0xF4:
-			lo, hi := byte(0x80), byte(0xBF)
-			if c == 0xF0 {
-				lo = 0x90
-			} else if c == 0xF4 {
-				hi = 0x8F // nothing above U+10FFFF
-			}
-			if i+3 < len(b) && b[i+1] >= lo && b[i+1] <= hi && b[i+2]&0xC0 == 0x80 && b[i+3]&0xC0 == 0x80 {
-				i += 4
-				continue
-			}
 		}
-		return i
+		n := utf8Seq(b, i)
+		if n == 0 {
+			return i
+		}
+		i += n
 	}
 	return -1
 }
@@ -237,12 +269,13 @@ const (
 )
 
 // stop8 returns a mask whose lowest set bit is the high bit of the first
-// byte of v (little-endian) that is a quote, a backslash or a control byte
-// (< 0x20); 0 when there is none. Each term can only have false positives
-// above a true one (a borrow runs upwards), so the lowest set bit is exact.
+// byte of v (little-endian) that is a quote, a backslash, a control byte
+// (< 0x20) or non-ASCII; 0 when there is none. Each term can only have false
+// positives above a true one (a borrow runs upwards), so the lowest set bit
+// is exact.
 func stop8(v uint64) uint64 {
 	hasZero := func(x uint64) uint64 { return (x - ones) & ^x & highs }
-	return (v-0x20*ones)&^v&highs | // a byte < 0x20 (bytes >= 0x80 excluded by ^v)
+	return (v|(v-0x20*ones))&highs | // non-ASCII, or a byte < 0x20
 		hasZero(v^('"'*ones)) |
 		hasZero(v^('\\'*ones))
 }
@@ -459,6 +492,15 @@ func (s *scanner) members(f func(key []byte) bool) bool {
 			return s.fail(errSyntax)
 		}
 	}
+}
+
+// s2str returns the decoded string whose quotes are at start and end-1.
+func (s *scanner) s2str(start, end int, esc bool) string {
+	raw := s.s[start+1 : end-1]
+	if esc {
+		return unescape(raw)
+	}
+	return string(raw)
 }
 
 // strValue scans a string value and returns it decoded.

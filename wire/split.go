@@ -20,145 +20,172 @@ const readSize = 256 << 10
 //
 // A Splitter reads only when it has no complete line buffered, and then calls
 // Read once, so a live pipe yields each line as soon as it has arrived.
+//
+// Lines are not copied: a line's Content is a piece of the buffer it was read
+// into, capped so that appending to it cannot reach its neighbours, and the
+// Splitter never writes to a piece it has handed out (it reads into fresh
+// space, and into a new buffer when one is full). A line longer than half a
+// buffer is copied once into a buffer of its own. The cost is that a short
+// line kept by the caller keeps its whole buffer (readSize bytes) alive.
 type Splitter struct {
 	r          io.Reader
 	max        int
-	buf        []byte
-	start, end int
+	size       int    // buffer size: readSize, smaller in tests
+	buf        []byte // len(buf) == size; buf[:end] may be handed out
+	start, end int    // unreturned bytes are buf[start:end]
 	err        error
+	scratch    [][]byte // reused read buffers for long lines, never handed out
+	pieces     [][]byte
 }
 
 // NewSplitter returns a Splitter reading from r. maxLine is the longest line
 // content kept whole; 0 or less means DefaultMaxFrame.
 func NewSplitter(r io.Reader, maxLine int) *Splitter {
+	return newSplitter(r, maxLine, readSize)
+}
+
+// newSplitter lets tests use tiny buffers, so that long lines, buffer
+// changes and reads split anywhere are exercised by small inputs.
+func newSplitter(r io.Reader, maxLine, size int) *Splitter {
 	if maxLine <= 0 {
 		maxLine = DefaultMaxFrame
 	}
-	return &Splitter{r: r, max: maxLine}
+	return &Splitter{r: r, max: maxLine, size: max(size, 16)}
 }
 
 // Next returns the next line. It returns io.EOF (or the reader's error) once
-// every byte has been returned in a line. Line.Content is a fresh slice that
-// the caller owns. A read error other than io.EOF first ends the partial line
-// (TermNone), then is returned by the following call.
+// every byte has been returned in a line. Line.Content belongs to the
+// caller: the Splitter never touches it again. A read error other than
+// io.EOF first ends the partial line (TermNone), then is returned by the
+// following call.
 func (s *Splitter) Next() (Line, error) {
-	var (
-		acc      []byte // content kept so far, when the line spans reads
-		length   int64  // bytes of the line seen so far
-		last     byte   // the last byte seen so far
-		spanning bool   // the line started in an earlier chunk
-	)
+	scanned := 0 // bytes of buf[start:end] known to hold no '\n'
 	for {
-		if s.start < s.end {
-			chunk := s.buf[s.start:s.end]
-			if i := bytes.IndexByte(chunk, '\n'); i >= 0 {
-				s.start += i + 1
-				return s.finish(acc, spanning, length, last, chunk[:i], TermLF), nil
-			}
-			acc = s.keep(acc, chunk)
-			length += int64(len(chunk))
-			last = chunk[len(chunk)-1]
-			spanning = true
-			s.start, s.end = 0, 0
+		if i := bytes.IndexByte(s.buf[s.start+scanned:s.end], '\n'); i >= 0 {
+			j := s.start + scanned + i
+			line := s.buf[s.start:j]
+			s.start = j + 1
+			return s.short(line, TermLF), nil
 		}
+		scanned = s.end - s.start
 		if s.err != nil {
-			if !spanning {
+			if scanned == 0 {
 				return Line{}, s.err
 			}
-			return s.finish(acc, true, length, last, nil, TermNone), nil
+			line := s.buf[s.start:s.end]
+			s.start = s.end
+			return s.short(line, TermNone), nil
 		}
-		if spanning && len(acc) >= readSize/4 && len(acc) < s.max {
-			// A long line: read straight into its own buffer, so that its
-			// bytes are copied once, whatever its size. (A short line that
-			// merely crosses a read boundary takes the shared buffer.)
-			room := s.room(&acc)
-			n := s.read(room)
-			if n == 0 {
-				continue
-			}
-			got := room[:n]
-			if i := bytes.IndexByte(got, '\n'); i >= 0 {
-				// The line ends inside this read; what follows belongs to
-				// the next lines and goes to the shared buffer.
-				s.start, s.end = 0, copy(s.buf, got[i+1:])
-				acc = acc[:len(acc)+i]
-				length += int64(i)
-				if i > 0 {
-					last = got[i-1]
-				}
-				return s.finish(acc, true, length, last, nil, TermLF), nil
-			}
-			acc = acc[:len(acc)+n]
-			length += int64(n)
-			last = got[n-1]
-			continue
+		if scanned >= s.size/2 {
+			return s.long(), nil
 		}
 		s.fill()
 	}
 }
 
-// room makes space at the end of acc for one read and returns that space.
-// The read size follows the line's length so far (a line that merely
-// crosses a read boundary stays cheap), up to readSize; the buffer grows
-// geometrically, never beyond the line limit.
-func (s *Splitter) room(acc *[]byte) []byte {
-	a := *acc
-	want := min(readSize, s.max-len(a), max(len(a), 4096))
-	if cap(a)-len(a) < want {
-		b := make([]byte, len(a), min(s.max, max(2*cap(a), len(a)+want)))
-		copy(b, a)
-		a = b
-		*acc = a
-	}
-	return a[len(a) : len(a)+min(cap(a)-len(a), readSize, s.max-len(a))]
-}
-
-// keep appends as much of chunk to acc as the limit allows.
-func (s *Splitter) keep(acc, chunk []byte) []byte {
-	room := s.max - len(acc)
-	if room <= 0 {
-		return acc
-	}
-	if room > len(chunk) {
-		room = len(chunk)
-	}
-	if acc == nil {
-		// A line spanning reads is usually long: leave room for the reads
-		// that follow, which go straight into acc.
-		acc = make([]byte, 0, min(s.max, max(2*room, 4096)))
-	}
-	return append(acc, chunk[:room]...)
-}
-
-// finish builds the Line from what was accumulated plus the final part.
-func (s *Splitter) finish(acc []byte, spanning bool, length int64, last byte, part []byte, term Terminator) Line {
-	total := length + int64(len(part))
-	if len(part) > 0 {
-		last = part[len(part)-1]
-	}
-	if term == TermLF && total > 0 && last == '\r' {
+// short builds a Line from bytes still in the buffer.
+func (s *Splitter) short(line []byte, term Terminator) Line {
+	if term == TermLF && len(line) > 0 && line[len(line)-1] == '\r' {
 		term = TermCRLF
-		total--
+		line = line[:len(line)-1]
 	}
-	var content []byte
-	if !spanning {
-		// append to nil: a copy without zeroing the new memory first.
-		content = append([]byte(nil), part[:min(int64(s.max), total)]...)
-	} else {
-		acc = s.keep(acc, part)
-		if int64(len(acc)) > total {
-			acc = acc[:total] // drop the '\r' of "\r\n"
-		}
-		content = acc
-	}
-	return Line{Content: content, Term: term, Length: total, Truncated: total > int64(len(content))}
+	n := min(len(line), s.max)
+	return Line{Content: line[:n:n], Term: term, Length: int64(len(line)), Truncated: n < len(line)}
 }
 
-func (s *Splitter) fill() {
-	if s.buf == nil {
-		s.buf = make([]byte, readSize)
+// long reads a line of at least s.size/2 bytes. Its bytes are read into
+// scratch buffers that the Splitter reuses, then joined once into a buffer
+// of exactly the kept size: a long line costs one read and one copy, with no
+// regrowth and no zeroing. Bytes beyond the limit are counted, not kept.
+func (s *Splitter) long() Line {
+	part := s.buf[s.start:s.end]
+	s.start = s.end
+	pieces, kept := s.pieces[:0], 0
+	keep := func(b []byte) {
+		if n := min(len(b), s.max-kept); n > 0 {
+			pieces = append(pieces, b[:n])
+			kept += n
+		}
 	}
-	s.start, s.end = 0, s.read(s.buf)
+	keep(part)
+	length := int64(len(part))
+	last := part[len(part)-1]
+	term := TermNone
+	used := 0 // scratch buffers holding this line
+	for s.err == nil && term == TermNone {
+		var got []byte
+		if kept < s.max {
+			if used == len(s.scratch) {
+				s.scratch = append(s.scratch, make([]byte, s.size))
+			}
+			got = s.scratch[used][:s.read(s.scratch[used])]
+			used++
+			if i := bytes.IndexByte(got, '\n'); i >= 0 {
+				// The line ends inside this read; what follows belongs to
+				// the next lines.
+				s.stash(got[i+1:])
+				got, term = got[:i], TermLF
+			}
+			keep(got)
+		} else {
+			s.fill()
+			got = s.buf[s.start:s.end]
+			if i := bytes.IndexByte(got, '\n'); i >= 0 {
+				got, term = got[:i], TermLF
+				s.start += i + 1
+			} else {
+				s.start = s.end
+			}
+		}
+		length += int64(len(got))
+		if len(got) > 0 {
+			last = got[len(got)-1]
+		}
+	}
+	content := bytes.Join(pieces, nil)
+	clear(pieces)
+	s.pieces = pieces[:0]
+	if len(s.scratch) > 4 {
+		s.scratch = s.scratch[:4:4] // keep 1 MiB of scratch, not a whole huge line's
+	}
+	return s.finish(content, length, last, term)
+}
+
+// finish ends a long line: length counts every byte of it, last is its last byte.
+func (s *Splitter) finish(acc []byte, length int64, last byte, term Terminator) Line {
+	if term == TermLF && length > 0 && last == '\r' {
+		term = TermCRLF
+		length--
+		if int64(len(acc)) > length {
+			acc = acc[:length]
+		}
+	}
+	return Line{Content: acc[:len(acc):len(acc)], Term: term, Length: length, Truncated: length > int64(len(acc))}
+}
+
+// stash puts bytes read past a long line where the next lines are looked for.
+func (s *Splitter) stash(rest []byte) {
+	if s.buf == nil || len(s.buf)-s.end < len(rest) {
+		s.buf = make([]byte, max(s.size, len(rest)))
+		s.start, s.end = 0, 0
+	}
+	s.end += copy(s.buf[s.end:], rest)
+}
+
+// minRead is the least free space worth a Read; below it, a new buffer.
+const minRead = 4096 // (or a quarter of a test's tiny buffer)
+
+// fill reads once into the free space after s.end, first moving the
+// unreturned bytes to a new buffer when too little space is left.
+func (s *Splitter) fill() {
+	if s.buf == nil || len(s.buf)-s.end < min(minRead, s.size/4) {
+		nb := make([]byte, s.size)
+		if s.buf != nil {
+			s.end = copy(nb, s.buf[s.start:s.end])
+		}
+		s.buf, s.start = nb, 0
+	}
+	s.end += s.read(s.buf[s.end:])
 }
 
 // read calls Read once (a few times if it returns nothing and no error),

@@ -100,11 +100,15 @@ func TestSplitter(t *testing.T) {
 		{"truncated CRLF line", "abcdef\r\nz", 4, []want{{"abcd", TermCRLF, 6, true}, {"z", TermNone, 1, false}}},
 		{"truncated at EOF", "abcdef", 4, []want{{"abcd", TermNone, 6, true}}},
 		{"invalid UTF-8 and NUL kept", "\xff\x00\xfe\n", 0, []want{{"\xff\x00\xfe", TermLF, 3, false}}},
+		{"long lines", strings.Repeat("a", 40) + "\r\n" + strings.Repeat("b", 33) + "\nc\n" + strings.Repeat("d", 50), 0, []want{
+			{strings.Repeat("a", 40), TermCRLF, 40, false}, {strings.Repeat("b", 33), TermLF, 33, false}, {"c", TermLF, 1, false}, {strings.Repeat("d", 50), TermNone, 50, false}}},
+		{"long lines truncated", strings.Repeat("a", 40) + "\r\n" + strings.Repeat("b", 33) + "\r\nc", 10, []want{
+			{strings.Repeat("a", 10), TermCRLF, 40, true}, {strings.Repeat("b", 10), TermCRLF, 33, true}, {"c", TermNone, 1, false}}},
 	}
 	for _, tt := range tests {
 		// Every case runs over a plain reader and a one-byte-at-a-time
 		// reader, so that terminators split across reads are covered.
-		for _, mode := range []string{"whole", "onebyte"} {
+		for _, mode := range []string{"whole", "onebyte", "tiny"} {
 			t.Run(tt.name+"/"+mode, func(t *testing.T) {
 				var r io.Reader = strings.NewReader(tt.in)
 				if mode == "onebyte" {
@@ -114,7 +118,20 @@ func TestSplitter(t *testing.T) {
 				if max == 0 {
 					max = DefaultMaxFrame
 				}
-				got := readLines(t, r, tt.max)
+				var got []Line
+				if mode == "tiny" {
+					// 16-byte buffers: most lines take the long-line path.
+					sp := newSplitter(r, tt.max, 16)
+					for {
+						l, err := sp.Next()
+						if err != nil {
+							break
+						}
+						got = append(got, l)
+					}
+				} else {
+					got = readLines(t, r, tt.max)
+				}
 				if len(got) != len(tt.lines) {
 					t.Fatalf("got %d lines, want %d: %+v", len(got), len(tt.lines), got)
 				}
