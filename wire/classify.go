@@ -456,7 +456,7 @@ func (t *top) judge(c *classified, partial bool) {
 		if !partial {
 			badf(`the "jsonrpc" member is missing (it must be "2.0")`)
 		}
-	} else if string(t.jsonrpc) != `"2.0"` {
+	} else if string(t.jsonrpc) != `"2.0"` && !(t.jsonrpc[0] == '"' && unescape(t.jsonrpc[1:len(t.jsonrpc)-1]) == "2.0") {
 		badf(`"jsonrpc" must be "2.0", got %s`, clip(t.jsonrpc))
 	}
 

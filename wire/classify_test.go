@@ -46,7 +46,8 @@ func TestClassify(t *testing.T) {
 		{in: `{"jsonrpc":"2.0","id":-3,"method":"x"}`, kind: KindRequest, id: IntID(-3), idRaw: "-3", method: "x"},
 		{in: `{"jsonrpc":"2.0","id":"\u0032","result":{}}`, kind: KindResult, id: StringID("2"), idRaw: `"\u0032"`},
 		{in: `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`, kind: KindError, id: ID{Kind: IDNull}, idRaw: "null"},
-		// Escaped keys are the same keys.
+		// Escaped keys and values are the same keys and values.
+		{in: `{"jsonrpc":"2\u002e0","id":5,"method":"x"}`, kind: KindRequest, id: IntID(5), idRaw: "5", method: "x"},
 		{in: `{"jsonrpc":"2.0","\u0069d":5,"method":"x"}`, kind: KindRequest, id: IntID(5), idRaw: "5", method: "x"},
 		// invalid-jsonrpc: each rule says what broke.
 		{in: `{"id":1,"method":"x"}`, kind: KindInvalid, id: IntID(1), idRaw: "1", method: "x", codes: "invalid-jsonrpc", invalid: `"jsonrpc" member is missing`},

@@ -51,7 +51,7 @@ func (f *Framer) Next() (*Frame, error) {
 		line, err := f.sp.Next()
 		if err != nil {
 			f.err = err
-			f.flush()
+			f.flush("the stream ended before the value was complete")
 			continue
 		}
 		f.push(line)
@@ -77,7 +77,7 @@ func FramesOf(b []byte, opts Options) []*Frame {
 
 func (f *Framer) push(line Line) {
 	if line.Truncated {
-		f.flush()
+		f.flush("an oversize line came next")
 		var m Message
 		f.single(line, classify(line.Content, true, &m))
 		return
@@ -89,7 +89,7 @@ func (f *Framer) push(line Line) {
 		if b := line.Content; skipWS(b) < len(b) && b[skipWS(b)] == '{' {
 			c, alone = classify(b, false, &m), true
 			if c.rpcObject {
-				f.flush()
+				f.flush("a complete message came next")
 				f.single(line, c)
 				return
 			}
@@ -106,10 +106,10 @@ func (f *Framer) push(line Line) {
 			f.pending = append(f.pending, line)
 			f.pendingBytes += len(line.Content) + 2
 			if len(f.pending) > f.opts.MaxPendingLines || f.pendingBytes > f.opts.MaxPendingBytes {
-				f.flush()
+				f.flush(fmt.Sprintf("the run passed the reassembly limit (%d lines or %d bytes)", f.opts.MaxPendingLines, f.opts.MaxPendingBytes))
 			}
 		default:
-			f.flush()
+			f.flush("the next line cannot continue it")
 			if !alone {
 				c = classify(line.Content, false, &m)
 			}
@@ -138,16 +138,17 @@ func (f *Framer) fresh(line Line, c classified) {
 }
 
 // flush emits every pending line as a frame of its own: together they never
-// completed a value, and a fragment of one is not a message either.
-func (f *Framer) flush() {
+// completed a value, and a fragment of one is not a message either. why
+// says what ended the run.
+func (f *Framer) flush(why string) {
 	n := len(f.pending)
-	for _, line := range f.pending {
+	for i, line := range f.pending {
 		var m Message
 		c := classify(line.Content, false, &m)
 		if c.st != statusEmpty {
 			m = Message{}
 			c.finds = append([]Finding{NewFinding("non-json-line",
-				fmt.Sprintf("not JSON: one of %d lines that began a JSON value but never completed it", n))},
+				fmt.Sprintf("not JSON: line %d of %d that began a JSON value, but %s", i+1, n, why))},
 				textFindings(bytes.TrimPrefix(line.Content, bom), 0)...)
 			if bytes.HasPrefix(line.Content, bom) {
 				c.finds = append(c.finds, NewFinding("utf8-bom", "the line starts with a UTF-8 byte order mark (EF BB BF)"))

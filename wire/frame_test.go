@@ -258,3 +258,27 @@ var errBoom = fmt.Errorf("boom")
 type errReader struct{}
 
 func (errReader) Read([]byte) (int, error) { return 0, errBoom }
+
+func ExampleFramer() {
+	stream := "Server starting...\n" +
+		"{\n  \"jsonrpc\": \"2.0\",\n  \"id\": 1,\n  \"result\": {}\n}\n" +
+		"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":1,\"progress\":50,\"total\":100}}\r\n"
+	f := NewFramer(strings.NewReader(stream), Options{})
+	for {
+		fr, err := f.Next()
+		if err != nil {
+			break
+		}
+		fmt.Printf("%s, %d line(s), %d bytes\n", fr.Msg.Kind, len(fr.Lines), fr.Size())
+		for _, x := range fr.Findings {
+			fmt.Printf("  %s %s\n", x.Severity, x.Code)
+		}
+	}
+	// Output:
+	// non-json, 1 line(s), 19 bytes
+	//   error non-json-line
+	// result, 5 line(s), 50 bytes
+	//   error multi-line-frame
+	// notification, 1 line(s), 108 bytes
+	//   note crlf-line-ending
+}

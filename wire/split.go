@@ -94,39 +94,37 @@ func (s *Splitter) short(line []byte, term Terminator) Line {
 }
 
 // long reads a line of at least s.size/2 bytes. Its bytes are read into
-// scratch buffers that the Splitter reuses, then joined once into a buffer
-// of exactly the kept size: a long line costs one read and one copy, with no
+// scratch buffers that the Splitter reuses, each filled before the next is
+// taken (however small the reads), then joined once into a buffer of
+// exactly the kept size: a long line costs one read and one copy, with no
 // regrowth and no zeroing. Bytes beyond the limit are counted, not kept.
 func (s *Splitter) long() Line {
 	part := s.buf[s.start:s.end]
 	s.start = s.end
-	pieces, kept := s.pieces[:0], 0
-	keep := func(b []byte) {
-		if n := min(len(b), s.max-kept); n > 0 {
-			pieces = append(pieces, b[:n])
-			kept += n
-		}
-	}
-	keep(part)
+	kept := min(len(part), s.max)
 	length := int64(len(part))
 	last := part[len(part)-1]
 	term := TermNone
-	used := 0 // scratch buffers holding this line
+	used, off := 0, 0 // scratch buffers holding this line; bytes in the last one
 	for s.err == nil && term == TermNone {
 		var got []byte
 		if kept < s.max {
-			if used == len(s.scratch) {
-				s.scratch = append(s.scratch, make([]byte, s.size))
+			if used == 0 || off == s.size {
+				if used == len(s.scratch) {
+					s.scratch = append(s.scratch, make([]byte, s.size))
+				}
+				used, off = used+1, 0
 			}
-			got = s.scratch[used][:s.read(s.scratch[used])]
-			used++
+			room := s.scratch[used-1][off:min(s.size, off+s.max-kept)]
+			got = room[:s.read(room)]
 			if i := bytes.IndexByte(got, '\n'); i >= 0 {
 				// The line ends inside this read; what follows belongs to
 				// the next lines.
 				s.stash(got[i+1:])
 				got, term = got[:i], TermLF
 			}
-			keep(got)
+			off += len(got)
+			kept += len(got)
 		} else {
 			s.fill()
 			got = s.buf[s.start:s.end]
@@ -142,11 +140,19 @@ func (s *Splitter) long() Line {
 			last = got[len(got)-1]
 		}
 	}
+	pieces := append(s.pieces[:0], part[:min(len(part), s.max)])
+	for k := range used {
+		n := s.size
+		if k == used-1 {
+			n = off
+		}
+		pieces = append(pieces, s.scratch[k][:n])
+	}
 	content := bytes.Join(pieces, nil)
 	clear(pieces)
 	s.pieces = pieces[:0]
 	if len(s.scratch) > 4 {
-		s.scratch = s.scratch[:4:4] // keep 1 MiB of scratch, not a whole huge line's
+		s.scratch = s.scratch[:4:4] // keep a little scratch, not a whole huge line's
 	}
 	return s.finish(content, length, last, term)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -240,4 +241,22 @@ func ExampleSplitter() {
 	// \r\n 40 bytes "{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":1}"
 	// \n    8 bytes "log line"
 	// none 21 bytes "no newline at the end"
+}
+
+// TestSplitterLongLineSmallReads: a long line arriving in tiny reads (a slow
+// writer on a pipe) costs memory in proportion to its size, not to the
+// number of reads.
+func TestSplitterLongLineSmallReads(t *testing.T) {
+	line := bytes.Repeat([]byte("0123456789abcdef"), 40<<10) // 640 KiB
+	in := append(append(line, '\n'), "next\n"...)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	got := readLines(t, iotest.OneByteReader(bytes.NewReader(in)), 0)
+	runtime.ReadMemStats(&after)
+	if len(got) != 2 || !bytes.Equal(got[0].Content, line) || string(got[1].Content) != "next" {
+		t.Fatalf("got %d lines", len(got))
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 8*uint64(len(line)) {
+		t.Fatalf("allocated %d bytes for a %d-byte line", alloc, len(line))
+	}
 }
