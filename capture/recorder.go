@@ -28,8 +28,9 @@ type Recorder struct {
 	stop   chan struct{}
 	done   chan struct{}
 
-	next uint64 // Seq of the next event to write
-	buf  []byte
+	next uint64          // Seq of the next event to write
+	buf  []byte          // the records being built, reused
+	evs  []session.Event // the events being written, reused
 
 	// perRecord makes every record a write call of its own, even under a
 	// flood; the benchmark compares it with the default coalescing.
@@ -172,53 +173,61 @@ func (r *Recorder) drain() {
 	if r.failed() {
 		return
 	}
-	for {
-		// One look at the log per batch: Range stops at its end, so a
-		// short batch means the recorder has caught up.
-		want := r.next + batch
-		evs := r.log.Range(r.next, want)
-		if len(evs) == 0 {
-			first, end := r.log.Bounds()
-			if r.next >= end || first <= r.next {
-				return
-			}
-			// Everything from r.next on was dropped, up to first.
-		}
-		buf := r.buf[:0]
-		pending := uint64(0) // events in buf
-		if len(evs) == 0 || evs[0].Seq > r.next {
-			// Retention dropped events we had not written yet: say so,
-			// honestly, and carry on from what is left.
-			var upTo uint64
-			if len(evs) > 0 {
-				upTo = evs[0].Seq
-			} else {
-				upTo, _ = r.log.Bounds()
-			}
-			buf = appendDropped(buf, r.next, upTo-r.next)
-			r.mu.Lock()
-			r.dropped += upTo - r.next
-			r.mu.Unlock()
-			r.next = upTo
-		}
-		for i := range evs {
-			buf = appendEvent(buf, &evs[i])
-			pending++
-			if len(buf) >= flushAt || r.perRecord {
-				if !r.write(buf, pending) {
-					return
-				}
-				buf, pending = r.buf[:0], 0
-			}
-			r.next = evs[i].Seq + 1
-		}
-		if len(buf) > 0 && !r.write(buf, pending) {
-			return
-		}
-		if len(evs) > 0 && r.next < want {
-			return // the batch ended at the log's end
-		}
+	for r.drainBatch() {
 	}
+}
+
+// drainBatch writes the next batch of events and reports whether more may
+// be waiting. One look at the log per batch: the read stops at the log's
+// end, so a short batch means the recorder has caught up.
+func (r *Recorder) drainBatch() (more bool) {
+	want := r.next + batch
+	// The events are copied into a buffer kept from batch to batch, so a
+	// read allocates nothing, under the log's lock or after; the copies are
+	// cleared once written, so a frame the log's retention drops does not
+	// live on here.
+	evs := r.log.AppendRange(r.evs[:0], r.next, want)
+	r.evs = evs
+	defer clear(evs)
+	if len(evs) == 0 {
+		first, end := r.log.Bounds()
+		if r.next >= end || first <= r.next {
+			return false
+		}
+		// Everything from r.next on was dropped, up to first.
+	}
+	buf := r.buf[:0]
+	pending := uint64(0) // events in buf
+	if len(evs) == 0 || evs[0].Seq > r.next {
+		// Retention dropped events we had not written yet: say so,
+		// honestly, and carry on from what is left.
+		var upTo uint64
+		if len(evs) > 0 {
+			upTo = evs[0].Seq
+		} else {
+			upTo, _ = r.log.Bounds()
+		}
+		buf = appendDropped(buf, r.next, upTo-r.next)
+		r.mu.Lock()
+		r.dropped += upTo - r.next
+		r.mu.Unlock()
+		r.next = upTo
+	}
+	for i := range evs {
+		buf = appendEvent(buf, &evs[i])
+		pending++
+		if len(buf) >= flushAt || r.perRecord {
+			if !r.write(buf, pending) {
+				return false
+			}
+			buf, pending = r.buf[:0], 0
+		}
+		r.next = evs[i].Seq + 1
+	}
+	if len(buf) > 0 && !r.write(buf, pending) {
+		return false
+	}
+	return len(evs) == 0 || r.next >= want
 }
 
 // write writes whole records with one write call and counts the events they

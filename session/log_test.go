@@ -161,3 +161,46 @@ func TestLogAppendWithKnowsItsSeq(t *testing.T) {
 		t.Fatalf("%d AppendWith events, want 800", withSeq)
 	}
 }
+
+func TestLogAppendRangeReusesTheCallersBuffer(t *testing.T) {
+	one := noteEvent(0)
+	l := NewLog(10 * one.approxSize())
+	for i := 1; i <= 5; i++ {
+		l.Append(noteEvent(i))
+	}
+	// It appends after what dst already holds, and clamps like Range.
+	dst := l.AppendRange([]Event{{Note: "mine"}}, 0, 100)
+	if len(dst) != 6 || dst[0].Note != "mine" || dst[1].Seq != 1 || dst[5].Seq != 5 {
+		t.Fatalf("AppendRange(dst, 0, 100) = %d events", len(dst))
+	}
+	for i, ev := range dst[1:] {
+		if want, _ := l.Get(uint64(i + 1)); ev != want {
+			t.Fatalf("copy of seq %d differs from Get: %+v", i+1, ev)
+		}
+	}
+	// An empty range gives dst back as it was, even past the end.
+	for _, r := range [][2]uint64{{3, 3}, {4, 2}, {6, 100}} {
+		if got := l.AppendRange(dst[:2], r[0], r[1]); len(got) != 2 || &got[0] != &dst[0] {
+			t.Fatalf("AppendRange(dst, %d, %d) = %d events, want dst unchanged", r[0], r[1], len(got))
+		}
+	}
+	// A buffer with room is filled in place: no allocation once warm.
+	buf := make([]Event, 0, 8)
+	if allocs := testing.AllocsPerRun(100, func() { buf = l.AppendRange(buf[:0], 2, 5) }); allocs != 0 {
+		t.Fatalf("AppendRange into a large enough buffer allocated %v times", allocs)
+	}
+	if len(buf) != 3 || buf[0].Seq != 2 || buf[2].Seq != 4 {
+		t.Fatalf("AppendRange(buf, 2, 5) = %+v", buf)
+	}
+	// After retention drops, it starts at the oldest retained event, as
+	// Range does: a reader tells what it missed by the first Seq.
+	for i := 6; i <= 100; i++ {
+		l.Append(noteEvent(i))
+	}
+	first, next := l.Bounds()
+	got := l.AppendRange(buf[:0], 1, next)
+	want := l.Range(1, next)
+	if first <= 1 || len(got) != len(want) || got[0].Seq != first || got[len(got)-1].Seq != next-1 {
+		t.Fatalf("after drops: AppendRange from 1 gave %d events from seq %d, Range %d, first retained %d", len(got), got[0].Seq, len(want), first)
+	}
+}
