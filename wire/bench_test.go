@@ -244,3 +244,52 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkSplitter is the line splitter alone over the realistic stream.
+func BenchmarkSplitter(b *testing.B) {
+	s := realisticStream()
+	b.SetBytes(int64(len(s)))
+	b.ReportAllocs()
+	for b.Loop() {
+		sp := NewSplitter(bytes.NewReader(s), 0)
+		for {
+			if _, err := sp.Next(); err != nil {
+				break
+			}
+		}
+	}
+}
+
+// BenchmarkClassifyBySize compares Classify with json.Valid on each part of
+// the realistic stream: the ~1 KiB messages, the tools/list results, the blob.
+func BenchmarkClassifyBySize(b *testing.B) {
+	for _, k := range []struct {
+		name     string
+		min, max int
+	}{{"small", 0, 4 << 10}, {"tools-list", 4 << 10, 512 << 10}, {"blob", 512 << 10, 1 << 30}} {
+		var lines [][]byte
+		n := 0
+		for _, l := range streamLines() {
+			if len(l) >= k.min && len(l) < k.max {
+				lines = append(lines, l)
+				n += len(l)
+			}
+		}
+		b.Run(k.name+"/classify", func(b *testing.B) {
+			b.SetBytes(int64(n))
+			for b.Loop() {
+				for _, l := range lines {
+					Classify(l)
+				}
+			}
+		})
+		b.Run(k.name+"/json.Valid", func(b *testing.B) {
+			b.SetBytes(int64(n))
+			for b.Loop() {
+				for _, l := range lines {
+					json.Valid(l)
+				}
+			}
+		})
+	}
+}

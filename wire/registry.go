@@ -282,7 +282,7 @@ var entries = []Info{
 		Why:   `The server is stuck, slow without progress notifications, dropped the request, or its reply is sitting unflushed in a buffer.`,
 		Fix: `Answer every request, with an error if need be; send notifications/progress for long work; flush stdout after every message ` +
 			`(python -u or PYTHONUNBUFFERED=1). Raise linesman's --timeout if the work is really that slow.`,
-		Spec: `MCP, Cancellation › Timeouts: "Implementations SHOULD establish timeouts for all sent requests, to prevent hung connections and resource exhaustion."`,
+		Spec: `MCP, Lifecycle › Timeouts (Cancellation › Timeouts in 2026-07-28): "Implementations SHOULD establish timeouts for all sent requests, to prevent hung connections and resource exhaustion."`,
 	},
 	{
 		Code: "progress-not-increasing", Severity: SeverityWarning,
@@ -309,8 +309,8 @@ var entries = []Info{
 		Code: "server-request-in-modern-era", Severity: SeverityError,
 		Title: "The server sent a request on stdout in the 2026-07-28 era",
 		Why:   `In 2026-07-28 the server does not send requests; it asks for input by returning a result with resultType "input_required", and the client retries with a new id. A modern client will not answer this request.`,
-		Fix:   `Return {"resultType":"input_required","inputRequests":{...}} from the original request instead of calling sampling/createMessage, elicitation/create or roots/list; or speak the legacy era after an initialize.`,
-		Spec:  `MCP 2026-07-28, Message patterns (multi round-trip requests): server-to-client input goes through "input_required" results; the server MUST NOT send requests on stdio.`,
+		Fix:   `Answer the original request with {"resultType":"input_required","inputRequests":{...}} instead of sending sampling/createMessage, elicitation/create or roots/list; the client retries with the answers. Or speak the legacy era after an initialize.`,
+		Spec:  `MCP 2026-07-28, Message patterns: "Servers MUST NOT initiate JSON-RPC requests, and clients do not send JSON-RPC responses." "When a server needs client input (sampling, elicitation, or roots) to complete a request, it answers with an InputRequiredResult and the client retries the request with the matching inputResponses."`,
 	},
 	{
 		Code: "missing-result-type", Severity: SeverityWarning,
