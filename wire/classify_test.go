@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -249,6 +250,19 @@ func TestFirstInvalidMatchesUTF8(t *testing.T) {
 		}
 		if got := firstInvalid(b); got != want {
 			t.Fatalf("%q: firstInvalid = %d, want %d", b, got, want)
+		}
+		// The string scanner finds the same byte inside a JSON string.
+		if bytes.ContainsAny(b, "\"\\") || bytes.ContainsFunc(b, func(r rune) bool { return r < 0x20 }) {
+			continue
+		}
+		prefix := `{"jsonrpc":"2.0","method":"x","params":{"s":"`
+		text := append(append([]byte(prefix), b...), `"}}`...)
+		s := scanner{s: text}
+		if !s.value() {
+			t.Fatalf("%q: not JSON", text)
+		}
+		if got := s.badUTF8 - 1 - len(prefix); (want < 0 && s.badUTF8 != 0) || (want >= 0 && got != want) {
+			t.Fatalf("%q: scanner found invalid UTF-8 at %d, want %d", b, got, want)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"testing"
 	"testing/iotest"
+	"unicode/utf8"
 )
 
 // FuzzFramer drives splitter, reassembly and classifier with arbitrary
@@ -73,6 +74,17 @@ func FuzzFramer(f *testing.F) {
 			}
 			if (c.st == statusJSON) != json.Valid(line) {
 				t.Fatalf("%q: classify JSON=%v, json.Valid=%v", line, c.st == statusJSON, !(c.st == statusJSON))
+			}
+			// In JSON, bytes >= 0x80 occur only inside strings, so the
+			// strings are valid UTF-8 exactly when the whole line is.
+			if c.st == statusJSON {
+				flagged := false
+				for _, x := range c.finds {
+					flagged = flagged || x.Code == "invalid-utf8"
+				}
+				if flagged == utf8.Valid(line) {
+					t.Fatalf("%q: invalid-utf8 flagged=%v, utf8.Valid=%v", line, flagged, utf8.Valid(line))
+				}
 			}
 		}
 	})

@@ -159,6 +159,19 @@ func (s *scanner) str() (end int, esc bool, ok bool) {
 			// A run of non-ASCII characters (non-Latin text) is checked
 			// here in one go rather than re-entering the ASCII loop each time.
 			for i < len(b) && b[i] >= 0x80 {
+				// Two-byte (Latin, Greek, Cyrillic, …) and common three-byte
+				// (most of the BMP: CJK, symbols) sequences inline.
+				if c := b[i]; c >= 0xC2 && c <= 0xDF {
+					if i+1 < len(b) && b[i+1]&0xC0 == 0x80 {
+						i += 2
+						continue
+					}
+				} else if c >= 0xE1 && c <= 0xEC || c == 0xEE || c == 0xEF {
+					if i+2 < len(b) && b[i+1]&0xC0 == 0x80 && b[i+2]&0xC0 == 0x80 {
+						i += 3
+						continue
+					}
+				}
 				if n := utf8Seq(b, i); n > 0 {
 					i += n
 				} else {
