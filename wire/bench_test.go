@@ -206,6 +206,14 @@ func benchRatios(b *testing.B, s []byte) {
 				_ = json.Unmarshal(l, &m)
 			}
 		},
+		func() {
+			sp := NewSplitter(bytes.NewReader(s), 0)
+			for {
+				if _, err := sp.Next(); err != nil {
+					break
+				}
+			}
+		},
 	}
 	cpu := make([]time.Duration, len(phases))
 	wall := make([]time.Duration, len(phases))
@@ -224,6 +232,7 @@ func benchRatios(b *testing.B, s []byte) {
 	mb := float64(len(s)) * float64(b.N) / 1e6
 	rate := func(d time.Duration) float64 { return mb / d.Seconds() }
 	framer, classify, valid, unmarshal := rate(cpu[0]), rate(cpu[1]), rate(cpu[2]), rate(cpu[3])
+	b.ReportMetric(rate(cpu[4]), "splitter-MB/cpu-s")
 	b.ReportMetric(framer, "framer-MB/cpu-s")
 	b.ReportMetric(classify, "classify-MB/cpu-s")
 	b.ReportMetric(valid, "valid-MB/cpu-s")

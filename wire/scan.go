@@ -287,12 +287,10 @@ const (
 // positives above a true one (a borrow runs upwards), so the lowest set bit
 // is exact.
 func stop8(v uint64) uint64 {
-	hasZero := func(x uint64) uint64 { return (x - ones) & ^x & highs }
-	return (v|(v-0x20*ones))&highs | // non-ASCII, or a byte < 0x20
-		hasZero(v^('"'*ones)) |
-		hasZero(v^('\\'*ones))
+	q := v ^ ('"' * ones)
+	e := v ^ ('\\' * ones)
+	return (v | (v - 0x20*ones) | ((q - ones) &^ q) | ((e - ones) &^ e)) & highs
 }
-
 func isHex(c byte) bool {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
 }
