@@ -78,6 +78,9 @@ const exitedErrorTail = 10
 // truncated (Line.Truncated, Length keeps the real size).
 const stderrMaxLine = 1 << 20
 
+// spawnMu serialises the spawns of all sessions (see spawn).
+var spawnMu sync.Mutex
+
 // spawn starts the configured command as a new proc.
 func (s *Session) spawn() (*proc, error) {
 	cfg := s.cfg
@@ -108,6 +111,12 @@ func (s *Session) spawn() (*proc, error) {
 	if err != nil {
 		return nil, fail(reason, path, err)
 	}
+	// From the pipes' creation until our copies of the child's ends are
+	// closed, a process forked by another session would inherit those ends
+	// (close-on-exec closes them only at its exec) and hold our child's
+	// stdout open for a moment: sessions spawn one at a time.
+	spawnMu.Lock()
+	defer spawnMu.Unlock()
 	pp, err := newPipes()
 	if err != nil {
 		return nil, fail(StartFailed, path, err)
@@ -177,15 +186,11 @@ func (s *Session) spawn() (*proc, error) {
 
 // wait observes the exit from the process itself.
 func (p *proc) wait() {
-	err := p.cmd.Wait()
+	code, signum, err := waitExit(p.cmd)
 	now := time.Now()
-	code, sig := -1, ""
-	if ps := p.cmd.ProcessState; ps != nil {
-		if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			sig = signalName(ws.Signal())
-		} else {
-			code = ps.ExitCode()
-		}
+	sig := ""
+	if signum != 0 {
+		sig = signalName(signum)
 	}
 	p.mu.Lock()
 	p.state = StateExited
@@ -230,10 +235,12 @@ func (p *proc) kill() {
 			p.shutdownAt = time.Now()
 		}
 		p.logExitingLocked(StepSIGKILL, "SIGKILL sent to the process group (kill)")
+		// Under p.mu: the server is not reaped before we let go (see
+		// waitExit), so the group id is still the server's.
+		signalGroup(p.pid, syscall.SIGKILL)
 	}
 	p.mu.Unlock()
 	if running {
-		signalGroup(p.pid, syscall.SIGKILL)
 		p.w.stop(false)
 	}
 	select {
@@ -372,7 +379,7 @@ running:
 	// At shutdown, kill what is left of the group (which releases pipes
 	// its members hold), and give up on pipes still open a wait later.
 	releaseLeftovers := func() {
-		p.killLeftovers()
+		p.releaseHolders()
 		if force == nil && (isOpen(p.stdoutDone) || isOpen(p.stderrDone)) {
 			force = time.NewTimer(s.cfg.SIGTERMWait)
 			forceC = force.C
@@ -421,9 +428,7 @@ running:
 	reportExit()
 	p.w.stop(false)
 	<-p.w.done
-	// Nothing may outlive the session: a wrapper's real server, a helper
-	// that let go of the pipes.
-	p.killLeftovers()
+	p.reapAndClear()
 }
 
 // beginShutdown takes the first rung: close stdin once what is queued has
@@ -463,16 +468,16 @@ func (p *proc) nextRung() (time.Duration, bool) {
 		p.step = StepSIGTERM
 		p.logExitingLocked(StepSIGTERM, "SIGTERM sent to the process group")
 		s.logFinding("ignored-stdin-eof", fmt.Sprintf("the server was still running %s after its stdin was closed; SIGTERM was needed", s.cfg.StdinCloseWait))
+		signalGroup(p.pid, syscall.SIGTERM) // under p.mu, as in kill
 		p.mu.Unlock()
 		p.w.stop(true)
-		signalGroup(p.pid, syscall.SIGTERM)
 		return s.cfg.SIGTERMWait, true
 	case StepSIGTERM:
 		p.step = StepSIGKILL
 		p.logExitingLocked(StepSIGKILL, "SIGKILL sent to the process group")
 		s.logFinding("needed-sigkill", fmt.Sprintf("the server was still running %s after SIGTERM; SIGKILL was needed", s.cfg.SIGTERMWait))
+		signalGroup(p.pid, syscall.SIGKILL) // under p.mu, as in kill
 		p.mu.Unlock()
-		signalGroup(p.pid, syscall.SIGKILL)
 		return 0, false
 	default:
 		p.mu.Unlock()
@@ -490,35 +495,57 @@ func (p *proc) markShutdown() {
 	p.mu.Unlock()
 }
 
-// killLeftovers SIGKILLs what is left of the server after it exited: the
-// rest of its process group, and the processes outside it that still hold
-// its stdout or stderr. It reports whether there was anything.
-func (p *proc) killLeftovers() bool {
-	alive := groupAlive(p.pid)
-	var members []int
-	if alive {
-		members = groupMembers(p.pid)
+// releaseHolders SIGKILLs, at a shutdown after the exit, whatever still
+// holds the server's stdout or stderr open: the rest of its process group
+// (the server's unreaped zombie keeps the group id from being anyone
+// else's), and holders outside the group, found by the pipe.
+func (p *proc) releaseHolders() {
+	files := p.heldPipesNow()
+	if len(files) == 0 {
+		return // nothing holds them: EOF is on its way; the rest waits for the reap
 	}
-	outside := without(pipeHolders(p.heldPipesNow()...), members)
-	if !alive && len(outside) == 0 {
-		return false
-	}
+	members := groupMembers(p.pid)
+	outside := without(pipeHolders(files...), members)
 	signalGroup(p.pid, syscall.SIGKILL)
 	for _, pid := range outside {
 		syscall.Kill(pid, syscall.SIGKILL)
 	}
+	p.noteLeftovers(members, outside, false)
+}
+
+// reapAndClear reaps the server and SIGKILLs what is left of its process
+// group: nothing may outlive the session (a wrapper's real server, a helper
+// that let go of the pipes). Right after the reap the group id is still the
+// group's if anything is left in it (its members hold it); if nothing is,
+// kill(-pgid, 0) says so long before the kernel, which hands pids out in
+// sequence, could give the number to anyone else.
+func (p *proc) reapAndClear() {
+	p.mu.Lock()
+	reap(p.cmd)
+	p.mu.Unlock()
+	if !groupAlive(p.pid) {
+		return
+	}
+	members := groupMembers(p.pid)
+	signalGroup(p.pid, syscall.SIGKILL)
+	p.noteLeftovers(members, nil, len(members) == 0)
+}
+
+// noteLeftovers logs what killing the leftovers reached.
+func (p *proc) noteLeftovers(members, outside []int, unnamed bool) {
 	var what []string
 	switch {
 	case len(members) > 0:
 		what = append(what, fmt.Sprintf("%d process(es) left in the server's process group (pid %s)", len(members), joinInts(members)))
-	case alive:
+	case unnamed:
 		what = append(what, "the processes left in the server's process group")
 	}
 	if len(outside) > 0 {
 		what = append(what, fmt.Sprintf("%d process(es) outside it holding the server's pipes (pid %s)", len(outside), joinInts(outside)))
 	}
-	p.s.note("SIGKILL sent to " + strings.Join(what, " and ") + " after the server exited")
-	return true
+	if len(what) > 0 {
+		p.s.note("SIGKILL sent to " + strings.Join(what, " and ") + " after the server exited")
+	}
 }
 
 // heldPipesNow returns the read ends of stdout and stderr that some other

@@ -253,6 +253,19 @@ func groupAlive(pgid int) bool {
 	return syscall.Kill(-pgid, 0) == nil
 }
 
+// waitReap waits for cmd's process, reaping it, and says how it ended.
+func waitReap(cmd *exec.Cmd) (code int, sig syscall.Signal, err error) {
+	err = cmd.Wait()
+	ps := cmd.ProcessState
+	if ps == nil {
+		return -1, 0, err
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return -1, ws.Signal(), nil
+	}
+	return ps.ExitCode(), 0, nil
+}
+
 // signalName returns the conventional name of a signal ("SIGKILL").
 func signalName(sig syscall.Signal) string {
 	if n := unix.SignalName(sig); n != "" {

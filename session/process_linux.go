@@ -1,10 +1,13 @@
 package session
 
 import (
+	"encoding/binary"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"syscall"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -159,7 +162,7 @@ func pipeHolders(files ...*os.File) []int {
 			continue // gone, or not ours to look at
 		}
 		for _, fd := range fds {
-			if l, err := os.Readlink(dir + fd.Name()); err == nil && links[l] {
+			if l, err := os.Readlink(dir + fd.Name()); err == nil && links[l] && writeEnd(pid, fd.Name()) {
 				pids = append(pids, pid)
 				break
 			}
@@ -167,3 +170,57 @@ func pipeHolders(files ...*os.File) []int {
 	}
 	return pids
 }
+
+// writeEnd reports whether descriptor fd of pid is open for writing: both
+// ends of a pipe name the same inode, and only a writer keeps the reader
+// from EOF.
+func writeEnd(pid int, fd string) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/fdinfo/" + fd)
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "flags:"); ok {
+			flags, err := strconv.ParseUint(strings.TrimSpace(v), 8, 64)
+			return err == nil && flags&syscall.O_ACCMODE != syscall.O_RDONLY
+		}
+	}
+	return false
+}
+
+// waitExit observes the exit of cmd's process without reaping it: the
+// zombie keeps its pid, and so its process group id, from being reused until
+// reap. Until then a signal to the group can only reach the server's own
+// processes — never a stranger that got the recycled number (pid_max is
+// often 32768: a busy machine wraps it in minutes).
+func waitExit(cmd *exec.Cmd) (code int, sig syscall.Signal, err error) {
+	var info unix.Siginfo
+	for {
+		err = unix.Waitid(unix.P_PID, cmd.Process.Pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
+		if err != unix.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		// Not ours to wait for (cannot happen for our own child): reap it
+		// the ordinary way.
+		return waitReap(cmd)
+	}
+	// The SIGCHLD fields follow the three ints of the header, aligned to a
+	// pointer: si_pid, si_uid, si_status.
+	raw := (*[unsafe.Sizeof(info)]byte)(unsafe.Pointer(&info))
+	at := 3 * 4
+	if unsafe.Sizeof(uintptr(0)) == 8 {
+		at = 4 * 4
+	}
+	status := int(int32(binary.NativeEndian.Uint32(raw[at+8:])))
+	const cldExited = 1 // CLD_KILLED (2) and CLD_DUMPED (3) carry a signal
+	if info.Code == cldExited {
+		return status, 0, nil
+	}
+	return -1, syscall.Signal(status), nil
+}
+
+// reap collects the zombie that waitExit left, once nothing will signal the
+// group any more.
+func reap(cmd *exec.Cmd) { cmd.Wait() }

@@ -4,6 +4,7 @@ package session
 
 import (
 	"os"
+	"os/exec"
 	"syscall"
 )
 
@@ -33,3 +34,11 @@ func pipeBuffered(f *os.File) int64 { return 0 }
 
 // pipeHolders is not available without /proc.
 func pipeHolders(files ...*os.File) []int { return nil }
+
+// waitExit waits for cmd's process and reaps it: there is no way to wait
+// without reaping here, so a group signal after the exit could, in a rare
+// race with pid reuse, reach a process that got the recycled number.
+func waitExit(cmd *exec.Cmd) (code int, sig syscall.Signal, err error) { return waitReap(cmd) }
+
+// reap: waitExit already did.
+func reap(cmd *exec.Cmd) {}
