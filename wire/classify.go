@@ -6,7 +6,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // status is what a text turned out to be, before JSON-RPC rules.
@@ -123,12 +122,12 @@ func classify(text []byte, truncated bool, m *Message) (c classified) {
 	default:
 		if trailing {
 			why = fmt.Sprintf("not JSON: a complete value followed by more text at byte %d", off+s.at)
+			if body[s.at] == '{' || body[s.at] == '[' {
+				why += " (two messages on one line: a newline is missing between them)"
+			}
 		} else {
 			why = fmt.Sprintf("not JSON: unexpected %s at byte %d", quoteByte(body, s.at), off+s.at)
 		}
-	}
-	if truncated && s.err == errEOF {
-		why = "not JSON: truncated"
 	}
 	c.finds = append(c.finds, NewFinding("non-json-line", why))
 	c.finds = append(c.finds, textFindings(body, off)...)
@@ -142,19 +141,15 @@ func textFindings(b []byte, off int) []Finding {
 	var out []Finding
 	for i, c := range b {
 		if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f {
-			out = append(out, NewFinding("control-characters", fmt.Sprintf("raw control byte 0x%02x at byte %d", c, off+i)))
+			msg := fmt.Sprintf("raw control byte 0x%02x at byte %d", c, off+i)
+			if c == 0x1b {
+				msg += " (ESC: a terminal escape sequence, such as a coloured log line)"
+			}
+			out = append(out, NewFinding("control-characters", msg))
 			break
 		}
 	}
-	if !utf8.Valid(b) {
-		at := 0
-		for at < len(b) {
-			r, n := utf8.DecodeRune(b[at:])
-			if r == utf8.RuneError && n == 1 {
-				break
-			}
-			at += n
-		}
+	if at := firstInvalid(b); at >= 0 {
 		out = append(out, NewFinding("invalid-utf8", fmt.Sprintf("invalid UTF-8 at byte %d", off+at)))
 	}
 	return out
@@ -219,29 +214,24 @@ type top struct {
 	hasResultType bool
 	resultTypeBad byte
 
-	hasError     bool
-	errorType    byte
-	hasCode      bool
-	code         []byte
-	hasErrMsg    bool
-	errMsg       string
-	errMsgType   byte
-	metaToken    []byte
-	paramToken   []byte
-	progress     []byte
-	total        []byte
-	progressMsg  string
-	hasProgMsg   bool
-	requestID    []byte
-	keyBuf       [16]keyRef
-	nkeys        int
-	keySet       map[string]struct{}
-	dups         []string
-	dupSeen      bool
-	paramsIsObj  bool
-	resultIsObj  bool
-	errorIsObj   bool
-	sawTopMember bool
+	hasError    bool
+	errorType   byte
+	hasCode     bool
+	code        []byte
+	hasErrMsg   bool
+	errMsg      string
+	errMsgType  byte
+	metaToken   []byte
+	paramToken  []byte
+	progress    []byte
+	total       []byte
+	progressMsg string
+	hasProgMsg  bool
+	requestID   []byte
+	keyBuf      [16]keyRef
+	nkeys       int
+	keySet      map[string]struct{}
+	dups        []string
 }
 
 // rawValue scans a value and returns its exact text.
@@ -287,14 +277,12 @@ func (t *top) object(s *scanner) {
 			t.hasParams = true
 			t.paramsType = c
 			if c == '{' {
-				t.paramsIsObj = true
 				return t.params(s)
 			}
 			return s.value()
 		case "result":
 			t.hasResult = true
 			if c == '{' {
-				t.resultIsObj = true
 				return s.members(func(key []byte) bool {
 					if string(key) == "resultType" {
 						if s.s[s.i] == '"' {
@@ -313,7 +301,6 @@ func (t *top) object(s *scanner) {
 			t.hasError = true
 			t.errorType = c
 			if c == '{' {
-				t.errorIsObj = true
 				return s.members(func(key []byte) bool {
 					switch string(key) {
 					case "code":
