@@ -523,7 +523,9 @@ func (t *Tracker) answer(sp *idSpace, e *entry, seq uint64, dir wire.Dir, f *wir
 	}
 	if m.Kind == wire.KindResult && t.era == EraModern {
 		switch {
-		case !m.HasResultType:
+		case !m.HasResultType && !truncatedFrame(f):
+			// A frame cut at the maximum frame size may have lost its
+			// resultType past the cut: oversize-frame says so already.
 			addFinding(f, wire.NewFinding("missing-result-type", fmt.Sprintf(
 				"result to request #%d (%s) has no resultType; 2026-07-28 servers must include it",
 				e.Seq, e.Method)))

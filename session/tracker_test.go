@@ -870,3 +870,19 @@ func FuzzTracker(f *testing.F) {
 		}
 	})
 }
+
+// A result cut at the maximum frame size may have lost its resultType past
+// the cut: oversize-frame says so, and missing-result-type must not pile on.
+func TestTrackerTruncatedResultIsNotMissingResultType(t *testing.T) {
+	for _, cut := range []bool{false, true} {
+		tr := NewTracker(TrackerOptions{})
+		tr.SetEra(EraModern)
+		tr.Frame(1, wire.ClientToServer, mkFrame(`{"jsonrpc":"2.0","id":1,"method":"tools/call"}`), ms(1))
+		f := mkFrame(`{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`)
+		f.Lines[0].Truncated = cut
+		tr.Frame(2, wire.ServerToClient, f, ms(2))
+		if got := f.Has("missing-result-type"); got == cut {
+			t.Errorf("truncated=%v: missing-result-type raised=%v", cut, got)
+		}
+	}
+}

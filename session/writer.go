@@ -96,8 +96,11 @@ func (w *writer) run() {
 		if len(w.queue) == 0 { // closing, and everything was written
 			w.stopped = true
 			w.mu.Unlock()
-			w.closeFile()
+			// Tell the tracker before closing: a server that flushes the
+			// moment it sees EOF must not have its burst logged before the
+			// close, or unflushed-output cannot see the burst for what it is.
 			w.p.s.tracker.StdinClosed(w.p.s.log.Since())
+			w.closeFile()
 			return
 		}
 		buf := w.queue[0]
@@ -176,11 +179,13 @@ func (w *writer) stop(ladder bool) {
 	dropped := w.queued
 	w.queue, w.queued = nil, 0
 	w.mu.Unlock()
+	if ladder && wasOpen {
+		w.p.s.tracker.StdinClosed(w.p.s.log.Since()) // before the close, as in run
+	}
 	w.closeFile()
 	w.poke()
 	if ladder && wasOpen {
 		s := w.p.s
-		s.tracker.StdinClosed(s.log.Since())
 		if dropped > 0 {
 			s.note(fmt.Sprintf("stdin closed with %d bytes still queued; they were not delivered", dropped))
 		}
