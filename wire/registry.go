@@ -47,7 +47,7 @@ const (
 	specNewlines = `MCP, Transports › stdio: "Messages are delimited by newlines, and MUST NOT contain embedded newlines."`
 	specStdout   = `MCP, Transports › stdio: "The server MUST NOT write anything to its stdout that is not a valid MCP message."`
 	specStderr   = `MCP, Transports › stdio: "The server MAY write UTF-8 strings to its standard error (stderr) for logging purposes."`
-	specShutdown = `MCP, Lifecycle › Shutdown (stdio): "the client SHOULD initiate shutdown by: first, closing the input stream to the child process (the server); waiting for the server to exit, or sending SIGTERM if the server does not exit within a reasonable time; sending SIGKILL if the server does not exit within a reasonable time after SIGTERM."`
+	specShutdown = `MCP, Lifecycle › Shutdown (stdio): "For the stdio transport, the client SHOULD initiate shutdown by: 1. First, closing the input stream to the child process (the server) 2. Waiting for the server to exit, or sending SIGTERM if the server does not exit within a reasonable time 3. Sending SIGKILL if the server does not exit within a reasonable time after SIGTERM"`
 	specIDs      = `MCP, Base protocol › Requests: "Requests MUST include a string or integer ID. Unlike base JSON-RPC, the ID MUST NOT be null. The request ID MUST NOT have been previously used by the requestor within the same session."`
 	specResponse = `MCP, Base protocol › Responses: "Responses MUST include the same ID as the request they correspond to. Either a result or an error MUST be set. A response MUST NOT set both."`
 	specProgress = `MCP, Progress: "The progress value MUST increase with each notification, even if the total is unknown." "Progress notifications MUST only reference tokens that: were provided in an active request; are associated with an in-progress operation."`
@@ -215,14 +215,14 @@ var entries = []Info{
 		Title: "The server exited before answering anything",
 		Why:   `Usually a crash at startup: a missing dependency, a bad argument, a missing environment variable, the wrong working directory. The reason is almost always on stderr.`,
 		Fix:   `Read the stderr pane. Run the command by hand in the same directory with the same environment; check the shebang, the virtualenv or node_modules, and required variables (-e KEY=VALUE).`,
-		Spec:  `MCP, Lifecycle: the server must stay up and answer the client's first request (initialize, or server/discover in 2026-07-28).`,
+		Spec:  `MCP, Lifecycle › Initialization: "The initialization phase MUST be the first interaction between client and server." (In 2026-07-28 the first request is server/discover.) A server that exits first cannot take part in it.`,
 	},
 	{
 		Code: "exited-during-request", Severity: SeverityError,
 		Title: "The server exited with requests still in flight",
 		Why:   `Those requests will never be answered: the server crashed, or quit on something it should have reported as an error response.`,
 		Fix:   `Look at the stderr tail for the traceback. Catch errors per request and answer with a JSON-RPC error ({"code":-32603,"message":...}) instead of exiting.`,
-		Spec:  specResponse,
+		Spec:  `JSON-RPC 2.0 §5: "When a rpc call is made, the Server MUST reply with a Response, except for in the case of Notifications."`,
 	},
 	{
 		Code: "stderr-escape-sequences", Severity: SeverityWarning,
