@@ -30,6 +30,7 @@ type Framer struct {
 	queue        []*Frame
 	qhead        int
 	slab         []frameOfOne
+	slabSize     int
 	err          error
 }
 
@@ -62,9 +63,12 @@ func (f *Framer) Next() (*Frame, error) {
 	return fr, nil
 }
 
-// FramesOf returns all the frames of b.
+// FramesOf returns all the frames of b. The frames share one copy of b, made
+// once: a short message sent by hand costs its own size, not a read buffer.
 func FramesOf(b []byte, opts Options) []*Frame {
-	f := NewFramer(bytes.NewReader(b), opts)
+	opts = opts.withDefaults()
+	sp := &Splitter{max: opts.MaxFrame, size: readSize, buf: bytes.Clone(b), end: len(b), err: io.EOF}
+	f := &Framer{sp: sp, opts: opts}
 	var out []*Frame
 	for {
 		fr, err := f.Next()
@@ -166,11 +170,13 @@ type frameOfOne struct {
 	line [1]Line
 }
 
-// peek returns the frame single will fill next. Frames come from a small
-// slab: one allocation per 32 frames.
+// peek returns the frame single will fill next. Frames come from slabs
+// that double from 1 to 32 frames: a long stream pays one allocation per 32
+// frames, a single message sent by hand does not pay for 31 more.
 func (f *Framer) peek() *frameOfOne {
 	if len(f.slab) == 0 {
-		f.slab = make([]frameOfOne, 32)
+		f.slabSize = min(32, max(1, 2*f.slabSize))
+		f.slab = make([]frameOfOne, f.slabSize)
 	}
 	return &f.slab[0]
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -281,4 +282,25 @@ func ExampleFramer() {
 	//   error multi-line-frame
 	// notification, 1 line(s), 108 bytes
 	//   note crlf-line-ending
+}
+
+// TestFramesOfIsSmall: the session frames every message the user sends with
+// FramesOf and keeps the frames, so a short message must cost about its own
+// size, not a read buffer or a slab of frames.
+func TestFramesOfIsSmall(t *testing.T) {
+	msg := []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n")
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	const n = 100
+	keep := make([][]*Frame, n)
+	for i := range keep {
+		keep[i] = FramesOf(msg, Options{})
+	}
+	runtime.ReadMemStats(&after)
+	if per := (after.TotalAlloc - before.TotalAlloc) / n; per > 2048 {
+		t.Fatalf("FramesOf of a %d-byte message allocates %d bytes", len(msg), per)
+	}
+	if len(keep[n-1]) != 1 || keep[n-1][0].Msg.Method != "ping" {
+		t.Fatal("wrong frames")
+	}
 }
