@@ -443,14 +443,15 @@ func (p *proc) beginShutdown() bool {
 	p.state = StateExiting
 	p.step = StepStdinClose
 	p.shutdownAt = time.Now()
-	p.logExitingLocked(StepStdinClose, "closing stdin, waiting for the server to exit")
-	p.mu.Unlock()
+	// Sends fail from the moment the log says stdin is closing.
 	if blocked, _ := p.w.blocked(p.s.cfg.StdinBlockedAfter); blocked {
 		// The server is not reading: what is queued would never drain.
 		p.w.stop(true)
 	} else {
 		p.w.closeWhenDrained()
 	}
+	p.logExitingLocked(StepStdinClose, "closing stdin, waiting for the server to exit")
+	p.mu.Unlock()
 	return true
 }
 

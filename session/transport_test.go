@@ -173,6 +173,12 @@ func init() {
 		fmt.Printf("%d\n", s.Info().Pid)
 		sleepForever()
 	})
+	// Closes its stdin and goes on running.
+	registerFake("transport-close-stdin", func() {
+		os.Stdin.Close()
+		fmt.Fprintln(os.Stderr, "stdin closed")
+		sleepForever()
+	})
 	// Reports what it was given: environment, directory, process group.
 	registerFake("transport-ident", func() {
 		wd, _ := os.Getwd()
@@ -488,6 +494,12 @@ func TestTransportIgnoresStdinEOF(t *testing.T) {
 	waitForEvent(t, s.Log(), "answer", func(ev Event) bool { return ev.Type == EventFrame && ev.Dir == wire.ServerToClient })
 	s.Shutdown()
 	s.Shutdown() // idempotent
+	waitForEvent(t, s.Log(), "the first rung", func(ev Event) bool {
+		return ev.Type == EventProcess && ev.Process.State == StateExiting && ev.Process.Step == StepStdinClose
+	})
+	if err := s.Send(request(2, "ping")); !errors.Is(err, ErrStdinClosed) {
+		t.Errorf("Send during the ladder: %v, want ErrStdinClosed", err)
+	}
 	waitClosed(t, s.Done(), "Done")
 	checkEnd(t, s, -1, "SIGTERM", StepSIGTERM)
 	checkFindings(t, s.Log(), "ignored-stdin-eof")
@@ -600,6 +612,29 @@ func TestTransportNeverReadsStdin(t *testing.T) {
 	waitClosed(t, s.Done(), "Done")
 	checkEnd(t, s, -1, "SIGTERM", StepSIGTERM)
 	checkFindings(t, s.Log(), "stdin-not-read", "ignored-stdin-eof")
+}
+
+func TestTransportServerClosesStdin(t *testing.T) {
+	s := startFake(t, fakeConfig("transport-close-stdin"))
+	waitForEvent(t, s.Log(), "the server's word", func(ev Event) bool { return ev.Type == EventStderr })
+	// Queued at once; the write fails (EPIPE) on the writer's goroutine,
+	// which waits for an exit that does not come and says so. (A
+	// notification: a request would stay "in flight" though never delivered.)
+	if err := s.Send([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")); err != nil {
+		t.Fatal(err)
+	}
+	waitForEvent(t, s.Log(), "the failed write", func(ev Event) bool {
+		return ev.Type == EventNote && strings.Contains(ev.Note, "closed its stdin but is still running")
+	})
+	err := s.Send(request(2, "ping"))
+	var ee *ExitedError
+	if !errors.Is(err, ErrStdinClosed) || errors.As(err, &ee) || !strings.Contains(err.Error(), "broken pipe") {
+		t.Errorf("Send after the failed write: %v", err)
+	}
+	s.Shutdown()
+	waitClosed(t, s.Done(), "Done")
+	checkEnd(t, s, -1, "SIGTERM", StepSIGTERM)
+	checkFindings(t, s.Log(), "ignored-stdin-eof")
 }
 
 func TestTransportStderrFlood(t *testing.T) {
