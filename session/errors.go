@@ -3,6 +3,7 @@ package session
 import (
 	"errors"
 	"fmt"
+	"os/exec"
 	"strings"
 )
 
@@ -30,27 +31,37 @@ func (e *StartError) Error() string {
 	if len(e.Command) > 0 {
 		name = e.Command[0]
 	}
-	var what string
+	var what, hint string
 	switch e.Reason {
 	case StartEmptyCommand:
-		return "cannot start the server: no command given"
+		return "cannot start the server: no command given (put it after --)"
 	case StartNotFound:
-		what = "not found"
+		what, hint = "not found", "check the name, or give its full path"
 		if !strings.Contains(name, "/") {
-			what = "not found in PATH"
+			what, hint = "not found in PATH", "check the name, give its full path, or fix PATH (-e PATH=...)"
 		}
 	case StartNotExecutable:
-		what = "not executable"
+		what, hint = "not executable", "chmod +x it, or run it through its interpreter (python3 server.py)"
 	case StartBadCwd:
 		return fmt.Sprintf("cannot start %q: bad working directory %q: %v", name, e.Dir, e.Err)
 	default:
 		what = "start failed"
 	}
+	msg := fmt.Sprintf("cannot start %q: %s", name, what)
 	if e.Err != nil {
-		return fmt.Sprintf("cannot start %q: %s: %v", name, what, e.Err)
+		msg += ": " + e.Err.Error()
 	}
-	return fmt.Sprintf("cannot start %q: %s", name, what)
+	if hint != "" {
+		msg += " (" + hint + ")"
+	}
+	return msg
 }
+
+// notInPath says where a command name was looked for; it is exec.ErrNotFound.
+type notInPath struct{ dirs int }
+
+func (e notInPath) Error() string        { return fmt.Sprintf("looked in %d directories", e.dirs) }
+func (e notInPath) Is(target error) bool { return target == exec.ErrNotFound }
 
 func (e *StartError) Unwrap() error { return e.Err }
 

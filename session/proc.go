@@ -159,7 +159,7 @@ func (s *Session) spawn() (*proc, error) {
 	closeInheritedOnExec()
 	if err := cmd.Start(); err != nil {
 		pp.closeAll()
-		return nil, fail(startReason(err), path, err)
+		return nil, fail(startReason(err), path, explainStartError(path, err))
 	}
 	// The child has its own copies now; ours must go, or we would hold the
 	// write ends of its stdout/stderr and never see EOF.

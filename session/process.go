@@ -2,6 +2,7 @@ package session
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -106,7 +107,8 @@ func resolveProgram(name, dir string, env []string) (string, string, error) {
 	path, _ := envValue(env, "PATH")
 	var firstBad string
 	var firstBadErr error
-	for _, d := range filepath.SplitList(path) {
+	dirs := filepath.SplitList(path)
+	for _, d := range dirs {
 		if d == "" {
 			d = "." // POSIX: an empty PATH entry is the current directory
 		}
@@ -128,7 +130,7 @@ func resolveProgram(name, dir string, env []string) (string, string, error) {
 	if firstBad != "" {
 		return firstBad, StartNotExecutable, firstBadErr
 	}
-	return "", StartNotFound, exec.ErrNotFound
+	return "", StartNotFound, notInPath{len(dirs)}
 }
 
 // checkExecutable reports why path cannot be executed, or nil.
@@ -158,6 +160,28 @@ func startReason(err error) string {
 	default:
 		return StartFailed
 	}
+}
+
+// explainStartError adds what the kernel's errno leaves out: a script whose
+// "#!" interpreter is missing fails with ENOENT though the script exists.
+func explainStartError(path string, err error) error {
+	if !errors.Is(err, syscall.ENOENT) {
+		return err
+	}
+	f, ferr := os.Open(path)
+	if ferr != nil {
+		return err
+	}
+	defer f.Close()
+	head := make([]byte, 256)
+	n, _ := f.Read(head)
+	line, _, _ := strings.Cut(string(head[:n]), "\n")
+	if rest, ok := strings.CutPrefix(line, "#!"); ok {
+		if interp := strings.Fields(rest); len(interp) > 0 {
+			return fmt.Errorf("its interpreter %s (from the #! line): %w", interp[0], err)
+		}
+	}
+	return err
 }
 
 // pipes are the three private pipes of a child: ours are kept, the child's

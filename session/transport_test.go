@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -752,6 +753,10 @@ func TestTransportStartErrors(t *testing.T) {
 	}
 	file := filepath.Join(dir, "file")
 	os.WriteFile(file, nil, 0o644)
+	garbage := filepath.Join(dir, "garbage")
+	os.WriteFile(garbage, []byte("\x7fELF not really\n"), 0o755)
+	noInterp := filepath.Join(dir, "script")
+	os.WriteFile(noInterp, []byte("#!/nonexistent/python3 -u\nprint('hi')\n"), 0o755)
 	for _, tc := range []struct {
 		name    string
 		command []string
@@ -765,6 +770,8 @@ func TestTransportStartErrors(t *testing.T) {
 		{"no x bit", []string{noExec}, "", StartNotExecutable, "not executable"},
 		{"directory", []string{dir}, "", StartNotExecutable, "not executable"},
 		{"relative to cwd", []string{"./server.sh"}, dir, StartNotExecutable, "not executable"},
+		{"bad format", []string{garbage}, "", StartNotExecutable, "exec format error"},
+		{"missing interpreter", []string{noInterp}, "", StartNotFound, "interpreter /nonexistent/python3"},
 		{"bad cwd", []string{"sh"}, filepath.Join(dir, "nope"), StartBadCwd, "bad working directory"},
 		{"cwd is a file", []string{"sh"}, file, StartBadCwd, "not a directory"},
 	} {
@@ -778,8 +785,12 @@ func TestTransportStartErrors(t *testing.T) {
 			if !errors.As(err, &se) || se.Reason != tc.reason || !strings.Contains(err.Error(), tc.text) {
 				t.Errorf("err = %v, want reason %s with %q", err, tc.reason, tc.text)
 			}
+			if tc.reason == StartNotFound && !errors.Is(err, exec.ErrNotFound) && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOENT) {
+				t.Errorf("err = %v does not match a not-found error", err)
+			}
 		})
 	}
+	checkNoTransportGoroutines(t)
 }
 
 func TestTransportEnvDirGroup(t *testing.T) {
@@ -864,6 +875,11 @@ func TestTransportKill(t *testing.T) {
 	waitClosed(t, s.Done(), "Done")
 	checkEnd(t, s, -1, "SIGKILL", StepSIGKILL)
 	checkFindings(t, s.Log())
+	err := s.Send(request(1, "ping"))
+	var ee *ExitedError
+	if !errors.As(err, &ee) || ee.Signal != "SIGKILL" || ee.ExitCode != -1 || !strings.Contains(err.Error(), "killed by SIGKILL") {
+		t.Errorf("Send after the kill: %v", err)
+	}
 }
 
 func TestTransportDiesWithUs(t *testing.T) {
