@@ -2,6 +2,7 @@ package session
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +11,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"linesman/wire"
 )
 
 const ingestFrameSize = 1024
@@ -18,33 +21,42 @@ func init() {
 	// Writes LINESMAN_INGEST_FRAMES notifications of 1 KiB as fast as it can.
 	registerFake("transport-ingest", func() {
 		n, _ := strconv.Atoi(os.Getenv("LINESMAN_INGEST_FRAMES"))
-		w := bufio.NewWriterSize(os.Stdout, 256<<10)
-		frame := make([]byte, 0, ingestFrameSize)
-		for i := range n {
-			// Fixed-width seq, so every frame is exactly ingestFrameSize.
-			frame = fmt.Appendf(frame[:0], `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","seq":%010d,"data":"`, i)
-			for len(frame) < ingestFrameSize-len("\"}}\n") {
-				frame = append(frame, 'x')
-			}
-			frame = append(frame, "\"}}\n"...)
-			w.Write(frame)
-		}
-		w.Flush()
+		writeIngestFrames(os.Stdout, n)
 		os.Exit(0)
 	})
+}
+
+// writeIngestFrames writes n notifications of exactly ingestFrameSize bytes.
+func writeIngestFrames(out io.Writer, n int) {
+	w := bufio.NewWriterSize(out, 256<<10)
+	frame := make([]byte, 0, ingestFrameSize)
+	for i := range n {
+		// Fixed-width seq, so every frame is exactly ingestFrameSize.
+		frame = fmt.Appendf(frame[:0], `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","seq":%010d,"data":"`, i)
+		for len(frame) < ingestFrameSize-len("\"}}\n") {
+			frame = append(frame, 'x')
+		}
+		frame = append(frame, "\"}}\n"...)
+		w.Write(frame)
+	}
+	w.Flush()
 }
 
 // BenchmarkTransportIngest measures spawn → split → classify → log of a
 // child writing 1 KiB frames as fast as it can, against the same child read
 // by a plain io.Copy to io.Discard in the same run. Reported: MB/s and
-// frames/s of both, and the ratio session/plain.
+// frames/s of both, and the ratio session/plain (overall and the median of
+// the pairs). For scale, framer-MB/s is wire's framer alone on the same
+// bytes from memory, the ceiling of any transport built on it.
 //
 //	go test -run '^$' -bench TransportIngest -benchtime 5x ./session
 func BenchmarkTransportIngest(b *testing.B) {
 	const frames = 100_000
 	env := append(fakeEnv("transport-ingest"), "LINESMAN_INGEST_FRAMES="+strconv.Itoa(frames))
 	total := int64(frames * ingestFrameSize)
-	var plainTime, sessionTime time.Duration
+	var plainTime, sessionTime, framerTime time.Duration
+	var mem bytes.Buffer
+	writeIngestFrames(&mem, frames)
 	var ratios []float64 // per pair: the machine's load shifts between pairs, less within one
 	b.SetBytes(total)
 	b.ResetTimer()
@@ -80,6 +92,15 @@ func BenchmarkTransportIngest(b *testing.B) {
 		took := time.Since(t0)
 		sessionTime += took
 		ratios = append(ratios, plain.Seconds()/took.Seconds())
+
+		t0 = time.Now()
+		fr := wire.NewFramer(bytes.NewReader(mem.Bytes()), wire.Options{})
+		for {
+			if _, err := fr.Next(); err != nil {
+				break
+			}
+		}
+		framerTime += time.Since(t0)
 		if info := s.Info(); info.BytesIn != total || info.ExitCode != 0 {
 			b.Fatalf("session read %d bytes, exit %d", info.BytesIn, info.ExitCode)
 		}
@@ -92,6 +113,7 @@ func BenchmarkTransportIngest(b *testing.B) {
 	b.ReportMetric(mb/sessionTime.Seconds(), "session-MB/s")
 	b.ReportMetric(fr/sessionTime.Seconds(), "session-frames/s")
 	b.ReportMetric(mb/plainTime.Seconds(), "plain-MB/s")
+	b.ReportMetric(mb/framerTime.Seconds(), "framer-MB/s")
 	b.ReportMetric(plainTime.Seconds()/sessionTime.Seconds(), "ratio")
 	slices.Sort(ratios)
 	b.ReportMetric(ratios[len(ratios)/2], "median-ratio")
