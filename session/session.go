@@ -21,9 +21,10 @@ type Config struct {
 
 	// The shutdown ladder: after stdin is closed wait StdinCloseWait for the
 	// exit, then SIGTERM the group and wait SIGTERMWait, then SIGKILL it.
-	// 0 means 2 s each. After the exit, a pipe still held open by a process
-	// outside the group (which no group signal reaches) is given up on
-	// SIGTERMWait after Shutdown or Kill.
+	// 0 means 2 s each. A Shutdown or Kill after the exit SIGKILLs what
+	// still holds stdout or stderr open (the group, and holders outside it
+	// found by the pipe); a pipe still open SIGTERMWait later (a holder
+	// linesman cannot see or signal) is given up on, so Done never hangs.
 	StdinCloseWait, SIGTERMWait time.Duration
 	// A write to stdin blocked this long means the server is not reading its
 	// input (finding stdin-not-read). 0 means 2 s.
@@ -53,9 +54,10 @@ const (
 // tickEvery is how often a running session checks timeouts and a blocked stdin.
 const tickEvery = 250 * time.Millisecond
 
-// exitStatusWait bounds how long a failed write, or a Send to an exited
-// server, waits for the exit status and the last stderr lines: a process
-// that has closed its pipes may not have been reaped yet.
+// exitStatusWait bounds how long a failed write waits for the exit status,
+// and a Send to an exited server for the last stderr lines: a process that
+// has closed its pipes may not have exited yet, and its last stderr lines
+// may still be in the pipe.
 const exitStatusWait = time.Second
 
 func (c Config) withDefaults() Config {
