@@ -259,7 +259,7 @@ func (t *top) object(s *scanner) {
 			t.hasID, t.id = ok, v
 			return ok
 		case "method":
-			t.methodType = c
+			t.methodType, t.method = c, ""
 			if c == '"' {
 				start := s.i
 				end, esc, ok := s.str()
@@ -273,15 +273,20 @@ func (t *top) object(s *scanner) {
 			}
 			t.hasMethod = s.value()
 			return t.hasMethod
+		// For a repeated member the last one wins, as in encoding/json and
+		// JavaScript: what the members hold is reset each time.
 		case "params":
 			t.hasParams = true
 			t.paramsType = c
+			t.metaToken, t.paramToken, t.progress, t.total, t.requestID = nil, nil, nil, nil, nil
+			t.progressMsg, t.hasProgMsg = "", false
 			if c == '{' {
 				return t.params(s)
 			}
 			return s.value()
 		case "result":
 			t.hasResult = true
+			t.hasResultType, t.resultType, t.resultTypeBad = false, "", 0
 			if c == '{' {
 				return s.members(func(key []byte) bool {
 					if string(key) == "resultType" {
@@ -300,6 +305,7 @@ func (t *top) object(s *scanner) {
 		case "error":
 			t.hasError = true
 			t.errorType = c
+			t.hasCode, t.code, t.hasErrMsg, t.errMsg, t.errMsgType = false, nil, false, "", 0
 			if c == '{' {
 				return s.members(func(key []byte) bool {
 					switch string(key) {
@@ -331,6 +337,7 @@ func (t *top) params(s *scanner) bool {
 		var ok bool
 		switch string(key) {
 		case "_meta":
+			t.metaToken = nil
 			if s.s[s.i] == '{' {
 				return s.members(func(key []byte) bool {
 					if string(key) == "progressToken" {

@@ -89,3 +89,60 @@ func FuzzFramer(f *testing.F) {
 		}
 	})
 }
+
+// FuzzClassify checks the hand-written extraction against encoding/json on
+// every valid JSON object: the members linesman reads (method, the id's
+// spelling, resultType, error code, the progress token) must be what
+// encoding/json finds, duplicates resolved the same way (the last wins).
+func FuzzClassify(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":"t"},"name":"x"}}`,
+		`{"jsonrpc":"2.0","id":"a\u0062","result":{"resultType":"complete","content":[]}}`,
+		`{"jsonrpc":"2.0","id":1.50,"error":{"code":-32601,"message":"m\n","data":null}}`,
+		`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":7,"progress":1,"total":2}}`,
+		`{"id":1,"id":"2","method":"a","method":"b","\u006d\u0065thod":"c"}`,
+		` { "jsonrpc" : "2.0" , "id" : [ 1 ] , "result" : { "resultType" : 3 } } `,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		m, _ := Classify(line)
+		var top map[string]json.RawMessage
+		if !utf8.Valid(line) || json.Unmarshal(line, &top) != nil || top == nil {
+			return // not an object, or strings that encoding/json would alter
+		}
+		str := func(raw json.RawMessage) (string, bool) {
+			var s string
+			return s, raw != nil && json.Unmarshal(raw, &s) == nil
+		}
+		if method, ok := str(top["method"]); ok && m.Method != method {
+			t.Fatalf("%q: method %q, encoding/json %q", line, m.Method, method)
+		}
+		if raw, ok := top["id"]; ok && m.IDRaw != string(raw) {
+			t.Fatalf("%q: id %q, encoding/json %q", line, m.IDRaw, raw)
+		}
+		var result map[string]json.RawMessage
+		if json.Unmarshal(top["result"], &result) == nil && result != nil {
+			rt, ok := str(result["resultType"])
+			if _, present := result["resultType"]; present != m.HasResultType || (ok && rt != m.ResultType) {
+				t.Fatalf("%q: resultType %q (%v), encoding/json %q (%v)", line, m.ResultType, m.HasResultType, rt, present)
+			}
+		}
+		obj := func(raw json.RawMessage) map[string]json.RawMessage {
+			var o map[string]json.RawMessage
+			_ = json.Unmarshal(raw, &o)
+			return o
+		}
+		var code int64
+		if m.Kind == KindError && json.Unmarshal(obj(top["error"])["code"], &code) == nil && code != m.ErrorCode {
+			t.Fatalf("%q: error code %d, encoding/json %d", line, m.ErrorCode, code)
+		}
+		method, _ := str(top["method"])
+		if tok := obj(obj(top["params"])["_meta"])["progressToken"]; tok != nil &&
+			method != "notifications/progress" && method != "notifications/cancelled" {
+			if want, _, ok := parseID(tok); ok && want != m.ProgressToken {
+				t.Fatalf("%q: progress token %v, encoding/json %s", line, m.ProgressToken, tok)
+			}
+		}
+	})
+}
