@@ -201,7 +201,10 @@ func runHeadless(mode string, flags *commonFlags, command []string, stdout, stde
 	}
 
 	logf("started %q, pid %d", command, s.Info().Pid)
-	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// SIGHUP too: when the terminal goes away, the server's process group
+	// must not outlive linesman (the parent-death signal reaches only the
+	// server itself, not its children).
+	ctx, stopSignals := signal.NotifyContext(context.Background(), stopSignalSet...)
 	defer stopSignals()
 	stepErr := steps(ctx, s, flags)
 	interrupted := ctx.Err() != nil
@@ -213,7 +216,7 @@ func runHeadless(mode string, flags *commonFlags, command []string, stdout, stde
 	// During the ladder an interrupt means "stop waiting": kill the group.
 	stopSignals()
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(sigs, stopSignalSet...)
 	defer signal.Stop(sigs)
 	s.Shutdown()
 	t := time.NewTimer(flags.stdinWait + flags.sigtermWait + drainMargin)
@@ -263,6 +266,10 @@ func runHeadless(mode string, flags *commonFlags, command []string, stdout, stde
 	}
 	return rep.ExitStatus()
 }
+
+// stopSignalSet are the signals that make a headless run stop waiting, shut
+// the server down and report: ^C, kill, and a hangup (the terminal closed).
+var stopSignalSet = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
 
 // serverGone reports whether err only says that the server exited: the
 // findings (exit-at-start, exited-during-request) already tell that story,

@@ -6,8 +6,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"sync/atomic"
+	"syscall"
 	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"linesman/session"
 	"linesman/themes"
@@ -128,12 +133,32 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 		}
 	}()
 
+	// A hangup (the terminal closed) would end linesman at once, and the
+	// parent-death signal only reaches the server itself: its children
+	// would be orphaned. Kill the whole group instead, then leave the UI.
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	uiCtx, uiCancel := context.WithCancel(context.Background())
+	defer uiCancel()
+	var hungUp atomic.Bool
+	go func() {
+		select {
+		case <-hup:
+			hungUp.Store(true)
+			s.Kill()
+			uiCancel()
+		case <-uiCtx.Done():
+		}
+	}()
+
 	runErr := ui.Run(ui.Options{
-		Log:     s.Log(),
-		Tracker: s.Tracker(),
-		Session: s,
-		Theme:   flags.theme,
-		Title:   title,
+		ProgramOptions: []tea.ProgramOption{tea.WithContext(uiCtx)},
+		Log:            s.Log(),
+		Tracker:        s.Tracker(),
+		Session:        s,
+		Theme:          flags.theme,
+		Title:          title,
 		// After R, make the handshake again as at the start.
 		HandshakeAfterRestart: !*noHandshake,
 		ProcessInfo: func() (cmd, env []string, dir string, pending int64) {
@@ -142,6 +167,7 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 		},
 	})
 	cancel()
+	uiCancel()
 
 	// The UI ran the ladder on quit (or killed on a second quit); make sure
 	// the server is gone whatever happened, and wait for it, bounded.
@@ -156,7 +182,7 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 	info := s.Info()
 	logf("server ended: state %s, exit code %d, signal %q, ended by %s", info.State, info.ExitCode, info.Signal, info.EndedBy)
 
-	if errors.Is(runErr, ui.ErrInterrupted) {
+	if hungUp.Load() || errors.Is(runErr, ui.ErrInterrupted) {
 		return exitSignal
 	}
 	if runErr != nil {
