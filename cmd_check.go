@@ -241,6 +241,7 @@ func runHeadless(mode string, flags *commonFlags, command []string, stdout, stde
 	meta := session.SessionMeta(s)
 	meta.Mode = mode
 	meta.FrameText = mode == "send"
+	meta.Interrupted = interrupted
 	switch {
 	case interrupted:
 		meta.Error = "interrupted"

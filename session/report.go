@@ -39,6 +39,9 @@ type Report struct {
 	Dropped *ReportDropped `json:"dropped,omitempty"`
 	// Error is a failure of linesman's own run, when there was one.
 	Error string `json:"error,omitempty"`
+	// Interrupted is set when linesman was interrupted (^C, SIGTERM,
+	// SIGHUP): it stopped early and exits with status 130.
+	Interrupted bool `json:"interrupted,omitempty"`
 
 	frameIndex map[uint64]int // frame Seq -> index in Frames
 	stderrAll  []string       // every retained stderr line (the text report shows a tail)
@@ -159,7 +162,13 @@ type ReportMeta struct {
 	// Error is a failure of linesman's own run (the handshake never
 	// finished, the server could not be started), shown in the report.
 	Error string
+	// Interrupted says linesman was interrupted and stopped early; the
+	// report's exit status is then ExitInterrupted.
+	Interrupted bool
 }
+
+// ExitInterrupted is the exit status of a headless run that was interrupted.
+const ExitInterrupted = 130
 
 // BuildReport reports a session: its log, its tracker's requests, and what
 // the handshake learned. Call it once the session is Done for a final report;
@@ -196,6 +205,7 @@ func ReportFromLog(log *Log, tr *Tracker, meta ReportMeta) Report {
 		Findings:        []ReportFinding{},
 		Notes:           []ReportNote{},
 		Error:           meta.Error,
+		Interrupted:     meta.Interrupted,
 		frameIndex:      map[uint64]int{},
 	}
 	if r.Command == nil {
@@ -387,9 +397,13 @@ func (r *Report) addFinding(f wire.Finding, seq *uint64, dir *string) {
 	r.Findings = append(r.Findings, rf)
 }
 
-// ExitStatus is the headless exit status the report calls for: 1 when any
-// finding is an error (or linesman's own run failed), else 0.
+// ExitStatus is the headless exit status the report calls for: 130 when
+// linesman was interrupted, 1 when any finding is an error (or linesman's
+// own run failed), else 0.
 func (r *Report) ExitStatus() int {
+	if r.Interrupted {
+		return ExitInterrupted
+	}
 	if r.Summary.Errors > 0 || r.Error != "" {
 		return 1
 	}
@@ -556,6 +570,13 @@ func (r *Report) writeSeverity(b *strings.Builder, sev string) {
 func (r *Report) where(f ReportFinding) string {
 	if f.Seq == nil {
 		if f.Dir != nil {
+			// A finding about a stream, not one frame (stdin-not-read).
+			switch *f.Dir {
+			case "c2s":
+				return "the server's stdin"
+			case "s2c":
+				return "the server's stdout"
+			}
 			return *f.Dir
 		}
 		return "process"
@@ -595,7 +616,7 @@ func (r *Report) trafficLine() string {
 	for _, k := range keys {
 		parts = append(parts, fmt.Sprintf("%d %s", states[k], k))
 	}
-	s := fmt.Sprintf("%d frames sent, %d received; %s", c2s, s2c, plural(len(r.Requests), "request"))
+	s := fmt.Sprintf("%s sent, %d received; %s", plural(c2s, "frame"), s2c, plural(len(r.Requests), "request"))
 	if len(parts) > 0 {
 		s += " (" + strings.Join(parts, ", ") + ")"
 	}
@@ -705,7 +726,9 @@ func truncatedFrame(f *wire.Frame) bool {
 }
 
 // firstSentence returns the first sentence of a registry text: the
-// one-line fix of the human report (the JSON carries the whole text).
+// one-line fix of the human report (the JSON carries the whole text). A
+// sentence that ends in a colon introduces examples the line leaves out, so
+// it ends with a full stop instead of a dangling colon.
 func firstSentence(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
@@ -713,8 +736,11 @@ func firstSentence(s string) string {
 	}
 	for i := 0; i+2 < len(s); i++ {
 		if (s[i] == '.' || s[i] == ':') && s[i+1] == ' ' && s[i+2] >= 'A' && s[i+2] <= 'Z' {
-			return s[:i+1]
+			return s[:i] + "."
 		}
+	}
+	if strings.HasSuffix(s, ":") {
+		return strings.TrimSuffix(s, ":") + "."
 	}
 	return s
 }

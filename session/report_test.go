@@ -347,6 +347,9 @@ func TestFirstSentence(t *testing.T) {
 		{"Use json.dumps(msg), e.g. like this. Node: x", "Use json.dumps(msg), e.g. like this."},
 		{"One line only", "One line only"},
 		{"First line\nsecond line", "First line"},
+		// A colon that introduces examples does not end the line.
+		{"Exit when reading stdin returns end-of-file: Python, leave the loop.", "Exit when reading stdin returns end-of-file."},
+		{"Do not let subprocesses inherit stdout:", "Do not let subprocesses inherit stdout."},
 	} {
 		if got := firstSentence(c.in); got != c.want {
 			t.Errorf("firstSentence(%q) = %q, want %q", c.in, got, c.want)
@@ -471,5 +474,42 @@ func BenchmarkReportWriteJSON(b *testing.B) {
 	for b.Loop() {
 		buf.Reset()
 		r.WriteJSON(&buf)
+	}
+}
+
+// TestReportInterrupted: an interrupted run says so, and the status the text
+// report announces is the one linesman exits with (130), not 1.
+func TestReportInterrupted(t *testing.T) {
+	l, _ := sampleLog(t)
+	r := ReportFromLog(l, nil, ReportMeta{Mode: "check", Error: "interrupted", Interrupted: true})
+	if r.ExitStatus() != ExitInterrupted {
+		t.Errorf("ExitStatus = %d, want %d", r.ExitStatus(), ExitInterrupted)
+	}
+	var b strings.Builder
+	r.WriteText(&b)
+	if !strings.Contains(b.String(), "exit status 130\n") {
+		t.Errorf("text report:\n%s", b.String())
+	}
+	if m := decodeReport(t, r); m["interrupted"] != true {
+		t.Errorf("interrupted = %v", m["interrupted"])
+	}
+}
+
+// TestReportStreamFinding: a finding about the server's stdin as a whole
+// (no frame) says so in words, and counts read as English.
+func TestReportStreamFinding(t *testing.T) {
+	l := NewLog(0)
+	appendFrame(l, wire.ClientToServer, handFrame(`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		wire.Message{Kind: wire.KindNotification, Method: "notifications/initialized"}))
+	l.Append(Event{Type: EventFinding, Finding: &LoggedFinding{
+		Finding: wire.Finding{Code: "stdin-not-read", Severity: wire.SeverityWarning, Message: "blocked"},
+		Dir:     wire.ClientToServer}})
+	r := ReportFromLog(l, nil, ReportMeta{})
+	var b strings.Builder
+	r.WriteText(&b)
+	for _, want := range []string{"at the server's stdin: blocked", "1 frame sent, 0 received"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text report lacks %q:\n%s", want, b.String())
+		}
 	}
 }
