@@ -666,6 +666,9 @@ func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
+	if m.messageBad {
+		m.setMessage("", false) // editing again: the prompt replaces the error
+	}
 	var cmd tea.Cmd
 	m.filterIn, cmd = m.filterIn.Update(msg)
 	return cmd

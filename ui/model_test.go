@@ -247,6 +247,15 @@ func TestFilter(t *testing.T) {
 	if !m.filtering || !strings.Contains(m.message, "kind:bogus") {
 		t.Fatalf("bad filter: filtering=%v message=%q", m.filtering, m.message)
 	}
+	// ... and the user sees why: the bottom line shows the error, not only
+	// the prompt; the next key brings the prompt back.
+	if last := lastLine(ansi.Strip(m.Render())); !strings.Contains(last, "kind:bogus: want") {
+		t.Errorf("bad filter: the bottom line shows %q, not the error", last)
+	}
+	press(m, "backspace")
+	if last := lastLine(ansi.Strip(m.Render())); !strings.HasPrefix(last, "/kind:bogu") {
+		t.Errorf("editing after the error: the bottom line shows %q, not the prompt", last)
+	}
 	press(m, "esc")
 	if m.filtering || m.c.ix.filt != nil {
 		t.Fatal("esc closes the prompt and clears the filter")
@@ -818,4 +827,9 @@ func TestHelpScreenScrolls(t *testing.T) {
 	if m.showHelp {
 		t.Fatal("? closes the help")
 	}
+}
+
+// lastLine is the last line of a rendered screen.
+func lastLine(screen string) string {
+	return screen[strings.LastIndexByte(screen, '\n')+1:]
 }

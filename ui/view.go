@@ -221,6 +221,11 @@ func (m *Model) statusBar() string {
 // focused pane.
 func (m *Model) bottomLine() string {
 	if m.filtering {
+		if m.message != "" && m.messageBad {
+			// A refused filter: say why here, where the user looks; the
+			// prompt comes back with the next key.
+			return fit(m.c.st.Error.Render("✖ "+inertString(m.message, pictures)), m.width)
+		}
 		return fit(m.filterIn.View(), m.width)
 	}
 	if m.message != "" {
