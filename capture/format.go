@@ -209,8 +209,11 @@ func embeddable(f *wire.Frame) bool {
 	if (b[0] != '{' && b[0] != '[') || (b[len(b)-1] != '}' && b[len(b)-1] != ']') {
 		return false
 	}
-	if f.Has("invalid-utf8") || f.Has("control-characters") || f.Has("utf8-bom") || f.Has("non-json-line") {
-		return false
+	for i := range f.Findings {
+		switch f.Findings[i].Code {
+		case "invalid-utf8", "control-characters", "utf8-bom", "non-json-line":
+			return false
+		}
 	}
 	if bytes.IndexByte(b, 0x7f) >= 0 || bytes.IndexByte(b, '\t') >= 0 || bytes.IndexByte(b, '\r') >= 0 {
 		return false
