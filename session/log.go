@@ -170,8 +170,8 @@ const DefaultRetention = 256 << 20
 // counting, so a reader can tell that it missed events.
 type Log struct {
 	mu          sync.Mutex
-	start       time.Time // wall clock at the start; also carries Go's monotonic reading
-	events      []Event   // events[i].Seq == firstSeq+i
+	start       time.Time  // wall clock at the start; also carries Go's monotonic reading
+	events      eventQueue // events.at(i).Seq == firstSeq+i
 	firstSeq    uint64
 	nextSeq     uint64
 	bytes       int64
@@ -221,13 +221,13 @@ func (l *Log) Append(ev Event) uint64 {
 // (a caller's clock reading may be a hair older than the last event's when
 // two goroutines race to append), stores it and applies the retention limit.
 func (l *Log) insertLocked(ev Event) uint64 {
-	if n := len(l.events); n > 0 && ev.At < l.events[n-1].At {
-		ev.At = l.events[n-1].At
+	if n := l.events.len(); n > 0 && ev.At < l.events.at(n-1).At {
+		ev.At = l.events.at(n - 1).At
 	}
 	ev.Wall = l.start.Add(ev.At)
 	ev.Seq = l.nextSeq
 	l.nextSeq++
-	l.events = append(l.events, ev)
+	l.events.push(ev)
 	l.bytes += ev.approxSize()
 	l.trimLocked()
 	return ev.Seq
@@ -246,24 +246,13 @@ func notifySubscribers(subs []chan struct{}) {
 
 // trimLocked drops the oldest events while over budget, keeping at least the newest.
 func (l *Log) trimLocked() {
-	drop := 0
-	for l.bytes > l.retention && drop < len(l.events)-1 {
-		s := l.events[drop].approxSize()
+	for l.bytes > l.retention && l.events.len() > 1 {
+		s := l.events.at(0).approxSize()
 		l.bytes -= s
 		l.droppedSize += s
-		drop++
-	}
-	if drop == 0 {
-		return
-	}
-	// Zero the dropped slots so their payloads can be collected, then
-	// reslice; compact when the dead prefix dominates the backing array.
-	clear(l.events[:drop])
-	l.events = l.events[drop:]
-	l.firstSeq += uint64(drop)
-	l.dropped += uint64(drop)
-	if cap(l.events) > 2*len(l.events)+1024 {
-		l.events = append(make([]Event, 0, len(l.events)+len(l.events)/4), l.events...)
+		l.events.popFront()
+		l.firstSeq++
+		l.dropped++
 	}
 }
 
@@ -300,7 +289,7 @@ func (l *Log) Bounds() (first, next uint64) {
 func (l *Log) Len() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return len(l.events)
+	return l.events.len()
 }
 
 // Get returns the event with the given Seq, if it is retained.
@@ -310,7 +299,7 @@ func (l *Log) Get(seq uint64) (Event, bool) {
 	if seq < l.firstSeq || seq >= l.nextSeq {
 		return Event{}, false
 	}
-	return l.events[seq-l.firstSeq], true
+	return *l.events.at(int(seq - l.firstSeq)), true
 }
 
 // Range returns copies of the retained events with from <= Seq < to, in order.
@@ -321,7 +310,7 @@ func (l *Log) Range(from, to uint64) []Event {
 	if !ok {
 		return nil
 	}
-	return append([]Event(nil), l.events[lo:hi]...)
+	return l.events.appendTo(make([]Event, 0, hi-lo), lo, hi)
 }
 
 // AppendRange appends copies of the retained events with from <= Seq < to,
@@ -339,7 +328,7 @@ func (l *Log) AppendRange(dst []Event, from, to uint64) []Event {
 	if !ok {
 		return dst
 	}
-	return append(dst, l.events[lo:hi]...)
+	return l.events.appendTo(dst, lo, hi)
 }
 
 // spanLocked clamps [from, to) to the retained events and returns it as
@@ -373,8 +362,8 @@ func (l *Log) Dropped() (events uint64, bytes int64) {
 func (l *Log) AppendWith(build func(seq uint64, at time.Duration) Event) uint64 {
 	l.mu.Lock()
 	at := time.Since(l.start)
-	if n := len(l.events); n > 0 && at < l.events[n-1].At {
-		at = l.events[n-1].At
+	if n := l.events.len(); n > 0 && at < l.events.at(n-1).At {
+		at = l.events.at(n - 1).At
 	}
 	ev := build(l.nextSeq, at)
 	ev.At = at
@@ -383,4 +372,60 @@ func (l *Log) AppendWith(build func(seq uint64, at time.Duration) Event) uint64 
 	l.mu.Unlock()
 	notifySubscribers(subs)
 	return seq
+}
+
+// eventChunk is how many events one chunk of an eventQueue holds.
+const eventChunk = 1024
+
+// eventQueue is a FIFO of events stored in fixed-size chunks: appending
+// never copies the events already stored (a plain slice copies all of them
+// each time it grows, which showed in ingest profiles), and dropping the
+// oldest frees whole chunks.
+type eventQueue struct {
+	chunks [][]Event // every chunk but the last is full
+	head   int       // index in chunks[0] of the oldest event
+	n      int
+}
+
+func (q *eventQueue) len() int { return q.n }
+
+// at returns the i-th oldest event, 0 <= i < len().
+func (q *eventQueue) at(i int) *Event {
+	i += q.head
+	return &q.chunks[i/eventChunk][i%eventChunk]
+}
+
+func (q *eventQueue) push(ev Event) {
+	if len(q.chunks) == 0 || len(q.chunks[len(q.chunks)-1]) == eventChunk {
+		q.chunks = append(q.chunks, make([]Event, 0, eventChunk))
+	}
+	last := &q.chunks[len(q.chunks)-1]
+	*last = append(*last, ev)
+	q.n++
+}
+
+// popFront drops the oldest event, zeroing its slot so that its payload can
+// be collected.
+func (q *eventQueue) popFront() {
+	*q.at(0) = Event{}
+	q.head++
+	q.n--
+	if q.head == eventChunk {
+		q.chunks[0] = nil
+		q.chunks = q.chunks[1:]
+		q.head = 0
+	}
+}
+
+// appendTo appends copies of the events lo <= i < hi to dst.
+func (q *eventQueue) appendTo(dst []Event, lo, hi int) []Event {
+	for lo < hi {
+		i := lo + q.head
+		chunk := q.chunks[i/eventChunk]
+		off := i % eventChunk
+		n := min(hi-lo, len(chunk)-off)
+		dst = append(dst, chunk[off:off+n]...)
+		lo += n
+	}
+	return dst
 }

@@ -204,3 +204,37 @@ func TestLogAppendRangeReusesTheCallersBuffer(t *testing.T) {
 		t.Fatalf("after drops: AppendRange from 1 gave %d events from seq %d, Range %d, first retained %d", len(got), got[0].Seq, len(want), first)
 	}
 }
+
+// Events live in chunks: reads that span chunk boundaries, and drops that
+// free whole chunks, must see exactly the retained events in order.
+func TestLogAcrossChunks(t *testing.T) {
+	one := noteEvent(10000)
+	l := NewLog(2500 * one.approxSize())
+	const total = 5*eventChunk + 77
+	for i := 1; i <= total; i++ {
+		l.Append(noteEvent(i))
+	}
+	first, next := l.Bounds()
+	if next != total+1 || l.Len() != int(next-first) {
+		t.Fatalf("bounds %d..%d with len %d", first, next, l.Len())
+	}
+	all := l.AppendRange(nil, 0, next)
+	if len(all) != l.Len() {
+		t.Fatalf("AppendRange returned %d of %d events", len(all), l.Len())
+	}
+	for i, ev := range all {
+		want := first + uint64(i)
+		if ev.Seq != want || ev.Note != fmt.Sprintf("note %d", want) {
+			t.Fatalf("event %d: seq %d note %q, want seq %d", i, ev.Seq, ev.Note, want)
+		}
+		if got, ok := l.Get(want); !ok || got.Seq != want {
+			t.Fatalf("Get(%d) = %d, %v", want, got.Seq, ok)
+		}
+	}
+	// A window straddling a chunk boundary.
+	mid := first + eventChunk - 3
+	win := l.Range(mid, mid+10)
+	if len(win) != 10 || win[0].Seq != mid || win[9].Seq != mid+9 {
+		t.Fatalf("Range over a chunk boundary: %d events from %d", len(win), win[0].Seq)
+	}
+}
