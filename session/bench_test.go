@@ -31,8 +31,9 @@ func writeIngestFrames(out io.Writer, n int) {
 	w := bufio.NewWriterSize(out, 256<<10)
 	frame := make([]byte, 0, ingestFrameSize)
 	for i := range n {
-		// Fixed-width seq, so every frame is exactly ingestFrameSize.
-		frame = fmt.Appendf(frame[:0], `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","seq":%010d,"data":"`, i)
+		// Fixed-width seq, so every frame is exactly ingestFrameSize (padded
+		// with spaces: JSON forbids leading zeros, and the frames must be valid).
+		frame = fmt.Appendf(frame[:0], `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","seq":%10d,"data":"`, i)
 		for len(frame) < ingestFrameSize-len("\"}}\n") {
 			frame = append(frame, 'x')
 		}
@@ -57,6 +58,13 @@ func BenchmarkTransportIngest(b *testing.B) {
 	var plainTime, sessionTime, framerTime time.Duration
 	var mem bytes.Buffer
 	writeIngestFrames(&mem, frames)
+	// The stream must be clean JSON-RPC: an invalid frame takes the error
+	// path of the classifier, and the benchmark would measure that instead.
+	for _, f := range wire.FramesOf(mem.Bytes()[:3*ingestFrameSize], wire.Options{}) {
+		if f.Msg.Kind != wire.KindNotification || len(f.Findings) > 0 {
+			b.Fatalf("ingest frame is %s with findings %v", f.Msg.Kind, f.Findings)
+		}
+	}
 	var ratios []float64 // per pair: the machine's load shifts between pairs, less within one
 	b.SetBytes(total)
 	b.ResetTimer()
