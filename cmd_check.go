@@ -114,6 +114,9 @@ func handshake(ctx context.Context, s *session.Session, flags *commonFlags) erro
 	ctx, cancel := context.WithTimeout(ctx, cfg.ProbeTimeout+2*(flags.timeout+callMargin))
 	defer cancel()
 	if err := s.Handshake(ctx); err != nil {
+		if errors.Is(err, session.ErrHandshake) {
+			return err // it says "handshake failed: ..." already
+		}
 		return fmt.Errorf("handshake: %w", err)
 	}
 	return nil

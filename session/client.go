@@ -172,6 +172,7 @@ func (s *Session) Request(method string, params any) (wire.ID, error) {
 // error wraps ErrNoAnswer.
 func (s *Session) Call(ctx context.Context, method string, params any) (*wire.Frame, error) {
 	done := s.Done()
+	start := time.Now()
 	id, wait, err := s.request(method, params, true)
 	if err != nil {
 		return nil, err
@@ -184,7 +185,7 @@ func (s *Session) Call(ctx context.Context, method string, params any) (*wire.Fr
 		if method != "initialize" {
 			_ = s.Cancel(id)
 		}
-		return nil, fmt.Errorf("%s (id %s): %w", method, id, ctx.Err())
+		return nil, &waitError{id: id, waited: time.Since(start), err: ctx.Err()}
 	case <-done:
 		// The answer may have been logged just before the end.
 		select {
@@ -192,9 +193,28 @@ func (s *Session) Call(ctx context.Context, method string, params any) (*wire.Fr
 			return f, nil
 		default:
 		}
-		return nil, fmt.Errorf("%s (id %s): %w", method, id, ErrNoAnswer)
+		return nil, fmt.Errorf("id %s: %w", id, ErrNoAnswer)
 	}
 }
+
+// waitError is Call's error when its context ended before the answer came.
+// Callers name the method; the message says what happened in the user's
+// words ("no answer to id 2 within 3s"), and errors.Is still sees the
+// context's error.
+type waitError struct {
+	id     wire.ID
+	waited time.Duration
+	err    error
+}
+
+func (e *waitError) Error() string {
+	if errors.Is(e.err, context.DeadlineExceeded) {
+		return fmt.Sprintf("no answer to id %s within %s", e.id, e.waited.Round(10*time.Millisecond))
+	}
+	return fmt.Sprintf("stopped waiting for the answer to id %s (%v)", e.id, e.err)
+}
+
+func (e *waitError) Unwrap() error { return e.err }
 
 func (s *Session) dropWaiter(id wire.ID) {
 	s.client.mu.Lock()

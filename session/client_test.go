@@ -893,6 +893,18 @@ func TestHandshakeBoundedByTimeout(t *testing.T) {
 			if !errors.Is(err, ErrHandshake) {
 				t.Fatalf("handshake with a deaf server: %v", err)
 			}
+			// The error reads as the user needs it, once, and still
+			// unwraps to the context's deadline.
+			msg := err.Error()
+			if !errors.Is(err, context.DeadlineExceeded) || !strings.HasPrefix(msg, "handshake failed: ") ||
+				!strings.Contains(msg, "no answer to id ") || strings.Contains(msg, "deadline exceeded") ||
+				strings.Count(msg, "server/discover")+strings.Count(msg, "initialize") != 1 {
+				t.Errorf("handshake error %q", msg)
+			}
+			// A legacy handshake that never finished agreed on no version.
+			if era == EraLegacy && s.ProtocolVersion() != "" {
+				t.Errorf("protocol version %q after a failed initialize", s.ProtocolVersion())
+			}
 		})
 	}
 }

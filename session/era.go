@@ -19,7 +19,9 @@ const (
 )
 
 // ErrHandshake is wrapped by Handshake's errors.
-var ErrHandshake = errors.New("session: handshake failed")
+// Its text is what a user reads in a report ("handshake failed: initialize:
+// no answer to id 2 within 3s"), so it carries no package prefix.
+var ErrHandshake = errors.New("handshake failed")
 
 // trackerOptions are the tracker settings the Config asks for.
 func (c Config) trackerOptions() TrackerOptions {
@@ -77,7 +79,7 @@ func (s *Session) Handshake(ctx context.Context) error {
 		f, err := s.Call(cctx, "server/discover", nil)
 		cancel()
 		if err != nil {
-			return fmt.Errorf("%w: server/discover: %v", ErrHandshake, err)
+			return fmt.Errorf("%w: server/discover: %w", ErrHandshake, err)
 		}
 		if f.Msg.Kind == wire.KindError {
 			s.note(fmt.Sprintf("server/discover failed (%d %s); staying in the modern era as asked", f.Msg.ErrorCode, f.Msg.ErrorMessage))
@@ -110,7 +112,7 @@ func (s *Session) probe(ctx context.Context) error {
 		s.note(fmt.Sprintf("era legacy: no answer to server/discover within %s (the probe was cancelled); initialize follows", s.probeTimeout()))
 		return s.legacyHandshake(ctx)
 	default:
-		return fmt.Errorf("%w: server/discover: %v", ErrHandshake, err)
+		return fmt.Errorf("%w: server/discover: %w", ErrHandshake, err)
 	}
 
 	era, version, rule := decideEra(f)
@@ -198,10 +200,12 @@ func (s *Session) legacyHandshake(ctx context.Context) error {
 		"clientInfo":      s.clientInfo(),
 	})
 	if err != nil {
-		return fmt.Errorf("%w: initialize: %v", ErrHandshake, err)
+		s.setEra(EraLegacy, "") // no version was agreed: do not claim the one asked for
+		return fmt.Errorf("%w: initialize: %w", ErrHandshake, err)
 	}
 	if f.Msg.Kind == wire.KindError {
-		return fmt.Errorf("%w: initialize failed: %d %s", ErrHandshake, f.Msg.ErrorCode, f.Msg.ErrorMessage)
+		s.setEra(EraLegacy, "")
+		return fmt.Errorf("%w: initialize answered error %d (%s)", ErrHandshake, f.Msg.ErrorCode, f.Msg.ErrorMessage)
 	}
 	s.learnInitialize(f)
 	line, err := wire.Marshal(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
@@ -209,7 +213,7 @@ func (s *Session) legacyHandshake(ctx context.Context) error {
 		return err
 	}
 	if err := s.Send(line); err != nil {
-		return fmt.Errorf("%w: notifications/initialized: %v", ErrHandshake, err)
+		return fmt.Errorf("%w: notifications/initialized: %w", ErrHandshake, err)
 	}
 	return nil
 }
