@@ -215,3 +215,45 @@ func BenchmarkOpen(b *testing.B) {
 	}
 	b.ReportMetric(float64(frames*b.N)/b.Elapsed().Seconds(), "frames/s")
 }
+
+// BenchmarkRecorder measures the recorder alone: a fresh Recorder writes a
+// log that already holds the frames of benchStream(5000) to a new file and
+// closes it (create, read, encode, write, close). It is the cost that
+// BenchmarkCapture adds to a pass, without the pipeline around it, so a
+// change to the recorder shows here even when a loaded machine blurs the
+// ratio; "cpu-ns/frame" counts every thread of the process.
+func BenchmarkRecorder(b *testing.B) {
+	frames := wire.FramesOf(benchStream(5000), wire.Options{})
+	log := session.NewLog(0)
+	for _, f := range frames {
+		log.Append(session.Event{Type: session.EventFrame, Dir: wire.ServerToClient, Frame: f})
+	}
+	path := filepath.Join(b.TempDir(), "bench.jsonl")
+	var cpu time.Duration
+	var size int64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		os.Remove(path)
+		b.StartTimer()
+		c0 := cpuTime()
+		r, err := Create(path, log, Header{Command: []string{"bench"}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := r.Close(); err != nil {
+			b.Fatal(err)
+		}
+		cpu += cpuTime() - c0
+		if written, _ := r.Stats(); written != uint64(len(frames)) {
+			b.Fatalf("wrote %d events of %d", written, len(frames))
+		}
+	}
+	b.StopTimer()
+	if fi, err := os.Stat(path); err == nil {
+		size = fi.Size()
+	}
+	b.SetBytes(size)
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N*len(frames)), "cpu-ns/frame")
+	b.ReportMetric(float64(b.N*len(frames))/b.Elapsed().Seconds(), "frames/s")
+}

@@ -15,9 +15,10 @@ const batch = 256
 // Recorder writes a session.Log to a capture file as the log grows. It reads
 // the log by Seq on its own goroutine after a coalescing signal, so the
 // appender never waits for the disk. Records are written to a file opened
-// O_APPEND as soon as their events are read, each whole within one write
-// call: nothing lingers in a buffer, so a crash of linesman loses at most
-// the record being written (and what it had not read yet).
+// O_APPEND as soon as the recorder has read what the log holds (or
+// flushAt's worth of it), each whole within one write call: nothing waits
+// for events still to come, so a crash of linesman loses at most the record
+// being written (and what it had not read yet).
 type Recorder struct {
 	log  *session.Log
 	file *os.File
