@@ -31,7 +31,8 @@ first ids: a hand-written id that repeats one is reported as a reused id.
 
 --raw sends the input exactly as given, byte for byte — no handshake, no ids,
 no line ends added or changed, malformed frames included: that is how to show
-a server a broken frame on purpose.
+a server a broken frame on purpose. A request on a last line without a
+newline is not waited for (a server reading lines sees it only at EOF).
 
 linesman then waits for the answers to every request sent (each at most
 --timeout), closes the server's stdin, runs the shutdown ladder and prints
@@ -63,6 +64,10 @@ func runSend(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *file != "" {
 		input, err = os.ReadFile(*file)
 	} else {
+		if inspectTerminal(stdin) {
+			// Otherwise a person sees nothing happen: say what is awaited.
+			fmt.Fprintln(stderr, "linesman send: reading frames from the terminal, one per line; end with ctrl+d (or give --file F)")
+		}
 		input, err = io.ReadAll(stdin)
 	}
 	if err != nil {
@@ -123,8 +128,20 @@ func fillID(line []byte, next func() wire.ID) []byte {
 	return append(out, line[open+1:]...)
 }
 
-// waitForAnswers waits until no request linesman sent is in flight, the
-// server exits, or ctx ends. Each request is bounded by the tracker's
+// unterminated reports whether the frame at seq ended without a line end
+// (--raw input without a final newline): a server reading lines cannot see
+// it until its stdin closes, so waiting for its answer first would only
+// wait out the timeout.
+func unterminated(log *session.Log, seq uint64) bool {
+	ev, ok := log.Get(seq)
+	if !ok || ev.Frame == nil || len(ev.Frame.Lines) == 0 {
+		return false
+	}
+	return ev.Frame.Lines[len(ev.Frame.Lines)-1].Term == wire.TermNone
+}
+
+// waitForAnswers waits until no request linesman sent is in flight (but
+// one in an unterminated last frame), the server exits, or ctx ends. Each request is bounded by the tracker's
 // timeout (it marks it timed-out); timeout plus a margin bounds the wait
 // itself, whatever the tracker does.
 func waitForAnswers(ctx context.Context, s *session.Session, timeout time.Duration) error {
@@ -135,7 +152,7 @@ func waitForAnswers(ctx context.Context, s *session.Session, timeout time.Durati
 	for {
 		open := 0
 		for _, r := range s.Tracker().InFlight() {
-			if r.Dir == wire.ClientToServer {
+			if r.Dir == wire.ClientToServer && !unterminated(s.Log(), r.Seq) {
 				open++
 			}
 		}
