@@ -20,7 +20,6 @@ const (
 
 // classified is the full result of classify; Classify exposes part of it.
 type classified struct {
-	msg   *Message // where the message was written
 	finds []Finding
 	st    status
 	// rpcObject: a complete top-level object with a "jsonrpc" member. Such a
@@ -47,7 +46,6 @@ func Classify(text []byte) (Message, []Finding) {
 // written straight into the frame it will return, not copied there.
 func classify(text []byte, truncated bool, m *Message) (c classified) {
 	*m = Message{}
-	c.msg = m
 	body := text
 	off := 0
 	if bytes.HasPrefix(body, bom) {
@@ -99,15 +97,15 @@ func classify(text []byte, truncated bool, m *Message) (c classified) {
 		first := body[skipWS(body)]
 		switch {
 		case first == '{':
-			t.judge(&c, c.st == statusPrefix)
+			t.judge(&c, m, c.st == statusPrefix)
 		case first == '[':
-			c.msg.Kind = KindInvalid
-			c.msg.Invalid = "a batch: a JSON array of messages instead of one message"
+			m.Kind = KindInvalid
+			m.Invalid = "a batch: a JSON array of messages instead of one message"
 			c.finds = append(c.finds, NewFinding("batch-array", "the frame is a JSON array (a JSON-RPC batch); batches were removed in MCP 2025-06-18"))
 		default:
-			c.msg.Kind = KindInvalid
-			c.msg.Invalid = "a JSON-RPC message must be an object, got " + typeName(first)
-			c.finds = append(c.finds, NewFinding("invalid-jsonrpc", c.msg.Invalid))
+			m.Kind = KindInvalid
+			m.Invalid = "a JSON-RPC message must be an object, got " + typeName(first)
+			c.finds = append(c.finds, NewFinding("invalid-jsonrpc", m.Invalid))
 		}
 		return c
 	}
@@ -440,8 +438,7 @@ func (t *top) dup(key []byte) {
 // and fills the message. partial is set for the prefix of a truncated frame:
 // members may be missing only because they were cut off, so no rule about a
 // missing member is applied.
-func (t *top) judge(c *classified, partial bool) {
-	m := c.msg
+func (t *top) judge(c *classified, m *Message, partial bool) {
 	c.rpcObject = t.hasJSONRPC && !partial
 	var bad []string
 	badf := func(format string, args ...any) { bad = append(bad, fmt.Sprintf(format, args...)) }

@@ -83,7 +83,7 @@ func (f *Framer) push(line Line) {
 	if line.Truncated {
 		f.flush("an oversize line came next")
 		var m Message
-		f.single(line, classify(line.Content, true, &m))
+		f.single(line, &m, classify(line.Content, true, &m))
 		return
 	}
 	if len(f.pending) > 0 {
@@ -94,7 +94,7 @@ func (f *Framer) push(line Line) {
 			c, alone = classify(b, false, &m), true
 			if c.rpcObject {
 				f.flush("a complete message came next")
-				f.single(line, c)
+				f.single(line, &m, c)
 				return
 			}
 		}
@@ -117,16 +117,17 @@ func (f *Framer) push(line Line) {
 			if !alone {
 				c = classify(line.Content, false, &m)
 			}
-			f.fresh(line, c)
+			f.fresh(line, &m, c)
 		}
 		return
 	}
 	// The common case: classify straight into the frame that will hold it.
-	f.fresh(line, classify(line.Content, false, &f.peek().Msg))
+	m := &f.peek().Msg
+	f.fresh(line, m, classify(line.Content, false, m))
 }
 
 // fresh handles a line when nothing is pending.
-func (f *Framer) fresh(line Line, c classified) {
+func (f *Framer) fresh(line Line, m *Message, c classified) {
 	if c.st == statusPrefix {
 		body := bytes.TrimPrefix(line.Content, bom)
 		if i := skipWS(body); i < len(body) && (body[i] == '{' || body[i] == '[') {
@@ -138,7 +139,7 @@ func (f *Framer) fresh(line Line, c classified) {
 			}
 		}
 	}
-	f.single(line, c)
+	f.single(line, m, c)
 }
 
 // flush emits every pending line as a frame of its own: together they never
@@ -158,7 +159,7 @@ func (f *Framer) flush(why string) {
 				c.finds = append(c.finds, NewFinding("utf8-bom", "the line starts with a UTF-8 byte order mark (EF BB BF)"))
 			}
 		}
-		f.single(line, c)
+		f.single(line, &m, c)
 	}
 	f.pending = f.pending[:0]
 	f.pendingBytes = 0
@@ -181,11 +182,11 @@ func (f *Framer) peek() *frameOfOne {
 	return &f.slab[0]
 }
 
-func (f *Framer) single(line Line, c classified) {
+func (f *Framer) single(line Line, m *Message, c classified) {
 	x := f.peek()
 	f.slab = f.slab[1:]
-	if c.msg != &x.Msg {
-		x.Msg = *c.msg
+	if m != &x.Msg {
+		x.Msg = *m
 	}
 	x.Findings = c.finds
 	x.line[0] = line
