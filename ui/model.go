@@ -352,6 +352,12 @@ func (m *Model) syncKeys() {
 	}
 	_, inflightOK := m.inflight.selected()
 
+	// Quitting runs the ladder only when there is a server to stop.
+	if live {
+		k.Quit.SetHelp("q", "quit (ladder; again: kill)")
+	} else {
+		k.Quit.SetHelp("q", "quit")
+	}
 	k.Compose.SetEnabled(live)
 	k.Shutdown.SetEnabled(live)
 	k.Restart.SetEnabled(m.opts.Session != nil)

@@ -40,6 +40,9 @@ func (p *stderrPane) Render(focused bool, anchor uint64) string {
 	evs := ix.events
 	rows := p.rows()
 	extra := fmt.Sprintf("%d lines", ix.stderrLines)
+	if ix.stderrLines == 1 {
+		extra = "1 line"
+	}
 	top := max(0, len(evs)-rows)
 	mark := -1
 	switch {
