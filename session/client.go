@@ -32,8 +32,9 @@ var ErrNotInFlight = errors.New("session: no such request in flight")
 var ErrCannotCancelInitialize = errors.New("session: initialize cannot be cancelled (the MCP lifecycle forbids it); shut the server down instead")
 
 // ErrNoAnswer is wrapped by Call when the server exited, or was restarted,
-// before it answered.
-var ErrNoAnswer = errors.New("session: the server ended without answering")
+// before it answered. Its text is read by users in reports and the UI, so
+// it has no package prefix.
+var ErrNoAnswer = errors.New("the server exited without answering")
 
 // Defaults of the client's Config fields.
 const (
@@ -193,7 +194,7 @@ func (s *Session) Call(ctx context.Context, method string, params any) (*wire.Fr
 			return f, nil
 		default:
 		}
-		return nil, fmt.Errorf("id %s: %w", id, ErrNoAnswer)
+		return nil, fmt.Errorf("%w (id %s)", ErrNoAnswer, id)
 	}
 }
 

@@ -462,7 +462,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 				ctx, cancel := context.WithTimeout(context.Background(), restartHandshakeTimeout)
 				defer cancel()
 				if err := h.Handshake(ctx); err != nil {
-					return restartedMsg{"restarted; handshake", err}
+					// err says "handshake failed: ..." itself.
+					return restartedMsg{"restarted", err}
 				}
 			}
 			return restartedMsg{"restarted", nil}
