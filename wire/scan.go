@@ -156,9 +156,21 @@ func (s *scanner) str() (end int, esc bool, ok bool) {
 			s.i = i + 1
 			return i + 1, esc, true
 		case c >= 0x80:
-			// A run of non-ASCII characters (non-Latin text) is checked
-			// here in one go rather than re-entering the ASCII loop each time.
-			for i < len(b) && b[i] >= 0x80 {
+			// Non-Latin text is checked here in one go, the spaces and
+			// punctuation between its words included, rather than
+			// re-entering the eight-byte loop at every word: that loop
+			// takes over again after a run of ASCII.
+			ascii := 0
+			for i < len(b) && ascii < 8 {
+				if b[i] < 0x80 {
+					if !plain[b[i]] {
+						break
+					}
+					ascii++
+					i++
+					continue
+				}
+				ascii = 0
 				// Two-byte (Latin, Greek, Cyrillic, …) and common three-byte
 				// (most of the BMP: CJK, symbols) sequences inline.
 				if c := b[i]; c >= 0xC2 && c <= 0xDF {
