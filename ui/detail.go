@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -157,7 +158,14 @@ func (p *detailPane) jsonLines(f *wire.Frame) []string {
 	}
 	if len(text) > detailMaxBytes {
 		// Too large to format whole: show the start as text.
-		out := []string{p.c.st.Subtle.Render(fmt.Sprintf("%s frame: showing the first %s (y copies it all)", humanBytes(int64(len(text))), humanBytes(detailMaxBytes)))}
+		head := fmt.Sprintf("%s frame: showing the first %s (y copies it all)", humanBytes(int64(len(text))), humanBytes(detailMaxBytes))
+		if slices.ContainsFunc(f.Lines, func(l wire.Line) bool { return l.Truncated }) {
+			// Over --max-frame: only the start was kept; do not call the
+			// kept part the frame.
+			head = fmt.Sprintf("%s frame, %s kept (--max-frame): showing the first %s (y copies what was kept)",
+				humanBytes(f.Size()), humanBytes(int64(len(text))), humanBytes(detailMaxBytes))
+		}
+		out := []string{p.c.st.Subtle.Render(head)}
 		return append(out, wrapStyled(inert(clip(text), pictures), p.w, detailMaxLines)...)
 	}
 	lines, cut := prettyJSON(p.c.st, text, detailMaxLines)

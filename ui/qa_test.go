@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"linesman/session"
+	"linesman/wire"
 )
 
 // TestQuitHelpSaysWhatQuitDoes: the help line promises the shutdown ladder
@@ -56,5 +58,21 @@ func TestRestartHandshakeFailureReads(t *testing.T) {
 	want := "restarted: handshake failed: server/discover: the server exited without answering (id 2)"
 	if m.message != want || !m.messageBad {
 		t.Errorf("message %q (bad=%v), want %q", m.message, m.messageBad, want)
+	}
+}
+
+// TestDetailOfTruncatedFrame: a frame over --max-frame was kept in part; the
+// JSON tab gives its real size and what was kept, not the kept part as the
+// frame's size.
+func TestDetailOfTruncatedFrame(t *testing.T) {
+	f := newFixture(t)
+	big := `{"jsonrpc":"2.0","id":1,"result":{"text":"` + strings.Repeat("A", 1<<20) + `"}}` + "\n"
+	for _, fr := range wire.FramesOf([]byte(big), wire.Options{MaxFrame: 300 << 10}) {
+		f.step(time.Millisecond)
+		f.log.Append(session.Event{At: f.at, Type: session.EventFrame, Dir: wire.ServerToClient, Frame: fr})
+	}
+	screen := ansi.Strip(f.model(160, 40, nil).Render())
+	if !strings.Contains(screen, "1.0M frame, 307.2k kept (--max-frame)") {
+		t.Errorf("detail of a truncated frame:\n%s", screen)
 	}
 }
