@@ -855,9 +855,18 @@ func (m *Model) copyFrame(pretty bool) tea.Cmd {
 			text = ansi.Strip(strings.Join(lines, "\n")) + "\n"
 		}
 	}
-	m.setMessage(fmt.Sprintf("copied frame #%d (%s, %s) to the clipboard", ev.Seq, what, humanBytes(int64(len(text)))), false)
+	msg := fmt.Sprintf("copied frame #%d (%s, %s) to the clipboard", ev.Seq, what, humanBytes(int64(len(text))))
+	if len(text) > osc52Comfortable {
+		// The copy goes through the terminal, which may drop it silently.
+		msg = fmt.Sprintf("sent frame #%d (%s, %s) to the terminal's clipboard (OSC 52): many terminals refuse a copy this large", ev.Seq, what, humanBytes(int64(len(text))))
+	}
+	m.setMessage(msg, false)
 	return tea.SetClipboard(text)
 }
+
+// osc52Comfortable is about the largest copy terminals commonly accept
+// through OSC 52 (several cap it near 100 KB); above it, y says so.
+const osc52Comfortable = 100_000
 
 // editInEditor suspends the UI and edits the draft in $EDITOR.
 func (m *Model) editInEditor() tea.Cmd {

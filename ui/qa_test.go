@@ -76,3 +76,24 @@ func TestDetailOfTruncatedFrame(t *testing.T) {
 		t.Errorf("detail of a truncated frame:\n%s", screen)
 	}
 }
+
+// TestCopyOfAHugeFrameIsHonest: y on a frame of megabytes cannot promise it
+// reached the clipboard — terminals commonly drop OSC 52 copies that large.
+func TestCopyOfAHugeFrameIsHonest(t *testing.T) {
+	f := newFixture(t)
+	f.s2c(`{"jsonrpc":"2.0","id":1,"result":{"text":"` + strings.Repeat("A", 1<<20) + `"}}` + "\n")
+	m := f.model(80, 24, nil)
+	if cmd := m.key(keyMsg("y")); cmd == nil {
+		t.Fatal("y gave no command")
+	}
+	if strings.HasPrefix(m.message, "copied") || !strings.Contains(m.message, "refuse") {
+		t.Errorf("message %q", m.message)
+	}
+	f2 := newFixture(t)
+	f2.s2c(`{"jsonrpc":"2.0","id":1,"result":{}}` + "\n")
+	m2 := f2.model(80, 24, nil)
+	m2.key(keyMsg("y"))
+	if !strings.HasPrefix(m2.message, "copied frame") {
+		t.Errorf("small frame: message %q", m2.message)
+	}
+}
