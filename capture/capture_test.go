@@ -429,6 +429,16 @@ func TestOpenRejects(t *testing.T) {
 		!strings.Contains(err.Error(), "version 99") {
 		t.Errorf("a newer version: %v", err)
 	}
+	// A newer version without the writer's name reads as English; a header
+	// with no version is broken, not newer ("upgrade linesman" would mislead).
+	if _, err := Open(write("newer-anon", `{"type":"header","format":"linesman-capture","version":7}`+"\n")); err == nil ||
+		!strings.Contains(err.Error(), "written by a newer linesman;") {
+		t.Errorf("a newer version, writer unnamed: %v", err)
+	}
+	if _, err := Open(write("no-version", `{"type":"header","format":"linesman-capture","linesman":"0.1.0"}`+"\n")); !errors.Is(err, ErrNotCapture) ||
+		strings.Contains(err.Error(), "upgrade") {
+		t.Errorf("a header without a version: %v", err)
+	}
 	hdr := `{"type":"header","format":"linesman-capture","version":1,"start":"2026-01-02T03:04:05.000000006Z"}` + "\n"
 	if _, err := Open(write("bad", hdr+`{"type":"frame","seq":1,"at":5,"dir":"c2s","lines":[{"text":"x","term":"lf","len":1}]}`+"\n{oops\n")); err == nil ||
 		!strings.Contains(err.Error(), ":3:") {

@@ -267,9 +267,17 @@ func (rd *reader) header(b []byte) error {
 	if err := json.Unmarshal(b, &h); err != nil || h.Type != "header" || h.Format != FormatName {
 		return fmt.Errorf("capture: %s: %w (the first line is not a %s header)", rd.path, ErrNotCapture, FormatName)
 	}
-	if h.Version < 1 || h.Version > FormatVersion {
-		return fmt.Errorf("capture: %s is format version %d, written by linesman %s; this linesman (%s) reads versions up to %d: upgrade linesman",
-			rd.path, h.Version, h.Linesman, session.Version, FormatVersion)
+	if h.Version < 1 {
+		// Not newer, broken: "upgrade linesman" would send the user astray.
+		return fmt.Errorf("capture: %s: %w (its header has no valid format version: %d)", rd.path, ErrNotCapture, h.Version)
+	}
+	if h.Version > FormatVersion {
+		by := "a newer linesman"
+		if h.Linesman != "" {
+			by = "linesman " + h.Linesman
+		}
+		return fmt.Errorf("capture: %s is format version %d, written by %s; this linesman (%s) reads versions up to %d: upgrade linesman",
+			rd.path, h.Version, by, session.Version, FormatVersion)
 	}
 	rd.maxFrame = h.MaxFrame
 	rd.c = &Capture{
