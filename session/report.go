@@ -429,6 +429,9 @@ const stderrTailText = 20
 // sendTextShown is how much of each frame the human report of send shows.
 const sendTextShown = 4096
 
+// stderrLineShown is how much of each stderr line the human report shows.
+const stderrLineShown = 1024
+
 // notesText is how many of linesman's own notes the human report shows.
 const notesText = 5
 
@@ -505,6 +508,16 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintf(&b, "\nstderr (last %d of %d lines):\n", len(tail), len(r.stderrAll))
 		for _, l := range tail {
+			// A blob dumped on stderr would flood the terminal: the line is
+			// cut, as send's frames are (--json keeps it whole).
+			if len(l) > stderrLineShown {
+				cut := stderrLineShown
+				for cut > 0 && !utf8.RuneStart(l[cut]) {
+					cut--
+				}
+				fmt.Fprintf(&b, "  | %s …(%d bytes in all)\n", Inert(l[:cut]), len(l))
+				continue
+			}
 			fmt.Fprintf(&b, "  | %s\n", Inert(l))
 		}
 	} else {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"linesman/wire"
 )
@@ -511,5 +512,25 @@ func TestReportStreamFinding(t *testing.T) {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("text report lacks %q:\n%s", want, b.String())
 		}
+	}
+}
+
+// TestReportTextCutsLongStderrLines: a blob on stderr does not flood the
+// terminal through the human report; the JSON report keeps it whole.
+func TestReportTextCutsLongStderrLines(t *testing.T) {
+	l := NewLog(0)
+	blob := strings.Repeat("é", 600_000) // 1.2 MB, two bytes a rune
+	l.Append(Event{Type: EventStderr, Stderr: &wire.Line{Content: []byte(blob), Term: wire.TermLF, Length: int64(len(blob))}})
+	r := ReportFromLog(l, nil, ReportMeta{})
+	var b strings.Builder
+	r.WriteText(&b)
+	if b.Len() > 8<<10 || !strings.Contains(b.String(), "…(1200000 bytes in all)") {
+		t.Errorf("human report of a 1.2 MB stderr line is %d bytes:\n%.300s", b.Len(), b.String())
+	}
+	if !utf8.ValidString(b.String()) {
+		t.Error("the cut split a character")
+	}
+	if r.Stderr[0] != blob {
+		t.Error("the JSON report must keep the line whole")
 	}
 }
