@@ -97,3 +97,29 @@ func TestCopyOfAHugeFrameIsHonest(t *testing.T) {
 		t.Errorf("small frame: message %q", m2.message)
 	}
 }
+
+// TestTemplatesOpenTheConversationFirst: with no era known (--no-handshake,
+// nothing sent yet) the composer starts on the messages that open the
+// conversation, not on tools/list, which no server answers before them.
+func TestTemplatesOpenTheConversationFirst(t *testing.T) {
+	ts := templates(templateCtx{era: session.EraUnknown, id: "1"})
+	var names []string
+	for _, x := range ts {
+		names = append(names, x.Name)
+	}
+	if len(names) < 3 || names[0] != "server/discover (modern)" || names[1] != "initialize (legacy)" || names[2] != "notifications/initialized (legacy)" {
+		t.Errorf("templates with no era: %v", names)
+	}
+	seen := map[string]bool{}
+	for _, n := range names {
+		if seen[n] {
+			t.Errorf("template %q offered twice: %v", n, names)
+		}
+		seen[n] = true
+	}
+	for _, era := range []session.Era{session.EraLegacy, session.EraModern} {
+		if first := templates(templateCtx{era: era, id: "4"})[0].Name; first != "tools/list" {
+			t.Errorf("%s era: first template %q, want tools/list", era, first)
+		}
+	}
+}

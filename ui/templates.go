@@ -78,7 +78,9 @@ func (c templateCtx) requestWith(method, params string, progress bool) string {
 	return fmt.Sprintf("{\n  \"jsonrpc\": \"2.0\",\n  \"id\": %s,\n  \"method\": %q%s\n}", c.id, method, p)
 }
 
-// templates returns the templates for the context, the era's own first.
+// templates returns the templates for the context: the requests of the
+// era, then the handshake messages of both eras — first when no era is known
+// yet, since the conversation then still has to be opened.
 func templates(c templateCtx) []template {
 	var out []template
 	add := func(name, text string) { out = append(out, template{name, text}) }
@@ -90,6 +92,13 @@ func templates(c templateCtx) []template {
 	initReq := fmt.Sprintf("{\n  \"jsonrpc\": \"2.0\",\n  \"id\": %s,\n  \"method\": \"initialize\",\n  \"params\": {\n    %s\n  }\n}", c.id, legacyInit)
 	initialized := "{\"jsonrpc\": \"2.0\", \"method\": \"notifications/initialized\"}"
 
+	if c.era == session.EraUnknown {
+		// Nothing has opened the conversation yet (--no-handshake, or
+		// the probe still under way): the openings come first.
+		add("server/discover (modern)", discover)
+		add("initialize (legacy)", initReq)
+		add("notifications/initialized (legacy)", initialized)
+	}
 	add("tools/list", c.request("tools/list", ""))
 	for _, t := range c.tools {
 		add("tools/call "+t.Name, c.requestWith("tools/call", fmt.Sprintf("\"name\": %q,\n    \"arguments\": %s", t.Name, skeleton(t.Schema, "    ")), true))
@@ -106,11 +115,12 @@ func templates(c templateCtx) []template {
 	if c.cancelID != "" {
 		add("notifications/cancelled "+c.cancelID, fmt.Sprintf("{\n  \"jsonrpc\": \"2.0\",\n  \"method\": \"notifications/cancelled\",\n  \"params\": {\"requestId\": %s, \"reason\": \"cancelled by hand\"}\n}", c.cancelID))
 	}
-	if c.era == session.EraModern {
+	switch c.era {
+	case session.EraModern:
 		add("server/discover", discover)
 		add("initialize (legacy)", initReq)
 		add("notifications/initialized (legacy)", initialized)
-	} else {
+	case session.EraLegacy:
 		add("initialize", initReq)
 		add("notifications/initialized", initialized)
 		add("server/discover (modern)", discover)
