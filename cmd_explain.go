@@ -24,10 +24,10 @@ Example:
 func runExplain(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("explain", explainHeader, stderr)
 	jsonOut := fs.Bool("json", false, "print the registry entries as JSON")
-	if status, ok := parseFlags(fs, args); !ok {
+	codes, status, ok := parseFlagsAnywhere(fs, args)
+	if !ok {
 		return status
 	}
-	codes := fs.Args()
 
 	if len(codes) == 0 {
 		all := wire.Codes()

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -46,10 +47,11 @@ func runView(args []string, stdout, stderr io.Writer) int {
 	text := fs.Bool("text", false, "print a text transcript instead of opening the inspector")
 	theme := fs.String("theme", "auto", "colour theme: auto, dark, light or high-contrast (NO_COLOR is honoured)")
 	poll := fs.Duration("poll", capture.DefaultPoll, "with --follow: how often to look for new records")
-	if status, ok := parseFlags(fs, args); !ok {
+	files, status, ok := parseFlagsAnywhere(fs, args)
+	if !ok {
 		return status
 	}
-	if fs.NArg() != 1 {
+	if len(files) != 1 {
 		fmt.Fprintln(stderr, "linesman view: want exactly one capture FILE")
 		fs.Usage()
 		return exitUsage
@@ -58,7 +60,7 @@ func runView(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "linesman view: --theme: %v\n", err)
 		return exitUsage
 	}
-	path := fs.Arg(0)
+	path := files[0]
 	interactive := !*text && isTerminal(stdout)
 
 	// Interrupting a text transcript ends it; the inspector sees ctrl+c as
@@ -204,5 +206,27 @@ func reportTorn(stderr io.Writer, prefix, path string, c *capture.Capture) {
 	}
 	if c.Dropped > 0 {
 		fmt.Fprintf(stderr, "%s: %s: the recorder lost %d events to the live log's retention limit\n", prefix, path, c.Dropped)
+	}
+}
+
+// parseFlagsAnywhere parses flags before, between and after the positional
+// arguments ("view FILE --follow", "explain CODE --json"), which the flag
+// package alone stops at; "--" ends the flags. It returns the positional
+// arguments; ok is false when the caller should return status.
+func parseFlagsAnywhere(fs *flag.FlagSet, args []string) (positional []string, status int, ok bool) {
+	for {
+		if status, ok := parseFlags(fs, args); !ok {
+			return nil, status, false
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return positional, 0, true
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			// Everything after "--" is positional.
+			return append(positional, rest...), 0, true
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
 	}
 }

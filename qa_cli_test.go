@@ -1,0 +1,38 @@
+package main
+
+// QA: flags may follow the positional arguments, as the usage lines of
+// export ("export FILE --format F") already allow.
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestFlagsAfterPositionals: "explain CODE --json" and "view FILE --text"
+// work like their flags-first forms (they used to take --json for a code
+// and refuse the file); "--" still ends the flags.
+func TestFlagsAfterPositionals(t *testing.T) {
+	status, out, errOut := runBinary(t, nil, "explain", "non-json-line", "--json")
+	var infos []map[string]any
+	if status != 0 || json.Unmarshal(out, &infos) != nil || len(infos) != 1 || infos[0]["code"] != "non-json-line" {
+		t.Errorf("explain CODE --json: status %d\n%s\n%s", status, out, errOut)
+	}
+	if status, _, errOut := runBinary(t, nil, "explain", "--", "--json"); status != exitUsage || !strings.Contains(string(errOut), `unknown finding code "--json"`) {
+		t.Errorf("explain -- --json: status %d, %s", status, errOut)
+	}
+
+	capFile := filepath.Join(t.TempDir(), "run.jsonl")
+	if status, _, errOut := runBinary(t, nil, append([]string{"check", "--capture", capFile}, fakeServerArgs("headless-good")...)...); status != 0 {
+		t.Fatalf("check --capture: status %d\n%s", status, errOut)
+	}
+	if _, err := os.Stat(capFile); err != nil {
+		t.Fatal(err)
+	}
+	status, out, errOut = runBinary(t, nil, "view", capFile, "--text")
+	if status != 0 || !strings.HasPrefix(string(out), "# linesman session:") {
+		t.Errorf("view FILE --text: status %d\n%.300s\n%s", status, out, errOut)
+	}
+}
