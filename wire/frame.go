@@ -113,7 +113,11 @@ func (f *Framer) push(line Line) {
 				f.flush(fmt.Sprintf("the run passed the reassembly limit (%d lines or %d bytes)", f.opts.MaxPendingLines, f.opts.MaxPendingBytes))
 			}
 		default:
-			f.flush("the next line cannot continue it")
+			if f.inc.brokenString {
+				f.flush("it breaks off inside a string: a raw line break in a string value must be written as \\n")
+			} else {
+				f.flush("the next line cannot continue it")
+			}
 			if !alone {
 				c = classify(line.Content, false, &m)
 			}

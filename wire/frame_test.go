@@ -177,6 +177,14 @@ func TestFramerReassembly(t *testing.T) {
 	}
 }
 
+func TestFramerExplainsARawNewlineInAString(t *testing.T) {
+	in := `{"jsonrpc":"2.0","id":1,"result":{"text":"first line` + "\n" + `second line"}}` + "\n"
+	frames := FramesOf([]byte(in), Options{})
+	if len(frames) != 2 || !strings.Contains(frames[0].Findings[0].Message, `raw line break in a string`) {
+		t.Fatalf("got %s: %v", summary(frames), frames[0].Findings)
+	}
+}
+
 func TestFramerTruncatedMessageKeepsIDAndMethod(t *testing.T) {
 	in := `{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"x":"` + strings.Repeat("y", 50) + "\"}}\n"
 	f := FramesOf([]byte(in), Options{MaxFrame: 60})[0]

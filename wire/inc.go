@@ -13,6 +13,9 @@ type incScanner struct {
 	lit     string
 	litI    int
 	hexLeft int
+	// brokenString: the error was a line break inside a string, the
+	// signature of a message written with an unescaped newline in it.
+	brokenString bool
 }
 
 type incState uint8
@@ -53,6 +56,7 @@ func (z *incScanner) reset() {
 	z.stack = z.stack[:0]
 	z.st = stStart
 	z.inKey = false
+	z.brokenString = false
 }
 
 func isWS(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
@@ -142,6 +146,7 @@ func (z *incScanner) step(c byte) (again bool) {
 			z.st = stEsc
 		case c < 0x20:
 			z.st = stErr
+			z.brokenString = c == '\n' || c == '\r'
 		}
 	case stEsc:
 		switch c {
