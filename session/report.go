@@ -448,11 +448,11 @@ func (r *Report) WriteText(w io.Writer) error {
 	if r.Mode != "" {
 		title += " " + r.Mode
 	}
-	fmt.Fprintf(&b, "%s: %s\n", title, Inert(shellJoin(r.Command)))
-	fmt.Fprintf(&b, "  server:   %s\n", Inert(serverLine(r.ServerInfo)))
+	fmt.Fprintf(&b, "%s: %s\n", title, inert(shellJoin(r.Command)))
+	fmt.Fprintf(&b, "  server:   %s\n", inert(serverLine(r.ServerInfo)))
 	era := r.Era
 	if r.ProtocolVersion != "" {
-		era += ", protocol version " + Inert(r.ProtocolVersion)
+		era += ", protocol version " + inert(r.ProtocolVersion)
 	}
 	fmt.Fprintf(&b, "  era:      %s\n", era)
 	fmt.Fprintf(&b, "  process:  %s\n", processLine(r.Process))
@@ -465,10 +465,10 @@ func (r *Report) WriteText(w io.Writer) error {
 			fmt.Fprintf(&b, "  linesman: … and %d more notes (see --json)\n", len(r.Notes)-notesText)
 			break
 		}
-		fmt.Fprintf(&b, "  linesman: %s\n", Inert(n.Text))
+		fmt.Fprintf(&b, "  linesman: %s\n", inert(n.Text))
 	}
 	if r.Error != "" {
-		fmt.Fprintf(&b, "  failed:   %s\n", Inert(r.Error))
+		fmt.Fprintf(&b, "  failed:   %s\n", inert(r.Error))
 	}
 
 	if r.Mode == "send" {
@@ -485,7 +485,7 @@ func (r *Report) WriteText(w io.Writer) error {
 				if len(t) > sendTextShown {
 					t, cut = t[:sendTextShown], true
 				}
-				text = Inert(t)
+				text = inert(t)
 				if cut {
 					text += fmt.Sprintf(" …(%d bytes in all)", f.Bytes)
 				}
@@ -499,6 +499,8 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	if len(r.Findings) == 0 {
 		b.WriteString("\nno findings\n")
+	} else {
+		b.WriteString("  (linesman explain CODE tells why each matters)\n")
 	}
 
 	if len(r.stderrAll) > 0 {
@@ -515,10 +517,10 @@ func (r *Report) WriteText(w io.Writer) error {
 				for cut > 0 && !utf8.RuneStart(l[cut]) {
 					cut--
 				}
-				fmt.Fprintf(&b, "  | %s …(%d bytes in all)\n", Inert(l[:cut]), len(l))
+				fmt.Fprintf(&b, "  | %s …(%d bytes in all)\n", inert(l[:cut]), len(l))
 				continue
 			}
-			fmt.Fprintf(&b, "  | %s\n", Inert(l))
+			fmt.Fprintf(&b, "  | %s\n", inert(l))
 		}
 	} else {
 		b.WriteString("\nstderr: nothing\n")
@@ -569,13 +571,12 @@ func (r *Report) writeSeverity(b *strings.Builder, sev string) {
 				fmt.Fprintf(b, "      … and %d more\n", len(fs)-occurrencesText)
 				break
 			}
-			fmt.Fprintf(b, "      at %s: %s\n", r.where(f), Inert(f.Message))
+			fmt.Fprintf(b, "      at %s: %s\n", r.where(f), inert(f.Message))
 		}
 		if fs[0].Fix != "" {
 			fmt.Fprintf(b, "      fix: %s\n", firstSentence(fs[0].Fix))
 		}
 	}
-	fmt.Fprintf(b, "  (linesman explain CODE tells why each matters)\n")
 }
 
 // where names what a finding points at: a frame with an excerpt, or the
@@ -722,7 +723,7 @@ func (rf *ReportFrame) preview() string {
 	if cut {
 		c = c[:n]
 	}
-	s := Inert(string(c))
+	s := inert(string(c))
 	if cut || len(f.Lines) > 1 {
 		s += "…"
 	}
@@ -788,49 +789,11 @@ func durationMs(d time.Duration) float64 {
 	return float64(d.Round(time.Microsecond)) / float64(time.Millisecond)
 }
 
-// Inert returns s with everything that could act on a terminal made
-// visible: C0 control bytes become their Unicode control pictures (ESC is
-// ␛, NUL ␀), DEL is ␡, C1 controls and bidirectional overrides are spelled
-// <U+XXXX>, and bytes that are not UTF-8 are spelled \xNN. Tabs become a
-// visible ␉ too, so columns stay predictable.
-func Inert(s string) string {
-	clean := true
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 8)
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			fmt.Fprintf(&b, `\x%02X`, s[i])
-		case r < 0x20:
-			b.WriteRune(0x2400 + r)
-		case r == 0x7f:
-			b.WriteRune('\u2421')
-		case r >= 0x80 && r < 0xa0,
-			r >= 0x202a && r <= 0x202e,
-			r >= 0x2066 && r <= 0x2069,
-			r == 0x200e || r == 0x200f || r == 0x061c,
-			r == 0xfeff:
-			fmt.Fprintf(&b, "<U+%04X>", r)
-		default:
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	return b.String()
-}
-
 // registryInfo reads a code's title, fix and severity from the registry.
 func registryInfo(code string) (title, fix string, sev wire.Severity, ok bool) {
 	info, ok := wire.Lookup(code)
 	return info.Title, info.Fix, info.Severity, ok
 }
+
+// inert makes server text safe for a terminal (see wire.Visible).
+func inert(s string) string { return wire.VisibleString(s, wire.Pictures) }

@@ -305,23 +305,6 @@ func TestReportRestart(t *testing.T) {
 	}
 }
 
-func TestInert(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{"plain text", "plain text"},
-		{"\x1b[31mred", "␛[31mred"},
-		{"a\tb\r\n", "a␉b␍␊"},
-		{"nul\x00del\x7f", "nul␀del␡"},
-		{"bad \xff\xfe utf8", `bad \xFF\xFE utf8`},
-		{"c1 \u009b2J", "c1 <U+009B>2J"},
-		{"bidi \u202egnp.exe", "bidi <U+202E>gnp.exe"},
-		{"ünïcödé ✓", "ünïcödé ✓"},
-	} {
-		if got := Inert(c.in); got != c.want {
-			t.Errorf("Inert(%q) = %q, want %q", c.in, got, c.want)
-		}
-	}
-}
-
 // TestReportRegistry: titles and fixes come from the registry, and the human
 // report shows the fix's first sentence.
 func TestReportRegistry(t *testing.T) {
@@ -532,5 +515,17 @@ func TestReportTextCutsLongStderrLines(t *testing.T) {
 	}
 	if r.Stderr[0] != blob {
 		t.Error("the JSON report must keep the line whole")
+	}
+}
+
+// TestReportExplainHintOnce: the pointer to linesman explain closes the
+// findings once, not after each severity.
+func TestReportExplainHintOnce(t *testing.T) {
+	l, _ := sampleLog(t) // errors, a warning and a note
+	r := ReportFromLog(l, nil, ReportMeta{})
+	var b strings.Builder
+	r.WriteText(&b)
+	if n := strings.Count(b.String(), "linesman explain CODE"); n != 1 {
+		t.Errorf("the explain hint appears %d times:\n%s", n, b.String())
 	}
 }
