@@ -25,6 +25,9 @@ type classified struct {
 	// rpcObject: a complete top-level object with a "jsonrpc" member. Such a
 	// line is a message in its own right even while reassembly is pending.
 	rpcObject bool
+	// noCR: the text is JSON with no raw '\r' (strings cannot hold one, and
+	// the scan saw none between tokens), so the Framer need not look again.
+	noCR bool
 }
 
 var bom = []byte{0xEF, 0xBB, 0xBF}
@@ -79,6 +82,7 @@ func classify(text []byte, truncated bool, m *Message) (c classified) {
 	switch {
 	case s.err == errNone:
 		c.st = statusJSON
+		c.noCR = !s.cr
 	case s.err == errEOF:
 		c.st = statusPrefix
 	default:

@@ -196,7 +196,7 @@ func (f *Framer) single(line Line, m *Message, c classified) {
 	x.line[0] = line
 	fr := &x.Frame
 	fr.Lines = x.line[:1:1]
-	f.lineFindings(fr)
+	f.lineFindings(fr, c.noCR)
 	f.queue = append(f.queue, fr)
 }
 
@@ -212,13 +212,13 @@ func (f *Framer) multi() {
 	c := classify(joined, false, &fr.Msg)
 	fr.Findings = append([]Finding{NewFinding("multi-line-frame",
 		fmt.Sprintf("one JSON value spread over %d lines; a message must be one line", len(lines)))}, c.finds...)
-	f.lineFindings(fr)
+	f.lineFindings(fr, false)
 	f.queue = append(f.queue, fr)
 }
 
 // lineFindings adds what only the physical lines show: line ends, sizes, a
 // lone CR inside a line, a BOM at the start of a later line.
-func (f *Framer) lineFindings(fr *Frame) {
+func (f *Framer) lineFindings(fr *Frame, noCR bool) {
 	crlf := 0
 	for i, l := range fr.Lines {
 		if l.Term == TermCRLF {
@@ -227,8 +227,10 @@ func (f *Framer) lineFindings(fr *Frame) {
 		if l.Truncated {
 			addOnce(fr, "oversize-frame", fmt.Sprintf("a line of %d bytes exceeds the %d-byte limit; only the first %d bytes are kept", l.Length, f.opts.MaxFrame, len(l.Content)))
 		}
-		if j := bytes.IndexByte(l.Content, '\r'); j >= 0 {
-			addOnce(fr, "control-characters", fmt.Sprintf("a raw carriage return (0x0d) inside the line at byte %d", j))
+		if !noCR {
+			if j := bytes.IndexByte(l.Content, '\r'); j >= 0 {
+				addOnce(fr, "control-characters", fmt.Sprintf("a raw carriage return (0x0d) inside the line at byte %d", j))
+			}
 		}
 		if i > 0 && bytes.HasPrefix(l.Content, bom) {
 			addOnce(fr, "utf8-bom", fmt.Sprintf("line %d of the frame starts with a UTF-8 byte order mark", i+1))

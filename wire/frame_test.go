@@ -312,3 +312,11 @@ func TestFramesOfIsSmall(t *testing.T) {
 		t.Fatal("wrong frames")
 	}
 }
+
+func TestFramerFlagsACarriageReturnBetweenTokens(t *testing.T) {
+	// Valid JSON (CR is JSON whitespace), but a raw CR inside a line.
+	frames := FramesOf([]byte("{\"jsonrpc\":\"2.0\",\r\"method\":\"x\"}\n"), Options{})
+	if got := summary(frames); got != "notification[1]:control-characters" {
+		t.Fatalf("got %s", got)
+	}
+}

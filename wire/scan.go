@@ -32,6 +32,7 @@ type scanner struct {
 	at    int // offset of the problem
 
 	key keyRef // the key members last passed to its callback
+	cr  bool   // a raw '\r' was skipped as whitespace
 
 	badUTF8 int // offset+1 of the first invalid UTF-8 byte inside a string (0 = none)
 }
@@ -73,7 +74,14 @@ func (s *scanner) bad() bool {
 func (s *scanner) ws() {
 	for s.i < len(s.s) {
 		c := s.s[s.i]
-		if c > ' ' || (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+		if c > ' ' {
+			return
+		}
+		switch c {
+		case ' ', '\t', '\n':
+		case '\r':
+			s.cr = true
+		default:
 			return
 		}
 		s.i++
