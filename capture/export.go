@@ -131,7 +131,7 @@ func shellQuote(argv []string) string {
 
 // commentSafe makes s fit on one line of a shell comment.
 func commentSafe(s string) string {
-	return session.Inert(s)
+	return inert(s)
 }
 
 func truncatedLines(f *wire.Frame) bool {
@@ -161,16 +161,16 @@ func WriteTranscript(w io.Writer, log *session.Log, h Header) error {
 
 // WriteTranscriptHeader writes the transcript's opening lines.
 func WriteTranscriptHeader(w io.Writer, log *session.Log, h Header) {
-	fmt.Fprintf(w, "# linesman session: %s\n", session.Inert(shellQuote(h.Command)))
+	fmt.Fprintf(w, "# linesman session: %s\n", inert(shellQuote(h.Command)))
 	if !h.Start.IsZero() {
 		fmt.Fprintf(w, "# started %s", h.Start.Format(time.RFC3339Nano))
 		if h.Linesman != "" {
-			fmt.Fprintf(w, ", recorded by linesman %s", session.Inert(h.Linesman))
+			fmt.Fprintf(w, ", recorded by linesman %s", inert(h.Linesman))
 		}
 		fmt.Fprintln(w)
 	}
 	if h.Cwd != "" {
-		fmt.Fprintf(w, "# cwd %s\n", session.Inert(h.Cwd))
+		fmt.Fprintf(w, "# cwd %s\n", inert(h.Cwd))
 	}
 	if d, _ := log.Dropped(); d > 0 {
 		fmt.Fprintf(w, "# %d earlier events were dropped by the retention limit\n", d)
@@ -185,10 +185,10 @@ func WriteTranscriptEvent(w io.Writer, ev *session.Event) {
 		f := ev.Frame
 		what := f.Msg.Kind.String()
 		if id := f.Msg.ID.String(); id != "" {
-			what += " id=" + session.Inert(id)
+			what += " id=" + inert(id)
 		}
 		if f.Msg.Method != "" {
-			what += " " + session.Inert(f.Msg.Method)
+			what += " " + inert(f.Msg.Method)
 		}
 		fmt.Fprintf(w, "%s  %s  #%d %s, %d bytes", at, ev.Dir, ev.Seq, what, f.Size())
 		if len(f.Lines) > 1 {
@@ -199,7 +199,7 @@ func WriteTranscriptEvent(w io.Writer, ev *session.Event) {
 			fmt.Fprintf(w, "%12s  %s  │ %s\n", "", ev.Dir, lineText(&f.Lines[i]))
 		}
 		for _, x := range f.Findings {
-			fmt.Fprintf(w, "%12s  %s  ! %s %s: %s\n", "", ev.Dir, x.Severity, x.Code, session.Inert(x.Message))
+			fmt.Fprintf(w, "%12s  %s  ! %s %s: %s\n", "", ev.Dir, x.Severity, x.Code, inert(x.Message))
 		}
 	case session.EventStderr:
 		fmt.Fprintf(w, "%s  err  %s\n", at, lineText(ev.Stderr))
@@ -224,25 +224,25 @@ func WriteTranscriptEvent(w io.Writer, ev *session.Event) {
 			s += ", pid " + strconv.Itoa(p.Pid)
 		}
 		if p.Detail != "" {
-			s += ": " + session.Inert(p.Detail)
+			s += ": " + inert(p.Detail)
 		}
 		fmt.Fprintf(w, "%s  proc %s\n", at, s)
 	case session.EventFinding:
 		x := ev.Finding
-		fmt.Fprintf(w, "%s  !    %s %s: %s", at, x.Severity, x.Code, session.Inert(x.Message))
+		fmt.Fprintf(w, "%s  !    %s %s: %s", at, x.Severity, x.Code, inert(x.Message))
 		if x.FrameSeq != 0 {
 			fmt.Fprintf(w, " (frame #%d)", x.FrameSeq)
 		}
 		fmt.Fprintln(w)
 	case session.EventNote:
-		fmt.Fprintf(w, "%s  note %s\n", at, session.Inert(ev.Note))
+		fmt.Fprintf(w, "%s  note %s\n", at, inert(ev.Note))
 	}
 }
 
 // lineText renders one physical line inertly, with its terminator when it
 // is not the plain "\n" and a mark when it was truncated.
 func lineText(l *wire.Line) string {
-	s := session.Inert(string(l.Content))
+	s := inert(string(l.Content))
 	switch l.Term {
 	case wire.TermCRLF:
 		s += " [\\r\\n]"
@@ -339,3 +339,6 @@ func WriteFindings(w io.Writer, log *session.Log, tr *session.Tracker, h Header)
 	r := session.ReportFromLog(log, tr, ReportMeta(log, h))
 	return r.WriteJSON(w)
 }
+
+// inert makes server text safe for a terminal (see wire.Visible).
+func inert(s string) string { return wire.VisibleString(s, wire.Pictures) }

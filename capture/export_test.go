@@ -104,7 +104,7 @@ func TestTranscriptIsInert(t *testing.T) {
 			t.Fatalf("control %U at %d in transcript:\n%s", r, i, text)
 		}
 	}
-	for _, want := range []string{"srv 'a b'", "c2s  #2 request id=1 tools/list", "[\\r\\n]", "\\xFF", "[no newline]",
+	for _, want := range []string{"srv 'a b'", "c2s  #2 request id=1 tools/list", "[\\r\\n]", "\uFFFD", "[no newline]",
 		"␛[31merror", "non-json-line", "(frame #2)", "pid 7"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("transcript lacks %q:\n%s", want, text)

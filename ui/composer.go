@@ -85,7 +85,7 @@ func (p *composer) close() {
 
 func (p *composer) Render(focused bool) string {
 	st := p.c.st
-	extra := st.Subtle.Render(fmt.Sprintf("%s  (%d/%d)", inertString(p.title, pictures), p.tmplIdx+1, max(len(p.tmpls), 1)))
+	extra := st.Subtle.Render(fmt.Sprintf("%s  (%d/%d)", wire.VisibleString(p.title, wire.Pictures), p.tmplIdx+1, max(len(p.tmpls), 1)))
 	lines := []string{p.c.titleLine(p.w, "Composer", focused, extra)}
 	lines = append(lines, strings.Split(p.ta.View(), "\n")...)
 	lines = lines[:max(0, min(len(lines), p.h-1))]

@@ -137,7 +137,7 @@ func (p *detailPane) header(ev *session.Event) string {
 	}
 	s := fmt.Sprintf("%s %s", dir, f.Msg.Kind)
 	if f.Msg.ID.Kind != wire.IDAbsent {
-		s += " id " + inertString(f.Msg.ID.String(), pictures)
+		s += " id " + wire.VisibleString(f.Msg.ID.String(), wire.Pictures)
 	}
 	lines := "1 line"
 	if len(f.Lines) != 1 {
@@ -152,7 +152,7 @@ func (p *detailPane) jsonLines(f *wire.Frame) []string {
 	if f.Msg.Kind == wire.KindNonJSON || !json.Valid(clip(text)) && len(text) <= detailMaxBytes {
 		out := []string{p.c.st.Warning.Render("▲ not JSON: shown as text (the Raw tab shows the exact bytes)")}
 		for _, l := range f.Lines {
-			out = append(out, wrapCells(inert(clip(l.Content), pictures), p.w)...)
+			out = append(out, wrapCells(wire.Visible(clip(l.Content), wire.Pictures), p.w)...)
 		}
 		return out
 	}
@@ -166,7 +166,7 @@ func (p *detailPane) jsonLines(f *wire.Frame) []string {
 				humanBytes(f.Size()), humanBytes(int64(len(text))), humanBytes(detailMaxBytes))
 		}
 		out := []string{p.c.st.Subtle.Render(head)}
-		return append(out, wrapStyled(inert(clip(text), pictures), p.w, detailMaxLines)...)
+		return append(out, wrapStyled(wire.Visible(clip(text), wire.Pictures), p.w, detailMaxLines)...)
 	}
 	lines, cut := prettyJSON(p.c.st, text, detailMaxLines)
 	var out []string
@@ -239,8 +239,21 @@ func (p *detailPane) rawLines(f *wire.Frame) []string {
 		default:
 			term = st.Warning.Render(" ⟂ no terminator (EOF)")
 		}
-		prefix := st.Subtle.Render(fmt.Sprintf("L%d ", i+1))
-		out = append(out, wrapStyled(prefix+body+term, p.w, detailMaxLines)...)
+		// Continuation rows hang under the content, so the L1, L2, ...
+		// gutter alone marks where a physical line starts.
+		label := fmt.Sprintf("L%d ", i+1)
+		prefix, pad := st.Subtle.Render(label), strings.Repeat(" ", len(label))
+		if p.w-len(label) < 16 {
+			prefix, pad = "", "" // too narrow to spare the gutter on every row
+			body = st.Subtle.Render(label) + body
+		}
+		for j, r := range wrapStyled(body+term, p.w-len(pad), detailMaxLines) {
+			if j == 0 {
+				out = append(out, prefix+r)
+			} else {
+				out = append(out, pad+r)
+			}
+		}
 		if l.Truncated || len(content) < len(l.Content) {
 			out = append(out, st.Warning.Render(fmt.Sprintf("   … %d of %d bytes shown", len(content), l.Length)))
 		}
@@ -251,9 +264,9 @@ func (p *detailPane) rawLines(f *wire.Frame) []string {
 	return out
 }
 
-// rawStyled is inert(b, notation) with the escaped parts highlighted.
+// rawStyled is wire.Visible(b, wire.Notation) with the escaped parts highlighted.
 func rawStyled(st *Styles, b []byte) string {
-	s := inert(b, notation)
+	s := wire.Visible(b, wire.Notation)
 	if !strings.Contains(s, `\`) {
 		return s
 	}
@@ -295,7 +308,7 @@ func (p *detailPane) findingLines(ev *session.Event) []string {
 		if text == "" {
 			return
 		}
-		body := lipgloss.Wrap(inertString(text, pictures), max(p.w-7, 10), " ")
+		body := lipgloss.Wrap(wire.VisibleString(text, wire.Pictures), max(p.w-7, 10), " ")
 		for i, l := range strings.Split(body, "\n") {
 			if i == 0 {
 				out = append(out, st.Accent.Render(fmt.Sprintf("  %-4s", label))+" "+l)
@@ -309,7 +322,7 @@ func (p *detailPane) findingLines(ev *session.Event) []string {
 			out = append(out, "")
 		}
 		sev := st.Severity(f.Severity)
-		out = append(out, sev.Render(severityGlyph(f.Severity)+" "+f.Severity.String()+" "+inertString(f.Code, pictures)))
+		out = append(out, sev.Render(severityGlyph(f.Severity)+" "+f.Severity.String()+" "+wire.VisibleString(f.Code, wire.Pictures)))
 		info, ok := lookupFinding(f.Code)
 		if ok && info.Title != "" {
 			wrap("", info.Title)
@@ -353,7 +366,7 @@ func (p *detailPane) pairLines(ev *session.Event) []string {
 		if m.Kind == wire.KindRequest {
 			out = append(out, st.Accent.Render(fmt.Sprintf("response #%d, %s after the request", other, humanAge(o.At-ev.At))))
 		} else {
-			out = append(out, st.Accent.Render(fmt.Sprintf("request #%d (%s), sent %s before this response", other, inertString(o.Frame.Msg.Method, pictures), humanAge(ev.At-o.At))))
+			out = append(out, st.Accent.Render(fmt.Sprintf("request #%d (%s), sent %s before this response", other, wire.VisibleString(o.Frame.Msg.Method, wire.Pictures), humanAge(ev.At-o.At))))
 		}
 		out = append(out, p.jsonLines(o.Frame)...)
 	case m.Kind == wire.KindRequest:

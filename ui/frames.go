@@ -109,7 +109,7 @@ func (p *framesPane) Render(focused bool) string {
 	list := ix.view()
 	extra := fmt.Sprintf("%d", len(ix.frames))
 	if ix.filt != nil {
-		extra = fmt.Sprintf("%d of %d  /%s", len(list), len(ix.frames), inertString(ix.filt.src, pictures))
+		extra = fmt.Sprintf("%d of %d  /%s", len(list), len(ix.frames), wire.VisibleString(ix.filt.src, wire.Pictures))
 	}
 	if p.follow {
 		extra += "  ⇣follow"
@@ -176,7 +176,7 @@ func (p *framesPane) row(ev *session.Event, selected, focused bool) string {
 	if id == "" {
 		id = m.ID.String()
 	}
-	id = fit(inertString(id, pictures), colID)
+	id = fit(wire.VisibleString(id, wire.Pictures), colID)
 	size := fmt.Sprintf("%*s", colSize, humanBytes(f.Size()))
 
 	findings := p.c.ix.findings(ev)
@@ -225,12 +225,12 @@ func (p *framesPane) what(ev *session.Event) string {
 	m := &f.Msg
 	switch m.Kind {
 	case wire.KindRequest, wire.KindNotification:
-		return inertString(m.Method, pictures)
+		return wire.VisibleString(m.Method, wire.Pictures)
 	case wire.KindResult, wire.KindError:
 		method := ""
 		if req, ok := p.c.ix.pair[ev.Seq]; ok {
 			if r, ok := p.c.ix.log.Get(req); ok && r.Frame != nil {
-				method = " " + inertString(r.Frame.Msg.Method, pictures)
+				method = " " + wire.VisibleString(r.Frame.Msg.Method, wire.Pictures)
 			}
 		}
 		if m.Kind == wire.KindError {
@@ -239,7 +239,7 @@ func (p *framesPane) what(ev *session.Event) string {
 		return "result" + method
 	case wire.KindInvalid:
 		if m.Invalid != "" {
-			return "invalid: " + inertString(m.Invalid, pictures)
+			return "invalid: " + wire.VisibleString(m.Invalid, wire.Pictures)
 		}
 		return "invalid"
 	default:
@@ -250,7 +250,7 @@ func (p *framesPane) what(ev *session.Event) string {
 				preview = preview[:256]
 			}
 		}
-		return "non-json " + inert(preview, pictures)
+		return "non-json " + wire.Visible(preview, wire.Pictures)
 	}
 }
 
@@ -261,7 +261,7 @@ func (p *framesPane) badges(fs []wire.Finding, w int, plain bool) string {
 	var sb strings.Builder
 	used := 0
 	for i, f := range sorted {
-		b := severityGlyph(f.Severity) + inertString(f.Code, pictures)
+		b := severityGlyph(f.Severity) + wire.VisibleString(f.Code, wire.Pictures)
 		bw := ansi.StringWidth(b)
 		more := ""
 		if i < len(sorted)-1 {

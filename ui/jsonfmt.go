@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"linesman/wire"
 	"strings"
 )
 
@@ -86,7 +87,7 @@ func prettyJSON(st *Styles, text []byte, maxLines int) (lines []string, cut bool
 				j++
 			}
 			j = min(j+1, n)
-			s := inert(text[i:j], pictures)
+			s := wire.Visible(text[i:j], wire.Pictures)
 			if expect {
 				cur.WriteString(st.JSONKey.Render(s))
 				expect = false
@@ -102,7 +103,7 @@ func prettyJSON(st *Styles, text []byte, maxLines int) (lines []string, cut bool
 			if j == i {
 				j++
 			}
-			tok := inert(text[i:j], pictures)
+			tok := wire.Visible(text[i:j], wire.Pictures)
 			if c == '-' || (c >= '0' && c <= '9') {
 				cur.WriteString(st.JSONNumber.Render(tok))
 			} else {

@@ -291,7 +291,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.waitDone()
 	case resultMsg:
 		if msg.err != nil {
-			m.setMessage(msg.what+": "+inertString(msg.err.Error(), pictures), true)
+			m.setMessage(msg.what+": "+wire.VisibleString(msg.err.Error(), wire.Pictures), true)
 		} else if msg.what != "" {
 			m.setMessage(msg.what, false)
 		}

@@ -585,26 +585,8 @@ func colourSGR(sgr string) bool {
 	return false
 }
 
-func TestInertEveryByte(t *testing.T) {
-	for _, mode := range []inertMode{pictures, notation} {
-		for c := 0; c < 256; c++ {
-			for _, b := range [][]byte{{byte(c)}, {0xc2, byte(c)}, {'a', byte(c), 'b'}} {
-				s := inert(b, mode)
-				for _, r := range s {
-					if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
-						t.Fatalf("inert(%q) = %q keeps control %U", b, s, r)
-					}
-				}
-			}
-		}
-	}
-	if got := inert([]byte("a\tb\r\n\x1b\xff"), notation); got != `a\tb\r\n\x1b\xff` {
-		t.Fatalf("notation: %q", got)
-	}
-	if got := inert([]byte("a\x1b[2J\x07\xff"), pictures); got != "a␛[2J␇\uFFFD" {
-		t.Fatalf("pictures: %q", got)
-	}
-	// Width: wide and combining characters are measured as the terminal shows them.
+// Width: wide and combining characters are measured as the terminal shows them.
+func TestFitMeasuresCells(t *testing.T) {
 	if w := ansi.StringWidth(fit("日本語e\u0301", 10)); w != 10 {
 		t.Fatalf("fit width %d", w)
 	}
@@ -784,27 +766,6 @@ func TestEverySizeKeepsTheShape(t *testing.T) {
 			}
 		}
 	}
-}
-
-// FuzzInert: whatever the server writes, the rendering holds no byte a
-// terminal would act on, and plain printable text passes unchanged.
-func FuzzInert(f *testing.F) {
-	for _, s := range []string{"", "hello", "\x1b[2J", "\x1b]52;c;eA==\x07", "\xc2\x9b", "\xff\xfe", "日本語", "\u202e", "a\tb\r\n"} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, b []byte) {
-		for _, mode := range []inertMode{pictures, notation} {
-			s := inert(b, mode)
-			for _, r := range s {
-				if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || unsafeRune(r) {
-					t.Fatalf("inert(%q) = %q keeps %U", b, s, r)
-				}
-			}
-			if isSafe(string(b)) && mode == pictures && s != string(b) {
-				t.Fatalf("safe text changed: %q -> %q", b, s)
-			}
-		}
-	})
 }
 
 func TestHelpScreenScrolls(t *testing.T) {

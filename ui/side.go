@@ -85,17 +85,17 @@ func (p *stderrPane) row(ev *session.Event) string {
 	switch ev.Type {
 	case session.EventStderr:
 		glyph = st.Stderr.Render("┃")
-		text = st.Stderr.Render(inert(ev.Stderr.Content, pictures))
+		text = st.Stderr.Render(wire.Visible(ev.Stderr.Content, wire.Pictures))
 	case session.EventProcess:
 		glyph = st.Accent.Render("◆")
 		text = processText(ev.Process)
 	case session.EventNote:
 		glyph = st.Note.Render("ℹ")
-		text = inertString(ev.Note, pictures)
+		text = wire.VisibleString(ev.Note, wire.Pictures)
 	case session.EventFinding:
 		f := ev.Finding
 		glyph = st.Severity(f.Severity).Render(severityGlyph(f.Severity))
-		text = st.Severity(f.Severity).Render(inertString(f.Code, pictures)) + " " + inertString(f.Message, pictures)
+		text = st.Severity(f.Severity).Render(wire.VisibleString(f.Code, wire.Pictures)) + " " + wire.VisibleString(f.Message, wire.Pictures)
 		if f.FrameSeq != 0 {
 			text += st.Subtle.Render(fmt.Sprintf(" (frame #%d)", f.FrameSeq))
 		}
@@ -120,7 +120,7 @@ func processText(e *session.ProcessEvent) string {
 		return s
 	}
 	if e.Detail != "" {
-		return inertString(e.Detail, pictures)
+		return wire.VisibleString(e.Detail, wire.Pictures)
 	}
 	return fmt.Sprintf("%s pid %d", e.State, e.Pid)
 }
@@ -187,14 +187,14 @@ func (p *inflightPane) Render(focused bool) string {
 		if r.Dir == wire.ServerToClient {
 			glyph = "←"
 		}
-		s := fmt.Sprintf("%s %-4s %s %s", glyph, inertString(r.ID.String(), pictures), humanAge(p.c.now-r.SentAt), inertString(r.Method, pictures))
+		s := fmt.Sprintf("%s %-4s %s %s", glyph, wire.VisibleString(r.ID.String(), wire.Pictures), humanAge(p.c.now-r.SentAt), wire.VisibleString(r.Method, wire.Pictures))
 		if r.HasProgress {
 			prog := fmt.Sprintf(" %g", r.Progress)
 			if r.Total > 0 {
 				prog += fmt.Sprintf("/%g", r.Total)
 			}
 			if r.ProgressMessage != "" {
-				prog += " " + inertString(r.ProgressMessage, pictures)
+				prog += " " + wire.VisibleString(r.ProgressMessage, wire.Pictures)
 			}
 			s += st.Accent.Render(prog)
 		}
@@ -269,9 +269,9 @@ func (p *processPane) Render(focused bool) string {
 	}
 	lines = append(lines, p.c.titleLine(p.w, "Process", focused, extra))
 	if p.showEnv && p.info != nil {
-		body := []string{" cwd " + inertString(p.info.Dir, pictures), " env (as the child got it):"}
+		body := []string{" cwd " + wire.VisibleString(p.info.Dir, wire.Pictures), " env (as the child got it):"}
 		for _, e := range p.info.Env {
-			body = append(body, "  "+inertString(e, pictures))
+			body = append(body, "  "+wire.VisibleString(e, wire.Pictures))
 		}
 		p.scroll = max(0, min(p.scroll, len(body)-(p.h-1)))
 		lines = append(lines, body[p.scroll:]...)
@@ -283,7 +283,7 @@ func (p *processPane) Render(focused bool) string {
 		cmd = strings.Join(p.info.Command, " ")
 	}
 	if cmd != "" {
-		lines = append(lines, st.Subtle.Render(" cmd ")+inertString(cmd, pictures))
+		lines = append(lines, st.Subtle.Render(" cmd ")+wire.VisibleString(cmd, wire.Pictures))
 	}
 	io := fmt.Sprintf("→ %s  ← %s  stderr %s", humanBytes(ix.bytesC2S), humanBytes(ix.bytesS2C), humanBytes(ix.bytesStderr))
 	if p.info != nil {

@@ -68,7 +68,7 @@ func (m *Model) View() tea.View {
 	v.MouseMode = tea.MouseModeCellMotion
 	title := "linesman"
 	if m.opts.Title != "" {
-		title += " — " + inertString(m.opts.Title, pictures)
+		title += " — " + wire.VisibleString(m.opts.Title, wire.Pictures)
 	}
 	v.WindowTitle = title
 	return v
@@ -205,14 +205,14 @@ func (m *Model) statusBar() string {
 	}
 	parts = append(parts, e)
 	if ix.hs.ServerName != "" {
-		parts = append(parts, inertString(strings.TrimSpace(ix.hs.ServerName+" "+ix.hs.ServerVersion), pictures))
+		parts = append(parts, wire.VisibleString(strings.TrimSpace(ix.hs.ServerName+" "+ix.hs.ServerVersion), wire.Pictures))
 	}
 	parts = append(parts, fmt.Sprintf("→%d ←%d", ix.frameCount[wire.ClientToServer], ix.frameCount[wire.ServerToClient]))
 	if m.opts.Session == nil {
 		parts = append(parts, st.Subtle.Render("read-only"))
 	}
 	if m.opts.Title != "" {
-		parts = append(parts, inertString(m.opts.Title, pictures))
+		parts = append(parts, wire.VisibleString(m.opts.Title, wire.Pictures))
 	}
 	return fit(strings.Join(parts, st.Subtle.Render(" │ ")), m.width)
 }
@@ -224,14 +224,14 @@ func (m *Model) bottomLine() string {
 		if m.message != "" && m.messageBad {
 			// A refused filter: say why here, where the user looks; the
 			// prompt comes back with the next key.
-			return fit(m.c.st.Error.Render("✖ "+inertString(m.message, pictures)), m.width)
+			return fit(m.c.st.Error.Render("✖ "+wire.VisibleString(m.message, wire.Pictures)), m.width)
 		}
 		return fit(m.filterIn.View(), m.width)
 	}
 	if m.message != "" {
-		s := m.c.st.Accent.Render(inertString(m.message, pictures))
+		s := m.c.st.Accent.Render(wire.VisibleString(m.message, wire.Pictures))
 		if m.messageBad {
-			s = m.c.st.Error.Render("✖ " + inertString(m.message, pictures))
+			s = m.c.st.Error.Render("✖ " + wire.VisibleString(m.message, wire.Pictures))
 		}
 		return fit(s, m.width)
 	}
