@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -229,7 +230,6 @@ func (p *detailPane) rawLines(f *wire.Frame) []string {
 	var out []string
 	for i, l := range f.Lines {
 		content := clip(l.Content)
-		body := rawStyled(st, content)
 		var term string
 		switch l.Term {
 		case wire.TermLF:
@@ -243,11 +243,12 @@ func (p *detailPane) rawLines(f *wire.Frame) []string {
 		// gutter alone marks where a physical line starts.
 		label := fmt.Sprintf("L%d ", i+1)
 		prefix, pad := st.Subtle.Render(label), strings.Repeat(" ", len(label))
+		lead := ""
 		if p.w-len(label) < 16 {
-			prefix, pad = "", "" // too narrow to spare the gutter on every row
-			body = st.Subtle.Render(label) + body
+			prefix, pad, lead = "", "", label // too narrow to spare the gutter on every row
 		}
-		for j, r := range wrapStyled(body+term, p.w-len(pad), detailMaxLines) {
+		rows := rawRows(st, lead+wire.Visible(content, wire.Notation), term, p.w-len(pad), detailMaxLines)
+		for j, r := range rows {
 			if j == 0 {
 				out = append(out, prefix+r)
 			} else {
@@ -264,37 +265,65 @@ func (p *detailPane) rawLines(f *wire.Frame) []string {
 	return out
 }
 
-// rawStyled is wire.Visible(b, wire.Notation) with the escaped parts highlighted.
-func rawStyled(st *Styles, b []byte) string {
-	s := wire.Visible(b, wire.Notation)
-	if !strings.Contains(s, `\`) {
-		return s
+// rawRows lays out the visible form of a raw line (wire.Notation) and its
+// styled terminator in rows of at most w cells. It breaks between escapes,
+// never inside one, so "\x1b" or "\r\n" is never cut in two, and it
+// highlights the escapes (one styled run per row and kind, not per escape).
+func rawRows(st *Styles, s, term string, w, maxRows int) []string {
+	w = max(w, 4) // room for the widest escape
+	var rows []string
+	var row, run strings.Builder
+	cells, runEsc := 0, false
+	endRun := func() {
+		if run.Len() == 0 {
+			return
+		}
+		if runEsc {
+			row.WriteString(st.Escaped.Render(run.String()))
+		} else {
+			row.WriteString(run.String())
+		}
+		run.Reset()
 	}
-	// Highlight every backslash escape the notation produced.
-	var sb strings.Builder
-	for i := 0; i < len(s); {
-		if s[i] != '\\' || i+1 >= len(s) {
-			j := strings.IndexByte(s[i:], '\\')
-			if j <= 0 {
-				if j < 0 {
-					j = len(s) - i
-				} else {
-					j = 1
-				}
+	endRow := func() {
+		endRun()
+		rows = append(rows, row.String())
+		row.Reset()
+		cells = 0
+	}
+	for i := 0; i < len(s) && len(rows) <= maxRows; {
+		n, esc := 0, false
+		if s[i] == '\\' && i+1 < len(s) {
+			n, esc = 2, true
+			if s[i+1] == 'x' {
+				n = min(4, len(s)-i)
 			}
-			sb.WriteString(s[i : i+j])
-			i += j
-			continue
+		} else {
+			_, n = utf8.DecodeRuneInString(s[i:])
 		}
-		n := 2
-		if s[i+1] == 'x' {
-			n = 4
+		tok := s[i : i+n]
+		tw := ansi.StringWidth(tok)
+		if cells > 0 && cells+tw > w {
+			endRow()
 		}
-		n = min(n, len(s)-i)
-		sb.WriteString(st.Escaped.Render(s[i : i+n]))
+		if esc != runEsc {
+			endRun()
+			runEsc = esc
+		}
+		run.WriteString(tok)
+		cells += tw
 		i += n
 	}
-	return sb.String()
+	if tw := ansi.StringWidth(term); cells > 0 && cells+tw > w {
+		endRow()
+	}
+	endRun()
+	row.WriteString(term)
+	rows = append(rows, row.String())
+	if len(rows) > maxRows {
+		rows = append(rows[:maxRows], "…")
+	}
+	return rows
 }
 
 func (p *detailPane) findingLines(ev *session.Event) []string {

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"linesman/session"
+	"linesman/themes"
 	"linesman/wire"
 )
 
@@ -121,5 +122,30 @@ func TestTemplatesOpenTheConversationFirst(t *testing.T) {
 		if first := templates(templateCtx{era: era, id: "4"})[0].Name; first != "tools/list" {
 			t.Errorf("%s era: first template %q, want tools/list", era, first)
 		}
+	}
+}
+
+// TestRawRowsNeverCutAnEscape: the Raw tab wraps between escapes, so "\x01"
+// or the "\r\n" terminator is never split over two rows (which read as a
+// backslash and stray hex digits).
+func TestRawRowsNeverCutAnEscape(t *testing.T) {
+	st := NewStyles(themes.None(), true)
+	vis := wire.Visible([]byte(strings.Repeat("\x01", 9)+"ab"), wire.Notation)
+	rows := rawRows(st, vis, `\r\n`, 10, 100)
+	want := []string{`\x01\x01`, `\x01\x01`, `\x01\x01`, `\x01\x01`, `\x01ab\r\n`}
+	got := make([]string, len(rows))
+	for i, r := range rows {
+		got[i] = ansi.Strip(r)
+	}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("rows %q, want %q", got, want)
+	}
+	// The terminator moves to a row of its own rather than being cut.
+	got = nil
+	for _, r := range rawRows(st, "abcdefgh", `\r\n`, 9, 100) {
+		got = append(got, ansi.Strip(r))
+	}
+	if strings.Join(got, "|") != `abcdefgh|\r\n` {
+		t.Errorf("rows %q", got)
 	}
 }
