@@ -60,12 +60,31 @@ func parseHeadless(fs *flag.FlagSet, flags *commonFlags, args []string, stderr i
 		fmt.Fprintf(stderr, "linesman %s: %v\n", fs.Name(), err)
 		return nil, exitUsage, false
 	}
+	if err := validateWaits(flags); err != nil {
+		fmt.Fprintf(stderr, "linesman %s: %v\n", fs.Name(), err)
+		return nil, exitUsage, false
+	}
 	command = splitCommand(fs)
 	if len(command) == 0 {
 		fmt.Fprintf(stderr, "linesman %s: no server command; usage: linesman %s [flags] -- COMMAND [ARG...]\n", fs.Name(), fs.Name())
 		return nil, exitUsage, false
 	}
 	return command, 0, true
+}
+
+// validateWaits refuses ladder waits that are not positive: the session
+// would quietly take 0 for its default (2s), and a wait of nothing would
+// flag every server as ignoring stdin EOF or SIGTERM.
+func validateWaits(flags *commonFlags) error {
+	for _, w := range []struct {
+		name string
+		d    time.Duration
+	}{{"--stdin-wait", flags.stdinWait}, {"--sigterm-wait", flags.sigtermWait}} {
+		if w.d <= 0 {
+			return fmt.Errorf("%s %s: want a positive duration such as 500ms (the server needs a moment to exit)", w.name, w.d)
+		}
+	}
+	return nil
 }
 
 // checkSteps is the conversation of check: everything a host does at

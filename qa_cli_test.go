@@ -36,3 +36,18 @@ func TestFlagsAfterPositionals(t *testing.T) {
 		t.Errorf("view FILE --text: status %d\n%.300s\n%s", status, out, errOut)
 	}
 }
+
+// TestLadderWaitsMustBePositive: --stdin-wait 0 or a negative wait is a
+// usage error, not a silent 2s (the session's default for zero).
+func TestLadderWaitsMustBePositive(t *testing.T) {
+	for _, args := range [][]string{
+		{"check", "--sigterm-wait", "0", "--", "true"},
+		{"send", "--stdin-wait", "-1s", "--", "true"},
+		{"--stdin-wait", "0s", "--", "true"},
+	} {
+		status, _, errOut := runBinary(t, nil, args...)
+		if status != exitUsage || !strings.Contains(string(errOut), "want a positive duration") {
+			t.Errorf("linesman %s: status %d, stderr %q", strings.Join(args, " "), status, errOut)
+		}
+	}
+}
