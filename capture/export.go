@@ -54,6 +54,10 @@ func WriteReplay(w io.Writer, log *session.Log, h Header) error {
 	if d, _ := log.Dropped(); d > 0 {
 		fmt.Fprintf(bw, "# warning: %d events of the session were dropped before this export; frames among them are missing\n", d)
 	}
+	prelude, command := replayCommand(h.Command)
+	for _, l := range prelude {
+		fmt.Fprintln(bw, l)
+	}
 	fmt.Fprintln(bw, "{")
 	for seq := first; seq < next; seq++ {
 		ev, ok := log.Get(seq)
@@ -70,8 +74,46 @@ func WriteReplay(w io.Writer, log *session.Log, h Header) error {
 		fmt.Fprintf(bw, "# %s\n", label)
 		writePrintf(bw, ev.Frame.Raw())
 	}
-	fmt.Fprintf(bw, "} | %s\n", shellQuote(h.Command))
+	fmt.Fprintf(bw, "} | %s\n", command)
 	return bw.Flush()
+}
+
+// replayCommand renders argv for the script's last line. A word of
+// printable ASCII is quoted as usual; any other word (control bytes, C1, a
+// newline, non-ASCII) is built by printf into a variable first, so that the
+// script stays plain ASCII and cat of it cannot drive a terminal. The
+// trailing X survives the command substitution's removal of trailing
+// newlines and is cut off after it.
+func replayCommand(argv []string) (prelude []string, command string) {
+	words := make([]string, len(argv))
+	for i, a := range argv {
+		if printableASCII(a) {
+			words[i] = shellQuote([]string{a})
+			continue
+		}
+		v := fmt.Sprintf("linesman_arg%d", i)
+		prelude = append(prelude, fmt.Sprintf("%s=$(printf '%sX'); %s=${%s%%X}", v, printfFormat([]byte(a)), v, v))
+		words[i] = `"$` + v + `"`
+	}
+	return prelude, strings.Join(words, " ")
+}
+
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// printfFormat is a printf format string that expands to exactly raw.
+func printfFormat(raw []byte) string {
+	var b strings.Builder
+	for _, c := range raw {
+		writePrintfByte(&b, c)
+	}
+	return b.String()
 }
 
 // writePrintf writes raw as printf lines whose format strings expand to
@@ -85,34 +127,39 @@ func writePrintf(w *bufio.Writer, raw []byte) {
 		}
 	}
 	for _, c := range raw {
-		switch {
-		case c == '\\':
-			b.WriteString(`\\`)
-		case c == '%':
-			b.WriteString("%%")
-		case c == '\'':
-			b.WriteString(`\047`)
-		case c == '\n':
-			b.WriteString(`\n`)
-		case c == '\r':
-			b.WriteString(`\r`)
-		case c == '\t':
-			b.WriteString(`\t`)
-		case c >= 0x20 && c < 0x7f:
-			b.WriteByte(c)
-		default:
-			// Always three digits: a shorter escape would swallow a
-			// following digit.
-			b.WriteByte('\\')
-			b.WriteByte('0' + c>>6)
-			b.WriteByte('0' + (c>>3)&7)
-			b.WriteByte('0' + c&7)
-		}
+		writePrintfByte(&b, c)
 		if b.Len() >= replayChunk || c == '\n' {
 			flush()
 		}
 	}
 	flush()
+}
+
+// writePrintfByte writes c as printf's format spells it, in plain ASCII.
+func writePrintfByte(b *strings.Builder, c byte) {
+	switch {
+	case c == '\\':
+		b.WriteString(`\\`)
+	case c == '%':
+		b.WriteString("%%")
+	case c == '\'':
+		b.WriteString(`\047`)
+	case c == '\n':
+		b.WriteString(`\n`)
+	case c == '\r':
+		b.WriteString(`\r`)
+	case c == '\t':
+		b.WriteString(`\t`)
+	case c >= 0x20 && c < 0x7f:
+		b.WriteByte(c)
+	default:
+		// Always three digits: a shorter escape would swallow a
+		// following digit.
+		b.WriteByte('\\')
+		b.WriteByte('0' + c>>6)
+		b.WriteByte('0' + (c>>3)&7)
+		b.WriteByte('0' + c&7)
+	}
 }
 
 // shellQuote renders argv for a POSIX shell: each word in single quotes

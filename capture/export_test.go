@@ -156,3 +156,44 @@ func TestFindingsExport(t *testing.T) {
 		t.Errorf("no non-json-line finding on frame 2: %s", b.String())
 	}
 }
+
+// TestReplayCommandIsPlainASCII: a server argument holding control bytes,
+// C1, quotes or trailing newlines reaches the server exactly, and the script
+// stays plain ASCII (the command line used to be written raw, so cat of the
+// script could drive a terminal).
+func TestReplayCommandIsPlainASCII(t *testing.T) {
+	s := newScript(0, 0)
+	s.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n")
+	dir := t.TempDir()
+	out := filepath.Join(dir, "arg")
+	arg := "a\u009b2J\x1b]0;t\x07 'q' %s \\n 日本\n\n"
+	h := Header{Command: []string{"sh", "-c", `cat >/dev/null; printf %s "$1" > "$2"`, "sh", arg, out}}
+	var script bytes.Buffer
+	if err := WriteReplay(&script, s.log, h); err != nil {
+		t.Fatal(err)
+	}
+	for i, b := range script.Bytes() {
+		if b != '\n' && (b < 0x20 || b >= 0x7f) {
+			t.Fatalf("the script is not plain ASCII: byte %#x at %d\n%s", b, i, script.Bytes())
+		}
+	}
+	path := filepath.Join(dir, "replay.sh")
+	if err := os.WriteFile(path, script.Bytes(), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	shells := []string{"sh"}
+	for _, sh := range []string{"bash", "dash"} {
+		if _, err := exec.LookPath(sh); err == nil {
+			shells = append(shells, sh)
+		}
+	}
+	for _, sh := range shells {
+		os.Remove(out)
+		if msg, err := exec.Command(sh, path).CombinedOutput(); err != nil {
+			t.Fatalf("%s %s: %v\n%s", sh, path, err, msg)
+		}
+		if got, err := os.ReadFile(out); err != nil || string(got) != arg {
+			t.Errorf("%s: the server got %q (%v), want %q", sh, got, err, arg)
+		}
+	}
+}
