@@ -347,8 +347,8 @@ func init() {
 		s := newFake("unflushed")
 		s.out = w
 		s.atEOF = func(*fakeMCP) {
-			// Interpreter shutdown takes a moment; then the buffer goes out.
-			time.Sleep(200 * time.Millisecond)
+			// The buffer goes out the moment stdin reaches EOF: linesman
+			// must still see the burst as the answer to the close.
 			w.Flush()
 		}
 		s.serve()
