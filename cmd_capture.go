@@ -1,6 +1,12 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -23,6 +29,37 @@ func startCapture(flags *commonFlags, log *session.Log, command []string) (stop 
 		return nil, err
 	}
 	return r.Close, nil
+}
+
+// checkCaptureTarget refuses, before any server starts, to overwrite a file
+// that is not a linesman capture: --capture truncates its file, and a typo
+// (--capture server.py) must not destroy something else. An older capture,
+// an empty file, a new name or a non-regular file (a pipe) are fine.
+func checkCaptureTarget(path string) error {
+	if path == "" {
+		return nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil // does not exist (or cannot be read): Create will say
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
+		return nil
+	}
+	// The header is the first line; env names (and values) make it long.
+	line, err := bufio.NewReaderSize(f, 1<<20).ReadSlice('\n')
+	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
+		return nil
+	}
+	var h struct {
+		Type   string `json:"type"`
+		Format string `json:"format"`
+	}
+	if json.Unmarshal(bytes.TrimSpace(line), &h) == nil && h.Type == "header" && h.Format == capture.FormatName {
+		return nil
+	}
+	return fmt.Errorf("--capture %s: the file exists and is not a linesman capture; not overwriting it (remove it, or choose another name)", path)
 }
 
 // captureHeader describes the session for the capture's header: the server's

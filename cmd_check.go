@@ -64,6 +64,10 @@ func parseHeadless(fs *flag.FlagSet, flags *commonFlags, args []string, stderr i
 		fmt.Fprintf(stderr, "linesman %s: %v\n", fs.Name(), err)
 		return nil, exitUsage, false
 	}
+	if err := checkCaptureTarget(flags.capture); err != nil {
+		fmt.Fprintf(stderr, "linesman %s: %v\n", fs.Name(), err)
+		return nil, exitUsage, false
+	}
 	command = splitCommand(fs)
 	if len(command) == 0 {
 		fmt.Fprintf(stderr, "linesman %s: no server command; usage: linesman %s [flags] -- COMMAND [ARG...]\n", fs.Name(), fs.Name())

@@ -63,6 +63,10 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "linesman: %v\n", err)
 		return exitUsage
 	}
+	if err := checkCaptureTarget(flags.capture); err != nil {
+		fmt.Fprintf(stderr, "linesman: %v\n", err)
+		return exitUsage
+	}
 	if _, err := themes.Get(flags.theme, true); err != nil {
 		fmt.Fprintf(stderr, "linesman: --theme: %v\n", err)
 		return exitUsage

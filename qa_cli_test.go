@@ -51,3 +51,24 @@ func TestLadderWaitsMustBePositive(t *testing.T) {
 		}
 	}
 }
+
+// TestCaptureDoesNotClobberOtherFiles: --capture over a file that is not a
+// capture is refused before any server starts (it used to be truncated);
+// an older capture is overwritten as before.
+func TestCaptureDoesNotClobberOtherFiles(t *testing.T) {
+	dir := t.TempDir()
+	precious := filepath.Join(dir, "server.py")
+	if err := os.WriteFile(precious, []byte("print('my server')\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	status, _, errOut := runBinary(t, nil, append([]string{"check", "--capture", precious}, fakeServerArgs("headless-good")...)...)
+	if b, _ := os.ReadFile(precious); status != exitUsage || string(b) != "print('my server')\n" || !strings.Contains(string(errOut), "not a linesman capture") {
+		t.Errorf("status %d, file now %q, stderr %q", status, b, errOut)
+	}
+	old := filepath.Join(dir, "old.jsonl")
+	for i := range 2 { // the second run overwrites the first capture
+		if status, _, errOut := runBinary(t, nil, append([]string{"check", "--capture", old}, fakeServerArgs("headless-good")...)...); status != 0 {
+			t.Fatalf("run %d over a capture: status %d, %s", i, status, errOut)
+		}
+	}
+}
