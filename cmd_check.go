@@ -97,14 +97,12 @@ func checkSteps(ctx context.Context, s *session.Session, flags *commonFlags) err
 	if err := handshake(ctx, s, flags); err != nil {
 		return err
 	}
-	var caps map[string]json.RawMessage
-	json.Unmarshal(s.ServerCapabilities(), &caps)
 	for _, l := range []struct{ capability, method string }{
 		{"tools", "tools/list"},
 		{"prompts", "prompts/list"},
 		{"resources", "resources/list"},
 	} {
-		if c, ok := caps[l.capability]; !ok || string(c) == "null" {
+		if !declares(s.ServerCapabilities(), l.capability) {
 			continue
 		}
 		if err := listAll(ctx, s, l.method, flags.timeout); err != nil {
@@ -117,6 +115,17 @@ func checkSteps(ctx context.Context, s *session.Session, flags *commonFlags) err
 		}
 	}
 	return nil
+}
+
+// declares reports whether a capabilities object declares the capability
+// (present and not null).
+func declares(caps json.RawMessage, capability string) bool {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(caps, &m) != nil {
+		return false
+	}
+	c, ok := m[capability]
+	return ok && string(c) != "null"
 }
 
 // callMargin is how long past the per-request timeout a call waits: the

@@ -136,8 +136,15 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 		}
 		if err := s.Handshake(ctx); err != nil {
 			logf("handshake: %v", err)
-		} else {
-			logf("handshake: %s era, protocol %s", s.Era(), s.ProtocolVersion())
+			return
+		}
+		logf("handshake: %s era, protocol %s", s.Era(), s.ProtocolVersion())
+		// Like a host, list the tools the server declares: the composer's
+		// tools/call templates are built from the answer.
+		if declares(s.ServerCapabilities(), "tools") {
+			if _, err := call(ctx, s, flags.timeout, "tools/list", nil); err != nil {
+				logf("tools/list: %v", err)
+			}
 		}
 	}()
 
