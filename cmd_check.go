@@ -29,7 +29,9 @@ the server is, its era and protocol version, the findings grouped by severity
 with the frame each points at and a one-line fix, the stderr tail, and how the
 process ended. --json prints one JSON document instead (schema in README.md).
 
-Exit status: 0 no finding of severity error, 1 at least one, 2 usage error.
+Exit status: 0 no finding of severity error, 1 at least one (or the run
+failed: no handshake, no server), 2 usage error, 130 interrupted (^C,
+SIGTERM, SIGHUP: the server is still shut down and the report printed).
 
 Examples:
   linesman check -- python3 server.py

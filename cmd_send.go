@@ -39,7 +39,9 @@ linesman then waits for the answers to every request sent (each at most
 the report with every frame that crossed the wire (--json: one JSON document,
 schema in README.md).
 
-Exit status: 0 no finding of severity error, 1 at least one, 2 usage error.
+Exit status: 0 no finding of severity error, 1 at least one (or the run
+failed: no handshake, no server), 2 usage error, 130 interrupted (^C,
+SIGTERM, SIGHUP: the server is still shut down and the report printed).
 
 Examples:
   echo '{"jsonrpc":"2.0","method":"tools/list"}' | linesman send -- python3 server.py

@@ -72,3 +72,17 @@ func TestCaptureDoesNotClobberOtherFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpStatesEveryExitStatus: check and send --help list the statuses
+// they can exit with, 130 for an interrupt included.
+func TestHelpStatesEveryExitStatus(t *testing.T) {
+	for _, mode := range []string{"check", "send"} {
+		_, out, errOut := runBinary(t, nil, mode, "--help")
+		help := string(out) + string(errOut)
+		for _, want := range []string{"0 no finding", "2 usage error", "130 interrupted"} {
+			if !strings.Contains(help, want) {
+				t.Errorf("%s --help lacks %q", mode, want)
+			}
+		}
+	}
+}
