@@ -33,6 +33,15 @@ Examples:
   linesman                              # the demo server
   linesman -- python3 server.py
   linesman --era legacy -e API_KEY=test -- node build/index.js
+
+Other modes:
+  linesman check [flags] -- COMMAND [ARG...]  headless conformance run; report; exit status
+  linesman send  [flags] -- COMMAND [ARG...]  headless: send hand-written frames (stdin or --file)
+  linesman view  [--follow] FILE              open a capture
+  linesman export FILE --format F             export a capture (replay, findings, transcript)
+  linesman explain [CODE]                     what a finding means and how to fix it
+  linesman demo-server [--isolate=false]      the demo server itself
+  linesman help                               this overview
 `
 
 // inspectTerminal reports whether f is a terminal the UI can use.
