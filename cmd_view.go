@@ -147,7 +147,8 @@ func viewUI(c *capture.Capture, fl *capture.Follower, path, theme string) error 
 	return ui.Run(ui.Options{
 		Log:     c.Log,
 		Tracker: c.Tracker,
-		Session: nil, // read-only: no composer, no process control
+		Session: nil,      // read-only: no composer, no process control
+		Header:  c.Header, // exports (X) describe the recorded session
 		Theme:   theme,
 		Title:   title,
 		Now:     now,

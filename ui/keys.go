@@ -23,6 +23,7 @@ type KeyMap struct {
 	Shutdown, Restart    key.Binding
 	CopyRaw, CopyPretty  key.Binding
 	TabNext, TabPrev     key.Binding
+	Export               key.Binding
 
 	// Movement in the focused pane.
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
@@ -38,6 +39,8 @@ type KeyMap struct {
 	Send, SendRaw, NextTemplate, PrevTemplate, Editor, ClearComposer, CloseComposer key.Binding
 	// Filter prompt.
 	ApplyFilter, CancelFilter key.Binding
+	// Export prompt.
+	ExportFormat, WriteExport, CancelExport key.Binding
 }
 
 // DefaultKeyMap returns the key bindings. Vim keys and arrows both move.
@@ -61,6 +64,7 @@ func DefaultKeyMap() *KeyMap {
 		CopyPretty:  b([]string{"Y"}, "Y", "copy frame (pretty)"),
 		TabNext:     b([]string{"]", "right", "l"}, "]/→", "next detail tab"),
 		TabPrev:     b([]string{"[", "left", "h"}, "[/←", "previous detail tab"),
+		Export:      b([]string{"X"}, "X", "export to a file"),
 
 		Up:       b([]string{"up", "k"}, "↑/k", "up"),
 		Down:     b([]string{"down", "j"}, "↓/j", "down"),
@@ -86,6 +90,10 @@ func DefaultKeyMap() *KeyMap {
 
 		ApplyFilter:  b([]string{"enter"}, "enter", "apply filter"),
 		CancelFilter: b([]string{"esc"}, "esc", "clear filter"),
+
+		ExportFormat: b([]string{"r", "f", "t"}, "r/f/t", "replay, findings, transcript"),
+		WriteExport:  b([]string{"enter"}, "enter", "write file"),
+		CancelExport: b([]string{"esc"}, "esc", "cancel"),
 	}
 }
 
@@ -99,13 +107,14 @@ type keyGroup struct {
 func (k *KeyMap) groups() []keyGroup {
 	return []keyGroup{
 		{"Everywhere", []key.Binding{k.FocusNext, k.FocusPrev, k.Help, k.Quit, k.Filter, k.NextFinding, k.PrevFinding,
-			k.Follow, k.Compose, k.Shutdown, k.Restart, k.CopyRaw, k.CopyPretty, k.TabNext, k.TabPrev}},
+			k.Follow, k.Compose, k.Shutdown, k.Restart, k.CopyRaw, k.CopyPretty, k.TabNext, k.TabPrev, k.Export}},
 		{"Moving", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}},
 		{"Frames", []key.Binding{k.Resend, k.EditResend, k.Answer}},
 		{"In flight", []key.Binding{k.Cancel, k.Answer, k.ShowFrame}},
 		{"Process", []key.Binding{k.Env}},
 		{"Composer", []key.Binding{k.Send, k.SendRaw, k.NextTemplate, k.PrevTemplate, k.Editor, k.ClearComposer, k.CloseComposer}},
 		{"Filter prompt", []key.Binding{k.ApplyFilter, k.CancelFilter}},
+		{"Export prompt", []key.Binding{k.ExportFormat, k.WriteExport, k.CancelExport}},
 	}
 }
 

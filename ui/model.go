@@ -14,6 +14,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"linesman/capture"
 	"linesman/session"
 	"linesman/themes"
 	"linesman/wire"
@@ -65,6 +66,10 @@ type Options struct {
 	// HandshakeAfterRestart makes the handshake again after a restart (R),
 	// as the first one was made (in the session's era).
 	HandshakeAfterRestart bool
+	// Header describes the session in exports (X): the server's command
+	// and cwd, the start time. Zero fields are filled from the log (Start)
+	// and ProcessInfo (command, cwd).
+	Header capture.Header
 	// Now is the log clock (nil = Log.Since); tests fix it.
 	Now func() time.Duration
 	// Program options added by tests (input, output, window size).
@@ -92,6 +97,7 @@ type Model struct {
 	helpScroll int // first line of the full help shown
 	filtering  bool
 	filterIn   textinput.Model
+	exp        exportPrompt // the export prompt (X), when open
 
 	message    string // one-line feedback at the bottom ("sent", errors)
 	messageBad bool
@@ -330,6 +336,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.filterIn, cmd = m.filterIn.Update(msg)
 		return m, cmd
 	}
+	if m.exp.step == exportName {
+		var cmd tea.Cmd
+		m.exp.in, cmd = m.exp.in.Update(msg)
+		return m, cmd
+	}
 	return m, nil
 }
 
@@ -395,6 +406,9 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	if m.filtering {
 		return m.filterKey(msg)
+	}
+	if m.exp.step != exportOff {
+		return m.exportKey(msg)
 	}
 	if m.composer.open && m.focus == focusComposer {
 		return m.composerKey(msg)
@@ -478,6 +492,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.detail.setTab(m.detail.tab - 1)
 		m.refresh()
 		return nil
+	case key.Matches(msg, k.Export):
+		return m.startExport()
 	}
 	return m.paneKey(msg)
 }

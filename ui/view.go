@@ -217,9 +217,12 @@ func (m *Model) statusBar() string {
 	return fit(strings.Join(parts, st.Subtle.Render(" │ ")), m.width)
 }
 
-// bottomLine is the filter prompt, a message, or the help line for the
-// focused pane.
+// bottomLine is the filter or export prompt, a message, or the help line
+// for the focused pane.
 func (m *Model) bottomLine() string {
+	if m.exp.step != exportOff {
+		return m.exportLine()
+	}
 	if m.filtering {
 		if m.message != "" && m.messageBad {
 			// A refused filter: say why here, where the user looks; the
@@ -258,7 +261,7 @@ func (m *Model) shortHelp() []key.Binding {
 		b = []key.Binding{k.Up, k.Down}
 	}
 	// ? and q first: a narrow help line cuts from the end.
-	return append(append([]key.Binding{k.Help, k.Quit, k.Compose}, b...), k.FocusNext, k.Filter, k.NextFinding, k.Follow)
+	return append(append([]key.Binding{k.Help, k.Quit, k.Compose}, b...), k.FocusNext, k.Filter, k.NextFinding, k.Follow, k.Export)
 }
 
 // fullHelp is the ? screen: every binding by group (those that would do
