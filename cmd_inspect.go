@@ -181,8 +181,10 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 		Log:            s.Log(),
 		Tracker:        s.Tracker(),
 		Session:        s,
-		Theme:          flags.theme,
-		Title:          title,
+		// Exports (X) describe the session as a capture's header would.
+		Header: captureHeader(&flags, command),
+		Theme:  flags.theme,
+		Title:  title,
 		// After R, make the handshake again as at the start.
 		HandshakeAfterRestart: !*noHandshake,
 		ProcessInfo: func() (cmd, env []string, dir string, pending int64) {
