@@ -12,16 +12,19 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// sysProcAttr puts the child in its own process group (terminal signals aimed
-// at linesman never reach it, and shutdown can signal the whole group) and
-// has the kernel SIGKILL it if linesman dies, so no server is orphaned.
+// sysProcAttr starts the child in a session of its own, which is also a
+// process group of its own: terminal signals aimed at linesman never reach
+// it, shutdown can signal the whole group, and it has no controlling
+// terminal, so it cannot open /dev/tty to draw over the UI, set the title or
+// read the user's keys. The kernel SIGKILLs it if linesman dies, so no server
+// is orphaned.
 //
 // The parent-death signal fires when the thread that forked the child exits,
 // not only the process: Go ends a thread only when a goroutine locked to it
 // (runtime.LockOSThread) returns without unlocking, which linesman never
 // does around Start.
 func sysProcAttr() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	return &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
 }
 
 // groupMembers returns the pids of the live (non-zombie) processes of the

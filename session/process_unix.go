@@ -8,11 +8,12 @@ import (
 	"syscall"
 )
 
-// sysProcAttr puts the child in its own process group (terminal signals aimed
-// at linesman never reach it, and shutdown can signal the whole group). There
-// is no parent-death signal outside Linux.
+// sysProcAttr starts the child in a session (and so a process group) of its
+// own: terminal signals aimed at linesman never reach it, shutdown can signal
+// the whole group, and it has no controlling terminal (no /dev/tty). There is
+// no parent-death signal outside Linux.
 func sysProcAttr() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Setpgid: true}
+	return &syscall.SysProcAttr{Setsid: true}
 }
 
 // groupMembers is not available without /proc.
