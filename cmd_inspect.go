@@ -145,6 +145,11 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 		}
 		if err := s.Handshake(ctx); err != nil {
 			logf("handshake: %v", err)
+			if ctx.Err() == nil { // not because the user quit
+				// Say it where the user looks: the stderr & events pane.
+				s.Log().Append(session.Event{Type: session.EventNote,
+					Note: err.Error() + "; open the conversation by hand (c), or restart the server (R)"})
+			}
 			return
 		}
 		logf("handshake: %s era, protocol %s", s.Era(), s.ProtocolVersion())

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -152,4 +153,22 @@ func TestUIHangupKillsTheGroup(t *testing.T) {
 	term.cmd.Process.Signal(syscall.SIGHUP)
 	term.wait()
 	waitGone(t, helper, "the server's helper")
+}
+
+func init() {
+	// qa-deaf: reads everything, answers nothing.
+	registerFake("qa-deaf", func() {
+		io.Copy(io.Discard, os.Stdin)
+	})
+}
+
+// TestUIShowsAFailedHandshake: when the background handshake fails, the
+// inspector says so in its events pane (it only went to --log before, and
+// the user saw a request-timeout badge at best).
+func TestUIShowsAFailedHandshake(t *testing.T) {
+	args := append([]string{"--timeout", "300ms"}, fakeServerArgs("qa-deaf")...)
+	term := startTerminal(t, 160, 40, args...)
+	term.waitFor("handshake failed: initialize: no answer to id")
+	term.send("q")
+	term.wait()
 }
