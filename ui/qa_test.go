@@ -149,3 +149,16 @@ func TestRawRowsNeverCutAnEscape(t *testing.T) {
 		t.Errorf("rows %q", got)
 	}
 }
+
+// TestFullHelpSaysNotNow: a key that does nothing at the moment is marked
+// "(not now)"; "(off)" read as a state ("f follow newest (off)" while the
+// list was following).
+func TestFullHelpSaysNotNow(t *testing.T) {
+	f := misbehaving(t, false)
+	m := f.model(160, 48, nil)
+	press(m, "?")
+	screen := ansi.Strip(m.Render())
+	if strings.Contains(screen, "(off)") || !strings.Contains(screen, "f follow newest (not now)") {
+		t.Errorf("full help:\n%s", screen)
+	}
+}

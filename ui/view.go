@@ -265,7 +265,7 @@ func (m *Model) shortHelp() []key.Binding {
 }
 
 // fullHelp is the ? screen: every binding by group (those that would do
-// nothing now are marked "off"), the filter syntax and the glyphs.
+// nothing now are marked "not now"), the filter syntax and the glyphs.
 func (m *Model) fullHelp() []string {
 	st := m.c.st
 	const indent = 14
@@ -276,7 +276,9 @@ func (m *Model) fullHelp() []string {
 		for i, b := range g.Bindings {
 			item := st.Help.FullKey.Render(b.Help().Key) + " " + b.Help().Desc
 			if !b.Enabled() {
-				item = st.Subtle.Render(b.Help().Key + " " + b.Help().Desc + " (off)")
+				// "(off)" read as a state ("follow newest (off)" while
+				// following): say that the key does nothing right now.
+				item = st.Subtle.Render(b.Help().Key + " " + b.Help().Desc + " (not now)")
 			}
 			w := ansi.StringWidth(item)
 			if i > 0 {
