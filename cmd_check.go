@@ -43,7 +43,7 @@ Examples:
 // report.
 func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var flags commonFlags
-	fs := newFlagSet("check", checkHeader, stderr)
+	fs := newFlagSet("check", checkHeader, stdout, stderr)
 	flags.register(fs, true, false)
 	command, status, ok := parseHeadless(fs, &flags, args, stderr)
 	if !ok {

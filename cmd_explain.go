@@ -22,7 +22,7 @@ Example:
 
 // runExplain prints the finding registry, whole or one code at a time.
 func runExplain(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("explain", explainHeader, stderr)
+	fs := newFlagSet("explain", explainHeader, stdout, stderr)
 	jsonOut := fs.Bool("json", false, "print the registry entries as JSON")
 	codes, status, ok := parseFlagsAnywhere(fs, args)
 	if !ok {

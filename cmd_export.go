@@ -30,7 +30,7 @@ Example:
 
 // runExport writes a capture in another form.
 func runExport(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("export", exportHeader, stderr)
+	fs := newFlagSet("export", exportHeader, stdout, stderr)
 	format := fs.String("format", "transcript", "what to export: replay, findings or transcript")
 	// Accept the file before or after the flags: "export FILE --format F"
 	// is how the usage line reads, and the flag package stops at FILE.
@@ -45,7 +45,7 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		path = fs.Arg(0)
 	} else if fs.NArg() != 0 || path == "" {
 		fmt.Fprintln(stderr, "linesman export: want exactly one capture FILE")
-		fs.Usage()
+		fmt.Fprintf(stderr, "Run 'linesman export --help' for the flags and an example.\n")
 		return exitUsage
 	}
 	if !slices.Contains(capture.Formats, *format) {

@@ -57,7 +57,7 @@ func inspectTerminal(f any) bool {
 // runInspect is the default mode: the interactive inspector.
 func runInspect(args []string, stdout, stderr io.Writer) int {
 	var flags commonFlags
-	fs := newFlagSet("linesman", inspectHeader, stderr)
+	fs := newFlagSet("linesman", inspectHeader, stdout, stderr)
 	flags.register(fs, false, true)
 	demoUnsafe := fs.Bool("demo-unsafe", false, "run the built-in demo server without its stdio isolation (--isolate=false), to see the difference")
 	noHandshake := fs.Bool("no-handshake", false, "do not make the handshake: leave it to the composer")

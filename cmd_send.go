@@ -52,7 +52,7 @@ Examples:
 // runSend is "linesman send".
 func runSend(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var flags commonFlags
-	fs := newFlagSet("send", sendHeader, stderr)
+	fs := newFlagSet("send", sendHeader, stdout, stderr)
 	flags.register(fs, true, false)
 	file := fs.String("file", "", "read the frames from this file instead of stdin")
 	raw := fs.Bool("raw", false, "send the input byte for byte: no handshake, no ids filled in, nothing fixed")

@@ -42,7 +42,7 @@ Examples:
 
 // runView opens a capture read-only.
 func runView(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("view", viewHeader, stderr)
+	fs := newFlagSet("view", viewHeader, stdout, stderr)
 	follow := fs.Bool("follow", false, "keep reading the capture as it grows (another linesman is writing it)")
 	text := fs.Bool("text", false, "print a text transcript instead of opening the inspector")
 	theme := fs.String("theme", "auto", "colour theme: auto, dark, light or high-contrast (NO_COLOR is honoured)")
@@ -53,7 +53,7 @@ func runView(args []string, stdout, stderr io.Writer) int {
 	}
 	if len(files) != 1 {
 		fmt.Fprintln(stderr, "linesman view: want exactly one capture FILE")
-		fs.Usage()
+		fmt.Fprintf(stderr, "Run 'linesman view --help' for the flags and an example.\n")
 		return exitUsage
 	}
 	if _, err := themes.Get(*theme, true); err != nil {

@@ -650,11 +650,19 @@ func TestHeadlessUsage(t *testing.T) {
 		{[]string{"send", "--help"}, 0, "--raw"},
 	} {
 		status, out, errOut := runBinary(t, nil, c.args...)
-		if status != c.status || !strings.Contains(string(errOut), c.want) {
-			t.Errorf("linesman %v: status %d, stderr %q; want %d and %q", c.args, status, errOut, c.status, c.want)
+		// --help is asked for: it goes to stdout (so it pages); errors go to stderr.
+		asked, other := errOut, out
+		if c.status == 0 {
+			asked, other = out, errOut
 		}
-		if len(out) != 0 {
-			t.Errorf("linesman %v wrote to stdout: %s", c.args, out)
+		if status != c.status || !strings.Contains(string(asked), c.want) {
+			t.Errorf("linesman %v: status %d, stdout %q, stderr %q; want %d and %q", c.args, status, out, errOut, c.status, c.want)
+		}
+		if len(other) != 0 {
+			t.Errorf("linesman %v wrote to the wrong stream: %s", c.args, other)
+		}
+		if c.status != 0 && strings.Count(string(errOut), "\n") > 3 {
+			t.Errorf("linesman %v: a usage error should be short, got:\n%s", c.args, errOut)
 		}
 	}
 }

@@ -141,14 +141,18 @@ func splitCommand(fs *flag.FlagSet) []string {
 	return fs.Args()
 }
 
-// newFlagSet returns a flag set that reports errors (and --help) on stderr
-// with the given usage header, and does not exit the process.
-func newFlagSet(name, header string, stderr io.Writer) *flag.FlagSet {
+// newFlagSet returns a flag set whose --help prints the given header and the
+// flags on stdout (so that `linesman check --help | less` works), and whose
+// errors go to stderr with a one-line pointer to --help rather than the whole
+// text. It never exits the process.
+func newFlagSet(name, header string, stdout, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprint(stderr, header)
-		fmt.Fprintln(stderr, "\nFlags:")
+		fs.SetOutput(stdout)
+		defer fs.SetOutput(stderr)
+		fmt.Fprint(stdout, header)
+		fmt.Fprintln(stdout, "\nFlags:")
 		fs.PrintDefaults()
 	}
 	return fs
@@ -157,6 +161,19 @@ func newFlagSet(name, header string, stderr io.Writer) *flag.FlagSet {
 // parseFlags parses args into fs and turns the outcome into an exit status:
 // ok is false when the caller should return status (usage error, or --help).
 func parseFlags(fs *flag.FlagSet, args []string) (status int, ok bool) {
+	if wantsHelp(args) {
+		fs.Usage()
+		return exitOK, false
+	}
+	full := fs.Usage
+	fs.Usage = func() {
+		name := "linesman " + fs.Name()
+		if fs.Name() == "linesman" {
+			name = "linesman"
+		}
+		fmt.Fprintf(fs.Output(), "Run '%s --help' for the flags and an example.\n", name)
+	}
+	defer func() { fs.Usage = full }()
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK, false
@@ -164,4 +181,18 @@ func parseFlags(fs *flag.FlagSet, args []string) (status int, ok bool) {
 		return exitUsage, false
 	}
 	return 0, true
+}
+
+// wantsHelp reports whether the mode's own arguments (those before "--")
+// ask for help.
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--h", "--help":
+			return true
+		}
+	}
+	return false
 }

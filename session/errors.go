@@ -99,9 +99,9 @@ func (e *ExitedError) Error() string {
 // ErrQueueFull is returned by Send when the bytes already queued for the
 // server's stdin exceed Config.QueueLimit: the server is not reading its
 // input fast enough (see the stdin-not-read finding). Nothing was queued.
-var ErrQueueFull = errors.New("session: stdin queue is full: the server is not reading its input")
+var ErrQueueFull = errors.New("too much is already waiting to be written to the server's stdin: the server is not reading its input")
 
 // ErrStdinClosed is returned by Send when the server's stdin is closed but
 // the process has not exited (yet): a shutdown is under way, or the server
 // closed its end of the pipe.
-var ErrStdinClosed = errors.New("session: the server's stdin is closed")
+var ErrStdinClosed = errors.New("the server's stdin is closed")

@@ -63,7 +63,9 @@ func (w *writer) enqueue(raw []byte, logFrames func()) error {
 	defer w.mu.Unlock()
 	if w.stopped || w.closing {
 		if w.err != nil {
-			return fmt.Errorf("%w: %v", ErrStdinClosed, w.err)
+			// Say why in plain words ("broken pipe"), not as the os.File's
+			// name for a pipe ("write |1: broken pipe").
+			return fmt.Errorf("%w (%v)", ErrStdinClosed, plainCause(w.err))
 		}
 		return ErrStdinClosed
 	}
@@ -207,4 +209,13 @@ func (w *writer) counts() (pending, written int64) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.queued, w.written
+}
+
+// plainCause strips an *os.PathError down to the system error it carries.
+func plainCause(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
