@@ -30,6 +30,35 @@ type composer struct {
 	// confirm holds the text a reused-id warning was shown for: sending the
 	// same text again goes ahead.
 	confirm string
+	// big holds a draft too large for the textarea (composerMaxEdit): it
+	// is shown as a preview, sent as is or edited in $EDITOR.
+	big string
+}
+
+// composerMaxEdit is the largest draft the textarea edits. Its rendering
+// costs grow with the text (about 90 ms a frame at 64 KiB, seconds at a
+// few MiB), so a bigger draft (e of a big frame, $EDITOR output) would
+// freeze the UI.
+const composerMaxEdit = 32 << 10
+
+// setDraft puts text in the composer: in the textarea, or, when it is too
+// large to edit there, aside as a big draft.
+func (p *composer) setDraft(text string) {
+	if len(text) > composerMaxEdit {
+		p.big = text
+		p.ta.SetValue("")
+		return
+	}
+	p.big = ""
+	p.ta.SetValue(text)
+}
+
+// value is the draft, wherever it is kept.
+func (p *composer) value() string {
+	if p.big != "" {
+		return p.big
+	}
+	return p.ta.Value()
 }
 
 func newComposer(c *common) *composer {
@@ -58,7 +87,7 @@ func (p *composer) openWith(ts []template, idx int) {
 	p.status, p.statusBad, p.confirm = "", false, ""
 	if len(ts) > 0 {
 		p.title = ts[idx].Name
-		p.ta.SetValue(ts[idx].Text)
+		p.setDraft(ts[idx].Text)
 	}
 	p.ta.Focus()
 }
@@ -74,7 +103,7 @@ func (p *composer) cycle(d int) {
 	}
 	p.tmplIdx = (p.tmplIdx + d + len(p.tmpls)) % len(p.tmpls)
 	p.title = p.tmpls[p.tmplIdx].Name
-	p.ta.SetValue(p.tmpls[p.tmplIdx].Text)
+	p.setDraft(p.tmpls[p.tmplIdx].Text)
 	p.status, p.statusBad, p.confirm = "", false, ""
 }
 
@@ -87,7 +116,13 @@ func (p *composer) Render(focused bool) string {
 	st := p.c.st
 	extra := st.Subtle.Render(fmt.Sprintf("%s  (%d/%d)", wire.VisibleString(p.title, wire.Pictures), p.tmplIdx+1, max(len(p.tmpls), 1)))
 	lines := []string{p.c.titleLine(p.w, "Composer", focused, extra)}
-	lines = append(lines, strings.Split(p.ta.View(), "\n")...)
+	if p.big != "" {
+		lines = append(lines, st.Warning.Render(fmt.Sprintf("a %s draft: too large to edit here. ctrl+s sends it, ctrl+o edits it in $EDITOR, ctrl+x clears it.", humanBytes(int64(len(p.big))))))
+		preview := p.big[:min(len(p.big), 4<<10)]
+		lines = append(lines, wrapCells(wire.VisibleString(preview, wire.Pictures), p.w)...)
+	} else {
+		lines = append(lines, strings.Split(p.ta.View(), "\n")...)
+	}
 	lines = lines[:max(0, min(len(lines), p.h-1))]
 	status := p.status
 	if status == "" {

@@ -306,7 +306,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.err != nil {
 			m.setMessage("editor: "+msg.err.Error(), true)
 		} else {
-			m.composer.ta.SetValue(msg.text)
+			m.composer.setDraft(msg.text)
 			m.composer.confirm = ""
 		}
 		return m, nil
@@ -326,7 +326,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.scrollAt(mo.X, mo.Y, d)
 		return m, nil
 	}
-	if m.composer.open {
+	if m.composer.open && m.composer.big == "" {
 		var cmd tea.Cmd
 		m.composer.ta, cmd = m.composer.ta.Update(msg)
 		return m, cmd
@@ -778,11 +778,15 @@ func (m *Model) composerKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Editor):
 		return m.editInEditor()
 	case key.Matches(msg, k.ClearComposer):
+		p.big = ""
 		p.ta.Reset()
 		p.title, p.status, p.confirm = "by hand", "", ""
 		return nil
 	case msg.String() == "ctrl+c":
 		return m.quit()
+	}
+	if p.big != "" {
+		return nil // a big draft is not edited here (see composerMaxEdit)
 	}
 	var cmd tea.Cmd
 	p.ta, cmd = p.ta.Update(msg)
@@ -794,7 +798,7 @@ func (m *Model) composerKey(msg tea.KeyPressMsg) tea.Cmd {
 // framing on purpose.
 func (m *Model) sendComposed(raw bool) tea.Cmd {
 	p := m.composer
-	text := p.ta.Value()
+	text := p.value()
 	var out []byte
 	if raw {
 		out = []byte(text)
@@ -896,7 +900,7 @@ func (m *Model) editInEditor() tea.Cmd {
 	if editor == "" {
 		editor = "vi"
 	}
-	text := m.composer.ta.Value()
+	text := m.composer.value()
 	return func() tea.Msg {
 		f, err := os.CreateTemp("", "linesman-*.json")
 		if err != nil {

@@ -162,3 +162,32 @@ func TestFullHelpSaysNotNow(t *testing.T) {
 		t.Errorf("full help:\n%s", screen)
 	}
 }
+
+// TestComposerBigDraft: e on a frame of megabytes does not load it into the
+// textarea, whose rendering would take seconds a frame and freeze the UI;
+// the draft is previewed, and ctrl+s still sends it whole.
+func TestComposerBigDraft(t *testing.T) {
+	f := newFixture(t)
+	big := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"t","arguments":{"x":"` + strings.Repeat("y", 1<<20) + `"}}}`
+	f.c2s(big + "\n")
+	srv := newFakeServer(f)
+	m := f.model(100, 30, srv)
+	press(m, "e")
+	if !m.composer.open || m.composer.ta.Value() != "" || m.composer.value() != big {
+		t.Fatalf("e of a 1 MiB frame: open=%v, textarea holds %d bytes", m.composer.open, len(m.composer.ta.Value()))
+	}
+	if screen := ansi.Strip(m.Render()); !strings.Contains(screen, "too large to edit here") {
+		t.Errorf("no word on the big draft:\n%s", screen)
+	}
+	press(m, "x") // typing does not touch a big draft
+	if m.composer.value() != big {
+		t.Fatal("a key changed the big draft")
+	}
+	n := len(srv.sent)
+	for i := 0; i < 2 && len(srv.sent) == n; i++ { // the second ctrl+s confirms the reused id
+		press(m, "ctrl+s")
+	}
+	if len(srv.sent) != n+1 || srv.lastSent() != big+"\n" {
+		t.Fatalf("ctrl+s sent %d frames (%d bytes)", len(srv.sent)-n, len(srv.lastSent()))
+	}
+}
