@@ -622,7 +622,7 @@ func TestHeadlessCheckText(t *testing.T) {
 		"server:   stray-start 0.0.1",
 		"era:      legacy, protocol version 2025-06-18",
 		"errors (1):",
-		"✗ non-json-line — A line on stdout that is not a JSON-RPC message",
+		"✗ non-json-line — A line on the wire that is not a JSON-RPC message",
 		"s2c `Starting weather server v1.0 ...`",
 		"fix: Send logs to stderr, never stdout.",
 		"exited with code 0, after its stdin was closed",

@@ -72,7 +72,7 @@ var entries = []Info{
 	// --- framing (wire) ---
 	{
 		Code: "non-json-line", Severity: SeverityError,
-		Title: "A line on stdout that is not a JSON-RPC message",
+		Title: "A line on the wire that is not a JSON-RPC message",
 		Why: `stdout is the protocol channel: every line is parsed as a message. A stray line (a print(), a banner, a progress bar, ` +
 			`a library's warning) makes strict clients drop the connection and lenient ones silently skip it — or lose the real message it was glued to.`,
 		Fix:  fixStdout,
@@ -214,7 +214,7 @@ var entries = []Info{
 		Code: "exit-at-start", Severity: SeverityError,
 		Title: "The server exited before answering anything",
 		Why:   `Usually a crash at startup: a missing dependency, a bad argument, a missing environment variable, the wrong working directory. The reason is almost always on stderr.`,
-		Fix:   `Read the stderr pane. Run the command by hand in the same directory with the same environment; check the shebang, the virtualenv or node_modules, and required variables (-e KEY=VALUE).`,
+		Fix:   `Read the server's stderr (the stderr pane in the inspector, the stderr tail of a report). Run the command by hand in the same directory with the same environment; check the shebang, the virtualenv or node_modules, and required variables (-e KEY=VALUE).`,
 		Spec:  `MCP, Lifecycle › Initialization: "The initialization phase MUST be the first interaction between client and server." (In 2026-07-28 the first request is server/discover.) A server that exits first cannot take part in it.`,
 	},
 	{
