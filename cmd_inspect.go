@@ -13,6 +13,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/term"
 
 	"linesman/session"
 	"linesman/themes"
@@ -44,14 +45,13 @@ Other modes:
   linesman help                               this overview
 `
 
-// inspectTerminal reports whether f is a terminal the UI can use.
+// inspectTerminal reports whether f is a terminal the UI can use. It asks
+// the terminal driver (isatty), not the file mode: /dev/null is a character
+// device too, and `linesman send < /dev/null` or `view F > /dev/null` must
+// not be taken for a person at a terminal.
 func inspectTerminal(f any) bool {
 	file, ok := f.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := file.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(file.Fd())
 }
 
 // runInspect is the default mode: the interactive inspector.

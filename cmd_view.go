@@ -158,15 +158,9 @@ func viewUI(c *capture.Capture, fl *capture.Follower, path, theme string) error 
 	})
 }
 
-// isTerminal reports whether w is a terminal the inspector can draw on.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
+// isTerminal reports whether w is a terminal the inspector can draw on
+// (isatty: /dev/null is a character device, not a terminal).
+func isTerminal(w io.Writer) bool { return inspectTerminal(w) }
 
 // closed is a channel that is always ready.
 var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c }()

@@ -6,6 +6,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -84,5 +85,36 @@ func TestHelpStatesEveryExitStatus(t *testing.T) {
 				t.Errorf("%s --help lacks %q", mode, want)
 			}
 		}
+	}
+}
+
+// TestDevNullIsNotATerminal: /dev/null is a character device but no
+// terminal. `view F > /dev/null` used to start the inspector (and fail: no
+// TTY), and `send < /dev/null` printed the hint meant for a person typing.
+func TestDevNullIsNotATerminal(t *testing.T) {
+	devNull, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer devNull.Close()
+	capFile := filepath.Join(t.TempDir(), "run.jsonl")
+	if status, _, errOut := runBinary(t, nil, append([]string{"check", "--capture", capFile}, fakeServerArgs("headless-good")...)...); status != 0 {
+		t.Fatalf("check --capture: status %d\n%s", status, errOut)
+	}
+
+	view := exec.Command(linesmanBinary(t), "view", capFile)
+	view.Stdout = devNull
+	var errb strings.Builder
+	view.Stderr = &errb
+	if err := view.Run(); err != nil {
+		t.Errorf("view > /dev/null: %v\n%s", err, errb.String())
+	}
+
+	send := exec.Command(linesmanBinary(t), append([]string{"send", "--json"}, fakeServerArgs("headless-good")...)...)
+	send.Stdin = devNull
+	var out, errs strings.Builder
+	send.Stdout, send.Stderr = &out, &errs
+	if err := send.Run(); err != nil || strings.Contains(errs.String(), "ctrl+d") {
+		t.Errorf("send < /dev/null: %v, stderr %q", err, errs.String())
 	}
 }
