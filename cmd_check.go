@@ -241,8 +241,12 @@ func runHeadless(mode string, flags *commonFlags, command []string, stdout, stde
 	// SIGHUP too: when the terminal goes away, the server's process group
 	// must not outlive linesman (the parent-death signal reaches only the
 	// server itself, not its children).
-	ctx, stopSignals := signal.NotifyContext(context.Background(), stopSignalSet...)
-	defer stopSignals()
+	watched := stopSignals()
+	ctx, stopWatching := context.WithCancel(context.Background())
+	if len(watched) > 0 { // no signals at all would relay every signal
+		ctx, stopWatching = signal.NotifyContext(context.Background(), watched...)
+	}
+	defer stopWatching()
 	stepErr := steps(ctx, s, flags)
 	interrupted := ctx.Err() != nil
 	// Judge now, before the ladder ends the process: did the steps fail
@@ -251,10 +255,12 @@ func runHeadless(mode string, flags *commonFlags, command []string, stdout, stde
 	logf("steps done (error: %v, interrupted: %v); shutdown ladder", stepErr, interrupted)
 
 	// During the ladder an interrupt means "stop waiting": kill the group.
-	stopSignals()
+	stopWatching()
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, stopSignalSet...)
-	defer signal.Stop(sigs)
+	if len(watched) > 0 {
+		signal.Notify(sigs, watched...)
+		defer signal.Stop(sigs)
+	}
 	s.Shutdown()
 	t := time.NewTimer(flags.stdinWait + flags.sigtermWait + drainMargin)
 	select {
@@ -305,9 +311,20 @@ func runHeadless(mode string, flags *commonFlags, command []string, stdout, stde
 	return rep.ExitStatus()
 }
 
-// stopSignalSet are the signals that make a headless run stop waiting, shut
+// stopSignals are the signals that make a headless run stop waiting, shut
 // the server down and report: ^C, kill, and a hangup (the terminal closed).
-var stopSignalSet = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+// A signal linesman was started with ignored stays ignored (Notify would
+// install a handler): under nohup a hangup must not end the run, and a
+// background job (^C ignored) must not be interrupted by one.
+func stopSignals() []os.Signal {
+	var out []os.Signal
+	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP} {
+		if !signal.Ignored(sig) {
+			out = append(out, sig)
+		}
+	}
+	return out
+}
 
 // serverGone reports whether err only says that the server exited: the
 // findings (exit-at-start, exited-during-request) already tell that story,

@@ -166,8 +166,10 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 	// parent-death signal only reaches the server itself: its children
 	// would be orphaned. Kill the whole group instead, then leave the UI.
 	hup := make(chan os.Signal, 1)
-	signal.Notify(hup, syscall.SIGHUP)
-	defer signal.Stop(hup)
+	if !signal.Ignored(syscall.SIGHUP) { // under nohup, leave it ignored
+		signal.Notify(hup, syscall.SIGHUP)
+		defer signal.Stop(hup)
+	}
 	uiCtx, uiCancel := context.WithCancel(context.Background())
 	defer uiCancel()
 	var hungUp atomic.Bool

@@ -172,3 +172,39 @@ func TestUIShowsAFailedHandshake(t *testing.T) {
 	term.send("q")
 	term.wait()
 }
+
+// TestHeadlessUnderNohupIgnoresHangup: started with SIGHUP ignored (nohup),
+// check stays deaf to a hangup and finishes its run; handling SIGHUP must
+// not undo nohup (signal.Notify would install a handler).
+func TestHeadlessUnderNohupIgnoresHangup(t *testing.T) {
+	mark := filepath.Join(t.TempDir(), "mark")
+	args := append([]string{"check", "--json", "--stdin-wait", "300ms", "--sigterm-wait", "300ms",
+		"-e", "HEADLESS_MARK=" + mark}, fakeServerArgs("qa-helper-child")...)
+	// exec keeps the ignored disposition, as nohup does.
+	cmd := exec.Command("sh", append([]string{"-c", `trap '' HUP; exec "$0" "$@"`, linesmanBinary(t)}, args...)...)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ended := make(chan error, 1)
+	go func() { ended <- cmd.Wait() }()
+	helper := waitForPid(t, mark, ended)
+	cmd.Process.Signal(syscall.SIGHUP)
+	var err error
+	select {
+	case err = <-ended:
+	case <-time.After(hangGuard):
+		cmd.Process.Kill()
+		<-ended
+		t.Fatal("linesman did not end")
+	}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) && (ee.ExitCode() == exitSignal || ee.ExitCode() == -1) {
+		t.Errorf("a hangup under nohup ended the run: %v\n%s", err, out.String())
+	}
+	if strings.Contains(out.String(), `"interrupted"`) {
+		t.Errorf("the report says interrupted:\n%s", out.String())
+	}
+	waitGone(t, helper, "the server's helper")
+}
