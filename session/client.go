@@ -162,7 +162,7 @@ func (s *Session) NextID() wire.ID { return s.tracker.NextID() }
 // Request mints a fresh id, builds the request (adding the required _meta in
 // the modern era), sends it and returns its id without waiting.
 func (s *Session) Request(method string, params any) (wire.ID, error) {
-	id, _, err := s.request(method, params, false)
+	id, _, _, err := s.request(method, params, false)
 	return id, err
 }
 
@@ -174,28 +174,46 @@ func (s *Session) Request(method string, params any) (wire.ID, error) {
 func (s *Session) Call(ctx context.Context, method string, params any) (*wire.Frame, error) {
 	done := s.Done()
 	start := time.Now()
-	id, wait, err := s.request(method, params, true)
+	id, wait, sent, err := s.request(method, params, true)
 	if err != nil {
 		return nil, err
 	}
 	defer s.dropWaiter(id)
-	select {
-	case f := <-wait:
-		return f, nil
-	case <-ctx.Done():
-		if method != "initialize" {
-			_ = s.Cancel(id)
-		}
-		return nil, &waitError{id: id, waited: time.Since(start), err: ctx.Err()}
-	case <-done:
-		// The answer may have been logged just before the end.
+	broken := sent.w.broken
+	for {
 		select {
 		case f := <-wait:
 			return f, nil
-		default:
+		case <-ctx.Done():
+			if method != "initialize" {
+				_ = s.Cancel(id)
+			}
+			return nil, &waitError{id: id, waited: time.Since(start), err: ctx.Err()}
+		case <-done:
+			// The answer may have been logged just before the end.
+			select {
+			case f := <-wait:
+				return f, nil
+			default:
+			}
+			return nil, fmt.Errorf("%w (id %s)", ErrNoAnswer, id)
+		case <-broken:
+			// Writing to stdin failed. A request that went out before
+			// may still be answered; one that never went out will not.
+			if sent.w.delivered(sent.end) {
+				broken = nil
+				continue
+			}
+			return nil, fmt.Errorf("%s (id %s) was never delivered: %w (%v)", method, id, ErrStdinClosed, plainCause(sent.w.failure()))
 		}
-		return nil, fmt.Errorf("%w (id %s)", ErrNoAnswer, id)
 	}
+}
+
+// sentAt says where a request's bytes end in its writer's stream, so that a
+// failed write can tell whether the request went out.
+type sentAt struct {
+	w   *writer
+	end int64
 }
 
 // waitError is Call's error when its context ended before the answer came.
@@ -225,10 +243,10 @@ func (s *Session) dropWaiter(id wire.ID) {
 
 // request builds and sends one request; with wait it registers, before
 // sending, the channel the answer will be delivered to.
-func (s *Session) request(method string, params any, wait bool) (wire.ID, chan *wire.Frame, error) {
+func (s *Session) request(method string, params any, wait bool) (wire.ID, chan *wire.Frame, sentAt, error) {
 	raw, err := s.buildParams(method, params)
 	if err != nil {
-		return wire.ID{}, nil, err
+		return wire.ID{}, nil, sentAt{}, err
 	}
 	id := s.tracker.MintID()
 	msg := struct {
@@ -239,7 +257,7 @@ func (s *Session) request(method string, params any, wait bool) (wire.ID, chan *
 	}{"2.0", idValue(id), method, raw}
 	line, err := wire.Marshal(msg)
 	if err != nil {
-		return wire.ID{}, nil, fmt.Errorf("session: encoding %s: %w", method, err)
+		return wire.ID{}, nil, sentAt{}, fmt.Errorf("encoding %s: %w", method, err)
 	}
 	var ch chan *wire.Frame
 	s.client.mu.Lock()
@@ -253,11 +271,13 @@ func (s *Session) request(method string, params any, wait bool) (wire.ID, chan *
 	}
 	s.client.sent[id] = sentRequest{method: method, params: raw}
 	s.client.mu.Unlock()
-	if err := s.Send(line); err != nil {
+	p := s.current()
+	end, err := p.send(line)
+	if err != nil {
 		s.dropWaiter(id)
-		return wire.ID{}, nil, err
+		return wire.ID{}, nil, sentAt{}, err
 	}
-	return id, ch, nil
+	return id, ch, sentAt{w: p.w, end: end}, nil
 }
 
 // buildParams marshals params and, in the modern era, adds the _meta every

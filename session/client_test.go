@@ -932,3 +932,32 @@ func TestUnflushedOutputAtExitFromAChild(t *testing.T) {
 		t.Errorf("finding %+v, answer at #%d", ev.Finding, r.ResponseSeq)
 	}
 }
+
+// TestCallFailsWhenTheRequestIsNeverDelivered: a server that closed its
+// stdin but keeps running cannot receive the request; Call says so as soon
+// as the write fails, instead of waiting for an answer that cannot come.
+func TestCallFailsWhenTheRequestIsNeverDelivered(t *testing.T) {
+	s, err := Start(Config{Command: []string{"sh", "-c", "exec 0<&-; echo closed >&2; exec sleep 60"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		s.Kill()
+		<-s.Done()
+	}()
+	// Wait until the server has closed its stdin (it says so on stderr).
+	for deadline := time.Now().Add(20 * time.Second); len(s.StderrTail(1)) == 0; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the server never started")
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, err = s.Call(ctx, "ping", nil)
+	if !errors.Is(err, ErrStdinClosed) || errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Call = %v, want an ErrStdinClosed saying the request was never delivered", err)
+	}
+	if !strings.Contains(err.Error(), "never delivered") || strings.Contains(err.Error(), "|1") {
+		t.Fatalf("error %q should say the request was never delivered, in plain words", err)
+	}
+}

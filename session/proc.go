@@ -648,20 +648,20 @@ func (p *proc) tick() {
 }
 
 // send queues raw for stdin; see Session.Send.
-func (p *proc) send(raw []byte) error {
+func (p *proc) send(raw []byte) (end int64, err error) {
 	if !isOpen(p.exited) {
-		return p.exitedError()
+		return 0, p.exitedError()
 	}
 	frames := wire.FramesOf(raw, wire.Options{MaxFrame: p.s.cfg.MaxFrame})
-	err := p.w.enqueue(raw, func() {
+	end, err = p.w.enqueue(raw, func() {
 		for _, f := range frames {
 			p.s.logFrame(wire.ClientToServer, f)
 		}
 	})
 	if errors.Is(err, ErrStdinClosed) && !isOpen(p.exited) {
-		return p.exitedError()
+		return 0, p.exitedError()
 	}
-	return err
+	return end, err
 }
 
 // exitedError builds the error of a send to the exited process, waiting

@@ -176,7 +176,10 @@ func (s *Session) current() *proc {
 // It fails, queuing nothing, with *ExitedError when the server has exited,
 // ErrQueueFull when too much is already waiting, or ErrStdinClosed while the
 // shutdown ladder runs. A write that fails after Send returned is logged.
-func (s *Session) Send(raw []byte) error { return s.current().send(raw) }
+func (s *Session) Send(raw []byte) error {
+	_, err := s.current().send(raw)
+	return err
+}
 
 // Shutdown starts the shutdown ladder and returns at once; calling it again
 // does nothing. Done is closed when the ladder is over and the output drained.

@@ -33,16 +33,20 @@ type writer struct {
 	stopped bool // stdin is (being) closed: no more sends
 	err     error
 	inWrite bool
-	since   time.Time // when the write in progress started
+
+	accepted int64         // bytes ever accepted by enqueue; a send ends at an offset of this count
+	broken   chan struct{} // closed when a write failed (not when linesman closed stdin itself)
+	since    time.Time     // when the write in progress started
 }
 
 func newWriter(p *proc, f *os.File) *writer {
 	return &writer{
-		p:     p,
-		f:     f,
-		limit: int64(p.s.cfg.QueueLimit),
-		done:  make(chan struct{}),
-		wake:  make(chan struct{}, 1),
+		p:      p,
+		f:      f,
+		limit:  int64(p.s.cfg.QueueLimit),
+		done:   make(chan struct{}),
+		wake:   make(chan struct{}, 1),
+		broken: make(chan struct{}),
 	}
 }
 
@@ -55,9 +59,9 @@ func (w *writer) poke() {
 
 // enqueue queues a copy of raw, calling logFrames first under the queue's
 // lock so that the log's order of client frames is the order on the wire.
-func (w *writer) enqueue(raw []byte, logFrames func()) error {
+func (w *writer) enqueue(raw []byte, logFrames func()) (end int64, err error) {
 	if len(raw) == 0 {
-		return nil
+		return 0, nil
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -65,20 +69,21 @@ func (w *writer) enqueue(raw []byte, logFrames func()) error {
 		if w.err != nil {
 			// Say why in plain words ("broken pipe"), not as the os.File's
 			// name for a pipe ("write |1: broken pipe").
-			return fmt.Errorf("%w (%v)", ErrStdinClosed, plainCause(w.err))
+			return 0, fmt.Errorf("%w (%v)", ErrStdinClosed, plainCause(w.err))
 		}
-		return ErrStdinClosed
+		return 0, ErrStdinClosed
 	}
 	// One message larger than the limit still goes when nothing waits:
 	// the limit is there to notice a stuck reader, not to cap messages.
 	if w.queued > 0 && w.queued+int64(len(raw)) > w.limit {
-		return ErrQueueFull
+		return 0, ErrQueueFull
 	}
 	logFrames()
 	w.queue = append(w.queue, bytes.Clone(raw))
 	w.queued += int64(len(raw))
+	w.accepted += int64(len(raw))
 	w.poke()
-	return nil
+	return w.accepted, nil
 }
 
 func (w *writer) run() {
@@ -155,11 +160,27 @@ func (w *writer) failed(err error) {
 	case <-p.exited:
 	case <-time.After(exitStatusWait):
 	}
+	defer close(w.broken) // after the note, so that waiters find the reason logged
 	if !isOpen(p.exited) {
 		p.s.note(fmt.Sprintf("writing to the server's stdin failed (%d bytes not delivered): %v", pending, p.exitedError()))
 		return
 	}
 	p.s.note(fmt.Sprintf("writing to the server's stdin failed (%d bytes not delivered): %v; the server closed its stdin but is still running", pending, err))
+}
+
+// delivered reports whether every byte accepted up to offset end (as
+// returned by enqueue) was written to the server's stdin.
+func (w *writer) delivered(end int64) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.written >= end
+}
+
+// failure returns the error that stopped the writer, if any.
+func (w *writer) failure() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.err
 }
 
 // closeWhenDrained closes stdin once everything queued has been written
