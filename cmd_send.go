@@ -20,7 +20,9 @@ Usage:
   linesman send [flags] -- COMMAND [ARG...]  < frames.jsonl
   linesman send [flags] --file frames.jsonl -- COMMAND [ARG...]
 
-Frames are read one per line, all of them, before the server starts. By
+Frames are read one per line, all of them, before the server starts (a
+JSON value written over several lines, pretty-printed, is joined and sent
+as one compact line). By
 default linesman makes the handshake first (the era probe, then initialize or
 server/discover), then sends each line, filling in ids: a line that is a JSON
 object with a "method", without an "id", and whose method does not start with
@@ -90,11 +92,7 @@ func runSend(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			if err := handshake(ctx, s, flags); err != nil {
 				return err
 			}
-			for _, line := range bytes.Split(input, []byte("\n")) {
-				line = bytes.TrimSuffix(line, []byte("\r"))
-				if len(bytes.TrimSpace(line)) == 0 {
-					continue
-				}
+			for _, line := range inputFrames(input) {
 				line = fillID(line, s.NextID)
 				if err := s.Send(append(line, '\n')); err != nil {
 					return fmt.Errorf("send: %w", err)
@@ -102,6 +100,65 @@ func runSend(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 			return waitForAnswers(ctx, s, flags.timeout)
 		})
+}
+
+// maxJoinedBytes bounds the JSON value inputFrames joins from several lines.
+const maxJoinedBytes = 16 << 20
+
+// inputFrames splits send's input into the frames to send: one per line,
+// blank lines skipped, a "\r" before the "\n" dropped. A JSON value typed
+// over several lines (a pretty-printed request.json) is joined and sent as
+// one compact line: sent line by line it would only show the server a
+// broken frame, which is what --raw is for. Lines that do not complete a
+// value are sent as they are.
+func inputFrames(input []byte) [][]byte {
+	var out [][]byte
+	for pos := 0; pos < len(input); {
+		end, next := len(input), len(input)
+		if i := bytes.IndexByte(input[pos:], '\n'); i >= 0 {
+			end, next = pos+i, pos+i+1
+		}
+		line := bytes.TrimSuffix(input[pos:end], []byte("\r"))
+		trimmed := bytes.TrimSpace(line)
+		if len(trimmed) == 0 {
+			pos = next
+			continue
+		}
+		if !json.Valid(trimmed) && (trimmed[0] == '{' || trimmed[0] == '[') {
+			if value, after, ok := multiLineValue(input, pos); ok {
+				out = append(out, value)
+				pos = after
+				continue
+			}
+		}
+		out = append(out, line)
+		pos = next
+	}
+	return out
+}
+
+// multiLineValue reads the JSON value that starts on the line at pos and
+// runs over later lines, ending its own line. It returns the value compact
+// and the position of the line after it.
+func multiLineValue(input []byte, pos int) (value []byte, after int, ok bool) {
+	dec := json.NewDecoder(io.LimitReader(bytes.NewReader(input[pos:]), maxJoinedBytes))
+	var v json.RawMessage
+	if dec.Decode(&v) != nil {
+		return nil, 0, false
+	}
+	vend := pos + int(dec.InputOffset())
+	tail, after := input[vend:], len(input)
+	if i := bytes.IndexByte(tail, '\n'); i >= 0 {
+		tail, after = tail[:i], vend+i+1
+	}
+	if len(bytes.TrimSpace(tail)) != 0 {
+		return nil, 0, false // something else follows on its last line
+	}
+	var c bytes.Buffer
+	if json.Compact(&c, v) != nil {
+		return nil, 0, false
+	}
+	return c.Bytes(), after, true
 }
 
 // fillID gives a request written without an id the next free one: a JSON

@@ -80,3 +80,42 @@ func TestSendTerminalHint(t *testing.T) {
 		t.Errorf("the typed frame was not sent:\n%s", out.String())
 	}
 }
+
+// TestSendJoinsPrettyPrintedRequest: `send < request.json` with the request
+// pretty-printed sends it as one compact line (it used to go out line by
+// line, a broken multi-line frame the user never meant to send).
+func TestSendJoinsPrettyPrintedRequest(t *testing.T) {
+	r, status := sendJSON(t, "headless-good", "{\n  \"jsonrpc\": \"2.0\",\n  \"method\": \"tools/list\"\n}\n")
+	if status != 0 {
+		t.Errorf("exit status %d", status)
+	}
+	if _, state, _ := r.request(t, "tools/list"); state != "answered" {
+		t.Errorf("tools/list %s", state)
+	}
+	for _, f := range r.Findings {
+		if f.Code == "multi-line-frame" || f.Code == "non-json-line" {
+			t.Errorf("finding %+v", f)
+		}
+	}
+}
+
+func TestInputFrames(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"{\"a\":1}\n\n{\"b\":2}\r\n", `{"a":1}|{"b":2}`},
+		{"{\n  \"a\": [1,\n 2]\n}\nnext\n", `{"a":[1,2]}|next`},
+		// Not completed by the lines that follow: each line as written.
+		{"{\"id\":1,\n{\"m\":2}\n", `{"id":1,|{"m":2}`},
+		{"{\"id\":\n", `{"id":`},
+		// Something after the value on its last line: as written.
+		{"{\n\"a\":1} x\n", `{|"a":1} x`},
+		{"not json\n  \n", `not json`},
+	} {
+		var got []string
+		for _, f := range inputFrames([]byte(c.in)) {
+			got = append(got, string(f))
+		}
+		if strings.Join(got, "|") != c.want {
+			t.Errorf("inputFrames(%q) = %q, want %q", c.in, strings.Join(got, "|"), c.want)
+		}
+	}
+}
