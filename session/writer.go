@@ -165,7 +165,7 @@ func (w *writer) failed(err error) {
 		p.s.note(fmt.Sprintf("writing to the server's stdin failed (%d bytes not delivered): %v", pending, p.exitedError()))
 		return
 	}
-	p.s.note(fmt.Sprintf("writing to the server's stdin failed (%d bytes not delivered): %v; the server closed its stdin but is still running", pending, err))
+	p.s.note(fmt.Sprintf("writing to the server's stdin failed (%d bytes not delivered): %v; the server closed its stdin but is still running", pending, plainCause(err)))
 }
 
 // delivered reports whether every byte accepted up to offset end (as
