@@ -643,6 +643,10 @@ func processLine(p ReportProcess) string {
 	}
 	s := fmt.Sprintf("pid %d, %s", p.Pid, p.State)
 	if p.State == "exited" {
+		if p.Signal != nil && p.EndedBy != nil && strings.EqualFold(*p.Signal, *p.EndedBy) {
+			// The ladder's own signal: say it once.
+			return fmt.Sprintf("pid %d, killed by the shutdown ladder's %s (shutdown took %.0f ms)", p.Pid, *p.Signal, p.ShutdownMs) + restartsText(p)
+		}
 		switch {
 		case p.Signal != nil:
 			s += " on " + *p.Signal
@@ -665,10 +669,14 @@ func processLine(p ReportProcess) string {
 			}
 		}
 	}
+	return s + restartsText(p)
+}
+
+func restartsText(p ReportProcess) string {
 	if p.Restarts > 0 {
-		s += fmt.Sprintf("; restarted %s", plural(p.Restarts, "time"))
+		return fmt.Sprintf("; restarted %s", plural(p.Restarts, "time"))
 	}
-	return s
+	return ""
 }
 
 // serverLine describes the server from its serverInfo object.

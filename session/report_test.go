@@ -201,7 +201,8 @@ func TestReportSignalledProcess(t *testing.T) {
 	}
 	var b strings.Builder
 	r.WriteText(&b)
-	if !strings.Contains(b.String(), "on SIGKILL, after SIGKILL (shutdown took 4012 ms)") {
+	// The ladder's own signal is named once ("on SIGKILL, after SIGKILL" said it twice).
+	if !strings.Contains(b.String(), "pid 7, killed by the shutdown ladder's SIGKILL (shutdown took 4012 ms)") {
 		t.Errorf("text report:\n%s", b.String())
 	}
 }
