@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -256,4 +257,65 @@ func BenchmarkRecorder(b *testing.B) {
 	b.SetBytes(size)
 	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N*len(frames)), "cpu-ns/frame")
 	b.ReportMetric(float64(b.N*len(frames))/b.Elapsed().Seconds(), "frames/s")
+}
+
+// BenchmarkCaptureLiveSession is the capture overhead as a user meets it:
+// a real child floods its stdout with ~1 KiB JSON-RPC notifications through
+// a real pipe, and the session reads, frames, tracks and logs them, once
+// without and once with a Recorder on the log (as --capture does), in pairs
+// within the same run. "%overhead" is the median over the pairs of the
+// wall-clock ratio on/off, less one.
+//
+//	go test -run '^$' -bench CaptureLiveSession -benchtime 10x ./capture
+func BenchmarkCaptureLiveSession(b *testing.B) {
+	const frames = 100_000
+	line := `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"` +
+		strings.Repeat("x", 940) + `"}}`
+	command := []string{"sh", "-c", fmt.Sprintf("yes '%s' | head -n %d", line, frames)}
+	dir := b.TempDir()
+	pass := func(capture bool) time.Duration {
+		path := filepath.Join(dir, "live.jsonl")
+		os.Remove(path)
+		runtime.GC()
+		t0 := time.Now()
+		s, err := session.Start(session.Config{Command: command})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var rec *Recorder
+		if capture {
+			if rec, err = Create(path, s.Log(), Header{Command: command}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		<-s.Done()
+		if rec != nil {
+			if err := rec.Close(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		took := time.Since(t0)
+		if info := s.Info(); info.BytesIn != int64(frames*(len(line)+1)) {
+			b.Fatalf("read %d bytes", info.BytesIn)
+		}
+		return took
+	}
+	var ratios []float64
+	var off, on time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		var a, c time.Duration
+		if i%2 == 0 {
+			a, c = pass(false), pass(true)
+		} else {
+			c, a = pass(true), pass(false)
+		}
+		off += a
+		on += c
+		ratios = append(ratios, c.Seconds()/a.Seconds())
+	}
+	sort.Float64s(ratios)
+	b.ReportMetric(100*(ratios[len(ratios)/2]-1), "%overhead")
+	b.ReportMetric(float64(frames)*float64(b.N)/off.Seconds(), "frames/s-off")
+	b.ReportMetric(float64(frames)*float64(b.N)/on.Seconds(), "frames/s-on")
 }
