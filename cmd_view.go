@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -26,7 +28,8 @@ Opens the capture in the inspector, read-only: the same panes, filters and
 findings as a live session, but no composer and no process control. Every
 frame's findings are recomputed from the recorded bytes, so an old capture
 benefits from newer checks. With --follow, keeps reading a capture that
-another linesman is still writing, and shows new events as they arrive.
+another linesman is still writing, and shows new events as they arrive (it
+waits for the file if that linesman has not created it yet).
 
 When standard output is not a terminal (or with --text), view prints the
 session as a text transcript instead, with everything the server wrote made
@@ -77,6 +80,9 @@ func runView(args []string, stdout, stderr io.Writer) int {
 		err error
 	)
 	if *follow {
+		if werr := waitForFile(ctx, path, *poll, stderr); werr != nil {
+			return exitOK // interrupted while waiting: the way a follow ends
+		}
 		fl, err = capture.Follow(ctx, path, capture.FollowOptions{Poll: *poll})
 		if err == nil {
 			c = fl.Capture()
@@ -156,6 +162,25 @@ func viewUI(c *capture.Capture, fl *capture.Follower, path, theme string) error 
 			return c.Header.Command, env, c.Header.Cwd, 0
 		},
 	})
+}
+
+// waitForFile waits until path exists, so that `view --follow` can be
+// started before the linesman that records to it (as tail -F can). It says
+// once that it waits; it returns ctx's error when interrupted.
+func waitForFile(ctx context.Context, path string, poll time.Duration, stderr io.Writer) error {
+	for said := false; ; said = true {
+		if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+			return nil // there, or another error that opening it will report
+		}
+		if !said {
+			fmt.Fprintf(stderr, "linesman view: waiting for %s to be created (ctrl+c to stop)\n", path)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(poll):
+		}
+	}
 }
 
 // isTerminal reports whether w is a terminal the inspector can draw on

@@ -4,12 +4,16 @@ package main
 // export ("export FILE --format F") already allow.
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // TestFlagsAfterPositionals: "explain CODE --json" and "view FILE --text"
@@ -117,4 +121,72 @@ func TestDevNullIsNotATerminal(t *testing.T) {
 	if err := send.Run(); err != nil || strings.Contains(errs.String(), "ctrl+d") {
 		t.Errorf("send < /dev/null: %v, stderr %q", err, errs.String())
 	}
+}
+
+// TestViewFollowWaitsForTheFile: `view --follow F` started before the
+// linesman that records F waits for it to appear (it failed at once with
+// "no such file"), then follows it.
+func TestViewFollowWaitsForTheFile(t *testing.T) {
+	capFile := filepath.Join(t.TempDir(), "later.jsonl")
+	view := exec.Command(linesmanBinary(t), "view", "--follow", "--text", "--poll", "20ms", capFile)
+	var out lockedBuffer
+	view.Stdout = &out
+	errPipe, err := view.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := view.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer view.Process.Kill()
+	// Wait until it says it waits: only then create the file.
+	said := make(chan string, 1)
+	go func() {
+		b := make([]byte, 512)
+		n, _ := errPipe.Read(b)
+		said <- string(b[:n])
+		io.Copy(io.Discard, errPipe)
+	}()
+	select {
+	case s := <-said:
+		if !strings.Contains(s, "waiting for") {
+			t.Fatalf("view --follow of a missing file: %q", s)
+		}
+	case <-time.After(hangGuard):
+		t.Fatal("view --follow neither waited nor failed")
+	}
+	if status, _, errOut := runBinary(t, nil, append([]string{"check", "--capture", capFile}, fakeServerArgs("headless-good")...)...); status != 0 {
+		t.Fatalf("check --capture: status %d\n%s", status, errOut)
+	}
+	// The follower prints the session; then an interrupt ends it cleanly.
+	deadline := time.Now().Add(hangGuard)
+	for !strings.Contains(out.String(), "exited") {
+		if time.Now().After(deadline) {
+			t.Fatal("the follower never printed the session")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	view.Process.Signal(os.Interrupt)
+	if err := view.Wait(); err != nil {
+		t.Errorf("view --follow after ^C: %v", err)
+	}
+}
+
+// lockedBuffer is a bytes.Buffer that a child's output can be copied into
+// while the test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
