@@ -348,8 +348,8 @@ func (t *Tracker) request(seq uint64, dir wire.Dir, f *wire.Frame, at time.Durat
 	switch t.era {
 	case EraModern:
 		addFinding(f, wire.NewFinding("server-request-in-modern-era", fmt.Sprintf(
-			"the server sent a %s request (id %s) on stdout; 2026-07-28 servers must not send requests",
-			m.Method, idText(m.ID))))
+			"the server sent %s request (id %s) on stdout; 2026-07-28 servers must not send requests",
+			withArticle(m.Method), idText(m.ID))))
 	case EraLegacy:
 		t.beforeInitialized(f)
 	}
@@ -370,7 +370,15 @@ func (t *Tracker) beforeInitialized(f *wire.Frame) {
 		kind = "notification"
 	}
 	addFinding(f, wire.NewFinding("message-before-initialized", fmt.Sprintf(
-		"the server sent a %s %s before the client's notifications/initialized", f.Msg.Method, kind)))
+		"the server sent %s %s before the client's notifications/initialized", withArticle(f.Msg.Method), kind)))
+}
+
+// withArticle is "a ping", "an initialize", "an elicitation/create".
+func withArticle(method string) string {
+	if method != "" && strings.ContainsRune("aeiouAEIOU", rune(method[0])) {
+		return "an " + method
+	}
+	return "a " + method
 }
 
 // observeID advances the mint counter past an integer id or a numeric
