@@ -190,3 +190,12 @@ func (b *lockedBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
+
+// TestDemoServerHelpOnStdout: demo-server --help goes to stdout like every
+// other mode's help (`linesman demo-server --help | less` showed nothing).
+func TestDemoServerHelpOnStdout(t *testing.T) {
+	status, out, _ := runBinary(t, nil, "demo-server", "--help")
+	if status != 0 || !strings.Contains(string(out), "linesman demo-server") || !strings.Contains(string(out), "-isolate") {
+		t.Errorf("status %d, stdout %q", status, out)
+	}
+}
