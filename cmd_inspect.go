@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -81,7 +80,7 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	command := splitCommand(fs)
-	title := strings.Join(command, " ")
+	title := session.ShellJoin(command)
 	if len(command) == 0 {
 		exe, err := os.Executable()
 		if err != nil {

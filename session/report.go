@@ -448,7 +448,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	if r.Mode != "" {
 		title += " " + r.Mode
 	}
-	fmt.Fprintf(&b, "%s: %s\n", title, inert(shellJoin(r.Command)))
+	fmt.Fprintf(&b, "%s: %s\n", title, inert(ShellJoin(r.Command)))
 	fmt.Fprintf(&b, "  server:   %s\n", inert(serverLine(r.ServerInfo)))
 	era := r.Era
 	if r.ProtocolVersion != "" {
@@ -706,8 +706,9 @@ func plural(n int, word string) string {
 	return strconv.Itoa(n) + " " + word + "s"
 }
 
-// shellJoin renders argv for reading, quoting words a shell would split.
-func shellJoin(argv []string) string {
+// ShellJoin renders argv for reading, quoting words a shell would split,
+// so that `sh -c 'echo hi; exit 3'` does not read as several commands.
+func ShellJoin(argv []string) string {
 	out := make([]string, len(argv))
 	for i, a := range argv {
 		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`!*?[]{}()<>|&;#~") {

@@ -191,3 +191,18 @@ func TestComposerBigDraft(t *testing.T) {
 		t.Fatalf("ctrl+s sent %d frames (%d bytes)", len(srv.sent)-n, len(srv.lastSent()))
 	}
 }
+
+// TestProcessPaneQuotesTheCommand: `sh -c 'echo bye >&2; exit 3'` is shown
+// quoted, not as "sh -c echo bye >&2; exit 3", which reads as another
+// command.
+func TestProcessPaneQuotesTheCommand(t *testing.T) {
+	f := misbehaving(t, false)
+	m := NewModel(Options{Log: f.log, Theme: "dark", ProcessInfo: func() (cmd, env []string, dir string, pending int64) {
+		return []string{"sh", "-c", "echo bye >&2; exit 3"}, nil, "/", 0
+	}})
+	t.Cleanup(m.Close)
+	m.Update(tea_WindowSize(160, 48))
+	if screen := ansi.Strip(m.Render()); !strings.Contains(screen, `cmd sh -c 'echo bye >&2; exit 3'`) {
+		t.Errorf("process pane:\n%s", screen)
+	}
+}

@@ -280,7 +280,7 @@ func (p *processPane) Render(focused bool) string {
 	lines = append(lines, " "+state)
 	cmd := v.Detail
 	if p.info != nil && len(p.info.Command) > 0 {
-		cmd = strings.Join(p.info.Command, " ")
+		cmd = session.ShellJoin(p.info.Command)
 	}
 	if cmd != "" {
 		lines = append(lines, st.Subtle.Render(" cmd ")+wire.VisibleString(cmd, wire.Pictures))
