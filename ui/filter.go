@@ -50,6 +50,12 @@ func parseFilter(s string) (*filter, error) {
 				return nil, fmt.Errorf("%s: wants a value, e.g. %s:…", field, field)
 			}
 			t.field, t.value = field, value
+			if field == "code" && value != "*" {
+				if _, known := wire.Lookup(value); !known {
+					// A typo would silently show no frames at all.
+					return nil, fmt.Errorf("code:%s: no such finding code (linesman explain lists them)", value)
+				}
+			}
 			if field == "kind" {
 				switch value {
 				case "request", "notification", "result", "error", "invalid", "non-json":

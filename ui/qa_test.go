@@ -206,3 +206,16 @@ func TestProcessPaneQuotesTheCommand(t *testing.T) {
 		t.Errorf("process pane:\n%s", screen)
 	}
 }
+
+// TestFilterRefusesUnknownCode: code:TYPO is an error, not a filter that
+// silently matches nothing.
+func TestFilterRefusesUnknownCode(t *testing.T) {
+	if _, err := parseFilter("code:non-json-lines"); err == nil || !strings.Contains(err.Error(), "no such finding code") {
+		t.Errorf("code:non-json-lines: %v", err)
+	}
+	for _, ok := range []string{"code:non-json-line", "code:*", "!code:reused-id"} {
+		if _, err := parseFilter(ok); err != nil {
+			t.Errorf("%s: %v", ok, err)
+		}
+	}
+}
