@@ -27,7 +27,10 @@ default linesman makes the handshake first (the era probe, then initialize or
 server/discover), then sends each line, filling in ids: a line that is a JSON
 object with a "method", without an "id", and whose method does not start with
 "notifications/" is a request, and gets the next free id (one never used in
-the session, past every integer id given by hand). Blank lines are skipped.
+the session, past every integer id given by hand). In the modern era
+(2026-07-28) a request without params._meta also gets the _meta that era
+requires (protocol version, client capabilities and info), inserted at the
+start of params; a _meta written by hand is left alone. Blank lines are skipped.
 Other lines are sent as they are, followed by "\n". The handshake used the
 first ids: a hand-written id that repeats one is reported as a reused id.
 
@@ -94,6 +97,7 @@ func runSend(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 			for _, line := range inputFrames(input) {
 				line = fillID(line, s.NextID)
+				line = fillMeta(line, s.RequestMeta())
 				if err := s.Send(append(line, '\n')); err != nil {
 					return fmt.Errorf("send: %w", err)
 				}
@@ -185,6 +189,55 @@ func fillID(line []byte, next func() wire.ID) []byte {
 	out = append(out, id.String()...)
 	out = append(out, ',')
 	return append(out, line[open+1:]...)
+}
+
+// fillMeta gives a request written without params._meta the _meta its era
+// requires (meta; nil in the legacy era, where nothing is added). The
+// object is inserted at the start of params (or as new params), and the rest
+// of the line is left exactly as written. A request that has a _meta of its
+// own, notifications, and anything that is not a JSON-RPC request object are
+// returned unchanged.
+func fillMeta(line []byte, meta json.RawMessage) []byte {
+	if len(meta) == 0 {
+		return line
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(line, &obj) != nil {
+		return line
+	}
+	var method string
+	if json.Unmarshal(obj["method"], &method) != nil || method == "" || strings.HasPrefix(method, "notifications/") {
+		return line
+	}
+	if _, has := obj["id"]; !has {
+		return line
+	}
+	params, has := obj["params"]
+	if !has {
+		open := bytes.IndexByte(line, '{')
+		out := make([]byte, 0, len(line)+len(meta)+24)
+		out = append(out, line[:open+1]...)
+		out = append(out, `"params":{"_meta":`...)
+		out = append(out, meta...)
+		out = append(out, "},"...)
+		return append(out, line[open+1:]...)
+	}
+	var p map[string]json.RawMessage
+	if json.Unmarshal(params, &p) != nil {
+		return line // not an object: the server will say so
+	}
+	if _, own := p["_meta"]; own || bytes.Count(line, params) != 1 {
+		return line
+	}
+	at := bytes.Index(line, params) + bytes.IndexByte(params, '{') + 1
+	out := make([]byte, 0, len(line)+len(meta)+16)
+	out = append(out, line[:at]...)
+	out = append(out, `"_meta":`...)
+	out = append(out, meta...)
+	if len(p) > 0 {
+		out = append(out, ',')
+	}
+	return append(out, line[at:]...)
 }
 
 // unterminated reports whether the frame at seq ended without a line end

@@ -306,6 +306,29 @@ func (s *Session) buildParams(method string, params any) (json.RawMessage, error
 	return s.withMeta(raw, version)
 }
 
+// RequestMeta returns the _meta object every request must carry in the
+// session's era — in the modern era (2026-07-28) the protocol version, the
+// client's capabilities and its info — or nil in the legacy era, where
+// requests need none. It lets a caller that writes requests by hand
+// (linesman send) complete them as Request does.
+func (s *Session) RequestMeta() json.RawMessage {
+	s.client.mu.Lock()
+	era, version := s.client.era, s.client.version
+	s.client.mu.Unlock()
+	if era != EraModern {
+		return nil
+	}
+	params, err := s.withMeta(nil, version)
+	if err != nil {
+		return nil
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(params, &obj) != nil {
+		return nil
+	}
+	return obj["_meta"]
+}
+
 // withMeta adds the modern era's request _meta to the params object raw.
 func (s *Session) withMeta(raw json.RawMessage, version string) (json.RawMessage, error) {
 	obj := map[string]json.RawMessage{}
