@@ -13,8 +13,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 	"time"
+
+	"linesman/session"
 )
 
 // Exit statuses of the headless modes (and of usage errors everywhere).
@@ -41,7 +44,22 @@ Exit status of check and send: 0 no finding of severity error, 1 at least one, 2
 `
 
 func main() {
+	if len(os.Args) < 2 || os.Args[1] != "demo-server" {
+		limitMemory()
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// limitMemory sets a soft memory limit a little above the event log's
+// retention budget, so that the garbage collector does not let the heap grow
+// to twice the budget under a flood (measured: 1.2 GB of frames through a
+// check, peak RSS 542 MB without the limit, 413 MB with it, same speed).
+// GOMEMLIMIT, when set, wins. It is soft: a larger heap only makes the
+// collector run more often.
+func limitMemory() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(session.DefaultRetention + 144<<20)
+	}
 }
 
 // run dispatches to a mode and returns the process exit status.
