@@ -300,7 +300,7 @@ func TestRoundTrip(t *testing.T) {
 func truncatedAny(log *session.Log) bool {
 	first, next := log.Bounds()
 	for _, ev := range log.Range(first, next) {
-		if ev.Type == session.EventFrame && truncatedLines(ev.Frame) {
+		if ev.Type == session.EventFrame && ev.Frame.Truncated() {
 			return true
 		}
 	}

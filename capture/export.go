@@ -68,7 +68,7 @@ func WriteReplay(w io.Writer, log *session.Log, h Header) error {
 		if m := ev.Frame.Msg.Method; m != "" && commentSafe(m) == m {
 			label += " " + m
 		}
-		if truncatedLines(ev.Frame) {
+		if ev.Frame.Truncated() {
 			label += " (truncated on the wire: only the kept bytes are replayed)"
 		}
 		fmt.Fprintf(bw, "# %s\n", label)
@@ -179,15 +179,6 @@ func shellQuote(argv []string) string {
 // commentSafe makes s fit on one line of a shell comment.
 func commentSafe(s string) string {
 	return inert(s)
-}
-
-func truncatedLines(f *wire.Frame) bool {
-	for _, l := range f.Lines {
-		if l.Truncated {
-			return true
-		}
-	}
-	return false
 }
 
 // WriteTranscript writes the log as readable text, one row per event (one per

@@ -138,7 +138,7 @@ func rebuild(evs []session.Event, maxFrame int) {
 		case ev.Type == session.EventProcess:
 			endRun()
 		case ev.Type != session.EventFrame:
-		case ev.Dir == wire.ServerToClient && !truncatedLines(ev.Frame):
+		case ev.Dir == wire.ServerToClient && !ev.Frame.Truncated():
 			run = append(run, ev.Frame)
 			for _, l := range ev.Frame.Lines {
 				size += len(l.Content) + 2

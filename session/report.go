@@ -300,7 +300,7 @@ func (r *Report) addEvent(ev Event, meta ReportMeta, textLimit int) {
 				raw = raw[:textLimit]
 				rf.TextTruncated = true
 			}
-			if truncatedFrame(f) {
+			if f.Truncated() {
 				rf.TextTruncated = true
 			}
 			s := string(raw)
@@ -737,15 +737,6 @@ func (rf *ReportFrame) preview() string {
 		s += "…"
 	}
 	return "`" + s + "`"
-}
-
-func truncatedFrame(f *wire.Frame) bool {
-	for _, l := range f.Lines {
-		if l.Truncated {
-			return true
-		}
-	}
-	return false
 }
 
 // firstSentence returns the first sentence of a registry text: the

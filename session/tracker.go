@@ -531,7 +531,7 @@ func (t *Tracker) answer(sp *idSpace, e *entry, seq uint64, dir wire.Dir, f *wir
 	}
 	if m.Kind == wire.KindResult && t.era == EraModern {
 		switch {
-		case !m.HasResultType && !truncatedFrame(f):
+		case !m.HasResultType && !f.Truncated():
 			// A frame cut at the maximum frame size may have lost its
 			// resultType past the cut: oversize-frame says so already.
 			addFinding(f, wire.NewFinding("missing-result-type", fmt.Sprintf(

@@ -260,6 +260,17 @@ func (f *Frame) Size() int64 {
 	return n
 }
 
+// Truncated reports whether any of the frame's lines was cut at the maximum
+// frame size, so that Raw holds only part of what crossed the wire.
+func (f *Frame) Truncated() bool {
+	for _, l := range f.Lines {
+		if l.Truncated {
+			return true
+		}
+	}
+	return false
+}
+
 // Has reports whether the frame carries a finding with the given code.
 func (f *Frame) Has(code string) bool {
 	for _, x := range f.Findings {
