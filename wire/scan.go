@@ -395,14 +395,44 @@ func (s *scanner) enter() bool {
 	return true
 }
 
-func (s *scanner) object() bool {
+// open enters the container whose opening bracket is at s.i; empty reports
+// one closed at once by closer.
+func (s *scanner) open(closer byte) (empty, ok bool) {
 	if !s.enter() {
-		return false
+		return false, false
 	}
-	if s.i < len(s.s) && s.s[s.i] == '}' {
+	if s.i < len(s.s) && s.s[s.i] == closer {
 		s.i++
 		s.depth--
-		return true
+		return true, true
+	}
+	return false, true
+}
+
+// next steps over what follows a member or an element: a comma, and more
+// follows, or closer, and the container ends.
+func (s *scanner) next(closer byte) (more, ok bool) {
+	s.ws()
+	if s.i >= len(s.s) {
+		return false, s.fail(errEOF)
+	}
+	switch s.s[s.i] {
+	case ',':
+		s.i++
+		s.ws()
+		return true, true
+	case closer:
+		s.i++
+		s.depth--
+		return false, true
+	default:
+		return false, s.fail(errSyntax)
+	}
+}
+
+func (s *scanner) object() bool {
+	if empty, ok := s.open('}'); empty || !ok {
+		return ok
 	}
 	for {
 		if s.i >= len(s.s) || s.s[s.i] != '"' {
@@ -420,51 +450,22 @@ func (s *scanner) object() bool {
 		if !s.value() {
 			return false
 		}
-		s.ws()
-		if s.i >= len(s.s) {
-			return s.fail(errEOF)
-		}
-		switch s.s[s.i] {
-		case ',':
-			s.i++
-			s.ws()
-		case '}':
-			s.i++
-			s.depth--
-			return true
-		default:
-			return s.fail(errSyntax)
+		if more, ok := s.next('}'); !more {
+			return ok
 		}
 	}
 }
 
 func (s *scanner) array() bool {
-	if !s.enter() {
-		return false
-	}
-	if s.i < len(s.s) && s.s[s.i] == ']' {
-		s.i++
-		s.depth--
-		return true
+	if empty, ok := s.open(']'); empty || !ok {
+		return ok
 	}
 	for {
 		if !s.value() {
 			return false
 		}
-		s.ws()
-		if s.i >= len(s.s) {
-			return s.fail(errEOF)
-		}
-		switch s.s[s.i] {
-		case ',':
-			s.i++
-			s.ws()
-		case ']':
-			s.i++
-			s.depth--
-			return true
-		default:
-			return s.fail(errSyntax)
+		if more, ok := s.next(']'); !more {
+			return ok
 		}
 	}
 }
@@ -473,13 +474,8 @@ func (s *scanner) array() bool {
 // member's value; f must scan the value (or fail). key is the decoded key
 // when it had escapes, else a slice of the text.
 func (s *scanner) members(f func(key []byte) bool) bool {
-	if !s.enter() {
-		return false
-	}
-	if s.i < len(s.s) && s.s[s.i] == '}' {
-		s.i++
-		s.depth--
-		return true
+	if empty, ok := s.open('}'); empty || !ok {
+		return ok
 	}
 	for {
 		if s.i >= len(s.s) || s.s[s.i] != '"' {
@@ -507,20 +503,8 @@ func (s *scanner) members(f func(key []byte) bool) bool {
 		if !f(key) {
 			return false
 		}
-		s.ws()
-		if s.i >= len(s.s) {
-			return s.fail(errEOF)
-		}
-		switch s.s[s.i] {
-		case ',':
-			s.i++
-			s.ws()
-		case '}':
-			s.i++
-			s.depth--
-			return true
-		default:
-			return s.fail(errSyntax)
+		if more, ok := s.next('}'); !more {
+			return ok
 		}
 	}
 }
