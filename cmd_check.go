@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"linesman/session"
+	"linesman/session/report"
 	"linesman/wire"
 )
 
@@ -223,7 +224,7 @@ func runHeadless(mode string, flags *commonFlags, command []string, stdout, stde
 		fmt.Fprintf(stderr, "linesman %s: %v\n", mode, err)
 		if flags.jsonOut {
 			// A script still gets a report to read: no process, and why.
-			rep := session.ReportFromLog(session.NewLog(0), nil, session.ReportMeta{
+			rep := report.FromLog(session.NewLog(0), nil, report.Meta{
 				Mode: mode, Command: command, Error: err.Error()})
 			rep.WriteJSON(stdout)
 		}
@@ -281,7 +282,7 @@ func runHeadless(mode string, flags *commonFlags, command []string, stdout, stde
 	logf("ended: %s, exit code %d, signal %q, by %s", info.State, info.ExitCode, info.Signal, info.EndedBy)
 	captureErr := stopCapture()
 
-	meta := session.SessionMeta(s)
+	meta := report.SessionMeta(s)
 	meta.Mode = mode
 	meta.FrameText = mode == "send"
 	meta.Interrupted = interrupted
@@ -291,7 +292,7 @@ func runHeadless(mode string, flags *commonFlags, command []string, stdout, stde
 	case ownFailure:
 		meta.Error = stepErr.Error()
 	}
-	rep := session.ReportFromLog(s.Log(), s.Tracker(), meta)
+	rep := report.FromLog(s.Log(), s.Tracker(), meta)
 	if flags.jsonOut {
 		err = rep.WriteJSON(stdout)
 	} else {

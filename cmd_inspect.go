@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"linesman/session"
+	"linesman/session/report"
 	"linesman/themes"
 	"linesman/ui"
 )
@@ -80,7 +81,7 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	command := splitCommand(fs)
-	title := session.ShellJoin(command)
+	title := report.ShellJoin(command)
 	if len(command) == 0 {
 		exe, err := os.Executable()
 		if err != nil {

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"linesman/session"
+	"linesman/session/report"
 )
 
 // Exit statuses of the headless modes (and of usage errors everywhere).
@@ -25,7 +26,7 @@ const (
 	exitOK       = 0 // no finding of severity error
 	exitFindings = 1 // at least one finding of severity error (or a runtime failure)
 	exitUsage    = 2 // the command line was wrong
-	exitSignal   = 130
+	exitSignal   = report.ExitInterrupted
 )
 
 const usageText = `linesman — a line judge for MCP servers that speak JSON-RPC over stdio

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"linesman/session"
+	"linesman/session/report"
 	"linesman/wire"
 )
 
@@ -296,8 +297,8 @@ func lineText(l *wire.Line) string {
 // ReportMeta works out, from the frames of a log, what a findings report
 // needs beyond the log: the era, protocol version and serverInfo that the
 // handshake established (initialize, or server/discover in the modern era).
-func ReportMeta(log *session.Log, h Header) session.ReportMeta {
-	meta := session.ReportMeta{Mode: "export", Command: h.Command}
+func ReportMeta(log *session.Log, h Header) report.Meta {
+	meta := report.Meta{Mode: "export", Command: h.Command}
 	type pending struct {
 		method string
 		params json.RawMessage
@@ -374,7 +375,7 @@ func Export(w io.Writer, format string, log *session.Log, tr *session.Tracker, h
 // WriteFindings writes the log's findings report as JSON, in the schema of
 // `linesman check --json`.
 func WriteFindings(w io.Writer, log *session.Log, tr *session.Tracker, h Header) error {
-	r := session.ReportFromLog(log, tr, ReportMeta(log, h))
+	r := report.FromLog(log, tr, ReportMeta(log, h))
 	return r.WriteJSON(w)
 }
 

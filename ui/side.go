@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"linesman/session"
+	"linesman/session/report"
 	"linesman/wire"
 )
 
@@ -280,7 +281,7 @@ func (p *processPane) Render(focused bool) string {
 	lines = append(lines, " "+state)
 	cmd := v.Detail
 	if p.info != nil && len(p.info.Command) > 0 {
-		cmd = session.ShellJoin(p.info.Command)
+		cmd = report.ShellJoin(p.info.Command)
 	}
 	if cmd != "" {
 		lines = append(lines, st.Subtle.Render(" cmd ")+wire.VisibleString(cmd, wire.Pictures))

@@ -1,4 +1,11 @@
-package session
+// Package report is what a run of linesman concludes: the JSON report schema
+// that scripts and CI read, the human text report, the headless exit-status
+// policy ([ExitInterrupted] and [Report.ExitStatus]) and the shell quoting of
+// a command for reading ([ShellJoin]).
+//
+// It reads a [session.Log] and its [session.Tracker]; it starts no process
+// and keeps no bookkeeping of its own.
+package report
 
 import (
 	"bytes"
@@ -11,6 +18,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"linesman/session"
 	"linesman/wire"
 )
 
@@ -25,18 +33,18 @@ type Report struct {
 	Era             string          `json:"era"`
 	ProtocolVersion string          `json:"protocolVersion"`
 	ServerInfo      json.RawMessage `json:"serverInfo"`
-	Process         ReportProcess   `json:"process"`
+	Process         Process         `json:"process"`
 	Stderr          []string        `json:"stderr"`
 	// StderrLines counts every stderr line the log kept; Stderr holds at
-	// most the last ReportMeta.StderrLimit of them.
-	StderrLines int             `json:"stderrLines"`
-	Frames      []ReportFrame   `json:"frames"`
-	Requests    []ReportRequest `json:"requests"`
-	Findings    []ReportFinding `json:"findings"`
-	Summary     ReportSummary   `json:"summary"`
+	// most the last Meta.StderrLimit of them.
+	StderrLines int       `json:"stderrLines"`
+	Frames      []Frame   `json:"frames"`
+	Requests    []Request `json:"requests"`
+	Findings    []Finding `json:"findings"`
+	Summary     Summary   `json:"summary"`
 	// Notes are what linesman itself logged: era decisions, restarts.
-	Notes   []ReportNote   `json:"linesmanNotes"`
-	Dropped *ReportDropped `json:"dropped,omitempty"`
+	Notes   []Note   `json:"linesmanNotes"`
+	Dropped *Dropped `json:"dropped,omitempty"`
 	// Error is a failure of linesman's own run, when there was one.
 	Error string `json:"error,omitempty"`
 	// Interrupted is set when linesman was interrupted (^C, SIGTERM,
@@ -47,8 +55,8 @@ type Report struct {
 	stderrAll  []string       // every retained stderr line (the text report shows a tail)
 }
 
-// ReportProcess is the "process" block: how the server process ran and ended.
-type ReportProcess struct {
+// Process is the "process" block: how the server process ran and ended.
+type Process struct {
 	Pid int `json:"pid"`
 	// State is "starting", "running", "exiting" or "exited".
 	State string `json:"state"`
@@ -66,8 +74,8 @@ type ReportProcess struct {
 	Restarts int `json:"restarts"`
 }
 
-// ReportFrame is one logical frame of the "frames" list.
-type ReportFrame struct {
+// Frame is one logical frame of the "frames" list.
+type Frame struct {
 	Seq    uint64          `json:"seq"`
 	Time   string          `json:"time"`
 	Dir    string          `json:"dir"`
@@ -80,24 +88,24 @@ type ReportFrame struct {
 	// findings that point at it (a timeout, unflushed output).
 	Findings []string `json:"findings"`
 	// Text is the frame's bytes as text (invalid UTF-8 replaced), present
-	// only when ReportMeta.FrameText asks for it (send does).
+	// only when Meta.FrameText asks for it (send does).
 	Text          *string `json:"text,omitempty"`
 	TextTruncated bool    `json:"textTruncated,omitempty"`
 	// InReplyTo names, on a response, the request it answered (as the
 	// tracker matched them), since a response carries no method.
-	InReplyTo *ReportReplyTo `json:"inReplyTo,omitempty"`
+	InReplyTo *ReplyTo `json:"inReplyTo,omitempty"`
 
 	frame *wire.Frame // for the text report's excerpts (log events are immutable)
 }
 
-// ReportReplyTo points from a response frame to the request it answered.
-type ReportReplyTo struct {
+// ReplyTo points from a response frame to the request it answered.
+type ReplyTo struct {
 	Seq    uint64 `json:"seq"`
 	Method string `json:"method"`
 }
 
-// ReportRequest is one request of the "requests" list.
-type ReportRequest struct {
+// Request is one request of the "requests" list.
+type Request struct {
 	Dir    string          `json:"dir"`
 	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
@@ -110,8 +118,8 @@ type ReportRequest struct {
 	Late        bool     `json:"late,omitempty"`
 }
 
-// ReportFinding is one entry of the "findings" list.
-type ReportFinding struct {
+// Finding is one entry of the "findings" list.
+type Finding struct {
 	Code     string `json:"code"`
 	Severity string `json:"severity"`
 	// Seq is the frame the finding points at, or null for findings that
@@ -123,33 +131,33 @@ type ReportFinding struct {
 	Fix     string  `json:"fix,omitempty"`
 }
 
-// ReportSummary counts the findings by severity.
-type ReportSummary struct {
+// Summary counts the findings by severity.
+type Summary struct {
 	Errors   int `json:"errors"`
 	Warnings int `json:"warnings"`
 	Notes    int `json:"notes"`
 	Frames   int `json:"frames"`
 }
 
-// ReportNote is something linesman itself logged (era decisions, restarts).
-type ReportNote struct {
+// Note is something linesman itself logged (era decisions, restarts).
+type Note struct {
 	Seq  uint64 `json:"seq"`
 	Time string `json:"time"`
 	Text string `json:"text"`
 }
 
-// ReportDropped says how much of the session the log's retention limit
+// Dropped says how much of the session the log's retention limit
 // dropped before the report was built.
-type ReportDropped struct {
+type Dropped struct {
 	Events uint64 `json:"events"`
 	Bytes  int64  `json:"bytes"`
 }
 
-// ReportMeta is what a report needs that the log does not hold.
-type ReportMeta struct {
+// Meta is what a report needs that the log does not hold.
+type Meta struct {
 	Mode            string   // "check", "send", "export", ...
 	Command         []string // the server's argv
-	Era             Era
+	Era             session.Era
 	ProtocolVersion string
 	ServerInfo      json.RawMessage // the serverInfo object, or nil
 	// StderrLimit bounds the stderr lines in the JSON report (the last
@@ -170,17 +178,17 @@ type ReportMeta struct {
 // ExitInterrupted is the exit status of a headless run that was interrupted.
 const ExitInterrupted = 130
 
-// BuildReport reports a session: its log, its tracker's requests, and what
+// Build reports a session: its log, its tracker's requests, and what
 // the handshake learned. Call it once the session is Done for a final report;
 // earlier, it reports what has happened so far.
-func BuildReport(s *Session) Report {
-	return ReportFromLog(s.Log(), s.Tracker(), SessionMeta(s))
+func Build(s *session.Session) Report {
+	return FromLog(s.Log(), s.Tracker(), SessionMeta(s))
 }
 
-// SessionMeta is the ReportMeta of a session as it stands: its command, era,
+// SessionMeta is the Meta of a session as it stands: its command, era,
 // protocol version and serverInfo. Callers add Mode and the like.
-func SessionMeta(s *Session) ReportMeta {
-	return ReportMeta{
+func SessionMeta(s *session.Session) Meta {
+	return Meta{
 		Command:         s.Info().Command,
 		Era:             s.Era(),
 		ProtocolVersion: s.ProtocolVersion(),
@@ -188,22 +196,22 @@ func SessionMeta(s *Session) ReportMeta {
 	}
 }
 
-// ReportFromLog builds a report from a log, the tracker that saw its frames
-// (nil: no requests list) and meta. It is what BuildReport uses, and what
+// FromLog builds a report from a log, the tracker that saw its frames
+// (nil: no requests list) and meta. It is what Build uses, and what
 // capture uses to export findings from a capture file in the same schema.
-func ReportFromLog(log *Log, tr *Tracker, meta ReportMeta) Report {
+func FromLog(log *session.Log, tr *session.Tracker, meta Meta) Report {
 	r := Report{
-		Linesman:        Version,
+		Linesman:        session.Version,
 		Mode:            meta.Mode,
 		Command:         meta.Command,
 		Era:             meta.Era.String(),
 		ProtocolVersion: meta.ProtocolVersion,
 		ServerInfo:      meta.ServerInfo,
 		Stderr:          []string{},
-		Frames:          []ReportFrame{},
-		Requests:        []ReportRequest{},
-		Findings:        []ReportFinding{},
-		Notes:           []ReportNote{},
+		Frames:          []Frame{},
+		Requests:        []Request{},
+		Findings:        []Finding{},
+		Notes:           []Note{},
 		Error:           meta.Error,
 		Interrupted:     meta.Interrupted,
 		frameIndex:      map[uint64]int{},
@@ -221,7 +229,7 @@ func ReportFromLog(log *Log, tr *Tracker, meta ReportMeta) Report {
 
 	first, next := log.Bounds()
 	if n, b := log.Dropped(); n > 0 {
-		r.Dropped = &ReportDropped{Events: n, Bytes: b}
+		r.Dropped = &Dropped{Events: n, Bytes: b}
 	}
 	// Read the log in slices so that a huge log is not copied at once.
 	const chunk = 4096
@@ -233,7 +241,7 @@ func ReportFromLog(log *Log, tr *Tracker, meta ReportMeta) Report {
 
 	if tr != nil {
 		for _, q := range tr.Requests() {
-			rq := ReportRequest{
+			rq := Request{
 				Dir:    q.Dir.String(),
 				ID:     idJSON(q.ID),
 				Method: q.Method,
@@ -241,7 +249,7 @@ func ReportFromLog(log *Log, tr *Tracker, meta ReportMeta) Report {
 				Seq:    q.Seq,
 				Late:   q.Late,
 			}
-			if q.State != ReqInFlight && q.EndedAt >= q.SentAt {
+			if q.State != session.ReqInFlight && q.EndedAt >= q.SentAt {
 				ms := durationMs(q.EndedAt - q.SentAt)
 				rq.Ms = &ms
 			}
@@ -249,7 +257,7 @@ func ReportFromLog(log *Log, tr *Tracker, meta ReportMeta) Report {
 				rs := q.ResponseSeq
 				rq.ResponseSeq = &rs
 				if i, ok := r.frameIndex[rs]; ok {
-					r.Frames[i].InReplyTo = &ReportReplyTo{Seq: q.Seq, Method: q.Method}
+					r.Frames[i].InReplyTo = &ReplyTo{Seq: q.Seq, Method: q.Method}
 				}
 			}
 			r.Requests = append(r.Requests, rq)
@@ -271,15 +279,15 @@ func ReportFromLog(log *Log, tr *Tracker, meta ReportMeta) Report {
 }
 
 // addEvent folds one log event into the report.
-func (r *Report) addEvent(ev Event, meta ReportMeta, textLimit int) {
+func (r *Report) addEvent(ev session.Event, meta Meta, textLimit int) {
 	switch ev.Type {
-	case EventFrame:
+	case session.EventFrame:
 		f := ev.Frame
 		if f == nil {
 			return
 		}
 		dir := ev.Dir.String()
-		rf := ReportFrame{
+		rf := Frame{
 			Seq:      ev.Seq,
 			Time:     reportTime(ev.Wall),
 			Dir:      dir,
@@ -313,7 +321,7 @@ func (r *Report) addEvent(ev Event, meta ReportMeta, textLimit int) {
 		}
 		r.frameIndex[ev.Seq] = len(r.Frames)
 		r.Frames = append(r.Frames, rf)
-	case EventFinding:
+	case session.EventFinding:
 		lf := ev.Finding
 		if lf == nil {
 			return
@@ -332,29 +340,29 @@ func (r *Report) addEvent(ev Event, meta ReportMeta, textLimit int) {
 			dir = &d
 		}
 		r.addFinding(lf.Finding, seq, dir)
-	case EventStderr:
+	case session.EventStderr:
 		if ev.Stderr != nil {
 			r.stderrAll = append(r.stderrAll, string(ev.Stderr.Content))
 		}
-	case EventProcess:
+	case session.EventProcess:
 		p := ev.Process
 		if p == nil {
 			return
 		}
 		if r.Process.State == "exited" {
-			if p.State == StateExiting {
+			if p.State == session.StateExiting {
 				// A shutdown step logged just after the exit it caused
 				// (the signal and the log entry race): the exit stands.
 				return
 			}
 			// A new process after a restart.
-			r.Process = ReportProcess{Restarts: r.Process.Restarts + 1}
+			r.Process = Process{Restarts: r.Process.Restarts + 1}
 		}
 		if p.Pid != 0 {
 			r.Process.Pid = p.Pid
 		}
 		r.Process.State = p.State.String()
-		if p.State == StateExited {
+		if p.State == session.StateExited {
 			if p.Signal == "" && p.ExitCode >= 0 {
 				c := p.ExitCode
 				r.Process.ExitCode = &c
@@ -369,15 +377,15 @@ func (r *Report) addEvent(ev Event, meta ReportMeta, textLimit int) {
 			r.Process.EndedBy = &e
 			r.Process.ShutdownMs = durationMs(p.ShutdownTook)
 		}
-	case EventNote:
-		r.Notes = append(r.Notes, ReportNote{Seq: ev.Seq, Time: reportTime(ev.Wall), Text: ev.Note})
+	case session.EventNote:
+		r.Notes = append(r.Notes, Note{Seq: ev.Seq, Time: reportTime(ev.Wall), Text: ev.Note})
 	}
 }
 
 // addFinding appends a finding and counts it.
 func (r *Report) addFinding(f wire.Finding, seq *uint64, dir *string) {
 	sev := f.Severity
-	rf := ReportFinding{Code: f.Code, Seq: seq, Dir: dir, Message: f.Message}
+	rf := Finding{Code: f.Code, Seq: seq, Dir: dir, Message: f.Message}
 	if title, fix, regSev, ok := registryInfo(f.Code); ok {
 		if sev == 0 {
 			sev = regSev
@@ -537,7 +545,7 @@ func (r *Report) WriteText(w io.Writer) error {
 // code once, with a few of the frames it points at and its one-line fix.
 func (r *Report) writeSeverity(b *strings.Builder, sev string) {
 	var codes []string
-	byCode := map[string][]ReportFinding{}
+	byCode := map[string][]Finding{}
 	total := 0
 	for _, f := range r.Findings {
 		if f.Severity != sev {
@@ -581,7 +589,7 @@ func (r *Report) writeSeverity(b *strings.Builder, sev string) {
 
 // where names what a finding points at: a frame with an excerpt, or the
 // process.
-func (r *Report) where(f ReportFinding) string {
+func (r *Report) where(f Finding) string {
 	if f.Seq == nil {
 		if f.Dir != nil {
 			// A finding about a stream, not one frame (stdin-not-read).
@@ -637,7 +645,7 @@ func (r *Report) trafficLine() string {
 	return s
 }
 
-func processLine(p ReportProcess) string {
+func processLine(p Process) string {
 	if p.Pid == 0 && p.State == "" {
 		return "never started"
 	}
@@ -672,7 +680,7 @@ func processLine(p ReportProcess) string {
 	return s + restartsText(p)
 }
 
-func restartsText(p ReportProcess) string {
+func restartsText(p Process) string {
 	if p.Restarts > 0 {
 		return fmt.Sprintf("; restarted %s", plural(p.Restarts, "time"))
 	}
@@ -721,7 +729,7 @@ func ShellJoin(argv []string) string {
 }
 
 // preview is a short inert excerpt of the frame's first line.
-func (rf *ReportFrame) preview() string {
+func (rf *Frame) preview() string {
 	const n = 72
 	f := rf.frame
 	if f == nil || len(f.Lines) == 0 {

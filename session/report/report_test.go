@@ -1,4 +1,4 @@
-package session
+package report
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"linesman/session"
 	"linesman/wire"
 )
 
@@ -21,18 +22,18 @@ func handFrame(text string, msg wire.Message, findings ...wire.Finding) *wire.Fr
 	}
 }
 
-func appendFrame(l *Log, dir wire.Dir, f *wire.Frame) uint64 {
-	return l.Append(Event{Type: EventFrame, Dir: dir, Frame: f})
+func appendFrame(l *session.Log, dir wire.Dir, f *wire.Frame) uint64 {
+	return l.Append(session.Event{Type: session.EventFrame, Dir: dir, Frame: f})
 }
 
 // sampleLog is a small session: a legacy handshake, a stray print, an answer,
 // a stderr line with an escape sequence, and a server that exited with code 3.
-func sampleLog(t *testing.T) (*Log, map[string]uint64) {
+func sampleLog(t *testing.T) (*session.Log, map[string]uint64) {
 	t.Helper()
-	l := NewLog(0)
+	l := session.NewLog(0)
 	seqs := map[string]uint64{}
-	l.Append(Event{Type: EventProcess, Process: &ProcessEvent{State: StateStarting, Pid: 4242, Detail: "started"}})
-	l.Append(Event{Type: EventProcess, Process: &ProcessEvent{State: StateRunning, Pid: 4242}})
+	l.Append(session.Event{Type: session.EventProcess, Process: &session.ProcessEvent{State: session.StateStarting, Pid: 4242, Detail: "started"}})
+	l.Append(session.Event{Type: session.EventProcess, Process: &session.ProcessEvent{State: session.StateRunning, Pid: 4242}})
 	seqs["init"] = appendFrame(l, wire.ClientToServer, handFrame(`{"jsonrpc":"2.0","id":1,"method":"initialize"}`,
 		wire.Message{Kind: wire.KindRequest, ID: wire.IntID(1), Method: "initialize"}))
 	seqs["stray"] = appendFrame(l, wire.ServerToClient, handFrame("hello \x1b[2J world",
@@ -42,14 +43,14 @@ func sampleLog(t *testing.T) (*Log, map[string]uint64) {
 	seqs["answer"] = appendFrame(l, wire.ServerToClient, handFrame(`{"jsonrpc":"2.0","id":"1","result":{}}`,
 		wire.Message{Kind: wire.KindResult, ID: wire.StringID("1")},
 		wire.Finding{Code: "id-type-mismatch", Severity: wire.SeverityError, Message: `"1" answers 1`}))
-	l.Append(Event{Type: EventStderr, Stderr: &wire.Line{Content: []byte("boom \x1b[31mred\x1b[0m"), Term: wire.TermLF}})
-	seqs["late"] = l.Append(Event{Type: EventFinding, Finding: &LoggedFinding{
+	l.Append(session.Event{Type: session.EventStderr, Stderr: &wire.Line{Content: []byte("boom \x1b[31mred\x1b[0m"), Term: wire.TermLF}})
+	seqs["late"] = l.Append(session.Event{Type: session.EventFinding, Finding: &session.LoggedFinding{
 		Finding:  wire.Finding{Code: "unflushed-output", Severity: wire.SeverityNote, Message: "arrived only at exit"},
 		FrameSeq: seqs["stray"], Dir: wire.ServerToClient}})
-	l.Append(Event{Type: EventFinding, Finding: &LoggedFinding{
+	l.Append(session.Event{Type: session.EventFinding, Finding: &session.LoggedFinding{
 		Finding: wire.Finding{Code: "exit-at-start", Severity: wire.SeverityError, Message: "exited 3 after 12 ms"}}})
-	l.Append(Event{Type: EventNote, Note: "era: legacy (no answer to server/discover)"})
-	l.Append(Event{Type: EventProcess, Process: &ProcessEvent{State: StateExited, Pid: 4242, ExitCode: 3}})
+	l.Append(session.Event{Type: session.EventNote, Note: "era: legacy (no answer to server/discover)"})
+	l.Append(session.Event{Type: session.EventProcess, Process: &session.ProcessEvent{State: session.StateExited, Pid: 4242, ExitCode: 3}})
 	return l, seqs
 }
 
@@ -70,10 +71,10 @@ func decodeReport(t *testing.T, r Report) map[string]any {
 // against a log filled by hand.
 func TestReportSchema(t *testing.T) {
 	l, seqs := sampleLog(t)
-	r := ReportFromLog(l, NewTracker(TrackerOptions{}), ReportMeta{
+	r := FromLog(l, session.NewTracker(session.TrackerOptions{}), Meta{
 		Mode:            "check",
 		Command:         []string{"python3", "server.py"},
-		Era:             EraLegacy,
+		Era:             session.EraLegacy,
 		ProtocolVersion: "2025-06-18",
 		ServerInfo:      json.RawMessage(`{"name":"srv","version":"1.2"}`),
 	})
@@ -85,7 +86,7 @@ func TestReportSchema(t *testing.T) {
 			t.Errorf("report lacks %q", k)
 		}
 	}
-	if m["linesman"] != Version || m["era"] != "legacy" || m["protocolVersion"] != "2025-06-18" {
+	if m["linesman"] != session.Version || m["era"] != "legacy" || m["protocolVersion"] != "2025-06-18" {
 		t.Errorf("header: linesman %v era %v protocolVersion %v", m["linesman"], m["era"], m["protocolVersion"])
 	}
 	if got := m["serverInfo"].(map[string]any)["name"]; got != "srv" {
@@ -186,12 +187,12 @@ func toStrings(v any) []string {
 // TestReportSignalledProcess: a process ended by SIGKILL has exitCode null
 // and names the signal and the step.
 func TestReportSignalledProcess(t *testing.T) {
-	l := NewLog(0)
-	l.Append(Event{Type: EventProcess, Process: &ProcessEvent{State: StateRunning, Pid: 7}})
-	l.Append(Event{Type: EventProcess, Process: &ProcessEvent{State: StateExiting, Step: StepSIGTERM, Pid: 7}})
-	l.Append(Event{Type: EventProcess, Process: &ProcessEvent{State: StateExited, Step: StepSIGKILL, Pid: 7,
+	l := session.NewLog(0)
+	l.Append(session.Event{Type: session.EventProcess, Process: &session.ProcessEvent{State: session.StateRunning, Pid: 7}})
+	l.Append(session.Event{Type: session.EventProcess, Process: &session.ProcessEvent{State: session.StateExiting, Step: session.StepSIGTERM, Pid: 7}})
+	l.Append(session.Event{Type: session.EventProcess, Process: &session.ProcessEvent{State: session.StateExited, Step: session.StepSIGKILL, Pid: 7,
 		ExitCode: -1, Signal: "SIGKILL", ShutdownTook: 4012 * time.Millisecond}})
-	r := ReportFromLog(l, nil, ReportMeta{})
+	r := FromLog(l, nil, Meta{})
 	p := decodeReport(t, r)["process"].(map[string]any)
 	if p["exitCode"] != nil || p["signal"] != "SIGKILL" || p["endedBy"] != "sigkill" || p["shutdownMs"] != 4012.0 {
 		t.Errorf("process = %v", p)
@@ -210,7 +211,7 @@ func TestReportSignalledProcess(t *testing.T) {
 // TestReportEmpty: a log with nothing in it still gives every list as [],
 // never null, and a null serverInfo.
 func TestReportEmpty(t *testing.T) {
-	r := ReportFromLog(NewLog(0), nil, ReportMeta{})
+	r := FromLog(session.NewLog(0), nil, Meta{})
 	var buf bytes.Buffer
 	r.WriteJSON(&buf)
 	for _, k := range []string{`"stderr": []`, `"frames": []`, `"requests": []`, `"findings": []`, `"serverInfo": null`, `"command": []`, `"era": "unknown"`, `"exitCode": null`, `"endedBy": null`} {
@@ -224,8 +225,8 @@ func TestReportEmpty(t *testing.T) {
 // control bytes in the human report.
 func TestReportTextInert(t *testing.T) {
 	l, seqs := sampleLog(t)
-	r := ReportFromLog(l, nil, ReportMeta{Mode: "check", Command: []string{"srv", "a b"},
-		Era: EraLegacy, ProtocolVersion: "2025-06-18",
+	r := FromLog(l, nil, Meta{Mode: "check", Command: []string{"srv", "a b"},
+		Era: session.EraLegacy, ProtocolVersion: "2025-06-18",
 		ServerInfo: json.RawMessage(`{"name":"evil\u001b]0;pwned\u0007","version":"1"}`)})
 	var b strings.Builder
 	if err := r.WriteText(&b); err != nil {
@@ -266,28 +267,28 @@ func itoa(n uint64) string { return strconv.FormatUint(n, 10) }
 
 // TestReportFrameText: send's report carries each frame's text, cut at the limit.
 func TestReportFrameText(t *testing.T) {
-	l := NewLog(0)
+	l := session.NewLog(0)
 	appendFrame(l, wire.ServerToClient, handFrame(strings.Repeat("x", 100), wire.Message{Kind: wire.KindNonJSON}))
 	appendFrame(l, wire.ServerToClient, handFrame(`{"a":1}`, wire.Message{Kind: wire.KindInvalid}))
-	r := ReportFromLog(l, nil, ReportMeta{Mode: "send", FrameText: true, FrameTextLimit: 10})
+	r := FromLog(l, nil, Meta{Mode: "send", FrameText: true, FrameTextLimit: 10})
 	if f := r.Frames[0]; f.Text == nil || *f.Text != strings.Repeat("x", 10) || !f.TextTruncated {
 		t.Errorf("frame 0 text = %v truncated %v", f.Text, f.TextTruncated)
 	}
 	if f := r.Frames[1]; f.Text == nil || *f.Text != "{\"a\":1}\n" || f.TextTruncated {
 		t.Errorf("frame 1 text = %q", *f.Text)
 	}
-	if r2 := ReportFromLog(l, nil, ReportMeta{}); r2.Frames[0].Text != nil {
+	if r2 := FromLog(l, nil, Meta{}); r2.Frames[0].Text != nil {
 		t.Errorf("text present without FrameText")
 	}
 }
 
 // TestReportStderrLimit: the JSON keeps the last lines and counts them all.
 func TestReportStderrLimit(t *testing.T) {
-	l := NewLog(0)
+	l := session.NewLog(0)
 	for i := range 50 {
-		l.Append(Event{Type: EventStderr, Stderr: &wire.Line{Content: []byte(strconv.Itoa(i))}})
+		l.Append(session.Event{Type: session.EventStderr, Stderr: &wire.Line{Content: []byte(strconv.Itoa(i))}})
 	}
-	r := ReportFromLog(l, nil, ReportMeta{StderrLimit: 5})
+	r := FromLog(l, nil, Meta{StderrLimit: 5})
 	if r.StderrLines != 50 || len(r.Stderr) != 5 || r.Stderr[0] != "45" || r.Stderr[4] != "49" {
 		t.Errorf("stderr = %v (of %d)", r.Stderr, r.StderrLines)
 	}
@@ -295,12 +296,12 @@ func TestReportStderrLimit(t *testing.T) {
 
 // TestReportRestart: after a restart the process block is the new process's.
 func TestReportRestart(t *testing.T) {
-	l := NewLog(0)
-	l.Append(Event{Type: EventProcess, Process: &ProcessEvent{State: StateRunning, Pid: 1}})
-	l.Append(Event{Type: EventProcess, Process: &ProcessEvent{State: StateExited, Pid: 1, ExitCode: 1}})
-	l.Append(Event{Type: EventProcess, Process: &ProcessEvent{State: StateStarting, Pid: 2}})
-	l.Append(Event{Type: EventProcess, Process: &ProcessEvent{State: StateRunning, Pid: 2}})
-	r := ReportFromLog(l, nil, ReportMeta{})
+	l := session.NewLog(0)
+	l.Append(session.Event{Type: session.EventProcess, Process: &session.ProcessEvent{State: session.StateRunning, Pid: 1}})
+	l.Append(session.Event{Type: session.EventProcess, Process: &session.ProcessEvent{State: session.StateExited, Pid: 1, ExitCode: 1}})
+	l.Append(session.Event{Type: session.EventProcess, Process: &session.ProcessEvent{State: session.StateStarting, Pid: 2}})
+	l.Append(session.Event{Type: session.EventProcess, Process: &session.ProcessEvent{State: session.StateRunning, Pid: 2}})
+	r := FromLog(l, nil, Meta{})
 	if p := r.Process; p.Pid != 2 || p.State != "running" || p.ExitCode != nil || p.EndedBy != nil || p.Restarts != 1 {
 		t.Errorf("process = %+v", p)
 	}
@@ -310,7 +311,7 @@ func TestReportRestart(t *testing.T) {
 // report shows the fix's first sentence.
 func TestReportRegistry(t *testing.T) {
 	l, _ := sampleLog(t)
-	r := ReportFromLog(l, nil, ReportMeta{})
+	r := FromLog(l, nil, Meta{})
 	info, ok := wire.Lookup("non-json-line")
 	if !ok {
 		t.Fatal("non-json-line is not in the registry")
@@ -345,11 +346,11 @@ func TestFirstSentence(t *testing.T) {
 // TestReportExitingAfterExit: a shutdown step logged just after the exit it
 // caused does not make the process look alive again.
 func TestReportExitingAfterExit(t *testing.T) {
-	l := NewLog(0)
-	l.Append(Event{Type: EventProcess, Process: &ProcessEvent{State: StateRunning, Pid: 9}})
-	l.Append(Event{Type: EventProcess, Process: &ProcessEvent{State: StateExited, Step: StepSIGKILL, Pid: 9, ExitCode: -1, Signal: "SIGKILL"}})
-	l.Append(Event{Type: EventProcess, Process: &ProcessEvent{State: StateExiting, Step: StepSIGKILL, Pid: 9}})
-	r := ReportFromLog(l, nil, ReportMeta{})
+	l := session.NewLog(0)
+	l.Append(session.Event{Type: session.EventProcess, Process: &session.ProcessEvent{State: session.StateRunning, Pid: 9}})
+	l.Append(session.Event{Type: session.EventProcess, Process: &session.ProcessEvent{State: session.StateExited, Step: session.StepSIGKILL, Pid: 9, ExitCode: -1, Signal: "SIGKILL"}})
+	l.Append(session.Event{Type: session.EventProcess, Process: &session.ProcessEvent{State: session.StateExiting, Step: session.StepSIGKILL, Pid: 9}})
+	r := FromLog(l, nil, Meta{})
 	if p := r.Process; p.State != "exited" || p.Signal == nil || *p.Signal != "SIGKILL" || p.Restarts != 0 {
 		t.Errorf("process = %+v", p)
 	}
@@ -358,20 +359,20 @@ func TestReportExitingAfterExit(t *testing.T) {
 // TestReportRequests: frames logged through a tracker give the requests
 // list, with durations, and responses point back at their requests.
 func TestReportRequests(t *testing.T) {
-	l := NewLog(0)
-	tr := NewTracker(TrackerOptions{})
+	l := session.NewLog(0)
+	tr := session.NewTracker(session.TrackerOptions{})
 	logFrame := func(dir wire.Dir, text string) uint64 {
 		f := wire.FramesOf([]byte(text+"\n"), wire.Options{})[0]
-		return l.AppendWith(func(seq uint64, at time.Duration) Event {
+		return l.AppendWith(func(seq uint64, at time.Duration) session.Event {
 			tr.Frame(seq, dir, f, at)
-			return Event{Type: EventFrame, Dir: dir, Frame: f}
+			return session.Event{Type: session.EventFrame, Dir: dir, Frame: f}
 		})
 	}
 	req := logFrame(wire.ClientToServer, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
 	resp := logFrame(wire.ServerToClient, `{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`)
 	logFrame(wire.ClientToServer, `{"jsonrpc":"2.0","id":"a","method":"ping"}`)
 
-	r := ReportFromLog(l, tr, ReportMeta{})
+	r := FromLog(l, tr, Meta{})
 	if len(r.Requests) != 2 {
 		t.Fatalf("requests = %+v", r.Requests)
 	}
@@ -393,14 +394,14 @@ func TestReportRequests(t *testing.T) {
 
 // benchLog is a log of n request/answer pairs logged through a tracker, with
 // a stray line every 100 frames.
-func benchLog(b *testing.B, n int) (*Log, *Tracker) {
-	l := NewLog(0)
-	tr := NewTracker(TrackerOptions{})
+func benchLog(b *testing.B, n int) (*session.Log, *session.Tracker) {
+	l := session.NewLog(0)
+	tr := session.NewTracker(session.TrackerOptions{})
 	logFrame := func(dir wire.Dir, text string) {
 		f := wire.FramesOf([]byte(text+"\n"), wire.Options{})[0]
-		l.AppendWith(func(seq uint64, at time.Duration) Event {
+		l.AppendWith(func(seq uint64, at time.Duration) session.Event {
 			tr.Frame(seq, dir, f, at)
-			return Event{Type: EventFrame, Dir: dir, Frame: f}
+			return session.Event{Type: session.EventFrame, Dir: dir, Frame: f}
 		})
 	}
 	for i := range n {
@@ -423,7 +424,7 @@ func BenchmarkReportFromLog(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		r := ReportFromLog(l, tr, ReportMeta{})
+		r := FromLog(l, tr, Meta{})
 		if len(r.Frames) == 0 {
 			b.Fatal("empty report")
 		}
@@ -451,7 +452,7 @@ func BenchmarkReportBaselineRange(b *testing.B) {
 // BenchmarkReportWriteJSON measures encoding that report.
 func BenchmarkReportWriteJSON(b *testing.B) {
 	l, tr := benchLog(b, 10000)
-	r := ReportFromLog(l, tr, ReportMeta{})
+	r := FromLog(l, tr, Meta{})
 	var buf bytes.Buffer
 	r.WriteJSON(&buf)
 	b.SetBytes(int64(buf.Len()))
@@ -466,7 +467,7 @@ func BenchmarkReportWriteJSON(b *testing.B) {
 // report announces is the one linesman exits with (130), not 1.
 func TestReportInterrupted(t *testing.T) {
 	l, _ := sampleLog(t)
-	r := ReportFromLog(l, nil, ReportMeta{Mode: "check", Error: "interrupted", Interrupted: true})
+	r := FromLog(l, nil, Meta{Mode: "check", Error: "interrupted", Interrupted: true})
 	if r.ExitStatus() != ExitInterrupted {
 		t.Errorf("ExitStatus = %d, want %d", r.ExitStatus(), ExitInterrupted)
 	}
@@ -483,13 +484,13 @@ func TestReportInterrupted(t *testing.T) {
 // TestReportStreamFinding: a finding about the server's stdin as a whole
 // (no frame) says so in words, and counts read as English.
 func TestReportStreamFinding(t *testing.T) {
-	l := NewLog(0)
+	l := session.NewLog(0)
 	appendFrame(l, wire.ClientToServer, handFrame(`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
 		wire.Message{Kind: wire.KindNotification, Method: "notifications/initialized"}))
-	l.Append(Event{Type: EventFinding, Finding: &LoggedFinding{
+	l.Append(session.Event{Type: session.EventFinding, Finding: &session.LoggedFinding{
 		Finding: wire.Finding{Code: "stdin-not-read", Severity: wire.SeverityWarning, Message: "blocked"},
 		Dir:     wire.ClientToServer}})
-	r := ReportFromLog(l, nil, ReportMeta{})
+	r := FromLog(l, nil, Meta{})
 	var b strings.Builder
 	r.WriteText(&b)
 	for _, want := range []string{"at the server's stdin: blocked", "1 frame sent, 0 received"} {
@@ -502,10 +503,10 @@ func TestReportStreamFinding(t *testing.T) {
 // TestReportTextCutsLongStderrLines: a blob on stderr does not flood the
 // terminal through the human report; the JSON report keeps it whole.
 func TestReportTextCutsLongStderrLines(t *testing.T) {
-	l := NewLog(0)
+	l := session.NewLog(0)
 	blob := strings.Repeat("é", 600_000) // 1.2 MB, two bytes a rune
-	l.Append(Event{Type: EventStderr, Stderr: &wire.Line{Content: []byte(blob), Term: wire.TermLF, Length: int64(len(blob))}})
-	r := ReportFromLog(l, nil, ReportMeta{})
+	l.Append(session.Event{Type: session.EventStderr, Stderr: &wire.Line{Content: []byte(blob), Term: wire.TermLF, Length: int64(len(blob))}})
+	r := FromLog(l, nil, Meta{})
 	var b strings.Builder
 	r.WriteText(&b)
 	if b.Len() > 8<<10 || !strings.Contains(b.String(), "…(1200000 bytes in all)") {
@@ -523,7 +524,7 @@ func TestReportTextCutsLongStderrLines(t *testing.T) {
 // findings once, not after each severity.
 func TestReportExplainHintOnce(t *testing.T) {
 	l, _ := sampleLog(t) // errors, a warning and a note
-	r := ReportFromLog(l, nil, ReportMeta{})
+	r := FromLog(l, nil, Meta{})
 	var b strings.Builder
 	r.WriteText(&b)
 	if n := strings.Count(b.String(), "linesman explain CODE"); n != 1 {
