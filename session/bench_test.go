@@ -17,15 +17,6 @@ import (
 
 const ingestFrameSize = 1024
 
-func init() {
-	// Writes LINESMAN_INGEST_FRAMES notifications of 1 KiB as fast as it can.
-	registerFake("transport-ingest", func() {
-		n, _ := strconv.Atoi(os.Getenv("LINESMAN_INGEST_FRAMES"))
-		writeIngestFrames(os.Stdout, n)
-		os.Exit(0)
-	})
-}
-
 // writeIngestFrames writes n notifications of exactly ingestFrameSize bytes.
 func writeIngestFrames(out io.Writer, n int) {
 	w := bufio.NewWriterSize(out, 256<<10)

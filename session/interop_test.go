@@ -1,17 +1,10 @@
 package session
 
 import (
-	"context"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
-	"time"
-
-	mcpgo "github.com/mark3labs/mcp-go/mcp"
-	mcpgoserver "github.com/mark3labs/mcp-go/server"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"linesman/wire"
 )
@@ -19,43 +12,6 @@ import (
 // Interop: real servers built with the two Go MCP SDKs run as fake servers
 // inside the test binary, and linesman must talk to them in both eras
 // without raising a finding they do not deserve.
-
-func init() {
-	registerFake("proto-gosdk", func() { serveGoSDK(nil, 0) })
-	registerFake("proto-gosdk-keepalive", func() { serveGoSDK(nil, 20*time.Millisecond) })
-	registerFake("proto-gosdk-legacy", func() {
-		// A go-sdk server that speaks only the legacy revisions.
-		serveGoSDK([]string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}, 0)
-	})
-	registerFake("proto-mcpgo", serveMCPGo)
-}
-
-type echoIn struct {
-	Text string `json:"text" jsonschema:"what to echo"`
-}
-
-func serveGoSDK(versions []string, keepAlive time.Duration) {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "gosdk-fake", Version: "1.0.0"},
-		&mcp.ServerOptions{SupportedProtocolVersions: versions, KeepAlive: keepAlive})
-	mcp.AddTool(srv, &mcp.Tool{Name: "echo", Description: "echoes its text"},
-		func(ctx context.Context, req *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, any, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Text}}}, nil, nil
-		})
-	if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
-		fmt.Fprintln(os.Stderr, "gosdk-fake:", err)
-	}
-}
-
-func serveMCPGo() {
-	srv := mcpgoserver.NewMCPServer("mcpgo-fake", "1.0.0", mcpgoserver.WithToolCapabilities(false))
-	srv.AddTool(mcpgo.NewTool("echo", mcpgo.WithDescription("echoes its text"), mcpgo.WithString("text", mcpgo.Required())),
-		func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
-			return mcpgo.NewToolResultText(req.GetString("text", "")), nil
-		})
-	if err := mcpgoserver.ServeStdio(srv); err != nil {
-		fmt.Fprintln(os.Stderr, "mcpgo-fake:", err)
-	}
-}
 
 func TestInterop(t *testing.T) {
 	cases := []struct {

@@ -6,97 +6,16 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 )
-
-func init() {
-	// qa-helper-child: a server that starts a helper in its own process
-	// group (stdout not inherited, so nothing holds the wire), writes the
-	// helper's pid to HEADLESS_MARK once the handshake is done, and then
-	// ignores both stdin EOF and SIGTERM.
-	registerFake("qa-helper-child", func() {
-		signal.Ignore(syscall.SIGTERM)
-		helper := exec.Command("sleep", "300")
-		if err := helper.Start(); err != nil {
-			fmt.Fprintln(os.Stderr, "cannot start the helper:", err)
-			os.Exit(1)
-		}
-		s := newFake("helper-child")
-		s.afterInit = func(*fakeMCP) {
-			if mark := os.Getenv("HEADLESS_MARK"); mark != "" {
-				os.WriteFile(mark, []byte(strconv.Itoa(helper.Process.Pid)), 0o600)
-			}
-		}
-		s.atEOF = func(*fakeMCP) {
-			for {
-				time.Sleep(time.Hour)
-			}
-		}
-		s.serve()
-	})
-}
-
-// waitForPid waits until the fake server has written its helper's pid to
-// mark; ended reports linesman's early exit.
-func waitForPid(t *testing.T, mark string, ended <-chan error) int {
-	t.Helper()
-	deadline := time.Now().Add(hangGuard)
-	for {
-		if b, err := os.ReadFile(mark); err == nil && len(b) > 0 {
-			pid, err := strconv.Atoi(string(b))
-			if err != nil {
-				t.Fatal(err)
-			}
-			// Whatever the outcome, the helper must not outlive the test.
-			t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
-			return pid
-		}
-		select {
-		case err := <-ended:
-			t.Fatalf("linesman ended before the server was ready: %v", err)
-		case <-time.After(10 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the server never wrote its helper's pid")
-		}
-	}
-}
-
-// alive reports whether pid is a process that has not exited (a zombie
-// waiting for its parent counts as gone).
-func alive(pid int) bool {
-	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
-	if err != nil {
-		return false
-	}
-	// pid (comm) STATE ...: comm may hold spaces, so look after the last ')'.
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
-}
-
-// waitGone waits, bounded, for pid to exit.
-func waitGone(t *testing.T, pid int, what string) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for alive(pid) {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s (pid %d) outlived linesman", what, pid)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
 
 // TestHeadlessHangupKillsTheGroup: a hangup during check still shuts the
 // server down, kills what it left in its process group, reports, and exits
@@ -155,24 +74,6 @@ func TestUIHangupKillsTheGroup(t *testing.T) {
 	waitGone(t, helper, "the server's helper")
 }
 
-func init() {
-	// qa-deaf: reads everything, answers nothing.
-	registerFake("qa-deaf", func() {
-		io.Copy(io.Discard, os.Stdin)
-	})
-}
-
-// TestUIShowsAFailedHandshake: when the background handshake fails, the
-// inspector says so in its events pane (it only went to --log before, and
-// the user saw a request-timeout badge at best).
-func TestUIShowsAFailedHandshake(t *testing.T) {
-	args := append([]string{"--timeout", "300ms"}, fakeServerArgs("qa-deaf")...)
-	term := startTerminal(t, 160, 40, args...)
-	term.waitFor("handshake failed: initialize: no answer to id")
-	term.send("q")
-	term.wait()
-}
-
 // TestHeadlessUnderNohupIgnoresHangup: started with SIGHUP ignored (nohup),
 // check stays deaf to a hangup and finishes its run; handling SIGHUP must
 // not undo nohup (signal.Notify would install a handler).
@@ -207,4 +108,98 @@ func TestHeadlessUnderNohupIgnoresHangup(t *testing.T) {
 		t.Errorf("the report says interrupted:\n%s", out.String())
 	}
 	waitGone(t, helper, "the server's helper")
+}
+
+// TestUIInterruptRunsTheLadder sends SIGINT to linesman: it still shuts the
+// server down through the ladder and exits with status 130.
+func TestUIInterruptRunsTheLadder(t *testing.T) {
+	args := append([]string{"--era", "legacy", "--log", filepath.Join(t.TempDir(), "diag.log")}, fakeServerArgs("ui-misbehave")...)
+	term := startTerminal(t, 100, 30, args...)
+	term.waitFor("ui-fake 9.9")
+	term.cmd.Process.Signal(syscall.SIGINT)
+	err := term.wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != exitSignal {
+		t.Fatalf("linesman exited with %v, want status %d", err, exitSignal)
+	}
+	log, _ := os.ReadFile(args[3])
+	if !strings.Contains(string(log), "ended by stdin-close") {
+		t.Fatalf("the server was not shut down by the ladder; diagnostics:\n%s", log)
+	}
+}
+
+// interruptAt runs linesman with args and stdin, waits until the fake
+// server touches the file HEADLESS_MARK names (the moment to interrupt),
+// sends linesman an interrupt, and returns the report it still prints.
+func interruptAt(t *testing.T, stdin string, args ...string) jReport {
+	t.Helper()
+	mark := filepath.Join(t.TempDir(), "mark")
+	args = append([]string{args[0], "-e", "HEADLESS_MARK=" + mark}, args[1:]...)
+	cmd := exec.Command(linesmanBinary(t), args...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	deadline := time.Now().Add(hangGuard)
+	for {
+		if _, err := os.Stat(mark); err == nil {
+			break
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("linesman ended before the mark: %v\n%s", err, out.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			<-done
+			t.Fatal("the server never reached the mark")
+		}
+	}
+	cmd.Process.Signal(os.Interrupt)
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(hangGuard):
+		cmd.Process.Kill()
+		<-done
+		t.Fatal("linesman did not end after the interrupt")
+	}
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != exitSignal {
+		t.Errorf("exit: %v, want status %d", err, exitSignal)
+	}
+	var r jReport
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatalf("no report: %v\n%s", err, out.String())
+	}
+	return r
+}
+
+// TestHeadlessSendInterrupt: ^C while waiting for an answer still shuts the
+// server down and prints the report, then exits 130.
+func TestHeadlessSendInterrupt(t *testing.T) {
+	args := append([]string{"send", "--json", "--timeout", "1m"}, fakeServerArgs("headless-no-answer")...)
+	r := interruptAt(t, `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"echo","arguments":{}}}`+"\n", args...)
+	if r.Error != "interrupted" || r.Process.EndedBy == nil || r.Process.ExitCode == nil || *r.Process.ExitCode != 0 {
+		t.Errorf("error %q, process %+v", r.Error, r.Process)
+	}
+	if _, state, _ := r.request(t, "tools/call"); state == "in-flight" || state == "answered" {
+		t.Errorf("tools/call %s after the interrupt", state)
+	}
+}
+
+// TestHeadlessCheckInterruptLadder: ^C during a long shutdown ladder kills
+// the process group at once and still reports.
+func TestHeadlessCheckInterruptLadder(t *testing.T) {
+	args := append([]string{"check", "--json", "--stdin-wait", "1m", "--sigterm-wait", "1m"}, fakeServerArgs("headless-ignore-sigterm")...)
+	r := interruptAt(t, "", args...)
+	p := r.Process
+	if p.Signal == nil || *p.Signal != "SIGKILL" || p.ExitCode != nil || r.Error != "interrupted" {
+		t.Errorf("error %q, process %+v", r.Error, p)
+	}
 }

@@ -1,0 +1,364 @@
+package main
+
+// End-to-end tests of `linesman send`: hand-written frames, with ids filled
+// in or sent raw, against real child servers.
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+)
+
+// TestHeadlessSendFillsIDs: after the handshake, requests written without an
+// id get fresh ones, past every id used (the handshake's and those typed by
+// hand); notifications and lines with an id are sent as written.
+func TestHeadlessSendFillsIDs(t *testing.T) {
+	input := `{"jsonrpc":"2.0","method":"tools/list"}
+{"jsonrpc":"2.0","id":7,"method":"ping"}
+
+{"jsonrpc":"2.0","method":"tools/call","params":{"name":"echo","arguments":{"text":"hello from send"}}}
+{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}
+`
+	r, status := sendJSON(t, "headless-good", input)
+	if status != 0 || len(r.Findings) != 0 {
+		t.Errorf("status %d, findings %v", status, r.codes())
+	}
+	var handshakeIDs []string
+	byMethod := map[string]jFrame{}
+	for _, f := range r.c2s() {
+		switch m := frameMethod(f); m {
+		case "server/discover", "initialize":
+			handshakeIDs = append(handshakeIDs, string(f.ID))
+		default:
+			byMethod[m] = f
+		}
+	}
+	if len(handshakeIDs) == 0 {
+		t.Fatalf("no handshake before the frames")
+	}
+	list, call, ping, note := byMethod["tools/list"], byMethod["tools/call"], byMethod["ping"], byMethod["notifications/roots/list_changed"]
+	var listID, callID int
+	if json.Unmarshal(list.ID, &listID) != nil || json.Unmarshal(call.ID, &callID) != nil {
+		t.Fatalf("ids not filled in: tools/list %s, tools/call %s", list.ID, call.ID)
+	}
+	if slices.Contains(handshakeIDs, string(list.ID)) || listID == 7 || callID <= 7 || callID == listID {
+		t.Errorf("ids: handshake %v, tools/list %d, ping 7, tools/call %d", handshakeIDs, listID, callID)
+	}
+	if string(ping.ID) != "7" || string(note.ID) != "null" || note.Kind != "notification" {
+		t.Errorf("ping %+v, notification %+v", ping, note)
+	}
+	// The id goes first; the rest of the line is as written.
+	if want := `{"id":` + string(list.ID) + `,"jsonrpc":"2.0","method":"tools/list"}` + "\n"; list.Text == nil || *list.Text != want {
+		t.Errorf("tools/list sent as %q, want %q", deref(list.Text), want)
+	}
+	// Every request was answered before stdin closed; the answers are in the report.
+	for _, q := range r.Requests {
+		if q.Dir == "c2s" && q.Method != "server/discover" && q.State != "answered" {
+			t.Errorf("%s (id %s) %s", q.Method, q.ID, q.State)
+		}
+	}
+	answered := false
+	for _, f := range r.Frames {
+		if f.Dir == "s2c" && string(f.ID) == string(call.ID) && f.Text != nil && strings.Contains(*f.Text, "hello from send") {
+			answered = true
+		}
+	}
+	if !answered {
+		t.Errorf("no answer to tools/call with its text")
+	}
+}
+
+// TestHeadlessSendRaw: --raw sends the input byte for byte, malformed lines
+// and CRLF included, with no handshake and no ids filled in.
+func TestHeadlessSendRaw(t *testing.T) {
+	input := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,` + "\n" +
+		"not json at all\r\n" +
+		`{"jsonrpc":"2.0","method":"tools/list"}` + "\n" +
+		`{"jsonrpc":"2.0","id":3,"method":"ping"}` + "\n"
+	r, status := sendJSON(t, "headless-good", input, "--raw")
+	var sent strings.Builder
+	for _, f := range r.c2s() {
+		if frameMethod(f) == "server/discover" {
+			t.Errorf("--raw made a handshake: %+v", f)
+		}
+		if f.Text == nil {
+			t.Fatalf("frame #%d has no text", f.Seq)
+		}
+		sent.WriteString(*f.Text)
+		if frameMethod(f) == "tools/list" && string(f.ID) != "null" {
+			t.Errorf("--raw filled in an id: %s", *f.Text)
+		}
+	}
+	if sent.String() != input {
+		t.Errorf("sent %q\nwant %q", sent.String(), input)
+	}
+	var c2sCodes []string
+	for _, f := range r.Findings {
+		if f.Dir != nil && *f.Dir == "c2s" {
+			c2sCodes = append(c2sCodes, f.Code)
+		}
+	}
+	if !slices.Contains(c2sCodes, "non-json-line") || !slices.Contains(c2sCodes, "crlf-line-ending") {
+		t.Errorf("findings on the client's frames: %v", c2sCodes)
+	}
+	if status != 1 {
+		t.Errorf("status %d: error findings make it 1 (%v)", status, r.codes())
+	}
+	if _, state, _ := r.request(t, "initialize"); state != "answered" {
+		t.Errorf("initialize %s", state)
+	}
+	if _, state, _ := r.request(t, "ping"); state != "answered" {
+		t.Errorf("ping %s", state)
+	}
+}
+
+// TestHeadlessSendFile: frames from --file, and the human report shows what
+// came back.
+func TestHeadlessSendFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "frames.jsonl")
+	os.WriteFile(file, []byte(`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"echo","arguments":{"text":"escape \u001b[2J here"}}}`+"\n"), 0o600)
+	status, out, errOut := runBinary(t, []byte("ignored: stdin is not read with --file\n"),
+		append([]string{"send", "--file", file}, fakeServerArgs("headless-good")...)...)
+	if status != 0 {
+		t.Errorf("status %d, stderr %s", status, errOut)
+	}
+	for _, want := range []string{"frames:", `,"jsonrpc":"2.0","method":"tools/call"`, `,"jsonrpc":"2.0","result":{"content":[{"text":"escape \u001b[2J here"`, "→ {", "← {", "exit status 0"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	if bytes.Contains(out, []byte("ignored: stdin")) {
+		t.Errorf("stdin was read despite --file")
+	}
+}
+
+// TestHeadlessSendTimeout: a request never answered is waited for at most
+// --timeout, then reported timed out.
+func TestHeadlessSendTimeout(t *testing.T) {
+	r, status := sendJSON(t, "headless-no-answer",
+		`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"echo","arguments":{}}}`+"\n", "--timeout", "500ms")
+	f := r.findings(t, "request-timeout")[0]
+	if fr := r.frame(t, f.Seq); frameMethod(fr) != "tools/call" || fr.Dir != "c2s" {
+		t.Errorf("request-timeout points at %+v", fr)
+	}
+	if _, state, _ := r.request(t, "tools/call"); state != "timed-out" {
+		t.Errorf("tools/call %s, want timed-out", state)
+	}
+	if status != 0 {
+		t.Errorf("status %d (a timeout is a warning)", status)
+	}
+}
+
+// TestHeadlessSendServerGone: sending to a server that exits at once ends
+// promptly with the exit in the report.
+func TestHeadlessSendServerGone(t *testing.T) {
+	r, status := sendJSON(t, "headless-exit-at-once", `{"jsonrpc":"2.0","method":"tools/list"}`+"\n")
+	if status != 1 {
+		t.Errorf("status %d", status)
+	}
+	r.findings(t, "exit-at-start")
+	if p := r.Process; p.ExitCode == nil || *p.ExitCode != 1 {
+		t.Errorf("process %+v", p)
+	}
+	r, status = sendJSON(t, "headless-exit-at-once", `{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n", "--raw")
+	if status != 1 || r.Process.ExitCode == nil {
+		t.Errorf("--raw: status %d, process %+v", status, r.Process)
+	}
+}
+
+// TestHeadlessSendStrayDuringCall: a print while a tool runs lands between
+// the tools/call and its answer, and is reported on that frame.
+func TestHeadlessSendStrayDuringCall(t *testing.T) {
+	r, status := sendJSON(t, "headless-stray-call",
+		`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"echo","arguments":{"text":"x"}}}`+"\n")
+	if status != 1 {
+		t.Errorf("status %d", status)
+	}
+	req, state, resp := r.request(t, "tools/call")
+	var stray []uint64
+	for _, f := range r.findings(t, "non-json-line") {
+		stray = append(stray, *f.Seq)
+		if fr := r.frame(t, f.Seq); fr.Text == nil || *fr.Text != "DEBUG: handling tools/call\n" {
+			t.Errorf("stray frame %+v", fr)
+		}
+	}
+	if state != "answered" || !slices.ContainsFunc(stray, func(s uint64) bool { return req < s && s < resp }) {
+		t.Errorf("tools/call #%d %s by #%d; stray prints at %v", req, state, resp, stray)
+	}
+}
+
+// TestSendRawUnterminatedLastFrame: a request in --raw input without a final
+// newline cannot be read by a line-reading server until its stdin closes.
+// send closes it once the other answers are in, instead of waiting out the
+// whole --timeout and calling the request timed out.
+func TestSendRawUnterminatedLastFrame(t *testing.T) {
+	input := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"ping"}`
+	r, status := sendJSON(t, "headless-good", input, "--raw", "--timeout", "30s")
+	if status != 1 { // unterminated-frame is an error
+		t.Errorf("exit status %d", status)
+	}
+	if got := r.findings(t, "unterminated-frame"); len(got) != 1 || got[0].Dir == nil || *got[0].Dir != "c2s" {
+		t.Errorf("unterminated-frame findings %+v", got)
+	}
+	for _, f := range r.Findings {
+		if f.Code == "request-timeout" {
+			t.Errorf("send waited out the timeout for the unterminated request: %+v", f)
+		}
+	}
+	if _, state, _ := r.request(t, "ping"); state != "answered" {
+		t.Errorf("ping %s, want answered once stdin closed", state)
+	}
+}
+
+// TestSendTerminalHint: typing frames at a terminal, a person is told what
+// send waits for (it reads everything before it starts the server, so
+// otherwise nothing at all happens).
+func TestSendTerminalHint(t *testing.T) {
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skip("no pseudo-terminal:", err)
+	}
+	defer ptmx.Close()
+	defer tty.Close()
+	cmd := exec.Command(linesmanBinary(t), append([]string{"send", "--json"}, fakeServerArgs("headless-good")...)...)
+	cmd.Stdin = tty
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	tty.Close() // the child has its copy
+	// Drain what the terminal echoes, so writes never block.
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			if _, err := ptmx.Read(buf); err != nil {
+				return
+			}
+		}
+	}()
+	ptmx.WriteString(`{"jsonrpc":"2.0","method":"ping"}` + "\n\x04")
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(hangGuard):
+		cmd.Process.Kill()
+		<-done
+		t.Fatal("send did not end after ctrl+d")
+	}
+	if !strings.Contains(errb.String(), "end with ctrl+d") {
+		t.Errorf("no hint on stderr: %q", errb.String())
+	}
+	if !strings.Contains(out.String(), `"method": "ping"`) {
+		t.Errorf("the typed frame was not sent:\n%s", out.String())
+	}
+}
+
+// TestSendJoinsPrettyPrintedRequest: `send < request.json` with the request
+// pretty-printed sends it as one compact line (it used to go out line by
+// line, a broken multi-line frame the user never meant to send).
+func TestSendJoinsPrettyPrintedRequest(t *testing.T) {
+	r, status := sendJSON(t, "headless-good", "{\n  \"jsonrpc\": \"2.0\",\n  \"method\": \"tools/list\"\n}\n")
+	if status != 0 {
+		t.Errorf("exit status %d", status)
+	}
+	if _, state, _ := r.request(t, "tools/list"); state != "answered" {
+		t.Errorf("tools/list %s", state)
+	}
+	for _, f := range r.Findings {
+		if f.Code == "multi-line-frame" || f.Code == "non-json-line" {
+			t.Errorf("finding %+v", f)
+		}
+	}
+}
+
+func TestInputFrames(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"{\"a\":1}\n\n{\"b\":2}\r\n", `{"a":1}|{"b":2}`},
+		{"{\n  \"a\": [1,\n 2]\n}\nnext\n", `{"a":[1,2]}|next`},
+		// Not completed by the lines that follow: each line as written.
+		{"{\"id\":1,\n{\"m\":2}\n", `{"id":1,|{"m":2}`},
+		{"{\"id\":\n", `{"id":`},
+		// Something after the value on its last line: as written.
+		{"{\n\"a\":1} x\n", `{|"a":1} x`},
+		{"not json\n  \n", `not json`},
+	} {
+		var got []string
+		for _, f := range inputFrames([]byte(c.in)) {
+			got = append(got, string(f))
+		}
+		if strings.Join(got, "|") != c.want {
+			t.Errorf("inputFrames(%q) = %q, want %q", c.in, strings.Join(got, "|"), c.want)
+		}
+	}
+}
+
+func TestFillMeta(t *testing.T) {
+	meta := json.RawMessage(`{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}`)
+	for _, c := range []struct{ in, want string }{
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
+			`{"params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}},"jsonrpc":"2.0","id":1,"method":"tools/list"}`},
+		{`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo"}}`,
+			`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"name":"echo"}}`},
+		{`{"jsonrpc":"2.0","id":3,"method":"ping","params": { }}`,
+			`{"jsonrpc":"2.0","id":3,"method":"ping","params": {"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"} }}`},
+		// Left alone: a _meta of one's own, notifications, non-objects, non-JSON.
+		{`{"jsonrpc":"2.0","id":4,"method":"ping","params":{"_meta":{}}}`, ""},
+		{`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`, ""},
+		{`{"jsonrpc":"2.0","id":5,"method":"ping","params":[1]}`, ""},
+		{`{"jsonrpc":"2.0","id":6,"result":{}}`, ""},
+		{`not json`, ""},
+	} {
+		want := c.want
+		if want == "" {
+			want = c.in
+		}
+		got := string(fillMeta([]byte(c.in), meta))
+		if got != want {
+			t.Errorf("fillMeta(%s)\n got %s\nwant %s", c.in, got, want)
+		}
+		if !json.Valid([]byte(got)) && json.Valid([]byte(c.in)) {
+			t.Errorf("fillMeta(%s) made invalid JSON: %s", c.in, got)
+		}
+	}
+	if got := string(fillMeta([]byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`), nil)); got != `{"jsonrpc":"2.0","id":1,"method":"ping"}` {
+		t.Errorf("legacy era (no meta) changed the line: %s", got)
+	}
+}
+
+// TestSendCompletesModernRequests: against the demo server (modern era), a
+// hand-written request gets the _meta the era requires, so the server sees
+// a conformant request; with --era legacy nothing is added.
+func TestSendCompletesModernRequests(t *testing.T) {
+	bin := linesmanBinary(t)
+	for _, era := range []string{"modern", "legacy"} {
+		r, status := decodeRun(t, []byte(`{"jsonrpc":"2.0","method":"tools/list"}`+"\n"),
+			"send", "--json", "--era", era, "--", bin, "demo-server")
+		if status != 0 {
+			t.Fatalf("%s: status %d, findings %v", era, status, r.codes())
+		}
+		var sent string
+		for _, f := range r.c2s() {
+			if frameMethod(f) == "tools/list" && f.Text != nil {
+				sent = *f.Text
+			}
+		}
+		hasMeta := strings.Contains(sent, `"io.modelcontextprotocol/protocolVersion"`)
+		if hasMeta != (era == "modern") {
+			t.Errorf("%s era: tools/list sent as %s", era, sent)
+		}
+		if era == "modern" && strings.Contains(strings.Join(r.Stderr, "\n"), "no _meta protocol version") {
+			t.Errorf("the demo server saw a request without _meta:\n%s", strings.Join(r.Stderr, "\n"))
+		}
+	}
+}

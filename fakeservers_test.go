@@ -1,0 +1,648 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	mcpgomcp "github.com/mark3labs/mcp-go/mcp"
+	mcpgoserver "github.com/mark3labs/mcp-go/server"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// fakeServers is the one registry of the servers that end-to-end tests
+// start as real child processes by re-running this test binary with
+// LINESMAN_FAKE_SERVER=<name> (see [TestMain]). Every fake server of the
+// package is defined in this file: a small legacy-era server with hooks
+// ([fakeMCP]) and one variant per way a real server misbehaves on stdio.
+// None of them imports linesman's own packages, so they cannot share its
+// mistakes.
+var fakeServers = map[string]func(){
+	"capture-messy":               serveCaptureMessy,
+	"capture-sink":                serveCaptureSink,
+	"capture-flood":               serveCaptureFlood,
+	"capture-roundtrip":           serveCaptureRoundtrip,
+	"headless-good":               serveHeadlessGood,
+	"headless-stray-start":        serveHeadlessStrayStart,
+	"headless-stray-call":         serveHeadlessStrayCall,
+	"headless-pretty":             serveHeadlessPretty,
+	"headless-child-stdout":       serveHeadlessChildStdout,
+	"headless-exit-at-once":       serveHeadlessExitAtOnce,
+	"headless-crash-mid-call":     serveHeadlessCrashMidCall,
+	"headless-reused-ids":         serveHeadlessReusedIDs,
+	"headless-duplicate-response": serveHeadlessDuplicateResponse,
+	"headless-unknown-id":         serveHeadlessUnknownID,
+	"headless-string-id":          serveHeadlessStringID,
+	"headless-invalid-utf8":       serveHeadlessInvalidUTF8,
+	"headless-crlf":               serveHeadlessCRLF,
+	"headless-batch":              serveHeadlessBatch,
+	"headless-big-reply":          serveHeadlessBigReply,
+	"headless-ignore-sigterm":     serveHeadlessIgnoreSigterm,
+	"headless-grandchild":         serveHeadlessGrandchild,
+	"headless-stderr-escapes":     serveHeadlessStderrEscapes,
+	"headless-unflushed":          serveHeadlessUnflushed,
+	"headless-no-answer":          serveHeadlessNoAnswer,
+	"headless-go-sdk":             serveHeadlessGoSDK,
+	"headless-mcp-go":             serveHeadlessMCPGo,
+	"qa-helper-child":             serveHelperChild,
+	"qa-deaf":                     serveDeaf,
+	"tty-open":                    serveTTYOpen,
+	"ui-misbehave":                serveUIMisbehave,
+	"ui-idle":                     serveUIIdle,
+	"ui-flood":                    serveUIFlood,
+}
+
+// fakeServerArgs returns "-e LINESMAN_FAKE_SERVER=<name> -- <this test binary>",
+// the tail of a linesman command line that inspects the named fake server.
+func fakeServerArgs(name string) []string {
+	if _, ok := fakeServers[name]; !ok {
+		panic("unknown fake server " + name)
+	}
+	return []string{"-e", "LINESMAN_FAKE_SERVER=" + name, "--", testBinary, "-test.run=^$"}
+}
+
+func TestMain(m *testing.M) {
+	if name := os.Getenv("LINESMAN_FAKE_SERVER"); name != "" {
+		serve, ok := fakeServers[name]
+		if !ok {
+			fmt.Fprintf(os.Stderr, "no fake server %q\n", name)
+			os.Exit(97)
+		}
+		serve()
+		os.Exit(0)
+	}
+	code := m.Run()
+	if builtPath != "" {
+		os.RemoveAll(filepath.Dir(builtPath))
+	}
+	os.Exit(code)
+}
+
+// capture-messy answers request 1 with a pretty-printed result after a
+// stray print, writes invalid UTF-8 and CRLF on stdout and escape
+// sequences on stderr, then waits for stdin to close.
+func serveCaptureMessy() {
+	in := bufio.NewReader(os.Stdin)
+	if _, err := in.ReadString('\n'); err != nil {
+		os.Exit(1)
+	}
+	os.Stderr.WriteString("\x1b[31mstarting\x1b[0m \x1b]0;title\x07\n")
+	os.Stdout.WriteString("DEBUG: stray print\n")
+	os.Stdout.WriteString("{\n  \"jsonrpc\": \"2.0\",\n  \"id\": 1,\n  \"result\": {\"content\": []}\n}\n")
+	os.Stdout.WriteString("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"data\":\"caf\xe9\"}}\r\n")
+	io.Copy(io.Discard, in)
+}
+
+// capture-sink saves its stdin to $CAPTURE_SINK: the server a replay
+// script is tested against.
+func serveCaptureSink() {
+	b, _ := io.ReadAll(os.Stdin)
+	os.WriteFile(os.Getenv("CAPTURE_SINK"), b, 0o600)
+}
+
+// capture-flood writes notifications as fast as its stdout takes them
+// and never answers anything; it dies when linesman does (the parent
+// death signal of the session), or at the latest when its stdout breaks.
+func serveCaptureFlood() {
+	go func() { // keep reading stdin, as a server does
+		s := bufio.NewScanner(os.Stdin)
+		for s.Scan() {
+		}
+	}()
+	w := bufio.NewWriterSize(os.Stdout, 64<<10)
+	for i := 1; ; i++ {
+		if _, err := w.WriteString(floodFrame(i)); err != nil {
+			os.Exit(0)
+		}
+	}
+}
+
+// capture-roundtrip answers the first line it reads with everything a
+// capture must keep byte for byte: escape sequences on stderr, invalid
+// UTF-8, CRLF, a pretty-printed (multi-line) reply, an unterminated
+// stderr line and a 20 MiB frame; then it waits for stdin to close.
+func serveCaptureRoundtrip() {
+	in := bufio.NewReader(os.Stdin)
+	if _, err := in.ReadString('\n'); err != nil {
+		os.Exit(1)
+	}
+	out := bufio.NewWriter(os.Stdout)
+	os.Stderr.WriteString("\x1b[1;31mERROR\x1b[0m \x1b]8;;http://x\x07link\x1b]8;;\x07 \xc2\x9b\xff\r\n")
+	out.WriteString("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"data\":\"caf\xe9 \xed\xa0\x80\"}}\n")
+	out.WriteString("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":1,\"progress\":1}}\r\n")
+	out.WriteString("{\n  \"jsonrpc\": \"2.0\",\n  \"id\": 1,\n  \"result\": {\n    \"content\": []\n  }\n}\n")
+	out.WriteString("{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"blob\":\"")
+	for i := 0; i < roundTripBig/64; i++ {
+		out.WriteString("0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef")
+	}
+	out.WriteString("\"}}\n")
+	out.Flush()
+	os.Stderr.WriteString("bye, no newline")
+	io.Copy(io.Discard, in)
+}
+
+func serveHeadlessGood() { newFake("headless-good").serve() }
+
+func serveHeadlessStrayStart() {
+	fmt.Println("Starting weather server v1.0 ...")
+	newFake("stray-start").serve()
+}
+
+func serveHeadlessStrayCall() {
+	s := newFake("stray-call")
+	s.on = func(s *fakeMCP, m fakeMsg) bool {
+		if m.Method == "tools/list" || m.Method == "tools/call" {
+			s.writeLine([]byte("DEBUG: handling " + m.Method))
+		}
+		return false
+	}
+	s.serve()
+}
+
+func serveHeadlessPretty() {
+	s := newFake("pretty")
+	s.on = func(s *fakeMCP, m fakeMsg) bool {
+		if m.Method != "initialize" {
+			return false
+		}
+		b, _ := json.MarshalIndent(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": s.initResult()}, "", "  ")
+		s.writeLine(b)
+		return true
+	}
+	s.serve()
+}
+
+func serveHeadlessChildStdout() {
+	// A helper process inherits stdout and writes a banner to it.
+	cmd := exec.Command("sh", "-c", "echo 'child process: ready'")
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	cmd.Run()
+	newFake("child-stdout").serve()
+}
+
+func serveHeadlessExitAtOnce() {
+	fmt.Fprintln(os.Stderr, "fatal: WEATHER_API_KEY is not set")
+	os.Exit(1)
+}
+
+func serveHeadlessCrashMidCall() {
+	s := newFake("crash")
+	s.on = func(s *fakeMCP, m fakeMsg) bool {
+		if m.Method == "tools/list" {
+			fmt.Fprintln(os.Stderr, "Traceback (most recent call last):")
+			fmt.Fprintln(os.Stderr, "  File \"server.py\", line 12, in list_tools")
+			fmt.Fprintln(os.Stderr, "KeyError: 'tools'")
+			os.Exit(2)
+		}
+		return false
+	}
+	s.serve()
+}
+
+func serveHeadlessReusedIDs() {
+	s := newFake("reused-ids")
+	pings := 0
+	s.afterInit = func(s *fakeMCP) {
+		s.send(map[string]any{"jsonrpc": "2.0", "id": 7, "method": "ping"})
+	}
+	s.on = func(s *fakeMCP, m fakeMsg) bool {
+		if m.Method == "" && string(m.ID) == "7" {
+			pings++
+			if pings == 1 {
+				// The same id again, for a new request.
+				s.send(map[string]any{"jsonrpc": "2.0", "id": 7, "method": "ping"})
+			}
+			return true
+		}
+		return false
+	}
+	s.serve()
+}
+
+func serveHeadlessDuplicateResponse() {
+	s := newFake("duplicate")
+	s.on = func(s *fakeMCP, m fakeMsg) bool {
+		if m.Method == "ping" {
+			s.reply(m.ID, map[string]any{})
+			s.reply(m.ID, map[string]any{})
+			return true
+		}
+		return false
+	}
+	s.serve()
+}
+
+func serveHeadlessUnknownID() {
+	s := newFake("unknown-id")
+	s.afterInit = func(s *fakeMCP) {
+		s.reply(json.RawMessage("999"), map[string]any{})
+	}
+	s.serve()
+}
+
+func serveHeadlessStringID() {
+	s := newFake("string-id")
+	s.on = func(s *fakeMCP, m fakeMsg) bool {
+		if m.Method == "ping" {
+			s.reply(idText(m.ID), map[string]any{}) // "5" answering 5
+			s.reply(m.ID, map[string]any{})
+			return true
+		}
+		return false
+	}
+	s.serve()
+}
+
+func serveHeadlessInvalidUTF8() {
+	s := newFake("invalid-utf8")
+	s.on = func(s *fakeMCP, m fakeMsg) bool {
+		if m.Method != "tools/list" {
+			return false
+		}
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{"tools": []any{
+			map[string]any{"name": "cafe", "description": "CAFE-MARKER", "inputSchema": map[string]any{"type": "object"}}}}})
+		// Latin-1 "café": the byte 0xE9 is not UTF-8.
+		s.writeLine(bytes.Replace(b, []byte("CAFE-MARKER"), []byte("caf\xe9"), 1))
+		return true
+	}
+	s.serve()
+}
+
+func serveHeadlessCRLF() {
+	s := newFake("crlf")
+	s.eol = "\r\n"
+	s.serve()
+}
+
+func serveHeadlessBatch() {
+	s := newFake("batch")
+	s.afterInit = func(s *fakeMCP) {
+		s.writeLine([]byte(`[{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"batched"}}]`))
+	}
+	s.serve()
+}
+
+func serveHeadlessBigReply() {
+	s := newFake("big-reply")
+	s.on = func(s *fakeMCP, m fakeMsg) bool {
+		if m.Method != "tools/list" {
+			return false
+		}
+		s.reply(m.ID, map[string]any{"tools": []any{map[string]any{
+			"name": "big", "description": strings.Repeat("x", 20<<20), "inputSchema": map[string]any{"type": "object"}}}})
+		return true
+	}
+	s.serve()
+}
+
+func serveHeadlessIgnoreSigterm() {
+	signal.Ignore(syscall.SIGTERM)
+	s := newFake("stubborn")
+	s.atEOF = func(*fakeMCP) {
+		fmt.Fprintln(os.Stderr, "stdin closed; staying up anyway")
+		if mark := os.Getenv("HEADLESS_MARK"); mark != "" {
+			os.WriteFile(mark, nil, 0o600)
+		}
+		for {
+			time.Sleep(time.Hour)
+		}
+	}
+	s.serve()
+}
+
+func serveHeadlessGrandchild() {
+	// A background helper inherits stdout and outlives the server.
+	cmd := exec.Command("sleep", "30")
+	cmd.Stdout = os.Stdout
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "cannot start the grandchild:", err)
+		os.Exit(1)
+	}
+	newFake("grandchild").serve()
+}
+
+func serveHeadlessStderrEscapes() {
+	fmt.Fprint(os.Stderr, "\x1b[31mERROR\x1b[0m coloured log line\n\x1b]0;pwned\x07title change\n\x1b[2Jclear screen\n")
+	newFake("stderr-escapes").serve()
+}
+
+func serveHeadlessUnflushed() {
+	// Like Python writing to a pipe without -u: the answers sit in a
+	// buffer until the process exits.
+	w := bufio.NewWriterSize(os.Stdout, 1<<20)
+	s := newFake("unflushed")
+	s.out = w
+	s.atEOF = func(*fakeMCP) {
+		// The buffer goes out the moment stdin reaches EOF: linesman
+		// must still see the burst as the answer to the close.
+		w.Flush()
+	}
+	s.serve()
+}
+
+func serveHeadlessNoAnswer() {
+	s := newFake("no-answer")
+	s.on = func(s *fakeMCP, m fakeMsg) bool {
+		if m.Method != "tools/call" {
+			return false
+		}
+		// Swallowed. Tell a waiting test that the request got here.
+		if mark := os.Getenv("HEADLESS_MARK"); mark != "" {
+			os.WriteFile(mark, nil, 0o600)
+		}
+		return true
+	}
+	s.serve()
+}
+
+func serveHeadlessGoSDK() {
+	server := sdk.NewServer(&sdk.Implementation{Name: "go-sdk-greeter", Version: "v1.0.0"}, nil)
+	type args struct {
+		Name string `json:"name" jsonschema:"who to greet"`
+	}
+	sdk.AddTool(server, &sdk.Tool{Name: "greet", Description: "say hi"},
+		func(ctx context.Context, req *sdk.CallToolRequest, a args) (*sdk.CallToolResult, any, error) {
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "Hi " + a.Name}}}, nil, nil
+		})
+	if err := server.Run(context.Background(), &sdk.StdioTransport{}); err != nil {
+		fmt.Fprintln(os.Stderr, "server:", err)
+	}
+}
+
+func serveHeadlessMCPGo() {
+	s := mcpgoserver.NewMCPServer("mcp-go-greeter", "1.0.0", mcpgoserver.WithToolCapabilities(false))
+	s.AddTool(mcpgomcp.NewTool("greet", mcpgomcp.WithDescription("say hi"),
+		mcpgomcp.WithString("name", mcpgomcp.Required(), mcpgomcp.Description("who to greet"))),
+		func(ctx context.Context, req mcpgomcp.CallToolRequest) (*mcpgomcp.CallToolResult, error) {
+			name, _ := req.RequireString("name")
+			return mcpgomcp.NewToolResultText("Hi " + name), nil
+		})
+	if err := mcpgoserver.ServeStdio(s); err != nil {
+		fmt.Fprintln(os.Stderr, "server:", err)
+	}
+}
+
+// qa-helper-child: a server that starts a helper in its own process
+// group (stdout not inherited, so nothing holds the wire), writes the
+// helper's pid to HEADLESS_MARK once the handshake is done, and then
+// ignores both stdin EOF and SIGTERM.
+func serveHelperChild() {
+	signal.Ignore(syscall.SIGTERM)
+	helper := exec.Command("sleep", "300")
+	if err := helper.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "cannot start the helper:", err)
+		os.Exit(1)
+	}
+	s := newFake("helper-child")
+	s.afterInit = func(*fakeMCP) {
+		if mark := os.Getenv("HEADLESS_MARK"); mark != "" {
+			os.WriteFile(mark, []byte(strconv.Itoa(helper.Process.Pid)), 0o600)
+		}
+	}
+	s.atEOF = func(*fakeMCP) {
+		for {
+			time.Sleep(time.Hour)
+		}
+	}
+	s.serve()
+}
+
+// qa-deaf: reads everything, answers nothing.
+func serveDeaf() {
+	io.Copy(io.Discard, os.Stdin)
+}
+
+// A server that tries to reach the user's terminal behind linesman's
+// back, through /dev/tty, as ssh, sudo or a stray library might.
+func serveTTYOpen() {
+	tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "tty-open-failed: %v\n", err)
+	} else {
+		tty.WriteString("\x1b]0;TTYPWN\x07\x1b[2J\x1b[HHELLO-FROM-TTY")
+		tty.Close()
+		fmt.Fprintln(os.Stderr, "tty-open-ok")
+	}
+	io.Copy(io.Discard, os.Stdin)
+}
+
+// ui-misbehave: a legacy-era server that refuses server/discover,
+// answers ping after a stray print on stdout (with escape sequences in
+// it), and writes escape sequences to stderr.
+func serveUIMisbehave() {
+	os.Stderr.WriteString(hostileStderr)
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(make([]byte, 1<<20), 1<<20)
+	for in.Scan() {
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if json.Unmarshal(in.Bytes(), &req) != nil || req.ID == nil {
+			continue
+		}
+		switch req.Method {
+		case "initialize":
+			fmt.Printf(`{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"ui-fake","version":"9.9"}}}`+"\n", req.ID)
+		case "ping":
+			fmt.Print("oops \x1b]0;PWNED-STDOUT\x07\x1b[2J stray print\n")
+			fmt.Printf(`{"jsonrpc":"2.0","id":%s,"result":{"pong":"REPLY-MARKER"}}`+"\n", req.ID)
+		default:
+			fmt.Printf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"no such method"}}`+"\n", req.ID)
+		}
+	}
+}
+
+// ui-flood: about 50,000 notifications a second on stdout, forever
+// (until stdin closes).
+func serveUIIdle() {
+	in := bufio.NewReader(os.Stdin)
+	for {
+		if _, err := in.ReadString('\n'); err != nil {
+			os.Exit(0)
+		}
+	}
+}
+
+func serveUIFlood() {
+	go func() {
+		in := bufio.NewReader(os.Stdin)
+		for {
+			if _, err := in.ReadString('\n'); err != nil {
+				os.Exit(0)
+			}
+		}
+	}()
+	line := `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"flood"}}` + "\n"
+	batch := []byte(strings.Repeat(line, 500))
+	tick := time.NewTicker(10 * time.Millisecond) // 500 per 10 ms = 50,000/s
+	for range tick.C {
+		if _, err := os.Stdout.Write(batch); err != nil {
+			os.Exit(0)
+		}
+	}
+}
+
+// captureMessyInput is what the tests send with `send --raw`: a request, a
+// CRLF line, invalid UTF-8, printf's metacharacters, a multi-line frame.
+const captureMessyInput = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"x\",\"s\":\"100% \\\\ 'q'\"}}\n" +
+	"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"}\r\n" +
+	"bad \xff\xfe bytes\n" +
+	"{\n  \"jsonrpc\": \"2.0\",\n  \"method\": \"notifications/initialized\"\n}\n"
+
+// floodFrame is the i-th notification the capture-flood server writes;
+// about 8 KiB, so that records are big enough for a kill to land while one
+// is being written.
+func floodFrame(i int) string {
+	return fmt.Sprintf("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":{\"i\":%d,\"pad\":\"%s\"}}}\n",
+		i, strings.Repeat(string(rune('a'+i%26)), 8<<10+i%512))
+}
+
+// roundTripBig is the size of the one-line reply of capture-roundtrip.
+const roundTripBig = 20 << 20
+
+// fakeMsg is any JSON-RPC message, loosely decoded.
+type fakeMsg struct {
+	ID     json.RawMessage `json:"id,omitempty"`
+	Method string          `json:"method,omitempty"`
+	Params json.RawMessage `json:"params,omitempty"`
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  json.RawMessage `json:"error,omitempty"`
+}
+
+// fakeMCP is a minimal legacy-era MCP server over stdin/stdout. Hooks change
+// one behaviour each; everything else is well-behaved.
+type fakeMCP struct {
+	name string
+	out  io.Writer
+	eol  string // line terminator ("\n" unless a test wants CRLF)
+	mu   sync.Mutex
+	// on handles a message first; it returns true when it answered it.
+	on func(s *fakeMCP, m fakeMsg) bool
+	// afterInit runs when notifications/initialized arrives.
+	afterInit func(s *fakeMCP)
+	// atEOF runs when stdin reaches EOF, before serve returns.
+	atEOF func(s *fakeMCP)
+}
+
+func newFake(name string) *fakeMCP { return &fakeMCP{name: name, out: os.Stdout, eol: "\n"} }
+
+// writeLine writes raw bytes and the terminator, in one write.
+func (s *fakeMCP) writeLine(b []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.out.Write(append(append([]byte(nil), b...), s.eol...))
+}
+
+func (s *fakeMCP) send(v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	s.writeLine(b)
+}
+
+func (s *fakeMCP) reply(id json.RawMessage, result any) {
+	s.send(map[string]any{"jsonrpc": "2.0", "id": id, "result": result})
+}
+
+func (s *fakeMCP) fail(id json.RawMessage, code int, msg string) {
+	s.send(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": code, "message": msg}})
+}
+
+func (s *fakeMCP) initResult() map[string]any {
+	return map[string]any{
+		"protocolVersion": "2025-06-18",
+		"capabilities":    map[string]any{"tools": map[string]any{}, "prompts": map[string]any{}},
+		"serverInfo":      map[string]any{"name": s.name, "version": "0.0.1"},
+	}
+}
+
+func (s *fakeMCP) toolsResult() map[string]any {
+	return map[string]any{"tools": []any{map[string]any{
+		"name": "echo", "description": "echoes its text",
+		"inputSchema": map[string]any{"type": "object", "properties": map[string]any{"text": map[string]any{"type": "string"}}},
+	}}}
+}
+
+// handle answers a message the way a well-behaved legacy server does.
+func (s *fakeMCP) handle(m fakeMsg) {
+	if s.on != nil && s.on(s, m) {
+		return
+	}
+	switch {
+	case m.Method == "":
+		// A response to one of our requests: nothing to do.
+	case m.Method == "notifications/initialized":
+		if s.afterInit != nil {
+			s.afterInit(s)
+		}
+	case strings.HasPrefix(m.Method, "notifications/"):
+	case m.Method == "initialize":
+		s.reply(m.ID, s.initResult())
+	case m.Method == "ping":
+		s.reply(m.ID, map[string]any{})
+	case m.Method == "tools/list":
+		s.reply(m.ID, s.toolsResult())
+	case m.Method == "prompts/list":
+		s.reply(m.ID, map[string]any{"prompts": []any{}})
+	case m.Method == "resources/list":
+		s.reply(m.ID, map[string]any{"resources": []any{}})
+	case m.Method == "tools/call":
+		var p struct {
+			Arguments struct {
+				Text string `json:"text"`
+			} `json:"arguments"`
+		}
+		json.Unmarshal(m.Params, &p)
+		s.reply(m.ID, map[string]any{"content": []any{map[string]any{"type": "text", "text": p.Arguments.Text}}})
+	default:
+		s.fail(m.ID, -32601, "Method not found: "+m.Method)
+	}
+}
+
+// serve reads stdin line by line until EOF.
+func (s *fakeMCP) serve() {
+	in := bufio.NewReaderSize(os.Stdin, 1<<16)
+	for {
+		line, err := in.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			var m fakeMsg
+			if json.Unmarshal(line, &m) == nil {
+				s.handle(m)
+			} else {
+				s.fail(json.RawMessage("null"), -32700, "Parse error")
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	if s.atEOF != nil {
+		s.atEOF(s)
+	}
+}
+
+// idText is an id as a JSON string: 5 -> "5".
+func idText(id json.RawMessage) json.RawMessage {
+	b, _ := json.Marshal(strings.Trim(string(id), `"`))
+	return b
+}
+
+// hostileStderr is what the ui-misbehave server writes to stderr at start:
+// clear screen, cursor home, an OSC 0 title, an OSC 52 clipboard write and a
+// CSI with huge parameters.
+const hostileStderr = "\x1b[2J\x1b[H\x1b]0;PWNED-TITLE\x07\x1b]52;c;UFdORUQtQ0xJUA==\x07\x1b[99999999999;99999999999HESC-MARKER\n"

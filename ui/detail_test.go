@@ -1,0 +1,50 @@
+package ui
+
+import (
+	"linesman/session"
+	"linesman/wire"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// TestDetailOfTruncatedFrame: a frame over --max-frame was kept in part; the
+// JSON tab gives its real size and what was kept, not the kept part as the
+// frame's size.
+func TestDetailOfTruncatedFrame(t *testing.T) {
+	f := newFixture(t)
+	big := `{"jsonrpc":"2.0","id":1,"result":{"text":"` + strings.Repeat("A", 1<<20) + `"}}` + "\n"
+	for _, fr := range wire.FramesOf([]byte(big), wire.Options{MaxFrame: 300 << 10}) {
+		f.step(time.Millisecond)
+		f.log.Append(session.Event{At: f.at, Type: session.EventFrame, Dir: wire.ServerToClient, Frame: fr})
+	}
+	screen := ansi.Strip(f.model(160, 40, nil).Render())
+	if !strings.Contains(screen, "1.0M frame, 307.2k kept (--max-frame)") {
+		t.Errorf("detail of a truncated frame:\n%s", screen)
+	}
+}
+
+func TestWrapIndentedKeepsEveryCell(t *testing.T) {
+	src := `    "text": "` + strings.Repeat("abc 日本 ", 20) + `"`
+	rows := wrapIndented(src, 40, 64)
+	if len(rows) < 2 {
+		t.Fatalf("not wrapped: %q", rows)
+	}
+	joined := rows[0]
+	for _, r := range rows {
+		if w := ansi.StringWidth(r); w > 40 {
+			t.Fatalf("row %q is %d wide", r, w)
+		}
+	}
+	for _, r := range rows[1:] {
+		if !strings.HasPrefix(r, "      ") {
+			t.Fatalf("continuation %q is not indented", r)
+		}
+		joined += strings.TrimPrefix(r, "      ")
+	}
+	if joined != src {
+		t.Fatalf("wrapping lost text:\n%q\n%q", joined, src)
+	}
+}

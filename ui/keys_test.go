@@ -1,0 +1,218 @@
+package ui
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// TestQuitHelpSaysWhatQuitDoes: the help line promises the shutdown ladder
+// only when there is a server to shut down; a capture opened read-only
+// just quits.
+func TestQuitHelpSaysWhatQuitDoes(t *testing.T) {
+	f := misbehaving(t, false)
+	readOnly := lastLine(ansi.Strip(f.model(120, 30, nil).Render()))
+	if !strings.Contains(readOnly, "q quit") || strings.Contains(readOnly, "ladder") {
+		t.Errorf("read-only help line: %q", readOnly)
+	}
+	live := lastLine(ansi.Strip(f.model(120, 30, newFakeServer(f)).Render()))
+	if !strings.Contains(live, "q quit (ladder; again: kill)") {
+		t.Errorf("live help line: %q", live)
+	}
+}
+
+// TestRestartHandshakeFailureReads: the message after R names the failure
+// once ("restarted: handshake failed: ..."), without stutter or a package
+// prefix, so that what matters fits the line.
+func TestRestartHandshakeFailureReads(t *testing.T) {
+	f := misbehaving(t, false)
+	m := NewModel(Options{Log: f.log, Session: failingHandshake{newFakeServer(f)}, Theme: "dark", HandshakeAfterRestart: true})
+	t.Cleanup(m.Close)
+	m.Update(tea_WindowSize(120, 30))
+	press(m, "R")
+	want := "restarted: handshake failed: server/discover: the server exited without answering (id 2)"
+	if m.message != want || !m.messageBad {
+		t.Errorf("message %q (bad=%v), want %q", m.message, m.messageBad, want)
+	}
+}
+
+// TestCopyOfAHugeFrameIsHonest: y on a frame of megabytes cannot promise it
+// reached the clipboard — terminals commonly drop OSC 52 copies that large.
+func TestCopyOfAHugeFrameIsHonest(t *testing.T) {
+	f := newFixture(t)
+	f.s2c(`{"jsonrpc":"2.0","id":1,"result":{"text":"` + strings.Repeat("A", 1<<20) + `"}}` + "\n")
+	m := f.model(80, 24, nil)
+	if cmd := m.key(keyMsg("y")); cmd == nil {
+		t.Fatal("y gave no command")
+	}
+	if strings.HasPrefix(m.message, "copied") || !strings.Contains(m.message, "refuse") {
+		t.Errorf("message %q", m.message)
+	}
+	f2 := newFixture(t)
+	f2.s2c(`{"jsonrpc":"2.0","id":1,"result":{}}` + "\n")
+	m2 := f2.model(80, 24, nil)
+	m2.key(keyMsg("y"))
+	if !strings.HasPrefix(m2.message, "copied frame") {
+		t.Errorf("small frame: message %q", m2.message)
+	}
+}
+
+// TestFullHelpSaysNotNow: a key that does nothing at the moment is marked
+// "(not now)"; "(off)" read as a state ("f follow newest (off)" while the
+// list was following).
+func TestFullHelpSaysNotNow(t *testing.T) {
+	f := misbehaving(t, false)
+	m := f.model(160, 48, nil)
+	press(m, "?")
+	screen := ansi.Strip(m.Render())
+	if strings.Contains(screen, "(off)") || !strings.Contains(screen, "f follow newest (not now)") {
+		t.Errorf("full help:\n%s", screen)
+	}
+}
+
+func TestResendCancelAnswer(t *testing.T) {
+	f := misbehaving(t, true)
+	srv := newFakeServer(f)
+	m := f.model(80, 24, srv)
+	call := findSeq(t, m, `"city":"Oslo"`)
+	m.frames.selectSeq(call)
+	raw := func() string { ev, _ := m.c.ix.log.Get(call); return string(ev.Frame.Raw()) }()
+	press(m, "r")
+	if srv.lastSent() != raw {
+		t.Fatalf("resend sent %q, want %q", srv.lastSent(), raw)
+	}
+	m.frames.selectSeq(call)
+	press(m, "e")
+	if !m.composer.open || !strings.Contains(m.composer.ta.Value(), `"city":"Oslo"`) {
+		t.Fatal("e opens the frame in the composer")
+	}
+	press(m, "esc")
+
+	// The server's sampling request can be answered by hand.
+	m.frames.selectSeq(findSeq(t, m, "sampling/createMessage"))
+	press(m, "a")
+	if !m.composer.open || !strings.Contains(m.composer.ta.Value(), `"id": 7`) || !strings.Contains(m.composer.ta.Value(), `"model": "human"`) {
+		t.Fatalf("answer template:\n%s", m.composer.ta.Value())
+	}
+	press(m, "ctrl+s")
+	if got := srv.lastSent(); !strings.HasPrefix(got, `{"jsonrpc":"2.0","id":7,"result":{"role":"assistant"`) {
+		t.Fatalf("answer sent %q", got)
+	}
+
+	// Cancel the selected in-flight request (the fake has no Cancel: the UI writes the notification).
+	m.focus = focusInFlight
+	m.refresh()
+	m.inflight.sel = 0
+	r, _ := m.inflight.selected()
+	press(m, "x")
+	if got := srv.lastSent(); !strings.Contains(got, `"method":"notifications/cancelled"`) || !strings.Contains(got, `"requestId":`+r.ID.String()) {
+		t.Fatalf("cancel sent %q", got)
+	}
+}
+
+func TestQuitRunsLadderThenKills(t *testing.T) {
+	f := misbehaving(t, true)
+	srv := newFakeServer(f)
+	m := f.model(80, 24, srv)
+	cmd := m.key(keyMsg("q"))
+	run(m, cmd)
+	if srv.shutdowns != 1 || !m.quitRequested {
+		t.Fatalf("first q: shutdowns=%d", srv.shutdowns)
+	}
+	// The session ending completes the quit.
+	close(srv.done)
+	_, cmd = m.Update(doneMsg{srv.done})
+	if cmd == nil {
+		t.Fatal("done after quit does not quit")
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Fatal("done after quit does not quit")
+	}
+
+	m2 := f.model(80, 24, newFakeServer(f))
+	srv2 := m2.opts.Session.(*fakeServer)
+	run(m2, m2.key(keyMsg("q")))
+	cmd = m2.key(keyMsg("q"))
+	if srv2.kills != 1 {
+		t.Fatal("second q does not kill")
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Fatal("second q does not quit")
+	}
+
+	// S and R run the ladder and restart.
+	m3 := f.model(80, 24, newFakeServer(f))
+	srv3 := m3.opts.Session.(*fakeServer)
+	press(m3, "S", "R")
+	if srv3.shutdowns != 1 || srv3.restarts != 1 {
+		t.Fatalf("S, R: shutdowns=%d restarts=%d", srv3.shutdowns, srv3.restarts)
+	}
+	// The process replaced by the restart ending is not the session ending.
+	old := make(chan struct{})
+	close(old)
+	m3.Update(doneMsg{old})
+	if m3.sessionDone || !m3.live() || !strings.Contains(m3.message, "restarted") {
+		t.Fatalf("after restart: done=%v message=%q", m3.sessionDone, m3.message)
+	}
+}
+
+func TestReadOnlyOffersNoControl(t *testing.T) {
+	f := misbehaving(t, true)
+	m := f.model(80, 24, nil)
+	press(m, "c")
+	if m.composer.open {
+		t.Fatal("read-only: c must not open the composer")
+	}
+	m.syncKeys()
+	for _, b := range []struct {
+		name    string
+		enabled bool
+	}{{"compose", m.c.km.Compose.Enabled()}, {"shutdown", m.c.km.Shutdown.Enabled()}, {"resend", m.c.km.Resend.Enabled()}, {"cancel", m.c.km.Cancel.Enabled()}} {
+		if b.enabled {
+			t.Errorf("read-only: %s is enabled", b.name)
+		}
+	}
+	if strings.Contains(ansi.Strip(m.bottomLine()), "compose") {
+		t.Fatal("read-only help line offers compose")
+	}
+	// Live: the help line offers compose.
+	m2 := f.model(200, 24, newFakeServer(f))
+	if !strings.Contains(ansi.Strip(m2.bottomLine()), "compose") {
+		t.Fatalf("live help line lacks compose: %q", ansi.Strip(m2.bottomLine()))
+	}
+	press(m, "q")
+}
+
+func TestCopyUsesOSC52(t *testing.T) {
+	f := misbehaving(t, true)
+	m := f.model(80, 24, nil)
+	cmd := m.key(keyMsg("y"))
+	if cmd == nil || !strings.Contains(m.message, "copied frame") {
+		t.Fatalf("y: cmd=%v message=%q", cmd != nil, m.message)
+	}
+}
+
+func TestHelpScreenScrolls(t *testing.T) {
+	f := misbehaving(t, true)
+	m := f.model(80, 24, nil)
+	press(m, "?")
+	if !m.showHelp || !strings.Contains(ansi.Strip(m.Render()), "Everywhere") {
+		t.Fatal("? shows the full help")
+	}
+	if strings.Contains(ansi.Strip(m.Render()), "Glyphs:") {
+		t.Fatal("the fixture's help should not fit 80x24 (the test would prove nothing)")
+	}
+	for i := 0; i < 30; i++ {
+		press(m, "j")
+	}
+	if s := ansi.Strip(m.Render()); !strings.Contains(s, "Glyphs:") {
+		t.Fatalf("scrolling down does not reach the end of the help:\n%s", s)
+	}
+	press(m, "?")
+	if m.showHelp {
+		t.Fatal("? closes the help")
+	}
+}
