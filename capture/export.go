@@ -108,17 +108,31 @@ func printableASCII(s string) bool {
 	return true
 }
 
-// printfFormat is a printf format string that expands to exactly raw.
+// printfFormat is a printf format string that expands to exactly raw. It
+// never begins with '-': printf would take it for an option ("printf:
+// Illegal option") and print nothing, so a leading '-' is written as its
+// octal escape, which no printf reads as an option.
 func printfFormat(raw []byte) string {
 	var b strings.Builder
 	for _, c := range raw {
-		writePrintfByte(&b, c)
+		writeFormatByte(&b, c)
 	}
 	return b.String()
 }
 
+// writeFormatByte appends c to the format b is building: as printf's
+// escape, and as \055 when it would be a leading '-'.
+func writeFormatByte(b *strings.Builder, c byte) {
+	if c == '-' && b.Len() == 0 {
+		b.WriteString(`\055`)
+		return
+	}
+	writePrintfByte(b, c)
+}
+
 // writePrintf writes raw as printf lines whose format strings expand to
-// exactly raw.
+// exactly raw. Each line's format starts afresh, so each is guarded against
+// a leading '-' (see printfFormat).
 func writePrintf(w *bufio.Writer, raw []byte) {
 	var b strings.Builder
 	flush := func() {
@@ -128,7 +142,7 @@ func writePrintf(w *bufio.Writer, raw []byte) {
 		}
 	}
 	for _, c := range raw {
-		writePrintfByte(&b, c)
+		writeFormatByte(&b, c)
 		if b.Len() >= replayChunk || c == '\n' {
 			flush()
 		}
