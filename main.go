@@ -35,6 +35,7 @@ Usage:
   linesman [flags] [-- COMMAND [ARG...]]      inspect COMMAND (default: the built-in demo server)
   linesman check [flags] -- COMMAND [ARG...]  headless conformance run; report; exit status
   linesman send  [flags] -- COMMAND [ARG...]  headless: send hand-written frames (stdin or --file)
+  linesman tap [--name N] -- COMMAND [ARG...] run by a host in place of the server: forwards, records, judges
   linesman view  [--follow] FILE              open a capture (--follow tails one being written)
   linesman export FILE --format F             export a capture (replay script, findings JSON, transcript)
   linesman explain [CODE]                     what a finding means and how to fix it
@@ -79,6 +80,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return runExplain(args[1:], stdout, stderr)
 		case "demo-server":
 			return runDemoServer(args[1:], stdin, stdout, stderr)
+		case "tap":
+			return runTap(args[1:], stdin, stdout, stderr)
 		case "help":
 			fmt.Fprint(stdout, usageText)
 			return exitOK

@@ -501,6 +501,10 @@ func (s *Session) onFrame(dir wire.Dir, f *wire.Frame, seq uint64) {
 	if dir != wire.ServerToClient || f == nil {
 		return
 	}
+	if s.cfg.Observe && f.Msg.Kind == wire.KindRequest {
+		// The host answers the server's requests, not linesman.
+		return
+	}
 	switch f.Msg.Kind {
 	case wire.KindResult, wire.KindError:
 		s.onAnswer(f, seq)

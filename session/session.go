@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 	"time"
@@ -42,6 +43,22 @@ type Config struct {
 	NoRoots      bool          // do not declare the roots capability
 	Headless     bool          // no person to answer sampling/elicitation: decline them
 	ClientName   string        // clientInfo.name ("" = DefaultClientName)
+
+	// Observe is for a host that drives the server itself (linesman tap):
+	// the session sends nothing of its own — no handshake, no answers to
+	// the server's requests (the host answers them) — and only judges and
+	// logs what crosses the wire. Bytes from the host go in through
+	// [Session.Inlet].
+	Observe bool
+	// StdoutTee and StderrTee, when set, receive every byte read from the
+	// server's stdout and stderr, as each read returns, before it is framed
+	// (so a partial line is passed on at once, byte for byte). A write to
+	// either may block: the server then blocks on its own write, as it
+	// would on a host that is slow to read. An error from StdoutTee ends
+	// the reading of stdout (the server's next write to it fails, as it
+	// would if the host had closed its end); an error from StderrTee only
+	// stops the copying, stderr is still drained.
+	StdoutTee, StderrTee io.Writer
 }
 
 // Defaults of the Config fields left zero.

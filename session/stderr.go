@@ -19,7 +19,11 @@ func (p *proc) readStderr() {
 	defer p.pipes.stderrR.Close()
 	s := p.s
 	maxLine := min(stderrMaxLine, s.cfg.MaxFrame)
-	sp := wire.NewSplitter(p.pipes.stderrR, maxLine)
+	var r io.Reader = p.pipes.stderrR
+	if tee := s.cfg.StderrTee; tee != nil {
+		r = &teeReader{r: r, w: tee}
+	}
+	sp := wire.NewSplitter(r, maxLine)
 	for {
 		line, err := sp.Next()
 		if err != nil {

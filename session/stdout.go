@@ -18,7 +18,11 @@ import (
 func (p *proc) readStdout() {
 	defer close(p.stdoutDone)
 	defer p.pipes.stdoutR.Close()
-	fr := wire.NewFramer(countingReader{p.pipes.stdoutR, &p.stdoutRead, &p.stdoutWaiting}, wire.Options{MaxFrame: p.s.cfg.MaxFrame})
+	var r io.Reader = p.pipes.stdoutR
+	if tee := p.s.cfg.StdoutTee; tee != nil {
+		r = &teeReader{r: r, w: tee, stopOnError: true}
+	}
+	fr := wire.NewFramer(countingReader{r, &p.stdoutRead, &p.stdoutWaiting}, wire.Options{MaxFrame: p.s.cfg.MaxFrame})
 	for {
 		f, err := fr.Next()
 		if f != nil {
@@ -57,3 +61,31 @@ func (c countingReader) Read(b []byte) (int, error) {
 	c.n.Add(int64(n))
 	return n, err
 }
+
+// teeReader copies every byte it reads to w before returning it: the tap's
+// forwarding, done as each read returns so that nothing waits for a frame
+// to end. A write error either ends reading (stopOnError: the error is
+// returned, the framer ends the stream there) or only ends the copying.
+type teeReader struct {
+	r           io.Reader
+	w           io.Writer
+	stopOnError bool
+	failed      bool
+}
+
+func (t *teeReader) Read(b []byte) (int, error) {
+	n, err := t.r.Read(b)
+	if n > 0 && !t.failed {
+		if _, werr := t.w.Write(b[:n]); werr != nil {
+			t.failed = true
+			if t.stopOnError {
+				return n, fmt.Errorf("%w: %w", ErrTeeFailed, werr)
+			}
+		}
+	}
+	return n, err
+}
+
+// ErrTeeFailed is wrapped by the error that ends the reading of stdout
+// when Config.StdoutTee could not take the bytes.
+var ErrTeeFailed = errors.New("passing the server's stdout on failed")

@@ -1,0 +1,245 @@
+package capture
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"linesman/session"
+)
+
+// The tap directory holds the captures of `linesman tap`, one file per tap
+// run, named NAME@START-PID.jsonl (START in UTC, to the millisecond). A tap
+// that is still running holds an exclusive flock(2) on its file, so a lister
+// tells live from ended without trusting pids, and the lock goes with the
+// process however it ends.
+
+// TapDirEnv overrides the default tap directory.
+const TapDirEnv = "LINESMAN_TAP_DIR"
+
+// tapTimeLayout is START in a tap file's name.
+const tapTimeLayout = "20060102T150405.000Z"
+
+// TapDirPath returns the tap directory: dir when set, else $LINESMAN_TAP_DIR,
+// else $XDG_STATE_HOME/linesman/taps, else ~/.local/state/linesman/taps.
+// A relative XDG_STATE_HOME is ignored, as the XDG spec says.
+func TapDirPath(dir string) (string, error) {
+	if dir != "" {
+		return dir, nil
+	}
+	if d := os.Getenv(TapDirEnv); d != "" {
+		return d, nil
+	}
+	if d := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "linesman", "taps"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("tap directory: %w (set %s)", err, TapDirEnv)
+	}
+	return filepath.Join(home, ".local", "state", "linesman", "taps"), nil
+}
+
+// TapDir returns the tap directory (see TapDirPath), created private (0700)
+// when missing.
+func TapDir(dir string) (string, error) {
+	d, err := TapDirPath(dir)
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(d, 0o700); err != nil {
+		return "", fmt.Errorf("tap directory: %w", err)
+	}
+	return d, nil
+}
+
+// TapName makes a tap's name safe for a file name: letters, digits and
+// "._-" are kept, anything else becomes "_"; the base name of a path is used.
+func TapName(name string) string {
+	name = filepath.Base(name)
+	b := []byte(name)
+	for i, c := range b {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-'
+		if !ok {
+			b[i] = '_'
+		}
+	}
+	s := strings.TrimLeft(string(b), ".")
+	if s == "" {
+		s = "tap"
+	}
+	return s
+}
+
+// NewTapPath returns the path of a new tap capture in dir.
+func NewTapPath(dir, name string, start time.Time) (string, error) {
+	base := fmt.Sprintf("%s@%s-%d.jsonl", TapName(name), start.UTC().Format(tapTimeLayout), os.Getpid())
+	return filepath.Join(dir, base), nil
+}
+
+// LockTap marks the tap capture at path as live for as long as the returned
+// file stays open (nil if the lock could not be taken: the tap then lists
+// as ended, which is all that is lost).
+func LockTap(path string) *os.File {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+		f.Close()
+		return nil
+	}
+	return f
+}
+
+// tapLive reports whether a tap still holds the lock on path.
+func tapLive(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	err = syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB)
+	if err == nil {
+		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		return false
+	}
+	return errors.Is(err, syscall.EWOULDBLOCK)
+}
+
+// RecorderErr returns the error that stopped r, if one did: recording stops
+// at the first failed write, and a tap says so while it runs.
+func RecorderErr(r *Recorder) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err
+}
+
+// Tap is one tap run found in the tap directory.
+type Tap struct {
+	Name  string
+	Path  string
+	Start time.Time
+	Pid   int
+	Live  bool
+
+	// Filled in by Describe.
+	Command  []string
+	State    string // "running", or how the server ended ("exit 0", "killed by SIGTERM", ...)
+	Findings int    // findings so far (frames' and the session's)
+	Err      error  // the capture could not be read
+}
+
+// parseTapFile reads NAME@START-PID.jsonl; ok is false for other files.
+func parseTapFile(base string) (t Tap, ok bool) {
+	stem, isCapture := strings.CutSuffix(base, ".jsonl")
+	at := strings.LastIndexByte(stem, '@')
+	if !isCapture || at <= 0 {
+		return Tap{}, false
+	}
+	rest := stem[at+1:]
+	dash := strings.LastIndexByte(rest, '-')
+	if dash < 0 {
+		return Tap{}, false
+	}
+	start, err := time.Parse(tapTimeLayout, rest[:dash])
+	pid, perr := strconv.Atoi(rest[dash+1:])
+	if err != nil || perr != nil {
+		return Tap{}, false
+	}
+	return Tap{Name: stem[:at], Start: start, Pid: pid}, true
+}
+
+// ListTaps returns the taps in dir, newest first. A missing directory has
+// no taps.
+func ListTaps(dir string) ([]Tap, error) {
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var taps []Tap
+	for _, e := range ents {
+		t, ok := parseTapFile(e.Name())
+		if !ok || !e.Type().IsRegular() {
+			continue
+		}
+		t.Path = filepath.Join(dir, e.Name())
+		t.Live = tapLive(t.Path)
+		taps = append(taps, t)
+	}
+	sort.SliceStable(taps, func(i, j int) bool { return taps[i].Start.After(taps[j].Start) })
+	return taps, nil
+}
+
+// Describe reads the tap's capture for its command, state and findings.
+func (t *Tap) Describe() {
+	c, err := Open(t.Path)
+	if err != nil {
+		t.Err = err
+		return
+	}
+	t.Command = c.Header.Command
+	t.State = "starting"
+	first, next := c.Log.Bounds()
+	for _, ev := range c.Log.Range(first, next) {
+		switch ev.Type {
+		case session.EventFinding:
+			t.Findings++
+		case session.EventFrame:
+			t.Findings += len(ev.Frame.Findings)
+		case session.EventProcess:
+			t.State = processState(ev.Process)
+		}
+	}
+	if !t.Live && (t.State == "running" || t.State == "starting") {
+		t.State = "ended (no exit recorded)"
+	}
+}
+
+func processState(p *session.ProcessEvent) string {
+	switch {
+	case p.State != session.StateExited:
+		return p.State.String()
+	case p.Signal != "":
+		return "killed by " + p.Signal
+	default:
+		return fmt.Sprintf("exit %d", p.ExitCode)
+	}
+}
+
+// ErrNoTap is returned (wrapped) by ResolveTap when no tap matches.
+var ErrNoTap = errors.New("no such tap")
+
+// ResolveTap finds the tap arg names in dir: "latest" is the newest live
+// tap (the newest of all when none is live); a name is the newest tap of
+// that name, a live one first.
+func ResolveTap(dir, arg string) (Tap, error) {
+	taps, err := ListTaps(dir)
+	if err != nil {
+		return Tap{}, err
+	}
+	var match []Tap
+	for _, t := range taps {
+		if arg == "latest" || t.Name == arg || t.Name == TapName(arg) {
+			match = append(match, t)
+		}
+	}
+	if len(match) == 0 {
+		return Tap{}, fmt.Errorf("%w %q in %s", ErrNoTap, arg, dir)
+	}
+	for _, t := range match {
+		if t.Live {
+			return t, nil
+		}
+	}
+	return match[0], nil
+}

@@ -1,0 +1,264 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"linesman/capture"
+	"linesman/session"
+)
+
+const tapHeader = `linesman tap — watch the traffic of a real host
+
+Usage:
+  linesman tap [--name N] [flags] -- COMMAND [ARG...]
+
+A host (Claude Desktop, VS Code, Cursor, ...) runs this in place of the
+server. tap starts COMMAND through linesman's isolated transport and passes
+the bytes on unchanged both ways: its stdin to the server's stdin, the
+server's stdout to its stdout, the server's stderr to its stderr, each as it
+arrives. It never writes a byte of its own to stdout. Meanwhile it judges the
+traffic as check does and records it as a capture (mode 0600) in the tap
+directory, where 'linesman taps' lists it and 'linesman view --follow NAME'
+opens it live.
+
+It ends as the host expects: end of file on its stdin is passed on (the
+server's stdin is closed, nothing more); SIGTERM, SIGINT and SIGHUP are passed
+to the server's process group; its exit status is the server's (a server
+killed by a signal gives 128+n, as a shell reports it; 127 when the command
+is not found, 126 when it cannot be executed). If the capture cannot be
+written, the bytes are still passed on and one line says so on stderr.
+
+Tap directory: --dir, else $LINESMAN_TAP_DIR, else $XDG_STATE_HOME/linesman/taps,
+else ~/.local/state/linesman/taps.
+
+'linesman wrap' rewrites a host's config to run its servers through tap.
+
+Examples:
+  linesman tap --name weather -- python3 weather.py
+  linesman tap -- npx -y @modelcontextprotocol/server-everything
+`
+
+// tapFlags are tap's own flags.
+type tapFlags struct {
+	name     string
+	dir      string
+	maxFrame int
+	timeout  time.Duration
+}
+
+// runTap is "linesman tap": forward, record, judge, and exit as the server did.
+func runTap(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var tf tapFlags
+	fs := newFlagSet("tap", tapHeader, stdout, stderr)
+	fs.StringVar(&tf.name, "name", "", "name of the tap, as 'linesman taps' lists it (default: the command's base name)")
+	fs.StringVar(&tf.dir, "dir", "", "directory of the tap captures (default: see above)")
+	fs.IntVar(&tf.maxFrame, "max-frame", 16<<20, "largest frame the judge keeps whole, in bytes (forwarding is never limited)")
+	fs.DurationVar(&tf.timeout, "timeout", session.DefaultTimeout, "a request of the host unanswered this long is flagged request-timeout")
+	if status, ok := parseFlags(fs, args); !ok {
+		return status
+	}
+	command := splitCommand(fs)
+	if len(command) == 0 {
+		fmt.Fprintln(stderr, "linesman tap: no server command; usage: linesman tap [--name N] -- COMMAND [ARG...]")
+		return exitUsage
+	}
+	if tf.maxFrame < 1024 || tf.timeout <= 0 {
+		fmt.Fprintln(stderr, "linesman tap: --max-frame wants at least 1024 and --timeout a positive duration")
+		return exitUsage
+	}
+	if tf.name == "" {
+		tf.name = command[0]
+	}
+	return tapRun(&tf, command, stdin, stdout, stderr)
+}
+
+// tapRun is the run lifetime of a tap, top to bottom.
+func tapRun(tf *tapFlags, command []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// A host that closes its end of our stdout must not kill us with
+	// SIGPIPE before the server has been told (Notify, not Ignore: an
+	// ignored SIGPIPE would be inherited by the server).
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+	sigs := make(chan os.Signal, 4)
+	if watched := stopSignals(); len(watched) > 0 {
+		signal.Notify(sigs, watched...)
+		defer signal.Stop(sigs)
+	}
+
+	log := session.NewLog(0)
+	rec := startTapRecording(tf, command, log, stderr)
+	defer rec.close()
+
+	s, err := session.Start(session.Config{
+		Command:     command,
+		Log:         log,
+		MaxFrame:    tf.maxFrame,
+		Timeout:     tf.timeout,
+		Observe:     true,
+		NoHandshake: true,
+		Headless:    true,
+		StdoutTee:   stdout,
+		StderrTee:   stderr,
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "linesman tap: %v\n", err)
+		return startFailureStatus(err)
+	}
+	go pumpStdin(stdin, s.Inlet())
+
+	recCheck := time.NewTicker(time.Second)
+	defer recCheck.Stop()
+	for running := true; running; {
+		select {
+		case <-s.Exited():
+			running = false
+		case sig := <-sigs:
+			if ss, ok := sig.(syscall.Signal); ok {
+				s.Signal(ss)
+			}
+		case <-recCheck.C:
+			rec.check()
+		}
+	}
+	finishTap(s, sigs)
+	rec.close()
+	return tapExitStatus(s.Info())
+}
+
+// pumpStdin copies the host's stdin to the server as it comes, and passes
+// its end on. A server that exited takes no more: the rest is not read.
+func pumpStdin(stdin io.Reader, in *session.Inlet) {
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := stdin.Read(buf)
+		if n > 0 {
+			if _, werr := in.Write(buf[:n]); werr != nil {
+				return
+			}
+		}
+		if err != nil {
+			in.Close()
+			return
+		}
+	}
+}
+
+// finishTap waits, after the server's exit, for what it wrote to be passed
+// on. Output still held open by what the server left behind is waited for
+// a moment, then the leftovers are killed (the shutdown after an exit), as
+// a host that saw the exit would stop listening.
+func finishTap(s *session.Session, sigs <-chan os.Signal) {
+	if waitBounded(s.Done(), time.Second) {
+		return
+	}
+	s.Shutdown()
+	t := time.NewTimer(session.DefaultLadderWait + drainMargin)
+	defer t.Stop()
+	select {
+	case <-s.Done():
+	case <-t.C:
+	case <-sigs:
+		s.Kill()
+		waitBounded(s.Done(), drainMargin)
+	}
+}
+
+// tapExitStatus is the server's exit status the way a shell reports it.
+func tapExitStatus(info session.ProcessInfo) int {
+	if info.Signal == "" {
+		if info.ExitCode < 0 {
+			return exitFindings
+		}
+		return info.ExitCode
+	}
+	if n := unix.SignalNum(info.Signal); n != 0 {
+		return 128 + int(n)
+	}
+	if n, err := strconv.Atoi(strings.TrimPrefix(info.Signal, "signal ")); err == nil {
+		return 128 + n
+	}
+	return 128 + int(syscall.SIGKILL)
+}
+
+// startFailureStatus is a shell's status for a command that did not start.
+func startFailureStatus(err error) int {
+	var se *session.StartError
+	if errors.As(err, &se) {
+		switch se.Reason {
+		case session.StartNotFound:
+			return 127
+		case session.StartNotExecutable:
+			return 126
+		}
+	}
+	return exitFindings
+}
+
+// tapRecording is the capture of a tap: it may be missing (the directory or
+// the disk refused it), and then the tap says so once and goes on.
+type tapRecording struct {
+	rec    *capture.Recorder
+	lock   *os.File
+	stderr io.Writer
+	said   bool
+	closed bool
+}
+
+func startTapRecording(tf *tapFlags, command []string, log *session.Log, stderr io.Writer) *tapRecording {
+	r := &tapRecording{stderr: stderr}
+	dir, err := capture.TapDir(tf.dir)
+	var path string
+	if err == nil {
+		path, err = capture.NewTapPath(dir, tf.name, log.Start())
+	}
+	if err == nil {
+		flags := commonFlags{timeout: tf.timeout, maxFrame: tf.maxFrame, era: "auto"}
+		r.rec, err = capture.Create(path, log, captureHeader(&flags, command))
+	}
+	if err != nil {
+		r.fail(err)
+		return r
+	}
+	r.lock = capture.LockTap(path)
+	return r
+}
+
+// check says once that recording failed, while the tap goes on.
+func (r *tapRecording) check() {
+	if r.rec != nil {
+		if err := capture.RecorderErr(r.rec); err != nil {
+			r.fail(err)
+		}
+	}
+}
+
+func (r *tapRecording) fail(err error) {
+	if !r.said {
+		r.said = true
+		fmt.Fprintf(r.stderr, "linesman tap: not recording (the server's traffic is passed on all the same): %v\n", err)
+	}
+}
+
+func (r *tapRecording) close() {
+	if r.closed {
+		return
+	}
+	r.closed = true
+	if r.rec != nil {
+		if err := r.rec.Close(); err != nil {
+			r.fail(err)
+		}
+	}
+	if r.lock != nil {
+		r.lock.Close()
+	}
+}
