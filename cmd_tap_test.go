@@ -3,11 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -25,44 +23,6 @@ import (
 // The tap is judged the way a host would judge it: the official Go SDK's
 // client drives a server directly and through `linesman tap`, and every
 // byte each side saw must be the same.
-
-func init() {
-	// tap-messy: a legacy server that a tolerant client (the Go SDK decodes
-	// a stream of JSON values, not lines) can talk to, but whose stdout
-	// breaks every framing rule that leaves it readable: CRLF terminators,
-	// a reply pretty-printed over several lines, a 1 MiB line with invalid
-	// UTF-8 in it, a last message with no newline; stderr with escape
-	// sequences and no final newline; and exit status 3.
-	registerFake("tap-messy", func() {
-		s := newFake("tap-messy")
-		s.eol = "\r\n"
-		s.on = func(s *fakeMCP, m fakeMsg) bool {
-			if m.Method != "tools/call" {
-				return false
-			}
-			fmt.Fprint(os.Stderr, "tap-messy: \x1b[31mcalled\x1b[0m\n")
-			big := strings.Repeat("x", 1<<20)
-			s.writeLine([]byte(fmt.Sprintf("{\r\n  \"jsonrpc\": \"2.0\",\r\n  \"id\": %s,\r\n  \"result\": {\"content\": [{\"type\": \"text\", \"text\": \"%s\xff\xfe\"}]}\r\n}", m.ID, big)))
-			return true
-		}
-		s.atEOF = func(*fakeMCP) {
-			os.Stdout.WriteString(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"bye"}}`)
-			os.Stderr.WriteString("tap-messy: exiting with 3, no newline")
-			os.Exit(3)
-		}
-		s.serve()
-	})
-	// tap-signal: waits on stdin; on SIGTERM says so on stderr and exits 7;
-	// SIGINT and SIGHUP keep their default action (death by the signal).
-	registerFake("tap-signal", func() {
-		c := make(chan os.Signal, 1)
-		signal.Notify(c, syscall.SIGTERM)
-		fmt.Fprintln(os.Stderr, "tap-signal: ready")
-		<-c
-		fmt.Fprintln(os.Stderr, "tap-signal: got SIGTERM")
-		os.Exit(7)
-	})
-}
 
 // teeRC copies what is read through it into a buffer.
 type teeRC struct {

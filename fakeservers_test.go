@@ -63,6 +63,8 @@ var fakeServers = map[string]func(){
 	"ui-misbehave":                serveUIMisbehave,
 	"ui-idle":                     serveUIIdle,
 	"ui-flood":                    serveUIFlood,
+	"tap-messy":                   serveTapMessy,
+	"tap-signal":                  serveTapSignal,
 }
 
 // fakeServerArgs returns "-e LINESMAN_FAKE_SERVER=<name> -- <this test binary>",
@@ -646,3 +648,40 @@ func idText(id json.RawMessage) json.RawMessage {
 // clear screen, cursor home, an OSC 0 title, an OSC 52 clipboard write and a
 // CSI with huge parameters.
 const hostileStderr = "\x1b[2J\x1b[H\x1b]0;PWNED-TITLE\x07\x1b]52;c;UFdORUQtQ0xJUA==\x07\x1b[99999999999;99999999999HESC-MARKER\n"
+
+// serveTapMessy: a legacy server that a tolerant client (the Go SDK decodes
+// a stream of JSON values, not lines) can talk to, but whose stdout breaks
+// every framing rule that leaves it readable: CRLF terminators, a reply
+// pretty-printed over several lines, a 1 MiB line with invalid UTF-8 in it,
+// a last message with no newline; stderr with escape sequences and no final
+// newline; and exit status 3.
+func serveTapMessy() {
+	s := newFake("tap-messy")
+	s.eol = "\r\n"
+	s.on = func(s *fakeMCP, m fakeMsg) bool {
+		if m.Method != "tools/call" {
+			return false
+		}
+		fmt.Fprint(os.Stderr, "tap-messy: \x1b[31mcalled\x1b[0m\n")
+		big := strings.Repeat("x", 1<<20)
+		s.writeLine([]byte(fmt.Sprintf("{\r\n  \"jsonrpc\": \"2.0\",\r\n  \"id\": %s,\r\n  \"result\": {\"content\": [{\"type\": \"text\", \"text\": \"%s\xff\xfe\"}]}\r\n}", m.ID, big)))
+		return true
+	}
+	s.atEOF = func(*fakeMCP) {
+		os.Stdout.WriteString(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"bye"}}`)
+		os.Stderr.WriteString("tap-messy: exiting with 3, no newline")
+		os.Exit(3)
+	}
+	s.serve()
+}
+
+// serveTapSignal waits; on SIGTERM it says so on stderr and exits 7;
+// SIGINT and SIGHUP keep their default action (death by the signal).
+func serveTapSignal() {
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, syscall.SIGTERM)
+	fmt.Fprintln(os.Stderr, "tap-signal: ready")
+	<-c
+	fmt.Fprintln(os.Stderr, "tap-signal: got SIGTERM")
+	os.Exit(7)
+}
