@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
@@ -67,46 +66,33 @@ func (m *Model) startExport() tea.Cmd {
 	return nil
 }
 
-// exportKey handles a key while the export prompt is open.
-func (m *Model) exportKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.c.km
-	switch {
-	case msg.String() == "ctrl+c":
-		m.exp = exportPrompt{}
-		return m.quit()
-	case key.Matches(msg, k.CancelExport):
-		m.exp = exportPrompt{}
-		m.setMessage("export cancelled", false)
+// exportChooseKey picks the format whose key was pressed (r, f or t).
+func (m *Model) exportChooseKey(msg tea.KeyPressMsg) tea.Cmd {
+	for _, f := range exportFormats {
+		if msg.String() == f.key {
+			return m.exportChoose(f.format)
+		}
+	}
+	return nil
+}
+
+// writeExportFile writes the export to the file name typed.
+func (m *Model) writeExportFile() tea.Cmd {
+	path := strings.TrimSpace(m.exp.in.Value())
+	if path == "" {
+		m.setMessage("export: no file name", true)
 		return nil
 	}
-	if m.exp.step == exportFormat {
-		if key.Matches(msg, k.ExportFormat) {
-			for _, f := range exportFormats {
-				if msg.String() == f.key {
-					return m.exportChoose(f.format)
-				}
-			}
-		}
-		return nil // any other key: the prompt stays and says what it wants
-	}
-	if key.Matches(msg, k.WriteExport) {
-		path := strings.TrimSpace(m.exp.in.Value())
-		if path == "" {
-			m.setMessage("export: no file name", true)
-			return nil
-		}
-		format := m.exp.format
-		m.exp = exportPrompt{}
-		m.setMessage(fmt.Sprintf("exporting %s to %s…", format, path), false)
-		log, tr, h := m.opts.Log, m.opts.Tracker, m.exportHeader()
-		return func() tea.Msg { return writeExport(path, format, log, tr, h) }
-	}
-	if m.messageBad {
-		m.setMessage("", false) // editing again: the prompt replaces the error
-	}
-	var cmd tea.Cmd
-	m.exp.in, cmd = m.exp.in.Update(msg)
-	return cmd
+	format := m.exp.format
+	m.exp = exportPrompt{}
+	m.setMessage(fmt.Sprintf("exporting %s to %s…", format, path), false)
+	log, tr, h := m.opts.Log, m.opts.Tracker, m.exportHeader()
+	return func() tea.Msg { return writeExport(path, format, log, tr, h) }
+}
+
+func (m *Model) cancelExport() {
+	m.exp = exportPrompt{}
+	m.setMessage("export cancelled", false)
 }
 
 // exportChoose moves the prompt to the file name, offering a fresh one.

@@ -2,124 +2,336 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 )
 
-// KeyMap is every key binding of the UI, in one place. Bindings are switched
-// on and off from the model's state before each render (see
-// Model.syncKeys), so the help line only ever offers what would work now.
-type KeyMap struct {
-	// Global.
-	FocusNext, FocusPrev key.Binding
-	Help                 key.Binding
-	Quit                 key.Binding
-	Filter               key.Binding
-	NextFinding          key.Binding
-	PrevFinding          key.Binding
-	Follow               key.Binding
-	Compose              key.Binding
-	Shutdown, Restart    key.Binding
-	CopyRaw, CopyPretty  key.Binding
-	TabNext, TabPrev     key.Binding
-	Export               key.Binding
+// A Binding is one key's whole story, after lazygit's: its keys and help
+// text, where it applies, why it does nothing right now (if it does not),
+// and what it does. The table of bindings ([DefaultKeyMap]) drives dispatch
+// ([Model.key]), the help line and the ? screen, and the README's key table
+// ([MarkdownTable]). Whether a key is offered in the help and whether it
+// acts are decided by the same function, so the help never offers a key
+// that would be refused, and a refused key says why.
+type Binding struct {
+	key.Binding // keys and help text; enabled from disabled before each render
 
-	// Movement in the focused pane.
-	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
-
-	// Frames pane.
-	Resend, EditResend, Answer key.Binding
-	// In-flight pane.
-	Cancel, ShowFrame key.Binding
-	// Process pane.
-	Env key.Binding
-
-	// Composer.
-	Send, SendRaw, NextTemplate, PrevTemplate, Editor, ClearComposer, CloseComposer key.Binding
-	// Filter prompt.
-	ApplyFilter, CancelFilter key.Binding
-	// Export prompt.
-	ExportFormat, WriteExport, CancelExport key.Binding
+	// group is the title the binding is listed under in the ? screen and
+	// the README ("" = not listed: a key that repeats a listed one in a
+	// place of its own, such as ctrl+c in a prompt).
+	group string
+	// scope is where the binding applies (see [Model.keyScope]).
+	scope scope
+	// disabled says why the binding does nothing now; nil or "" means it
+	// acts. A disabled key pressed shows the reason instead of acting.
+	disabled func(m *Model) string
+	// desc, when set, gives the help text for the current state.
+	desc func(m *Model) string
+	// run acts on the key.
+	run func(m *Model, msg tea.KeyPressMsg) tea.Cmd
 }
 
-// DefaultKeyMap returns the key bindings. Vim keys and arrows both move.
-func DefaultKeyMap() *KeyMap {
-	b := func(keys []string, helpKey, desc string) key.Binding {
-		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(helpKey, desc))
+// why is the reason b does nothing now, "" when it acts.
+func (b *Binding) why(m *Model) string {
+	if b.disabled == nil {
+		return ""
 	}
-	return &KeyMap{
-		FocusNext:   b([]string{"tab"}, "tab", "next pane"),
-		FocusPrev:   b([]string{"shift+tab"}, "shift+tab", "previous pane"),
-		Help:        b([]string{"?"}, "?", "keys"),
-		Quit:        b([]string{"q", "ctrl+c"}, "q", "quit (ladder; again: kill)"),
-		Filter:      b([]string{"/"}, "/", "filter frames"),
-		NextFinding: b([]string{"n"}, "n", "next finding"),
-		PrevFinding: b([]string{"N"}, "N", "previous finding"),
-		Follow:      b([]string{"f"}, "f", "follow newest"),
-		Compose:     b([]string{"c"}, "c", "compose a request"),
-		Shutdown:    b([]string{"S"}, "S", "shutdown ladder"),
-		Restart:     b([]string{"R"}, "R", "restart server"),
-		CopyRaw:     b([]string{"y"}, "y", "copy frame (raw)"),
-		CopyPretty:  b([]string{"Y"}, "Y", "copy frame (pretty)"),
-		TabNext:     b([]string{"]", "right", "l"}, "]/→", "next detail tab"),
-		TabPrev:     b([]string{"[", "left", "h"}, "[/←", "previous detail tab"),
-		Export:      b([]string{"X"}, "X", "export to a file"),
+	return b.disabled(m)
+}
 
-		Up:       b([]string{"up", "k"}, "↑/k", "up"),
-		Down:     b([]string{"down", "j"}, "↓/j", "down"),
-		PageUp:   b([]string{"pgup", "ctrl+b"}, "pgup", "page up"),
-		PageDown: b([]string{"pgdown", "ctrl+f", "space"}, "pgdn", "page down"),
-		Top:      b([]string{"home", "g"}, "g", "first"),
-		Bottom:   b([]string{"G", "end"}, "G", "last"),
+// matches reports whether msg is one of b's keys, enabled or not (key.Matches
+// ignores disabled bindings, and a disabled key must still say why).
+func (b *Binding) matches(msg tea.KeyPressMsg) bool {
+	return slices.Contains(b.Keys(), msg.String())
+}
 
-		Resend:     b([]string{"r"}, "r", "resend client frame"),
-		EditResend: b([]string{"e"}, "e", "edit and resend"),
-		Answer:     b([]string{"a"}, "a", "answer server request"),
-		Cancel:     b([]string{"x"}, "x", "cancel request"),
-		ShowFrame:  b([]string{"enter"}, "enter", "select its frame"),
-		Env:        b([]string{"E"}, "E", "env and cwd"),
+// scope is a set of the places a key can be pressed in.
+type scope uint16
 
-		Send:          b([]string{"ctrl+s"}, "ctrl+s", "send"),
-		SendRaw:       b([]string{"ctrl+r"}, "ctrl+r", "send raw (unchecked)"),
-		NextTemplate:  b([]string{"ctrl+t"}, "ctrl+t", "next template"),
-		PrevTemplate:  b([]string{"ctrl+y"}, "ctrl+y", "previous template"),
-		Editor:        b([]string{"ctrl+o"}, "ctrl+o", "edit in $EDITOR"),
-		ClearComposer: b([]string{"ctrl+x"}, "ctrl+x", "clear (write from scratch)"),
-		CloseComposer: b([]string{"esc"}, "esc", "close composer"),
+const (
+	scopeMain         scope = 1 << iota // the main screen, whichever pane has the focus
+	scopeMove                           // the main screen: moves in the focused pane
+	scopeFrames                         // the Frames pane has the focus
+	scopeInFlight                       // the In flight pane has the focus
+	scopeProcess                        // the Process pane has the focus
+	scopeComposer                       // the composer has the focus
+	scopeFilter                         // the filter prompt is open
+	scopeExportFormat                   // the export prompt asks for a format
+	scopeExportName                     // the export prompt asks for a file name
+	scopeHelp                           // the ? screen is shown
 
-		ApplyFilter:  b([]string{"enter"}, "enter", "apply filter"),
-		CancelFilter: b([]string{"esc"}, "esc", "clear filter"),
+	scopePanes  = scopeFrames | scopeInFlight | scopeProcess
+	scopeExport = scopeExportFormat | scopeExportName
+	scopeTyping = scopeComposer | scopeFilter | scopeExport
+)
 
-		ExportFormat: b([]string{"r", "f", "t"}, "r/f/t", "replay, findings, transcript"),
-		WriteExport:  b([]string{"enter"}, "enter", "write file"),
-		CancelExport: b([]string{"esc"}, "esc", "cancel"),
+// keyScope is where a key pressed now lands: a prompt or the composer takes
+// keys first, then the ? screen, then the main screen and the focused pane.
+func (m *Model) keyScope() scope {
+	switch {
+	case m.filtering:
+		return scopeFilter
+	case m.exp.step == exportFormat:
+		return scopeExportFormat
+	case m.exp.step == exportName:
+		return scopeExportName
+	case m.composer.open && m.focus == focusComposer:
+		return scopeComposer
+	case m.showHelp:
+		return scopeHelp
+	}
+	return scopeMain | scopeMove | m.paneScope()
+}
+
+// paneScope is the scope of the focused pane's own keys.
+func (m *Model) paneScope() scope {
+	switch m.focus {
+	case focusFrames:
+		return scopeFrames
+	case focusInFlight:
+		return scopeInFlight
+	case focusProcess:
+		return scopeProcess
+	}
+	return 0
+}
+
+// KeyMap is every key binding of the UI, in one table: the named fields are
+// for the help line, all lists them in the order of the ? screen.
+type KeyMap struct {
+	// Main screen.
+	FocusNext, FocusPrev, Help, Quit, Filter, NextFinding, PrevFinding *Binding
+	Follow, Compose, Shutdown, Restart, CopyRaw, CopyPretty            *Binding
+	TabNext, TabPrev, Export                                           *Binding
+	// Movement in the focused pane.
+	Up, Down, PageUp, PageDown, Top, Bottom *Binding
+	// Frames pane.
+	Resend, EditResend, AnswerFrame *Binding
+	// In-flight pane.
+	Cancel, AnswerInFlight, ShowFrame *Binding
+	// Process pane.
+	Env *Binding
+	// Composer.
+	Send, SendRaw, NextTemplate, PrevTemplate, Editor, ClearComposer, CloseComposer *Binding
+	// Filter prompt.
+	ApplyFilter, CancelFilter *Binding
+	// Export prompt.
+	ExportFormat, WriteExport, CancelExport *Binding
+
+	all []*Binding
+}
+
+// Why a key does nothing, said when it is pressed.
+const (
+	whyReadOnly   = "a capture is read-only: there is no server"
+	whyExited     = "the server has exited (R restarts it)"
+	whyNoFrame    = "no frame is selected"
+	whyNoRequest  = "no request in flight is selected"
+	whyNoFindings = "no frame has a finding"
+	whyFollowing  = "already following the newest frames"
+	whyNoProcess  = "nothing is known of the process's environment here"
+)
+
+// DefaultKeyMap returns the key bindings. Vim keys and arrows both move.
+// The order in which the bindings are added is the order of the ? screen
+// and the README.
+func DefaultKeyMap() *KeyMap {
+	k := &KeyMap{}
+	k.addMain()
+	k.addPanes()
+	k.addTyping()
+	return k
+}
+
+// add appends one binding to the table.
+func (k *KeyMap) add(group string, sc scope, keys []string, helpKey, desc string, run func(*Model, tea.KeyPressMsg) tea.Cmd) *Binding {
+	b := &Binding{Binding: key.NewBinding(key.WithKeys(keys...), key.WithHelp(helpKey, desc)), group: group, scope: sc, run: run}
+	k.all = append(k.all, b)
+	return b
+}
+
+func keys(k ...string) []string { return k }
+
+// addMain adds the keys of the main screen, whichever pane has the focus.
+func (k *KeyMap) addMain() {
+	const main = "Everywhere"
+	add := k.add
+	k.FocusNext = add(main, scopeMain, keys("tab"), "tab", "next pane", act((*Model).focusNext))
+	k.FocusPrev = add(main, scopeMain, keys("shift+tab"), "shift+tab", "previous pane", act((*Model).focusPrev))
+	k.Help = add(main, scopeMain, keys("?"), "?", "keys", act((*Model).openHelp))
+	k.Quit = add(main, scopeMain, keys("q", "ctrl+c"), "q", "quit (ladder; again: kill)", actCmd((*Model).quit))
+	k.Quit.desc = func(m *Model) string {
+		if m.live() { // quitting runs the ladder only when there is a server to stop
+			return "quit (ladder; again: kill)"
+		}
+		return "quit"
+	}
+	k.Filter = add(main, scopeMain, keys("/"), "/", "filter frames", actCmd((*Model).openFilter))
+	k.NextFinding = add(main, scopeMain, keys("n"), "n", "next finding", act(func(m *Model) { m.jumpFinding(1) }))
+	k.NextFinding.disabled = (*Model).whyNoFindings
+	k.PrevFinding = add(main, scopeMain, keys("N"), "N", "previous finding", act(func(m *Model) { m.jumpFinding(-1) }))
+	k.PrevFinding.disabled = (*Model).whyNoFindings
+	k.Follow = add(main, scopeMain, keys("f"), "f", "follow newest", act((*Model).followNewest))
+	k.Follow.disabled = func(m *Model) string { return when(m.frames.follow, whyFollowing) }
+	k.Compose = add(main, scopeMain, keys("c"), "c", "compose a request", act((*Model).openComposer))
+	k.Compose.disabled = (*Model).whyNotLive
+	k.Shutdown = add(main, scopeMain, keys("S"), "S", "shutdown ladder", actCmd((*Model).shutdown))
+	k.Shutdown.disabled = (*Model).whyNotLive
+	k.Restart = add(main, scopeMain, keys("R"), "R", "restart server", actCmd((*Model).restart))
+	k.Restart.disabled = func(m *Model) string { return when(m.opts.Session == nil, whyReadOnly) }
+	k.CopyRaw = add(main, scopeMain, keys("y"), "y", "copy frame (raw)", actCmd(func(m *Model) tea.Cmd { return m.copyFrame(false) }))
+	k.CopyRaw.disabled = (*Model).whyNoFrame
+	k.CopyPretty = add(main, scopeMain, keys("Y"), "Y", "copy frame (pretty)", actCmd(func(m *Model) tea.Cmd { return m.copyFrame(true) }))
+	k.CopyPretty.disabled = (*Model).whyNoFrame
+	k.TabNext = add(main, scopeMain, keys("]", "right", "l"), "]/→", "next detail tab", act(func(m *Model) { m.moveTab(1) }))
+	k.TabPrev = add(main, scopeMain, keys("[", "left", "h"), "[/←", "previous detail tab", act(func(m *Model) { m.moveTab(-1) }))
+	k.Export = add(main, scopeMain, keys("X"), "X", "export to a file", actCmd((*Model).startExport))
+}
+
+// addPanes adds the keys that move in the focused pane and those of each
+// pane.
+func (k *KeyMap) addPanes() {
+	const moving = "Moving"
+	add := k.add
+	k.Up = add(moving, scopeMove, keys("up", "k"), "↑/k", "up", act(func(m *Model) { m.moveFocused(moveUp) }))
+	k.Down = add(moving, scopeMove, keys("down", "j"), "↓/j", "down", act(func(m *Model) { m.moveFocused(moveDown) }))
+	k.PageUp = add(moving, scopeMove, keys("pgup", "ctrl+b"), "pgup", "page up", act(func(m *Model) { m.moveFocused(movePageUp) }))
+	k.PageDown = add(moving, scopeMove, keys("pgdown", "ctrl+f", "space"), "pgdn", "page down", act(func(m *Model) { m.moveFocused(movePageDown) }))
+	k.Top = add(moving, scopeMove, keys("home", "g"), "g", "first", act(func(m *Model) { m.moveFocused(moveTop) }))
+	k.Bottom = add(moving, scopeMove, keys("G", "end"), "G", "last", act(func(m *Model) { m.moveFocused(moveBottom) }))
+
+	k.Resend = add("Frames", scopeFrames, keys("r"), "r", "resend client frame", actCmd((*Model).resend))
+	k.Resend.disabled = (*Model).whyNoClientFrame
+	k.EditResend = add("Frames", scopeFrames, keys("e"), "e", "edit and resend", act((*Model).editResend))
+	k.EditResend.disabled = (*Model).whyNoClientFrame
+	k.AnswerFrame = add("Frames", scopeFrames, keys("a"), "a", "answer server request", act((*Model).answerFrame))
+	k.AnswerFrame.disabled = (*Model).whyNoServerRequestFrame
+	k.Cancel = add("In flight", scopeInFlight, keys("x"), "x", "cancel request", actCmd((*Model).cancelSelected))
+	k.Cancel.disabled = (*Model).whyNoCancel
+	k.AnswerInFlight = add("In flight", scopeInFlight, keys("a"), "a", "answer server request", act((*Model).answerInFlight))
+	k.AnswerInFlight.disabled = (*Model).whyNoServerRequestInFlight
+	k.ShowFrame = add("In flight", scopeInFlight, keys("enter"), "enter", "select its frame", act((*Model).showInFlightFrame))
+	k.ShowFrame.disabled = (*Model).whyNoInFlight
+	k.Env = add("Process", scopeProcess, keys("E"), "E", "env and cwd", act((*Model).toggleEnv))
+	k.Env.disabled = func(m *Model) string { return when(m.process.info == nil, whyNoProcess) }
+}
+
+// addTyping adds the keys of the composer and the prompts (where other keys
+// are typed), and of the ? screen.
+func (k *KeyMap) addTyping() {
+	add := k.add
+	const comp = "Composer"
+	k.Send = add(comp, scopeComposer, keys("ctrl+s"), "ctrl+s", "send", actCmd(func(m *Model) tea.Cmd { return m.sendComposed(false) }))
+	k.SendRaw = add(comp, scopeComposer, keys("ctrl+r"), "ctrl+r", "send raw (unchecked)", actCmd(func(m *Model) tea.Cmd { return m.sendComposed(true) }))
+	k.NextTemplate = add(comp, scopeComposer, keys("ctrl+t"), "ctrl+t", "next template", act(func(m *Model) { m.cycleTemplate(1) }))
+	k.PrevTemplate = add(comp, scopeComposer, keys("ctrl+y"), "ctrl+y", "previous template", act(func(m *Model) { m.cycleTemplate(-1) }))
+	k.Editor = add(comp, scopeComposer, keys("ctrl+o"), "ctrl+o", "edit in $EDITOR", actCmd((*Model).editInEditor))
+	k.ClearComposer = add(comp, scopeComposer, keys("ctrl+x"), "ctrl+x", "clear (write from scratch)", act((*Model).clearComposer))
+	k.CloseComposer = add(comp, scopeComposer, keys("esc"), "esc", "close composer", act((*Model).closeComposer))
+	// tab leaves the composer (the draft stays); it never inserts a tab.
+	add("", scopeComposer, keys("tab"), "tab", "next pane", act((*Model).focusNext))
+	add("", scopeComposer, keys("shift+tab"), "shift+tab", "previous pane", act((*Model).focusPrev))
+
+	k.ApplyFilter = add("Filter prompt", scopeFilter, keys("enter"), "enter", "apply filter", act((*Model).applyFilter))
+	k.CancelFilter = add("Filter prompt", scopeFilter, keys("esc"), "esc", "clear filter", act((*Model).cancelFilter))
+
+	k.ExportFormat = add("Export prompt", scopeExportFormat, keys("r", "f", "t"), "r/f/t", "replay, findings, transcript", (*Model).exportChooseKey)
+	k.WriteExport = add("Export prompt", scopeExportName, keys("enter"), "enter", "write file", actCmd((*Model).writeExportFile))
+	k.CancelExport = add("Export prompt", scopeExport, keys("esc"), "esc", "cancel", act((*Model).cancelExport))
+
+	// ctrl+c quits from a prompt or the composer too (listed under Quit).
+	add("", scopeTyping, keys("ctrl+c"), "ctrl+c", "quit", actCmd(func(m *Model) tea.Cmd {
+		m.exp = exportPrompt{}
+		return m.quit()
+	}))
+	// The ? screen: the keys that opened it (and esc, q) close it; the
+	// movement keys scroll it.
+	add("", scopeHelp, keys("?", "esc", "q", "ctrl+c"), "?", "close the help", act((*Model).closeHelp))
+	add("", scopeHelp, keys("down", "j", "pgdown", "ctrl+f", "space"), "↓/j", "scroll down", act(func(m *Model) { m.helpScroll++ }))
+	add("", scopeHelp, keys("up", "k", "pgup", "ctrl+b"), "↑/k", "scroll up", act(func(m *Model) { m.helpScroll = max(0, m.helpScroll-1) }))
+}
+
+// act and actCmd adapt handlers to a Binding's run.
+func act(f func(*Model)) func(*Model, tea.KeyPressMsg) tea.Cmd {
+	return func(m *Model, _ tea.KeyPressMsg) tea.Cmd { f(m); return nil }
+}
+
+func actCmd(f func(*Model) tea.Cmd) func(*Model, tea.KeyPressMsg) tea.Cmd {
+	return func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return f(m) }
+}
+
+// when returns why if cond holds, else "".
+func when(cond bool, why string) string {
+	if cond {
+		return why
+	}
+	return ""
+}
+
+// key routes a key press through the table: the first binding of the
+// current scope whose keys match acts, or says why it does not; a key no
+// binding claims goes to the prompt or composer being typed in.
+func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
+	m.syncKeys()
+	if !m.quitRequested {
+		m.message = "" // feedback lasts until the next key
+	}
+	where := m.keyScope()
+	for _, b := range m.c.km.all {
+		if b.scope&where == 0 || !b.matches(msg) {
+			continue
+		}
+		if why := b.why(m); why != "" {
+			m.setMessage(why, true)
+			return nil
+		}
+		return b.run(m, msg)
+	}
+	return m.typed(where, msg)
+}
+
+// syncKeys enables exactly the bindings that would act now, from the same
+// reasons dispatch consults, so the help line never offers what would not
+// work. A pane's own keys count as enabled only while that pane has the
+// focus (the ? screen lists them all).
+func (m *Model) syncKeys() {
+	focused := m.paneScope()
+	for _, b := range m.c.km.all {
+		on := b.why(m) == "" && (b.scope&scopePanes == 0 || b.scope&focused != 0)
+		b.SetEnabled(on)
+		if b.desc != nil {
+			b.SetHelp(b.Help().Key, b.desc(m))
+		}
 	}
 }
 
 // keyGroup is a titled set of bindings, for the full help and the README.
 type keyGroup struct {
 	Title    string
-	Bindings []key.Binding
+	Bindings []*Binding
 }
 
-// groups lists every binding once, by where it applies.
+// groups lists the listed bindings by group, in the table's order.
 func (k *KeyMap) groups() []keyGroup {
-	return []keyGroup{
-		{"Everywhere", []key.Binding{k.FocusNext, k.FocusPrev, k.Help, k.Quit, k.Filter, k.NextFinding, k.PrevFinding,
-			k.Follow, k.Compose, k.Shutdown, k.Restart, k.CopyRaw, k.CopyPretty, k.TabNext, k.TabPrev, k.Export}},
-		{"Moving", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}},
-		{"Frames", []key.Binding{k.Resend, k.EditResend, k.Answer}},
-		{"In flight", []key.Binding{k.Cancel, k.Answer, k.ShowFrame}},
-		{"Process", []key.Binding{k.Env}},
-		{"Composer", []key.Binding{k.Send, k.SendRaw, k.NextTemplate, k.PrevTemplate, k.Editor, k.ClearComposer, k.CloseComposer}},
-		{"Filter prompt", []key.Binding{k.ApplyFilter, k.CancelFilter}},
-		{"Export prompt", []key.Binding{k.ExportFormat, k.WriteExport, k.CancelExport}},
+	var out []keyGroup
+	for _, b := range k.all {
+		if b.group == "" {
+			continue
+		}
+		if len(out) == 0 || out[len(out)-1].Title != b.group {
+			out = append(out, keyGroup{Title: b.group})
+		}
+		g := &out[len(out)-1]
+		g.Bindings = append(g.Bindings, b)
 	}
+	return out
 }
 
-// MarkdownTable renders every binding as a Markdown table (the README's key
-// table is generated from it, and a test keeps the two equal).
+// MarkdownTable renders every listed binding as a Markdown table (the
+// README's key table is generated from it, and a test keeps the two equal).
 func MarkdownTable() string {
 	k := DefaultKeyMap()
 	var sb strings.Builder

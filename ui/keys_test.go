@@ -1,6 +1,10 @@
 package ui
 
 import (
+	"slices"
+
+	"linesman/wire"
+
 	tea "charm.land/bubbletea/v2"
 
 	"strings"
@@ -214,5 +218,177 @@ func TestHelpScreenScrolls(t *testing.T) {
 	press(m, "?")
 	if m.showHelp {
 		t.Fatal("? closes the help")
+	}
+}
+
+// TestKeyTableHasNoDeadRows: two bindings that can apply at once never share
+// a key, so no row of the table is shadowed by an earlier one.
+func TestKeyTableHasNoDeadRows(t *testing.T) {
+	all := DefaultKeyMap().all
+	for i, a := range all {
+		for _, b := range all[i+1:] {
+			if a.scope&b.scope == 0 {
+				continue
+			}
+			for _, k := range a.Keys() {
+				if slices.Contains(b.Keys(), k) {
+					t.Errorf("%q is bound to %q and %q in the same place", k, a.Help().Desc, b.Help().Desc)
+				}
+			}
+		}
+	}
+}
+
+// pressKey builds the key press whose String is k, for any key the table
+// binds (keyMsg covers only the keys tests type).
+func pressKey(t *testing.T, k string) tea.KeyPressMsg {
+	t.Helper()
+	codes := map[string]rune{"enter": tea.KeyEnter, "esc": tea.KeyEscape, "tab": tea.KeyTab, "up": tea.KeyUp, "down": tea.KeyDown,
+		"left": tea.KeyLeft, "right": tea.KeyRight, "pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown, "home": tea.KeyHome, "end": tea.KeyEnd}
+	var msg tea.KeyPressMsg
+	switch {
+	case k == "shift+tab":
+		msg = tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	case k == "space":
+		msg = tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	case codes[k] != 0:
+		msg = tea.KeyPressMsg{Code: codes[k]}
+	case strings.HasPrefix(k, "ctrl+"):
+		msg = tea.KeyPressMsg{Code: rune(k[5]), Mod: tea.ModCtrl}
+	default:
+		msg = tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
+	}
+	if msg.String() != k {
+		t.Fatalf("cannot build the key %q (built %q)", k, msg.String())
+	}
+	return msg
+}
+
+// TestHelpAndDispatchAgree: in each state, every key of the current scope
+// that the help marks as not working is refused with its reason when
+// pressed, and changes nothing else; the reasons are words, not blanks.
+func TestHelpAndDispatchAgree(t *testing.T) {
+	f := misbehaving(t, true)
+	states := []struct {
+		name  string
+		model func() *Model
+	}{
+		{"read-only", func() *Model { return f.model(120, 40, nil) }},
+		{"live, frames", func() *Model { return f.model(120, 40, newFakeServer(f)) }},
+		{"live, in flight", func() *Model {
+			m := f.model(120, 40, newFakeServer(f))
+			m.focus = focusInFlight
+			return m
+		}},
+		{"live, process", func() *Model {
+			m := f.model(120, 40, newFakeServer(f))
+			m.focus = focusProcess
+			return m
+		}},
+		{"exited", func() *Model {
+			m := f.model(120, 40, newFakeServer(f))
+			m.sessionDone = true
+			return m
+		}},
+	}
+	refused := 0
+	for _, st := range states {
+		m := st.model()
+		m.syncKeys()
+		where := m.keyScope()
+		for _, b := range m.c.km.all {
+			if b.scope&where == 0 || b.Enabled() {
+				continue
+			}
+			why := b.why(m)
+			if why == "" {
+				t.Errorf("%s: %q is off in the help but has no reason", st.name, b.Help().Desc)
+				continue
+			}
+			focus, composer := m.focus, m.composer.open
+			m.key(pressKey(t, b.Keys()[0]))
+			if m.message != why || !m.messageBad {
+				t.Errorf("%s: %s (%q) said %q, want %q", st.name, b.Keys()[0], b.Help().Desc, m.message, why)
+			}
+			if m.focus != focus || m.composer.open != composer {
+				t.Errorf("%s: the refused %s acted", st.name, b.Keys()[0])
+			}
+			refused++
+		}
+	}
+	if refused < 10 {
+		t.Fatalf("only %d refusals seen: the states prove little", refused)
+	}
+}
+
+// TestDisabledKeySaysWhy: pressing a key that does nothing now says why
+// (it used to do nothing silently), and the reason matches the state.
+func TestDisabledKeySaysWhy(t *testing.T) {
+	f := misbehaving(t, true)
+	ro := f.model(120, 40, nil)
+	for _, c := range []struct{ key, want string }{
+		{"c", whyReadOnly},
+		{"S", whyReadOnly},
+		{"R", whyReadOnly},
+		{"f", whyFollowing},
+	} {
+		press(ro, c.key)
+		if ro.message != c.want {
+			t.Errorf("read-only %s: message %q, want %q", c.key, ro.message, c.want)
+		}
+	}
+
+	// x on the server's own request: the one cancel rule decides both the
+	// help line and the refusal.
+	m := f.model(200, 40, newFakeServer(f))
+	m.focus = focusInFlight
+	m.refresh()
+	found := false
+	for i, r := range m.inflight.reqs {
+		if r.Dir == wire.ServerToClient {
+			m.inflight.sel, found = i, true
+			break
+		}
+	}
+	if !found {
+		t.Fatal("the fixture has no server request in flight")
+	}
+	m.syncKeys()
+	if line := ansi.Strip(m.bottomLine()); strings.Contains(line, "x cancel") || !strings.Contains(line, "a answer") {
+		t.Errorf("help line on a server request: %q", line)
+	}
+	press(m, "x")
+	if !strings.Contains(m.message, "only the client's own requests can be cancelled") {
+		t.Errorf("x on a server request: %q", m.message)
+	}
+	// A message is gone with the next key.
+	press(m, "down")
+	if m.message != "" {
+		t.Errorf("message after the next key: %q", m.message)
+	}
+}
+
+// TestCtrlCQuitsFromEveryPrompt: ctrl+c quits from the composer and both
+// prompts (it used to be written into each of them by hand), and closes
+// the ? screen.
+func TestCtrlCQuitsFromEveryPrompt(t *testing.T) {
+	f := misbehaving(t, true)
+	for _, open := range []string{"c", "/", "X"} {
+		srv := newFakeServer(f)
+		m := f.model(120, 40, srv)
+		press(m, open)
+		if m.keyScope()&scopeTyping == 0 {
+			t.Fatalf("%s did not open a prompt", open)
+		}
+		run(m, m.key(pressKey(t, "ctrl+c")))
+		if !m.quitRequested || srv.shutdowns != 1 || m.exp.step != exportOff {
+			t.Errorf("ctrl+c after %s: quit=%v shutdowns=%d export=%v", open, m.quitRequested, srv.shutdowns, m.exp.step)
+		}
+	}
+	m := f.model(120, 40, newFakeServer(f))
+	press(m, "?")
+	m.key(pressKey(t, "ctrl+c"))
+	if m.showHelp || m.quitRequested {
+		t.Errorf("ctrl+c on the ? screen: help=%v quit=%v", m.showHelp, m.quitRequested)
 	}
 }

@@ -245,23 +245,32 @@ func (m *Model) bottomLine() string {
 // that fit; disabled ones are left out by the help bubble.
 func (m *Model) shortHelp() []key.Binding {
 	k := m.c.km
-	var b []key.Binding
+	var b []*Binding
 	switch m.focus {
 	case focusComposer:
-		return []key.Binding{k.Send, k.SendRaw, k.NextTemplate, k.Editor, k.ClearComposer, k.CloseComposer, k.FocusNext}
+		return keyBindings(k.Send, k.SendRaw, k.NextTemplate, k.Editor, k.ClearComposer, k.CloseComposer, k.FocusNext)
 	case focusFrames:
-		b = []key.Binding{k.Up, k.Down, k.TabNext, k.Resend, k.EditResend, k.Answer}
+		b = []*Binding{k.Up, k.Down, k.TabNext, k.Resend, k.EditResend, k.AnswerFrame}
 	case focusDetail:
-		b = []key.Binding{k.Up, k.Down, k.TabNext}
+		b = []*Binding{k.Up, k.Down, k.TabNext}
 	case focusInFlight:
-		b = []key.Binding{k.Up, k.Down, k.Cancel, k.Answer, k.ShowFrame}
+		b = []*Binding{k.Up, k.Down, k.Cancel, k.AnswerInFlight, k.ShowFrame}
 	case focusProcess:
-		b = []key.Binding{k.Env}
+		b = []*Binding{k.Env}
 	case focusStderr:
-		b = []key.Binding{k.Up, k.Down}
+		b = []*Binding{k.Up, k.Down}
 	}
 	// ? and q first: a narrow help line cuts from the end.
-	return append(append([]key.Binding{k.Help, k.Quit, k.Compose}, b...), k.FocusNext, k.Filter, k.NextFinding, k.Follow, k.Export)
+	return keyBindings(append(append([]*Binding{k.Help, k.Quit, k.Compose}, b...), k.FocusNext, k.Filter, k.NextFinding, k.Follow, k.Export)...)
+}
+
+// keyBindings gives the help bubble the key bindings of the table's rows.
+func keyBindings(bs ...*Binding) []key.Binding {
+	out := make([]key.Binding, len(bs))
+	for i, b := range bs {
+		out[i] = b.Binding
+	}
+	return out
 }
 
 // fullHelp is the ? screen: every binding by group (those that would do

@@ -1,0 +1,559 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"linesman/session"
+	"linesman/themes"
+	"linesman/wire"
+)
+
+func (m *Model) selectedEvent() (session.Event, bool) {
+	seq := m.frames.SelectedSeq()
+	if seq == 0 {
+		return session.Event{}, false
+	}
+	ev, ok := m.c.ix.log.Get(seq)
+	return ev, ok && ev.Frame != nil
+}
+
+// cycleFocus moves the focus along the panes on screen: the composer takes
+// the detail's place (and, in the compact layout, the side panes' too).
+func (m *Model) cycleFocus(d int) {
+	order := []focusID{focusFrames, focusDetail, focusInFlight, focusProcess, focusStderr}
+	switch {
+	case m.composer.open && m.wide:
+		order = []focusID{focusFrames, focusComposer, focusInFlight, focusProcess, focusStderr}
+	case m.composer.open:
+		order = []focusID{focusFrames, focusComposer, focusStderr}
+	}
+	cur := 0
+	for i, f := range order {
+		if f == m.focus {
+			cur = i
+		}
+	}
+	next := order[(cur+d+len(order))%len(order)]
+	if next == focusComposer {
+		m.focusComposer()
+		return
+	}
+	m.composer.ta.Blur()
+	m.focus = next
+}
+
+func (m *Model) focusComposer() {
+	if m.focus != focusComposer {
+		m.lastFocus = m.focus
+	}
+	m.focus = focusComposer
+	m.composer.ta.Focus()
+}
+
+func (m *Model) jumpFinding(d int) {
+	fl := m.c.ix.flagged
+	if len(fl) == 0 {
+		return
+	}
+	cur := m.frames.SelectedSeq()
+	var target uint64
+	if d > 0 {
+		for _, s := range fl { // flagged is sorted; a binary search would do, but n/N is rare
+			if s > cur {
+				target = s
+				break
+			}
+		}
+		if target == 0 {
+			target = fl[0] // wrap
+		}
+	} else {
+		for i := len(fl) - 1; i >= 0; i-- {
+			if fl[i] < cur {
+				target = fl[i]
+				break
+			}
+		}
+		if target == 0 {
+			target = fl[len(fl)-1]
+		}
+	}
+	if m.c.ix.filt != nil {
+		// A flagged frame hidden by the filter: clear the filter so it shows.
+		if ev, ok := m.c.ix.log.Get(target); ok && !m.c.ix.filt.match(&ev, m.c.ix) {
+			m.c.ix.setFilter(nil)
+			m.setMessage("filter cleared to show the finding", false)
+		}
+	}
+	m.frames.selectSeq(target)
+	m.detail.setTab(tabFindings)
+	m.refresh()
+}
+
+func (m *Model) quit() tea.Cmd {
+	s := m.opts.Session
+	if s == nil || m.sessionDone {
+		return tea.Quit
+	}
+	if m.quitRequested {
+		s.Kill()
+		return tea.Quit
+	}
+	m.quitRequested = true
+	m.setMessage("quitting: shutdown ladder under way (q again kills the server)", false)
+	return func() tea.Msg { s.Shutdown(); return nil }
+}
+
+// templateContext gathers what the templates need.
+func (m *Model) templateContext() templateCtx {
+	ix := m.c.ix
+	c := templateCtx{era: ix.hs.Era, version: ix.hs.ProtocolVersion, tools: ix.tools}
+	if et, ok := m.opts.Session.(eraTeller); ok && et.Era() != session.EraUnknown {
+		c.era, c.version = et.Era(), et.ProtocolVersion()
+	}
+	c.id = fmt.Sprint(ix.nextFreeID())
+	if mi, ok := m.opts.Session.(idMinter); ok {
+		if id := mi.NextID(); id.IsValid() {
+			c.id = id.String()
+			if id.Kind == wire.IDInt && id.Num < ix.nextFreeID() {
+				c.id = fmt.Sprint(ix.nextFreeID())
+			}
+		}
+	}
+	if r, ok := m.inflight.selected(); ok && r.Dir == wire.ClientToServer {
+		c.cancelID = r.ID.String()
+	}
+	return c
+}
+
+func (m *Model) openComposer() {
+	if !m.live() {
+		return
+	}
+	if !m.composer.open {
+		m.composer.openWith(templates(m.templateContext()), 0)
+	}
+	m.focusComposer()
+}
+
+// sendComposed checks and sends the composer's text. raw sends the text as
+// typed (plus a newline if it has none), unchecked, to show a server bad
+// framing on purpose.
+func (m *Model) sendComposed(raw bool) tea.Cmd {
+	p := m.composer
+	text := p.value()
+	var out []byte
+	if raw {
+		out = []byte(text)
+		if !strings.HasSuffix(text, "\n") {
+			out = append(out, '\n')
+		}
+	} else {
+		c, err := check(text)
+		if err != nil {
+			p.status, p.statusBad = "✖ "+err.Error()+" — fix it, or ctrl+r sends the bytes raw", true
+			return nil
+		}
+		if c.isReq && p.confirm != text {
+			if w := reuseWarning(m.c.ix, m.inflight.reqs, m.templateContext().era, c.id); w != "" {
+				p.status, p.statusBad, p.confirm = w, false, text
+				return nil
+			}
+		}
+		out = c.bytes
+	}
+	p.status, p.statusBad, p.confirm = "", false, ""
+	p.close()
+	m.focus = focusFrames
+	m.frames.follow = true
+	s := m.opts.Session
+	what := fmt.Sprintf("sent %s", humanBytes(int64(len(out))))
+	if raw {
+		what += " raw"
+	}
+	return func() tea.Msg { return resultMsg{what, s.Send(out)} }
+}
+
+// resend sends the selected client frame again, byte for byte.
+func (m *Model) resend() tea.Cmd {
+	ev, _ := m.selectedEvent()
+	raw := ev.Frame.Raw()
+	s := m.opts.Session
+	seq := ev.Seq
+	m.frames.follow = true
+	return func() tea.Msg { return resultMsg{fmt.Sprintf("resent frame #%d as is", seq), s.Send(raw)} }
+}
+
+// cancelSelected cancels the client's request selected in the In flight
+// pane (whyNoCancel says when it cannot).
+func (m *Model) cancelSelected() tea.Cmd {
+	r, _ := m.inflight.selected()
+	s := m.opts.Session
+	if c, ok := s.(canceller); ok {
+		return func() tea.Msg { return resultMsg{"cancelled " + r.ID.String(), c.Cancel(r.ID)} }
+	}
+	note := fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%s,"reason":"cancelled by hand"}}`+"\n", r.ID.String())
+	return func() tea.Msg { return resultMsg{"cancelled " + r.ID.String(), s.Send([]byte(note))} }
+}
+
+// copyFrame puts the selected frame on the clipboard through the terminal
+// (OSC 52).
+func (m *Model) copyFrame(pretty bool) tea.Cmd {
+	ev, ok := m.selectedEvent()
+	if !ok {
+		return nil
+	}
+	text := string(ev.Frame.Raw())
+	what := "raw"
+	if pretty {
+		what = "pretty"
+		if lines, _ := prettyJSON(NewStyles(themes.None(), true), frameText(ev.Frame), 1<<20); len(lines) > 0 && ev.Frame.Msg.Kind != wire.KindNonJSON {
+			text = ansi.Strip(strings.Join(lines, "\n")) + "\n"
+		}
+	}
+	msg := fmt.Sprintf("copied frame #%d (%s, %s) to the clipboard", ev.Seq, what, humanBytes(int64(len(text))))
+	if len(text) > osc52Comfortable {
+		// The copy goes through the terminal, which may drop it silently.
+		msg = fmt.Sprintf("sent frame #%d (%s, %s) to the terminal's clipboard (OSC 52): many terminals refuse a copy this large", ev.Seq, what, humanBytes(int64(len(text))))
+	}
+	m.setMessage(msg, false)
+	return tea.SetClipboard(text)
+}
+
+// osc52Comfortable is about the largest copy terminals commonly accept
+// through OSC 52 (several cap it near 100 KB); above it, y says so.
+const osc52Comfortable = 100_000
+
+// editInEditor suspends the UI and edits the draft in $EDITOR.
+func (m *Model) editInEditor() tea.Cmd {
+	editor := m.opts.Editor
+	if editor == "" {
+		editor = os.Getenv("VISUAL")
+	}
+	if editor == "" {
+		editor = os.Getenv("EDITOR")
+	}
+	if editor == "" {
+		editor = "vi"
+	}
+	text := m.composer.value()
+	return func() tea.Msg {
+		f, err := os.CreateTemp("", "linesman-*.json")
+		if err != nil {
+			return editorMsg{err: err}
+		}
+		path := f.Name()
+		_, err = f.WriteString(text)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(path)
+			return editorMsg{err: err}
+		}
+		args := strings.Fields(editor)
+		cmd := exec.Command(args[0], append(args[1:], path)...)
+		return tea.ExecProcess(cmd, func(err error) tea.Msg {
+			defer os.Remove(path)
+			if err != nil {
+				return editorMsg{err: err}
+			}
+			b, err := os.ReadFile(path)
+			return editorMsg{text: strings.TrimRight(string(b), "\n"), err: err}
+		})()
+	}
+}
+
+// Why a key does nothing now ("" = it acts); see [Binding].
+
+func (m *Model) whyNotLive() string {
+	switch {
+	case m.opts.Session == nil:
+		return whyReadOnly
+	case m.sessionDone:
+		return whyExited
+	}
+	return ""
+}
+
+func (m *Model) whyNoFrame() string {
+	_, ok := m.selectedEvent()
+	return when(!ok, whyNoFrame)
+}
+
+func (m *Model) whyNoFindings() string { return when(len(m.c.ix.flagged) == 0, whyNoFindings) }
+
+func (m *Model) whyNoInFlight() string {
+	_, ok := m.inflight.selected()
+	return when(!ok, whyNoRequest)
+}
+
+func (m *Model) whyNoClientFrame() string {
+	if why := m.whyNotLive(); why != "" {
+		return why
+	}
+	ev, ok := m.selectedEvent()
+	switch {
+	case !ok:
+		return whyNoFrame
+	case ev.Dir != wire.ClientToServer:
+		return "only a frame the client sent can be sent again"
+	}
+	return ""
+}
+
+func (m *Model) whyNoServerRequestFrame() string {
+	if why := m.whyNotLive(); why != "" {
+		return why
+	}
+	ev, ok := m.selectedEvent()
+	switch {
+	case !ok:
+		return whyNoFrame
+	case ev.Dir != wire.ServerToClient || ev.Frame.Msg.Kind != wire.KindRequest:
+		return "the selected frame is not a request from the server"
+	}
+	return ""
+}
+
+func (m *Model) whyNoCancel() string {
+	if why := m.whyNotLive(); why != "" {
+		return why
+	}
+	r, ok := m.inflight.selected()
+	switch {
+	case !ok:
+		return whyNoRequest
+	case r.Dir != wire.ClientToServer:
+		return "only the client's own requests can be cancelled; a: answer it"
+	}
+	return ""
+}
+
+func (m *Model) whyNoServerRequestInFlight() string {
+	if why := m.whyNotLive(); why != "" {
+		return why
+	}
+	r, ok := m.inflight.selected()
+	switch {
+	case !ok:
+		return whyNoRequest
+	case r.Dir != wire.ServerToClient:
+		return "the selected request is the client's own; x: cancel it"
+	}
+	return ""
+}
+
+// The handlers of the key table (see [DefaultKeyMap]).
+
+func (m *Model) focusNext() { m.cycleFocus(1) }
+func (m *Model) focusPrev() { m.cycleFocus(-1) }
+
+func (m *Model) openHelp() {
+	m.showHelp, m.help.ShowAll, m.helpScroll = true, true, 0
+}
+
+func (m *Model) closeHelp() {
+	m.showHelp, m.help.ShowAll = false, false
+}
+
+func (m *Model) openFilter() tea.Cmd {
+	m.filtering = true
+	if m.c.ix.filt != nil {
+		m.filterIn.SetValue(m.c.ix.filt.src)
+	}
+	m.filterIn.CursorEnd()
+	return m.filterIn.Focus()
+}
+
+func (m *Model) applyFilter() {
+	f, err := parseFilter(m.filterIn.Value())
+	if err != nil {
+		m.setMessage("filter: "+err.Error(), true)
+		return
+	}
+	m.filtering = false
+	m.filterIn.Blur()
+	sel := m.frames.SelectedSeq()
+	m.c.ix.setFilter(f)
+	m.frames.selSeq = sel
+	m.setMessage("", false)
+	m.refresh()
+}
+
+func (m *Model) cancelFilter() {
+	m.filtering = false
+	m.filterIn.Blur()
+	m.filterIn.SetValue("")
+	if m.c.ix.filt != nil {
+		sel := m.frames.SelectedSeq()
+		m.c.ix.setFilter(nil)
+		m.frames.selSeq = sel
+		m.refresh()
+	}
+}
+
+func (m *Model) followNewest() {
+	m.frames.follow = true
+	m.stderr.follow = true
+	m.refresh()
+}
+
+func (m *Model) shutdown() tea.Cmd {
+	s := m.opts.Session
+	m.setMessage("shutdown ladder started: stdin closed, then SIGTERM, then SIGKILL", false)
+	return func() tea.Msg { s.Shutdown(); return nil }
+}
+
+// restart runs the ladder and starts a fresh process, then makes the
+// handshake again when asked to (Options.HandshakeAfterRestart).
+func (m *Model) restart() tea.Cmd {
+	s := m.opts.Session
+	m.setMessage("restarting: shutdown ladder, then a fresh process", false)
+	handshake := m.opts.HandshakeAfterRestart
+	return func() tea.Msg {
+		if err := s.Restart(); err != nil {
+			return restartedMsg{"restart", err}
+		}
+		if h, ok := s.(handshaker); ok && handshake {
+			ctx, cancel := context.WithTimeout(context.Background(), restartHandshakeTimeout)
+			defer cancel()
+			if err := h.Handshake(ctx); err != nil {
+				// err says "handshake failed: ..." itself.
+				return restartedMsg{"restarted", err}
+			}
+		}
+		return restartedMsg{"restarted", nil}
+	}
+}
+
+func (m *Model) moveTab(d int) {
+	m.detail.setTab(m.detail.tab + d)
+	m.refresh()
+}
+
+// movement is what a movement key asks of the focused pane.
+type movement int
+
+const (
+	moveUp movement = iota
+	moveDown
+	movePageUp
+	movePageDown
+	moveTop
+	moveBottom
+)
+
+// moveFocused moves the selection or scrolls the focused pane.
+func (m *Model) moveFocused(mv movement) {
+	page := 5
+	if m.focus == focusFrames {
+		page = max(m.frames.rows()-1, 1)
+	}
+	delta := [...]int{moveUp: -1, moveDown: 1, movePageUp: -page, movePageDown: page, moveTop: -1 << 30, moveBottom: 1 << 30}[mv]
+	switch m.focus {
+	case focusFrames:
+		switch mv {
+		case moveBottom:
+			m.frames.follow = true
+			m.frames.sync()
+		case moveTop:
+			m.frames.top0()
+		default:
+			m.frames.move(delta)
+		}
+		m.refresh()
+	case focusDetail:
+		m.detail.scrollBy(delta)
+	case focusStderr:
+		m.stderr.scrollBy(delta)
+	case focusInFlight:
+		m.inflight.move(delta)
+	case focusProcess:
+		if m.process.showEnv {
+			m.process.scroll = max(0, m.process.scroll+delta)
+		}
+	}
+}
+
+func (m *Model) editResend() {
+	ev, _ := m.selectedEvent()
+	m.composer.openText(fmt.Sprintf("edit of frame #%d", ev.Seq), string(frameText(ev.Frame)))
+	m.focusComposer()
+}
+
+func (m *Model) answerFrame() {
+	ev, _ := m.selectedEvent()
+	m.composer.openWith([]template{answerTemplate(ev.Frame.Msg.ID, ev.Frame.Msg.Method)}, 0)
+	m.focusComposer()
+}
+
+func (m *Model) answerInFlight() {
+	r, _ := m.inflight.selected()
+	m.composer.openWith([]template{answerTemplate(r.ID, r.Method)}, 0)
+	m.focusComposer()
+}
+
+func (m *Model) showInFlightFrame() {
+	r, _ := m.inflight.selected()
+	m.frames.selectSeq(r.Seq)
+	m.refresh()
+}
+
+func (m *Model) toggleEnv() {
+	m.process.showEnv = !m.process.showEnv
+	m.process.scroll = 0
+}
+
+// cycleTemplate shows the next or previous template, refreshed first: the
+// id and the tools may have changed.
+func (m *Model) cycleTemplate(d int) {
+	p := m.composer
+	idx := p.tmplIdx
+	p.tmpls = templates(m.templateContext())
+	p.tmplIdx = idx
+	p.cycle(d)
+}
+
+func (m *Model) clearComposer() {
+	p := m.composer
+	p.big = ""
+	p.ta.Reset()
+	p.title, p.status, p.confirm = "by hand", "", ""
+}
+
+func (m *Model) closeComposer() {
+	m.composer.close()
+	m.focus = m.lastFocus
+}
+
+// typed takes a key no binding claimed: the prompt or the composer being
+// typed in gets it; elsewhere it does nothing.
+func (m *Model) typed(where scope, msg tea.KeyPressMsg) tea.Cmd {
+	var cmd tea.Cmd
+	switch where {
+	case scopeComposer:
+		if m.composer.big != "" {
+			return nil // a big draft is not edited here (see composerMaxEdit)
+		}
+		m.composer.ta, cmd = m.composer.ta.Update(msg)
+	case scopeFilter:
+		if m.messageBad {
+			m.setMessage("", false) // editing again: the prompt replaces the error
+		}
+		m.filterIn, cmd = m.filterIn.Update(msg)
+	case scopeExportName:
+		if m.messageBad {
+			m.setMessage("", false)
+		}
+		m.exp.in, cmd = m.exp.in.Update(msg)
+	}
+	return cmd
+}
