@@ -12,6 +12,8 @@ type Info struct {
 	Why      string // why it matters, in a few sentences
 	Fix      string // how to fix it, concretely, per language where it helps
 	Spec     string // the clause it rests on, quoted, with its source
+	Family   string // the rule family (see Families)
+	Eras     string // the eras the rule applies to: EraBoth, EraLegacyOnly or EraModernOnly
 }
 
 // Lookup returns the registry entry for code.
@@ -59,7 +61,8 @@ const (
 
 var registry = func() map[string]Info {
 	m := make(map[string]Info)
-	for _, i := range entries {
+	for _, i := range append(entries, protocolEntries...) {
+		i = withFamily(i)
 		if _, dup := m[i.Code]; dup {
 			panic("wire: duplicate registry code " + i.Code)
 		}

@@ -44,8 +44,12 @@ func TestRegistryHoldsEveryContractCode(t *testing.T) {
 		}
 	}
 	all := Codes()
-	if len(all) != len(contractCodes) {
-		t.Errorf("registry has %d codes, the contract %d", len(all), len(contractCodes))
+	if len(all) != len(contractCodes)+len(protocolEntries) {
+		t.Errorf("registry has %d codes, the contract %d and the protocol judge %d", len(all), len(contractCodes), len(protocolEntries))
+	}
+	families := map[string]bool{}
+	for _, f := range Families() {
+		families[f.Name] = true
 	}
 	if !slices.IsSortedFunc(all, func(a, b Info) int { return strings.Compare(a.Code, b.Code) }) {
 		t.Error("Codes() is not sorted by code")
@@ -55,8 +59,11 @@ func TestRegistryHoldsEveryContractCode(t *testing.T) {
 		if !kebab.MatchString(i.Code) {
 			t.Errorf("%q is not kebab-case", i.Code)
 		}
-		if i.Title == "" || i.Why == "" || i.Fix == "" || i.Spec == "" {
+		if i.Title == "" || i.Why == "" || i.Fix == "" || i.Spec == "" || i.Eras == "" {
 			t.Errorf("%s: an empty field: %+v", i.Code, i)
+		}
+		if !families[i.Family] {
+			t.Errorf("%s: family %q is not one of Families()", i.Code, i.Family)
 		}
 		if strings.Contains(i.Title, "\n") || len(i.Title) > 90 {
 			t.Errorf("%s: the title must be one short line: %q", i.Code, i.Title)

@@ -1,0 +1,146 @@
+package protocol
+
+import (
+	"strings"
+
+	"linesman/wire"
+)
+
+// capabilities are what each side declared (initialize, or server/discover
+// and the request's _meta in 2026-07-28). known says whether the side's
+// declaration was seen at all: with none, nothing is judged.
+type capabilities struct {
+	serverKnown bool
+	server      val // a private copy of the server's capabilities object
+	clientKnown bool
+	client      val
+}
+
+func (c *capabilities) setServer(v val) {
+	c.serverKnown = v.isObject()
+	c.server = val(append([]byte(nil), v...))
+}
+
+func (c *capabilities) setClient(v val) {
+	c.clientKnown = v.isObject()
+	c.client = val(append([]byte(nil), v...))
+}
+
+// serverCapability is the server capability a client method needs ("tools",
+// or "resources.subscribe"), or "".
+func serverCapability(method string) string {
+	switch method {
+	case "tools/list", "tools/call":
+		return "tools"
+	case "prompts/list", "prompts/get":
+		return "prompts"
+	case "resources/list", "resources/read", "resources/templates/list":
+		return "resources"
+	case "resources/subscribe", "resources/unsubscribe":
+		return "resources.subscribe"
+	case "completion/complete":
+		return "completions"
+	case "logging/setLevel":
+		return "logging"
+	}
+	return ""
+}
+
+// declares reports whether the capabilities object declares the dotted
+// capability (a present object; for a sub-capability, the flag true).
+func declares(caps val, capability string) bool {
+	top, sub, _ := strings.Cut(capability, ".")
+	c := caps.get(top)
+	if sub == "" {
+		return c.present() && !c.isNull()
+	}
+	return c.get(sub).truthy()
+}
+
+// capabilityRequest flags a client request for a feature the server did not declare.
+func (j *Judge) capabilityRequest(f *wire.Frame, method string, params *obj, era Era) {
+	need := serverCapability(method)
+	if need == "" || !j.caps.serverKnown {
+		return
+	}
+	j.ran(FamilyCapabilities)
+	if !declares(j.caps.server, need) {
+		raise(f, "undeclared-capability-request", "the client sent %s but the server did not declare the %s capability", withArticle(method), need)
+	}
+}
+
+// capabilityResult flags a server that serves a feature it did not declare.
+func (j *Judge) capabilityResult(f *wire.Frame, method string, era Era) {
+	need := serverCapability(method)
+	if need == "" || !j.caps.serverKnown {
+		return
+	}
+	j.ran(FamilyCapabilities)
+	if !declares(j.caps.server, need) {
+		raise(f, "undeclared-capability", "the server answered %s with a result but never declared the %s capability: a conforming host does not use what was not declared", method, need)
+	}
+}
+
+// clientCapabilityOf is the client capability a server request (or an
+// input request) needs.
+func clientCapabilityOf(method string) string {
+	switch method {
+	case "sampling/createMessage":
+		return "sampling"
+	case "elicitation/create":
+		return "elicitation"
+	case "roots/list":
+		return "roots"
+	}
+	return ""
+}
+
+// serverRequest judges a request the server sent (legacy era).
+func (j *Judge) serverRequest(f *wire.Frame, method string) {
+	need := clientCapabilityOf(method)
+	if need == "" || !j.caps.clientKnown {
+		return
+	}
+	j.ran(FamilyCapabilities)
+	if !declares(j.caps.client, need) {
+		raise(f, "undeclared-client-capability", "the server sent %s but the client did not declare the %s capability", withArticle(method), need)
+	}
+}
+
+// listChangedCapability is the capability a list_changed notification needs.
+func listChangedCapability(method string) string {
+	switch method {
+	case "notifications/tools/list_changed":
+		return "tools.listChanged"
+	case "notifications/prompts/list_changed":
+		return "prompts.listChanged"
+	case "notifications/resources/list_changed":
+		return "resources.listChanged"
+	case "notifications/resources/updated":
+		return "resources.subscribe"
+	}
+	return ""
+}
+
+// serverNotification judges a notification from the server.
+func (j *Judge) serverNotification(f *wire.Frame, m *wire.Message, params *obj) {
+	if j.era == EraModern {
+		j.modernNotification(f, m, params)
+		return
+	}
+	if !j.caps.serverKnown {
+		return
+	}
+	if need := listChangedCapability(m.Method); need != "" {
+		j.ran(FamilyCapabilities)
+		if !declares(j.caps.server, need) {
+			raise(f, "list-changed-undeclared", "the server sent %s without declaring %s", m.Method, need)
+		}
+	}
+	if m.Method == "notifications/message" {
+		j.ran(FamilyLogging)
+		if !declares(j.caps.server, "logging") {
+			raise(f, "logging-undeclared", "the server sent notifications/message but never declared the logging capability")
+		}
+	}
+}

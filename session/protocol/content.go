@@ -1,0 +1,264 @@
+package protocol
+
+import (
+	"strconv"
+
+	"linesman/wire"
+)
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func quoteByte(c byte) string {
+	if c == ' ' {
+		return "a space"
+	}
+	return strconv.QuoteRune(rune(c))
+}
+
+// contentTypesSince says in which revision each content block type appeared.
+var contentTypesSince = map[string]string{
+	"text": V20241105, "image": V20241105, "resource": V20241105,
+	"audio": V20250326, "resource_link": V20250618,
+}
+
+// contentBlock judges one content block (tool result, prompt message)
+// and returns its type.
+func (j *Judge) contentBlock(f *wire.Frame, where string, b *obj, el val) string {
+	j.ran(FamilyContent)
+	if !el.isObject() {
+		raise(f, "content-block-invalid", "%s is %s; a content block is an object", where, el.kindName())
+		return ""
+	}
+	typ, _ := b.get("type").str()
+	since, known := contentTypesSince[typ]
+	switch {
+	case !known:
+		raise(f, "content-block-invalid", "%s has type %s; content blocks are text, image, audio, resource_link or resource", where, b.get("type").text())
+		return typ
+	case !j.versionAtLeast(since):
+		raise(f, "content-block-invalid", "%s has type %q, which protocol version %s does not have (it arrived in %s)", where, typ, j.version, since)
+		return typ
+	}
+	needString := func(key string) bool {
+		if v := b.get(key); !v.isString() {
+			raise(f, "content-block-invalid", "%s (%s) has %s %s; it must be a string", where, typ, key, v.kindName())
+			return false
+		}
+		return true
+	}
+	switch typ {
+	case "text":
+		needString("text")
+	case "image", "audio":
+		if needString("data") {
+			j.base64(f, where+".data", b.get("data"))
+		}
+		needString("mimeType")
+	case "resource_link":
+		if needString("uri") {
+			j.uri(f, where+".uri", b.get("uri"))
+		}
+		needString("name")
+	case "resource":
+		r := b.get("resource")
+		if !r.isObject() {
+			raise(f, "content-block-invalid", "%s (resource) has resource %s; it must be an object with uri and text or blob", where, r.kindName())
+			return typ
+		}
+		ro := index(r)
+		j.resourceContents(f, where+".resource", &ro)
+	}
+	return typ
+}
+
+// resourceContents judges text or blob resource contents.
+func (j *Judge) resourceContents(f *wire.Frame, where string, r *obj) {
+	j.ran(FamilyResources)
+	if u := r.get("uri"); !u.isString() {
+		raise(f, "content-block-invalid", "%s has uri %s; it must be a string", where, u.kindName())
+	} else {
+		j.uri(f, where+".uri", u)
+	}
+	text, blob := r.get("text"), r.get("blob")
+	switch {
+	case text.isString() && !blob.present():
+	case blob.isString() && !text.present():
+		j.base64(f, where+".blob", blob)
+	case text.present() && blob.present():
+		raise(f, "content-block-invalid", "%s has both text and blob; resource contents carry exactly one", where)
+	default:
+		raise(f, "content-block-invalid", "%s has neither a text nor a blob string", where)
+	}
+}
+
+// b64 marks the bytes of the standard base64 alphabet.
+var b64 = func() (t [256]bool) {
+	for _, c := range []byte("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/") {
+		t[c] = true
+	}
+	return
+}()
+
+// base64 checks that a string is standard base64 with correct padding.
+func (j *Judge) base64(f *wire.Frame, where string, v val) {
+	s := v.rawStr()
+	if msg := base64Problem(s); msg != "" {
+		raise(f, "invalid-base64", "%s is not valid base64: %s", where, msg)
+	}
+}
+
+func base64Problem(s []byte) string {
+	n := len(s)
+	for n > 0 && s[n-1] == '=' {
+		n--
+	}
+	if len(s)-n > 2 {
+		return "too much padding"
+	}
+	for i := 0; i < n; i++ {
+		if !b64[s[i]] {
+			if s[i] == '\\' {
+				return "an escape sequence (\\) in the data"
+			}
+			return "the character " + strconv.QuoteRune(rune(s[i])) + " at offset " + itoa(i)
+		}
+	}
+	if len(s)%4 != 0 {
+		return "its length " + itoa(len(s)) + " is not a multiple of 4"
+	}
+	return ""
+}
+
+// uri checks that a URI has a scheme (RFC 3986 §3: scheme ":" hier-part).
+func (j *Judge) uri(f *wire.Frame, where string, v val) {
+	j.ran(FamilyResources)
+	s, _ := v.str()
+	if !hasScheme(s) {
+		raise(f, "resource-uri-invalid", "%s %q has no scheme (file://, https://, or a custom scheme:)", where, s)
+	}
+}
+
+func hasScheme(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		case i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'):
+		case c == ':' && i > 0:
+			return true
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// resourcesListResult judges the resources of a listing.
+func (j *Judge) resourcesListResult(f *wire.Frame, result *obj) {
+	result.get("resources").elems(func(i int, r val) bool {
+		where := "resources[" + itoa(i) + "]"
+		if u := r.get("uri"); !u.isString() {
+			raise(f, "result-invalid", "%s.uri is %s; it must be a string", where, u.kindName())
+		} else {
+			j.uri(f, where+".uri", u)
+		}
+		return true
+	})
+}
+
+// resourcesReadResult judges the contents of a read.
+func (j *Judge) resourcesReadResult(f *wire.Frame, result *obj) {
+	result.get("contents").objects(func(i int, r *obj, el val) {
+		if !el.isObject() {
+			raise(f, "result-invalid", "contents[%d] is %s; it must be an object", i, el.kindName())
+			return
+		}
+		j.resourceContents(f, "contents["+itoa(i)+"]", r)
+	})
+}
+
+// promptsListResult records each prompt's required arguments.
+func (j *Judge) promptsListResult(result *obj) {
+	j.ran(FamilyPrompts)
+	result.get("prompts").elems(func(_ int, p val) bool {
+		name, ok := p.get("name").str()
+		if !ok {
+			return true
+		}
+		var req []string
+		p.get("arguments").elems(func(_ int, a val) bool {
+			if n, ok := a.get("name").str(); ok && a.get("required").truthy() {
+				req = append(req, n)
+			}
+			return true
+		})
+		j.prompts[name] = req
+		return true
+	})
+}
+
+// promptsGetResult flags a prompt served without its required arguments,
+// and judges the messages' content.
+func (j *Judge) promptsGetResult(f *wire.Frame, params, result *obj) {
+	j.ran(FamilyPrompts)
+	name, _ := params.get("name").str()
+	if req, ok := j.prompts[name]; ok {
+		args := params.get("arguments")
+		for _, a := range req {
+			if !args.get(a).isString() {
+				raise(f, "prompt-required-argument-missing", "prompt %q was served without its required argument %q instead of an Invalid params error (-32602)", name, a)
+				break
+			}
+		}
+	}
+	result.get("messages").elems(func(i int, m val) bool {
+		c := m.get("content")
+		co := index(c)
+		j.contentBlock(f, "messages["+itoa(i)+"].content", &co, c)
+		return true
+	})
+}
+
+// paginated are the methods whose results may carry nextCursor.
+var paginated = map[string]bool{"tools/list": true, "prompts/list": true, "resources/list": true, "resources/templates/list": true}
+
+// cursorRequest flags a cursor the server never issued for that method.
+func (j *Judge) cursorRequest(f *wire.Frame, method string, params *obj) {
+	if !paginated[method] {
+		return
+	}
+	c := params.get("cursor")
+	if !c.present() {
+		return
+	}
+	j.ran(FamilyPagination)
+	s, ok := c.str()
+	if !ok {
+		raise(f, "params-invalid", "%s's params.cursor is %s; cursors are strings", method, c.kindName())
+		return
+	}
+	if !j.pages[method][s] {
+		raise(f, "unknown-cursor", "%s asks for cursor %q, which no earlier %s result issued as nextCursor: cursors are opaque and only valid as issued", method, s, method)
+	}
+}
+
+// cursorResult records a nextCursor.
+func (j *Judge) cursorResult(f *wire.Frame, method string, result *obj) {
+	if !paginated[method] {
+		return
+	}
+	c := result.get("nextCursor")
+	if !c.present() || c.isNull() {
+		return
+	}
+	j.ran(FamilyPagination)
+	s, ok := c.str()
+	if !ok {
+		raise(f, "result-invalid", "the %s result's nextCursor is %s; it must be a string", method, c.kindName())
+		return
+	}
+	if j.pages[method] == nil {
+		j.pages[method] = map[string]bool{}
+	}
+	j.pages[method][s] = true
+}

@@ -1,0 +1,130 @@
+package protocol
+
+import (
+	"strings"
+
+	"linesman/wire"
+)
+
+// request judges a request in either direction.
+func (j *Judge) request(in Input, msg val) {
+	f, m := in.Frame, &in.Frame.Msg
+	p := index(msg.open("params"))
+	params := &p
+	if strings.HasPrefix(m.Method, "notifications/") {
+		j.ran(FamilyShapes)
+		raise(f, "notification-with-id", "%s is a notification but carries id %s: the peer will treat it as a request and the sender will wait for an answer that never comes", m.Method, m.ID.String())
+	}
+	j.checkMetaKeys(f, params.get("_meta"), "params._meta")
+	if in.Dir == wire.ServerToClient {
+		j.serverRequest(f, m.Method)
+		return
+	}
+	j.observeEra(m.Method, params)
+	era := j.requestEra(m.Method, params)
+	if len(j.eras) >= maxPending {
+		clear(j.eras) // unanswered requests: their answers re-read the request instead
+	}
+	j.eras[f] = era
+	j.lifecycleRequest(f, m.Method, params, era)
+	if era == EraModern {
+		j.modernRequest(f, m, params)
+	}
+	j.capabilityRequest(f, m.Method, params, era)
+	j.paramsShape(f, m.Method, params)
+	switch m.Method {
+	case "tools/call":
+		j.toolCallRequest(f, params)
+	}
+	j.cursorRequest(f, m.Method, params)
+}
+
+// notification judges a notification in either direction.
+func (j *Judge) notification(in Input, msg val) {
+	f, m := in.Frame, &in.Frame.Msg
+	p := index(msg.open("params"))
+	params := &p
+	j.checkMetaKeys(f, params.get("_meta"), "params._meta")
+	if m.Method == "notifications/cancelled" {
+		j.ran(FamilyIDs)
+		if m.RequestID.Kind == wire.IDAbsent {
+			raise(f, "cancel-without-request-id", "notifications/cancelled has no params.requestId: the receiver cannot tell which request to stop")
+		}
+	}
+	if in.Dir == wire.ClientToServer {
+		if m.Method == "notifications/initialized" {
+			j.lc.initializedSent = true
+		}
+		if j.era == EraModern {
+			j.removedMethod(f, m.Method)
+		}
+		return
+	}
+	j.serverNotification(f, m, params)
+}
+
+// response judges an answer; in.Request is the request it answers.
+func (j *Judge) response(in Input, msg val) {
+	f := in.Frame
+	if in.Dir == wire.ClientToServer {
+		return // answers to the server's requests: their shapes are the host's business
+	}
+	var method, reqID string
+	var p obj
+	params := &p
+	era := j.era
+	if in.Request != nil {
+		method = in.Request.Msg.Method
+		p = lazy(body(in.Request).open("params"))
+		if e, ok := j.eras[in.Request]; ok {
+			era = e
+			delete(j.eras, in.Request)
+		} else {
+			era = j.requestEra(method, params)
+		}
+		reqID = idKey(in.Request.Msg.ID)
+		delete(j.modern.logLevel, reqID)
+	}
+	if f.Msg.Kind == wire.KindError {
+		j.errorResponse(f, method, params, era, msg.open("error"))
+		return
+	}
+	r := j.indexResult(f, method, msg.open("result"))
+	result := &r
+	j.checkMetaKeys(f, result.get("_meta"), "result._meta")
+	if method == "" {
+		return
+	}
+	if era == EraModern {
+		if !j.modernResult(f, method, reqID, params, result) {
+			return // input_required: the shapes below are those of a complete result
+		}
+	}
+	switch method {
+	case "initialize":
+		j.initializeResult(f, params, result)
+		return
+	case "server/discover":
+		j.discoverResult(f, result)
+	}
+	j.capabilityResult(f, method, era)
+	j.resultShape(f, method, params, result)
+}
+
+// indexResult indexes a result; for tools/call it judges the content
+// blocks in the same scan (see indexWith), noting in j.content what it saw.
+func (j *Judge) indexResult(f *wire.Frame, method string, v val) obj {
+	j.content = contentSeen{}
+	if method != "tools/call" {
+		return index(v)
+	}
+	o, _ := indexWith(v, "content", func(open val) int {
+		j.content.walked = true
+		return open.objects(func(i int, b *obj, el val) {
+			if j.contentBlock(f, "content["+itoa(i)+"]", b, el) == "text" {
+				j.content.hasText = true
+			}
+		})
+	})
+	return o
+}

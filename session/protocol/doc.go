@@ -1,0 +1,31 @@
+// Package protocol judges an MCP conversation against the rules of its
+// protocol revision: the lifecycle and handshake, capability negotiation,
+// the shapes of params and results per method, error codes, tools and their
+// schemas, content blocks, resources, prompts, pagination, and the
+// 2026-07-28 rules (request _meta, caching hints, server/discover,
+// multi-round input_required requests, subscriptions, logging opt-in,
+// removed methods).
+//
+// It is a pure fold: a Judge is fed classified frames (wire.Frame) in log
+// order, each with its direction and — for a response — the request it
+// answers, as the session's fold pairs them; it appends its findings to the
+// frame and keeps only the conversational state the rules need (capabilities
+// declared by each side, tools and their schemas, cursors issued, rounds of
+// input_required, subscriptions, log levels asked for). It starts no
+// goroutines, does no I/O and imports only wire; the session runs it
+// live, on view and export, on captures and on foreign logs, through the
+// same fold. Every code it raises is a registry entry in wire
+// (registry_protocol.go) with its clause; Coverage says, per rule family,
+// whether the rules were exercised and held, were broken, or were not
+// observed.
+//
+// Schemas are validated with github.com/santhosh-tekuri/jsonschema/v6:
+// JSON Schema 2020-12 is MCP's default dialect ("When a schema does not
+// include a $schema field, it defaults to JSON Schema 2020-12") and that
+// library implements 2020-12 (and draft-07, which schemas may name) in full,
+// including $ref/$defs and format assertions off by default, with no
+// network access unless a loader is configured (none is: MCP forbids
+// dereferencing network $refs by default). Compiled schemas are cached per
+// tool and compiled only when a call needs them, so the cost stays off the
+// hot path.
+package protocol

@@ -1,0 +1,483 @@
+package protocol
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strconv"
+)
+
+// val is one JSON value's bytes inside a text that wire already classified
+// as a JSON-RPC message, so it is known to be valid JSON. The accessors walk
+// the bytes lazily and allocate nothing unless a string needs unescaping:
+// most frames are judged by looking at a handful of members, and decoding
+// whole messages into maps would cost several times what framing does.
+// A nil val is an absent member.
+type val []byte
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func trimSpace(b []byte) []byte {
+	i := 0
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	j := len(b)
+	for j > i && isSpace(b[j-1]) {
+		j--
+	}
+	return b[i:j]
+}
+
+// parse returns the value of a whole JSON text.
+func parse(b []byte) val { return val(trimSpace(b)) }
+
+// Kinds of JSON values, as the first byte tells them.
+const (
+	kAbsent = iota
+	kObject
+	kArray
+	kString
+	kNumber
+	kBool
+	kNull
+)
+
+func (v val) kind() int {
+	if len(v) == 0 {
+		return kAbsent
+	}
+	switch v[0] {
+	case '{':
+		return kObject
+	case '[':
+		return kArray
+	case '"':
+		return kString
+	case 't', 'f':
+		return kBool
+	case 'n':
+		return kNull
+	default:
+		return kNumber
+	}
+}
+
+func (v val) present() bool  { return len(v) > 0 }
+func (v val) isObject() bool { return v.kind() == kObject }
+func (v val) isArray() bool  { return v.kind() == kArray }
+func (v val) isString() bool { return v.kind() == kString }
+func (v val) isNull() bool   { return v.kind() == kNull }
+
+// kindName is the JSON type's name, for messages.
+func (v val) kindName() string {
+	return [...]string{"absent", "an object", "an array", "a string", "a number", "a boolean", "null"}[v.kind()]
+}
+
+// skipValue returns the index just past the value that starts at b[i]
+// (whitespace already skipped).
+func skipValue(b []byte, i int) int {
+	if i >= len(b) {
+		return i
+	}
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for i < len(b) {
+			switch b[i] {
+			case '"':
+				i = skipString(b, i)
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+			i++
+		}
+		return i
+	default:
+		for i < len(b) {
+			switch b[i] {
+			case ',', '}', ']', ' ', '\t', '\n', '\r':
+				return i
+			}
+			i++
+		}
+		return i
+	}
+}
+
+// skipString returns the index just past the string starting at b[i].
+func skipString(b []byte, i int) int {
+	i++
+	for {
+		j := bytes.IndexByte(b[i:], '"')
+		if j < 0 {
+			return len(b)
+		}
+		i += j
+		bs := 0
+		for k := i - 1; k >= 0 && b[k] == '\\'; k-- {
+			bs++
+		}
+		i++
+		if bs%2 == 0 {
+			return i
+		}
+	}
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	return i
+}
+
+// members calls fn with each member's raw key (with its quotes) and value,
+// in order, until fn returns false.
+func (v val) members(fn func(key []byte, m val) bool) {
+	if v.kind() != kObject {
+		return
+	}
+	b := []byte(v)
+	i := skipSpace(b, 1)
+	for i < len(b) && b[i] == '"' {
+		ke := skipString(b, i)
+		key := b[i:ke]
+		i = skipSpace(b, ke)
+		if i >= len(b) || b[i] != ':' {
+			return
+		}
+		i = skipSpace(b, i+1)
+		ve := skipValue(b, i)
+		if !fn(key, val(b[i:ve])) {
+			return
+		}
+		i = skipSpace(b, ve)
+		if i < len(b) && b[i] == ',' {
+			i = skipSpace(b, i+1)
+		}
+	}
+}
+
+// keyIs reports whether the raw quoted key spells name.
+func keyIs(raw []byte, name string) bool {
+	if len(raw) == len(name)+2 && string(raw[1:len(raw)-1]) == name {
+		return true
+	}
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return false
+	}
+	s, ok := val(raw).str()
+	return ok && s == name
+}
+
+// get returns the member named key, or nil. It stops at the first match:
+// a duplicated key is wire's duplicate-key finding already.
+func (v val) get(key string) val {
+	var out val
+	v.members(func(k []byte, m val) bool {
+		if keyIs(k, key) {
+			out = m
+			return false
+		}
+		return true
+	})
+	return out
+}
+
+// path follows keys through nested objects.
+func (v val) path(keys ...string) val {
+	for _, k := range keys {
+		v = v.get(k)
+		if v == nil {
+			return nil
+		}
+	}
+	return v
+}
+
+// has reports whether the object has the member key.
+func (v val) has(key string) bool { return v.get(key) != nil }
+
+// elems calls fn with each element of an array until fn returns false.
+func (v val) elems(fn func(i int, e val) bool) {
+	if v.kind() != kArray {
+		return
+	}
+	b := []byte(v)
+	i := skipSpace(b, 1)
+	for n := 0; i < len(b) && b[i] != ']'; n++ {
+		e := skipValue(b, i)
+		if !fn(n, val(b[i:e])) {
+			return
+		}
+		i = skipSpace(b, e)
+		if i < len(b) && b[i] == ',' {
+			i = skipSpace(b, i+1)
+		}
+	}
+}
+
+// count is the number of elements of an array or members of an object.
+func (v val) count() int {
+	n := 0
+	if v.isArray() {
+		v.elems(func(int, val) bool { n++; return true })
+	} else {
+		v.members(func([]byte, val) bool { n++; return true })
+	}
+	return n
+}
+
+// str decodes a string value.
+func (v val) str() (string, bool) {
+	if v.kind() != kString || len(v) < 2 {
+		return "", false
+	}
+	inner := v[1 : len(v)-1]
+	if bytes.IndexByte(inner, '\\') < 0 {
+		return string(inner), true
+	}
+	var s string
+	if json.Unmarshal(v, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// rawStr is a string's bytes without decoding escapes (enough to check
+// characters that are never escaped, such as base64's alphabet), or nil.
+func (v val) rawStr() []byte {
+	if v.kind() != kString || len(v) < 2 {
+		return nil
+	}
+	return v[1 : len(v)-1]
+}
+
+// num decodes a number value.
+func (v val) num() (float64, bool) {
+	if v.kind() != kNumber {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(string(v), 64)
+	return f, err == nil
+}
+
+// isInteger reports whether the value is a number with an integral value.
+func (v val) isInteger() bool {
+	f, ok := v.num()
+	return ok && f == math.Trunc(f)
+}
+
+// boolean returns a boolean value; ok is false for any other kind.
+func (v val) boolean() (b, ok bool) {
+	if v.kind() != kBool {
+		return false, false
+	}
+	return v[0] == 't', true
+}
+
+// truthy is true only for the literal true.
+func (v val) truthy() bool { b, _ := v.boolean(); return b }
+
+// text is the value as written, shortened for a message.
+func (v val) text() string {
+	const max = 60
+	if len(v) > max {
+		return string(v[:max]) + "…"
+	}
+	return string(v)
+}
+
+// idOf reads a JSON-RPC id value (string or integer) as a wire.ID-like key.
+func (v val) idKey() (string, bool) {
+	switch v.kind() {
+	case kString:
+		s, ok := v.str()
+		return "s:" + s, ok
+	case kNumber:
+		if !v.isInteger() {
+			return "", false
+		}
+		f, _ := v.num()
+		return "n:" + strconv.FormatFloat(f, 'f', -1, 64), true
+	}
+	return "", false
+}
+
+// member is one member of an indexed object.
+type member struct {
+	key []byte // raw, with quotes
+	v   val
+}
+
+// obj is an object indexed by one pass over its members, so that the
+// several members a rule looks at cost one scan of the object, not one
+// each. Objects with more members than fit fall back to val.get.
+type obj struct {
+	ms   [12]member
+	n    int
+	full bool // more members than ms holds
+	raw  val
+	// src, when set, is the object not indexed yet: lazy defers the scan
+	// until a member is first asked for.
+	src val
+}
+
+// lazy returns an object index that scans v only when first asked.
+func lazy(v val) obj { return obj{src: v} }
+
+func (o *obj) force() {
+	if o.src != nil {
+		*o = index(o.src)
+	}
+}
+
+// index builds the member index of an object (an empty one for any other value).
+func index(v val) obj {
+	o, _ := indexAt(v)
+	return o
+}
+
+// indexAt indexes the object that starts at v[0] (v may run past its
+// end) and returns the index and the object's length: one scan gives both
+// the members and the extent.
+func indexAt(v val) (obj, int) { return indexWith(v, "", nil) }
+
+// indexWith is indexAt, except that the value of the member named want is
+// handed to walk (running to the end of v) instead of being skipped; walk
+// returns its length. So a value that must be walked anyway (a result's
+// content array) is scanned once, not once to index and once to walk.
+func indexWith(v val, want string, walk func(open val) int) (obj, int) {
+	o := obj{}
+	if v.kind() != kObject {
+		return o, 0
+	}
+	b := []byte(v)
+	i := skipSpace(b, 1)
+	for i < len(b) && b[i] == '"' {
+		ke := skipString(b, i)
+		key := b[i:ke]
+		i = skipSpace(b, ke)
+		if i >= len(b) || b[i] != ':' {
+			break
+		}
+		i = skipSpace(b, i+1)
+		var ve int
+		if walk != nil && keyIs(key, want) {
+			ve = i + walk(val(b[i:]))
+			walk = nil
+		} else {
+			ve = skipValue(b, i)
+		}
+		if o.n < len(o.ms) {
+			o.ms[o.n] = member{key, val(b[i:ve])}
+			o.n++
+		} else {
+			o.full = true
+		}
+		i = skipSpace(b, ve)
+		if i < len(b) && b[i] == ',' {
+			i = skipSpace(b, i+1)
+		}
+	}
+	if i < len(b) && b[i] == '}' {
+		i++
+	}
+	o.raw = val(b[:i])
+	return o, i
+}
+
+// open returns the member named key of an object without finding where
+// the member's value ends: the value runs to the end of v. Only for
+// objects and arrays that are then walked (get, members, elems, index),
+// never for values whose bytes are compared or copied.
+func (v val) open(key string) val {
+	if v.kind() != kObject {
+		return nil
+	}
+	b := []byte(v)
+	i := skipSpace(b, 1)
+	for i < len(b) && b[i] == '"' {
+		ke := skipString(b, i)
+		match := keyIs(b[i:ke], key)
+		i = skipSpace(b, ke)
+		if i >= len(b) || b[i] != ':' {
+			return nil
+		}
+		i = skipSpace(b, i+1)
+		if match {
+			return val(b[i:])
+		}
+		i = skipSpace(b, skipValue(b, i))
+		if i < len(b) && b[i] == ',' {
+			i = skipSpace(b, i+1)
+		}
+	}
+	return nil
+}
+
+// objects walks an array whose elements are mostly objects, indexing each
+// object element in the same scan that delimits it; o is empty for an
+// element that is not an object. It returns the array's length (v may run
+// past its end), or, for a value that is not an array, that value's.
+func (v val) objects(fn func(i int, o *obj, el val)) int {
+	if v.kind() != kArray {
+		return skipValue(v, 0)
+	}
+	b := []byte(v)
+	i := skipSpace(b, 1)
+	for n := 0; i < len(b) && b[i] != ']'; n++ {
+		var o obj
+		var e int
+		if b[i] == '{' {
+			var l int
+			o, l = indexAt(val(b[i:]))
+			e = i + l
+		} else {
+			e = skipValue(b, i)
+		}
+		fn(n, &o, val(b[i:e]))
+		i = skipSpace(b, e)
+		if i < len(b) && b[i] == ',' {
+			i = skipSpace(b, i+1)
+		}
+	}
+	if i < len(b) {
+		i++ // the ]
+	}
+	return i
+}
+
+// get returns the member named key, or nil.
+func (o *obj) get(key string) val {
+	o.force()
+	if o.full {
+		return o.raw.get(key)
+	}
+	for i := 0; i < o.n; i++ {
+		if keyIs(o.ms[i].key, key) {
+			return o.ms[i].v
+		}
+	}
+	return nil
+}
+
+func (o *obj) has(key string) bool { return o.get(key) != nil }
+
+// path follows keys from this object through nested ones.
+func (o *obj) path(keys ...string) val {
+	v := o.get(keys[0])
+	if v == nil {
+		return nil
+	}
+	return v.path(keys[1:]...)
+}

@@ -1,0 +1,219 @@
+package protocol
+
+import (
+	"fmt"
+	"strconv"
+
+	"linesman/wire"
+)
+
+// Era is the protocol era a request or a session is judged by.
+type Era uint8
+
+const (
+	EraUnknown Era = iota // no evidence yet
+	EraLegacy             // 2024-11-05 … 2025-11-25: the initialize handshake
+	EraModern             // 2026-07-28 and later: stateless, _meta on every request
+)
+
+// Protocol versions the rules know. Versions are dates, so they compare as strings.
+const (
+	V20241105 = "2024-11-05"
+	V20250326 = "2025-03-26"
+	V20250618 = "2025-06-18"
+	V20251125 = "2025-11-25"
+	V20260728 = "2026-07-28"
+)
+
+// knownLegacyVersions are the revisions an initialize may negotiate.
+var knownLegacyVersions = map[string]bool{V20241105: true, V20250326: true, V20250618: true, V20251125: true}
+
+// The _meta keys of the 2026-07-28 revision.
+const (
+	metaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
+	metaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
+	metaLogLevel           = "io.modelcontextprotocol/logLevel"
+	metaSubscriptionID     = "io.modelcontextprotocol/subscriptionId"
+)
+
+// Input is one frame for the judge, in log order.
+type Input struct {
+	Seq   uint64
+	Dir   wire.Dir
+	Frame *wire.Frame
+	// Request is, for a response, the request frame it answers as the
+	// session's fold paired it (nil when it answers nothing known).
+	Request *wire.Frame
+}
+
+// Judge folds a conversation and raises the protocol findings. It is not
+// safe for concurrent use: the session calls it under its own lock, in log
+// order.
+type Judge struct {
+	// era and version: what the session decided (pinned), or inferred here.
+	era     Era
+	pinned  bool
+	version string // negotiated legacy version, or the modern one asked for
+
+	lc    lifecycle
+	caps  capabilities
+	tools toolbook
+	pages map[string]map[string]bool // method -> cursors issued as nextCursor
+	modern
+	prompts map[string][]string // prompt name -> required arguments
+
+	exercised map[string]bool // family -> a rule of it ran
+
+	// eras remembers the era each client request in flight was judged by,
+	// so that its answer does not re-read the request.
+	eras map[*wire.Frame]Era
+
+	content contentSeen // what indexResult saw of the result being judged
+}
+
+// contentSeen is what the scan of a tools/call result's content found.
+type contentSeen struct{ walked, hasText bool }
+
+// maxPending bounds eras (requests never answered would otherwise pile up).
+const maxPending = 4096
+
+// New returns a judge with nothing seen.
+func New() *Judge {
+	j := &Judge{}
+	j.reset()
+	return j
+}
+
+func (j *Judge) reset() {
+	j.lc = lifecycle{}
+	j.caps = capabilities{}
+	j.tools = toolbook{byName: map[string]*tool{}}
+	j.pages = map[string]map[string]bool{}
+	j.modern = newModern()
+	j.prompts = map[string][]string{}
+	j.eras = map[*wire.Frame]Era{}
+	if j.exercised == nil {
+		j.exercised = map[string]bool{}
+	}
+	if !j.pinned {
+		j.era, j.version = EraUnknown, ""
+	}
+}
+
+// SetEra pins the era (and protocol version, if known) the session decided,
+// so the judge never contradicts the projection; EraUnknown unpins it and the
+// judge infers the era from the traffic: a request carrying the modern _meta
+// keys is modern evidence, an initialize request legacy evidence.
+func (j *Judge) SetEra(e Era, version string) {
+	j.era, j.pinned = e, e != EraUnknown
+	if version != "" {
+		j.version = version
+	}
+}
+
+// Era returns the era and version the judge judges by, pinned or inferred.
+func (j *Judge) Era() (Era, string) { return j.era, j.version }
+
+// Restarted forgets the conversation: a fresh process starts over.
+func (j *Judge) Restarted() { j.reset() }
+
+// Exercise marks a family as exercised by a judge outside this package (the
+// session's process and id bookkeeping).
+func (j *Judge) Exercise(family string) { j.exercised[family] = true }
+
+// Frame judges one frame and appends its findings to in.Frame.Findings.
+func (j *Judge) Frame(in Input) {
+	f := in.Frame
+	if f == nil || (in.Dir != wire.ClientToServer && in.Dir != wire.ServerToClient) {
+		return
+	}
+	j.exercised[FamilyFraming] = true
+	if f.Truncated() {
+		// What was cut may be exactly what a rule looks at: oversize-frame says so.
+		return
+	}
+	switch f.Msg.Kind {
+	case wire.KindRequest:
+		j.exercised[FamilyIDs] = true
+		j.request(in, body(f))
+	case wire.KindNotification:
+		j.notification(in, body(f))
+	case wire.KindResult, wire.KindError:
+		j.exercised[FamilyIDs] = true
+		j.response(in, body(f))
+	}
+}
+
+// body is the frame's JSON text without copying it when it is one line.
+func body(f *wire.Frame) val {
+	if len(f.Lines) == 1 {
+		return parse(f.Lines[0].Content)
+	}
+	return parse(f.Raw())
+}
+
+// raise appends a finding for code to the frame.
+func raise(f *wire.Frame, code, format string, args ...any) {
+	f.Findings = append(f.Findings, wire.NewFinding(code, fmt.Sprintf(format, args...)))
+}
+
+// ran marks a family as exercised.
+func (j *Judge) ran(family string) { j.exercised[family] = true }
+
+// metaVersion is params._meta's protocol version on a request, or "".
+func metaVersion(params *obj) string {
+	s, _ := params.path("_meta", metaProtocolVersion).str()
+	return s
+}
+
+// requestEra is the era a request is judged by: its own _meta first (a
+// dual-era server serves each request by how it opens), then initialize,
+// then the session's era.
+func (j *Judge) requestEra(method string, params *obj) Era {
+	if v := metaVersion(params); v != "" {
+		if v >= V20260728 {
+			return EraModern
+		}
+		return EraLegacy
+	}
+	if method == "initialize" {
+		return EraLegacy
+	}
+	if params.get("_meta").has(metaClientCapabilities) {
+		return EraModern
+	}
+	return j.era
+}
+
+// observeEra infers the session era from a client request, unless pinned.
+func (j *Judge) observeEra(method string, params *obj) {
+	if j.pinned {
+		return
+	}
+	switch {
+	case method == "initialize":
+		j.era = EraLegacy
+		if v, ok := params.get("protocolVersion").str(); ok && j.version == "" {
+			j.version = v
+		}
+	case metaVersion(params) >= V20260728:
+		j.era = EraModern
+		j.version = metaVersion(params)
+	}
+}
+
+// versionAtLeast reports whether the negotiated version is v or later; an
+// unknown version counts as the latest, so a rule about newer shapes never
+// fires on a guess.
+func (j *Judge) versionAtLeast(v string) bool { return j.version == "" || j.version >= v }
+
+// idKey is a comparable spelling of a wire id, equal to val.idKey's.
+func idKey(id wire.ID) string {
+	switch id.Kind {
+	case wire.IDInt:
+		return "n:" + strconv.FormatInt(id.Num, 10)
+	case wire.IDString:
+		return "s:" + id.Str
+	}
+	return ""
+}

@@ -1,0 +1,371 @@
+package protocol
+
+import (
+	"strings"
+	"testing"
+
+	"linesman/wire"
+)
+
+// ruleCase is a rule with a conversation that breaks it and one that keeps it.
+type ruleCase struct {
+	code, bad, good string
+}
+
+// allowed are codes a conforming conversation may raise: the client's
+// fault the server's conforming answer reacts to.
+var allowed = map[string]string{"malformed-request-answered": "request-meta-missing"}
+
+var ruleCases = []ruleCase{
+	// lifecycle
+	{"initialize-not-first",
+		`> {"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/list"}`},
+	{"initialize-protocol-version-invalid",
+		`> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":20251125,"capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`},
+	{"initialize-params-invalid",
+		`> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","clientInfo":{"name":"t","version":"1"}}}`,
+		`> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`},
+	{"request-before-initialize-result",
+		`> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+> {"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
+		`> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+> {"jsonrpc":"2.0","id":1,"method":"ping"}`},
+	{"initialized-not-sent",
+		`> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+< {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}
+> {"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/list"}`},
+	{"initialize-result-version-invalid",
+		`> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+< {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"latest","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`,
+		`> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+< {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`},
+	{"initialize-result-invalid",
+		`> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+< {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","serverInfo":{"name":"s","version":"1"}}}`,
+		"$INIT"},
+	{"discover-not-implemented",
+		`> {"jsonrpc":"2.0","id":0,"method":"server/discover","params":{$META}}
+< {"jsonrpc":"2.0","id":0,"error":{"code":-32601,"message":"Method not found"}}
+> {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{$META}}
+< {"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","tools":[],"ttlMs":0,"cacheScope":"public"}}`,
+		// a legacy server probed by a dual-era client: -32601, then initialize.
+		`> {"jsonrpc":"2.0","id":0,"method":"server/discover","params":{$META}}
+< {"jsonrpc":"2.0","id":0,"error":{"code":-32601,"message":"Method not found"}}
+> {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+< {"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}
+> {"jsonrpc":"2.0","method":"notifications/initialized"}
+> {"jsonrpc":"2.0","id":2,"method":"tools/list"}
+< {"jsonrpc":"2.0","id":2,"result":{"tools":[]}}`},
+	// capabilities
+	{"undeclared-capability",
+		`> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+< {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}
+> {"jsonrpc":"2.0","method":"notifications/initialized"}
+> {"jsonrpc":"2.0","id":1,"method":"prompts/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"prompts":[]}}`,
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"prompts/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"prompts":[]}}`},
+	{"undeclared-capability-request",
+		`> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+< {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}
+> {"jsonrpc":"2.0","method":"notifications/initialized"}
+> {"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"p"},"argument":{"name":"a","value":"x"}}}`,
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"p"},"argument":{"name":"a","value":"x"}}}`},
+	{"undeclared-client-capability",
+		`> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+< {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}
+> {"jsonrpc":"2.0","method":"notifications/initialized"}
+< {"jsonrpc":"2.0","id":5,"method":"sampling/createMessage","params":{"messages":[],"maxTokens":5}}`,
+		"$INIT\n" + `< {"jsonrpc":"2.0","id":5,"method":"sampling/createMessage","params":{"messages":[],"maxTokens":5}}`},
+	{"list-changed-undeclared",
+		`> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+< {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}
+> {"jsonrpc":"2.0","method":"notifications/initialized"}
+< {"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`,
+		"$INIT\n" + `< {"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`},
+	{"logging-undeclared",
+		`> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+< {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}
+> {"jsonrpc":"2.0","method":"notifications/initialized"}
+< {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"hi"}}`,
+		"$INIT\n" + `< {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"hi"}}`},
+	// shapes
+	{"notification-with-id",
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":9,"method":"notifications/roots/list_changed"}`,
+		"$INIT\n" + `> {"jsonrpc":"2.0","method":"notifications/roots/list_changed"}`},
+	{"params-invalid",
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"resources/read","params":{}}`,
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"file:///a"}}`},
+	{"result-invalid",
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}
+< {"jsonrpc":"2.0","id":1,"result":{"text":"hi"}}`,
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}
+< {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hi"}]}}`},
+	// error codes
+	{"withdrawn-error-code",
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"file:///x",$META}}
+< {"jsonrpc":"2.0","id":1,"error":{"code":-32002,"message":"Resource not found"}}`,
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"file:///x",$META}}
+< {"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Resource not found"}}`},
+	{"legacy-error-code",
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x",$META}}
+< {"jsonrpc":"2.0","id":1,"error":{"code":-32005,"message":"busy"}}`,
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}
+< {"jsonrpc":"2.0","id":1,"error":{"code":-32005,"message":"busy"}}`},
+	{"undefined-reserved-error-code",
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x",$META}}
+< {"jsonrpc":"2.0","id":1,"error":{"code":-32050,"message":"nope"}}`,
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x",$META}}
+< {"jsonrpc":"2.0","id":1,"error":{"code":-32021,"message":"needs elicitation","data":{"requiredCapabilities":{"elicitation":{}}}}}`},
+	{"reserved-range-error-code",
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}
+< {"jsonrpc":"2.0","id":1,"error":{"code":-32500,"message":"app failure"}}`,
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}
+< {"jsonrpc":"2.0","id":1,"error":{"code":1001,"message":"app failure"}}`},
+	// ids and cancellation
+	{"cancel-without-request-id",
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}
+> {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"reason":"user"}}`,
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}
+> {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"user"}}`},
+	{"server-cancel-misused",
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x",$META}}
+< {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`,
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},$META}}
+< {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`},
+	// tools
+	{"tool-name-invalid",
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"get weather!","inputSchema":{"type":"object"}}]}}`,
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"get_weather.v2-x","inputSchema":{"type":"object"}}]}}`},
+	{"tool-name-duplicate",
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":"a","inputSchema":{"type":"object"}}]}}`,
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":"b","inputSchema":{"type":"object"}}]}}
+> {"jsonrpc":"2.0","id":2,"method":"tools/list"}
+< {"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":"b","inputSchema":{"type":"object"}}]}}`},
+	{"tool-input-schema-invalid",
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":null}]}}`,
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object","additionalProperties":false}}]}}`},
+	{"tool-output-schema-invalid",
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"},"outputSchema":"number"}]}}`,
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"},"outputSchema":{"type":"number"}}]}}`},
+	{"tool-schema-invalid",
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object","properties":{"n":{"type":"integr"}}}}]}}
+> {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"a","arguments":{"n":1}}}`,
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object","properties":{"n":{"type":"integer"}}}}]}}
+> {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"a","arguments":{"n":1}}}`},
+	{"tool-arguments-invalid",
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}}]}}
+> {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"a","arguments":{"n":"one"}}}`,
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}}]}}
+> {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"a","arguments":{"n":1}}}`},
+	{"structured-content-missing",
+		"$INIT\n" + outputTool + `
+> {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"w","arguments":{}}}
+< {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"22"}]}}`,
+		"$INIT\n" + outputTool + `
+> {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"w","arguments":{}}}
+< {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"{\"t\":22}"}],"structuredContent":{"t":22}}}
+> {"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"w","arguments":{}}}
+< {"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"failed"}],"isError":true}}`},
+	{"structured-content-invalid",
+		"$INIT\n" + outputTool + `
+> {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"w","arguments":{}}}
+< {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"{\"t\":\"hot\"}"}],"structuredContent":{"t":"hot"}}}`,
+		"$INIT\n" + outputTool + `
+> {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"w","arguments":{}}}
+< {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"{\"t\":22}"}],"structuredContent":{"t":22}}}`},
+	{"structured-content-without-text",
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"w","arguments":{}}}
+< {"jsonrpc":"2.0","id":2,"result":{"content":[],"structuredContent":{"t":22}}}`,
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"w","arguments":{}}}
+< {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"{\"t\":22}"}],"structuredContent":{"t":22}}}`},
+	{"tools-list-order-changed",
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{$META}}
+< {"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":"b","inputSchema":{"type":"object"}}],"ttlMs":0,"cacheScope":"public"}}
+> {"jsonrpc":"2.0","id":2,"method":"tools/list","params":{$META}}
+< {"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","tools":[{"name":"b","inputSchema":{"type":"object"}},{"name":"a","inputSchema":{"type":"object"}}],"ttlMs":0,"cacheScope":"public"}}`,
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{$META}}
+< {"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":"b","inputSchema":{"type":"object"}}],"ttlMs":0,"cacheScope":"public"}}
+> {"jsonrpc":"2.0","id":2,"method":"tools/list","params":{$META}}
+< {"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":"b","inputSchema":{"type":"object"}}],"ttlMs":0,"cacheScope":"public"}}`},
+	// content, resources, prompts, pagination
+	{"content-block-invalid",
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"w"}}
+< {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"resource","resource":{"uri":"file:///a"}}]}}`,
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"w"}}
+< {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"resource","resource":{"uri":"file:///a","text":"x"}},{"type":"resource_link","uri":"file:///b","name":"b"},{"type":"audio","data":"AAAA","mimeType":"audio/wav"}]}}`},
+	{"invalid-base64",
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"w"}}
+< {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"image","data":"not base64!","mimeType":"image/png"}]}}`,
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"w"}}
+< {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png"}]}}`},
+	{"resource-uri-invalid",
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"resources/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"resources":[{"uri":"docs/readme.md","name":"readme"}]}}`,
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"resources/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"resources":[{"uri":"file:///docs/readme.md","name":"readme"},{"uri":"my-app+x://item/42","name":"x"}]}}`},
+	{"prompt-required-argument-missing",
+		"$INIT\n" + promptList + `
+> {"jsonrpc":"2.0","id":2,"method":"prompts/get","params":{"name":"review","arguments":{}}}
+< {"jsonrpc":"2.0","id":2,"result":{"messages":[{"role":"user","content":{"type":"text","text":"review {code}"}}]}}`,
+		"$INIT\n" + promptList + `
+> {"jsonrpc":"2.0","id":2,"method":"prompts/get","params":{"name":"review","arguments":{}}}
+< {"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"missing code"}}
+> {"jsonrpc":"2.0","id":3,"method":"prompts/get","params":{"name":"review","arguments":{"code":"x"}}}
+< {"jsonrpc":"2.0","id":3,"result":{"messages":[{"role":"user","content":{"type":"text","text":"review x"}}]}}`},
+	{"unknown-cursor",
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":"page-2"}}`,
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"tools":[],"nextCursor":"page-2"}}
+> {"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":"page-2"}}`},
+	// 2026-07-28
+	{"request-meta-missing",
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`,
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{$META}}`},
+	{"malformed-request-answered",
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}
+< {"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","tools":[],"ttlMs":0,"cacheScope":"public"}}`,
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}
+< {"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"missing clientCapabilities"}}`},
+	{"meta-key-invalid",
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","_meta":{"example.com./trace":"1"}}}`,
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","_meta":{"com.example/trace-id":"1","progressToken":1,"traceparent":"00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01"}}}`},
+	{"extension-id-invalid",
+		`> {"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"ui":{}}}}}}`,
+		`> {"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/ui":{}}}}}}`},
+	{"removed-method",
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"info",$META}}`,
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"info"}}`},
+	{"cache-hint-missing",
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"prompts/list","params":{$META}}
+< {"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","prompts":[]}}`,
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"prompts/list","params":{$META}}
+< {"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","prompts":[],"ttlMs":60000,"cacheScope":"private"}}`},
+	{"cache-hint-invalid",
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"prompts/list","params":{$META}}
+< {"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","prompts":[],"ttlMs":-1,"cacheScope":"public"}}`,
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"prompts/list","params":{$META}}
+< {"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","prompts":[],"ttlMs":0,"cacheScope":"public"}}`},
+	{"input-required-unsupported-method",
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{$META}}
+< {"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","requestState":"s"}}`,
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w",$META}}
+< {"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","requestState":"s"}}`},
+	{"input-required-empty",
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w",$META}}
+< {"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{}}}`,
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w",$META}}
+< {"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"login":{"method":"elicitation/create","params":{"message":"who?","requestedSchema":{"type":"object","properties":{}}}}}}}`},
+	{"input-request-unknown-method",
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w",$META}}
+< {"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"x":{"method":"tools/call","params":{"name":"y"}}}}}`,
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w",$META}}
+< {"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"x":{"method":"roots/list"}}}}`},
+	{"input-request-undeclared-capability",
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}
+< {"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"x":{"method":"roots/list"}}}}`,
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}
+< {"jsonrpc":"2.0","id":1,"error":{"code":-32021,"message":"needs roots","data":{"requiredCapabilities":{"roots":{}}}}}`},
+	{"retry-missing-input-responses", mrtr + `
+> {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"w","requestState":"st-1",$META}}`, mrtr + retryOK},
+	{"request-state-not-echoed", mrtr + `
+> {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"w","inputResponses":{"login":{"action":"accept","content":{"name":"o"}}},"requestState":"st-2",$META}}`, mrtr + retryOK},
+	{"unsolicited-request-state",
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w","requestState":"forged",$META}}`,
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w",$META}}`},
+	{"retry-reused-id", mrtr + `
+> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w","inputResponses":{"login":{"action":"accept","content":{"name":"o"}}},"requestState":"st-1",$META}}`, mrtr + retryOK},
+	{"request-state-misused", mrtr + `
+> {"jsonrpc":"2.0","id":2,"method":"prompts/get","params":{"name":"p","requestState":"st-1",$META}}`, mrtr + retryOK},
+	{"subscription-notification-untagged", listen + `
+< {"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`, listen + `
+< {"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":7}}}`},
+	{"subscription-unknown", listen + `
+< {"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":8}}}`, listen},
+	{"subscription-before-ack",
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":7,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},$META}}
+< {"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":7}}}`, listen},
+	{"subscription-not-requested", listen + `
+< {"jsonrpc":"2.0","method":"notifications/prompts/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":7}}}`, listen + `
+< {"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"file:///a/b","_meta":{"io.modelcontextprotocol/subscriptionId":7}}}`},
+	{"log-without-level",
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w",$META}}
+< {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"working"}}`,
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/logLevel":"info"}}}
+< {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"working"}}`},
+	{"log-below-level",
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/logLevel":"warning"}}}
+< {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"debug","data":"working"}}`,
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/logLevel":"warning"}}}
+< {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"error","data":"working"}}`},
+}
+
+const (
+	outputTool = `> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"w","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"t":{"type":"number"}},"required":["t"]}}]}}`
+	promptList = `> {"jsonrpc":"2.0","id":1,"method":"prompts/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"prompts":[{"name":"review","arguments":[{"name":"code","required":true},{"name":"style"}]}]}}`
+	mrtr = "$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w",$META}}
+< {"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"login":{"method":"elicitation/create","params":{"message":"who?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}}},"requestState":"st-1"}}`
+	retryOK = `
+> {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"w","inputResponses":{"login":{"action":"accept","content":{"name":"o"}}},"requestState":"st-1",$META}}
+< {"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","content":[{"type":"text","text":"hi o"}]}}`
+	listen = "$DISCOVER\n" + `> {"jsonrpc":"2.0","id":7,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true,"resourceSubscriptions":["file:///a/"]},$META}}
+< {"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"notifications":{"toolsListChanged":true,"resourceSubscriptions":["file:///a/"]},"_meta":{"io.modelcontextprotocol/subscriptionId":7}}}`
+)
+
+// TestRules drives each rule's violating and conforming conversation
+// through the judge: the violating one raises the rule, the conforming one
+// raises no protocol warning or error at all.
+func TestRules(t *testing.T) {
+	seen := map[string]bool{}
+	for _, c := range ruleCases {
+		t.Run(c.code, func(t *testing.T) {
+			seen[c.code] = true
+			if _, ok := wire.Lookup(c.code); !ok {
+				t.Fatalf("%s is not registered", c.code)
+			}
+			_, bad := run(t, c.bad)
+			if got := codes(bad); !contains(got, c.code) {
+				t.Errorf("violating conversation raised %v, want %s", got, c.code)
+			}
+			_, good := run(t, c.good)
+			for _, f := range good {
+				for _, fd := range f.frame.Findings {
+					if fd.Severity >= wire.SeverityWarning && fd.Code != allowed[c.code] {
+						t.Errorf("conforming conversation raised %s: %s", fd.Code, fd.Message)
+					}
+				}
+			}
+		})
+	}
+	for _, i := range wire.ProtocolRules() {
+		if !seen[i.Code] {
+			t.Errorf("rule %s has no table case", i.Code)
+		}
+	}
+}
+
+// TestEveryRaisedCodeIsRegistered scans the package for raise calls.
+func TestRegistryEntriesAreComplete(t *testing.T) {
+	for _, i := range wire.ProtocolRules() {
+		if i.Family == "" || i.Eras == "" || i.Title == "" || i.Why == "" || i.Fix == "" || !strings.Contains(i.Spec, `"`) {
+			t.Errorf("%s: incomplete entry (family, eras, title, why, fix and a quoted clause are required)", i.Code)
+		}
+	}
+}

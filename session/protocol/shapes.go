@@ -1,0 +1,127 @@
+package protocol
+
+import (
+	"linesman/wire"
+)
+
+// errorResponse judges an error answer: the code's range per era, and
+// what the answer says about the request.
+func (j *Judge) errorResponse(f *wire.Frame, method string, params *obj, era Era, errObj val) {
+	j.ran(FamilyErrors)
+	code := f.Msg.ErrorCode
+	if !errObj.get("code").isInteger() {
+		return // invalid-jsonrpc says so
+	}
+	if era == EraModern {
+		switch {
+		case code == -32002 || code == -32042:
+			raise(f, "withdrawn-error-code", "error code %d was defined by an earlier revision and must not be emitted in 2026-07-28%s", code, withdrawnHint(code))
+		case code >= -32019 && code <= -32000:
+			raise(f, "legacy-error-code", "error code %d is in the legacy range -32000…-32019, which new implementations should not use", code)
+		case code >= -32099 && code <= -32020 && code != -32020 && code != -32021 && code != -32022:
+			raise(f, "undefined-reserved-error-code", "error code %d is in -32020…-32099, reserved for codes the MCP specification defines, and 2026-07-28 defines no such code", code)
+		}
+	}
+	if code >= -32768 && code <= -32100 && !standardCode(code) {
+		raise(f, "reserved-range-error-code", "error code %d is in the range JSON-RPC reserves (-32768…-32000) but is none of its defined codes; application errors belong outside it", code)
+	}
+	switch {
+	case method == "initialize":
+		j.lc.initAnswered = true
+	case method == "server/discover" && code == -32601:
+		j.modern.discoverMissing(f, params)
+	}
+}
+
+func withdrawnHint(code int64) string {
+	if code == -32002 {
+		return " (resource not found is -32602 now)"
+	}
+	return ""
+}
+
+// standardCode reports whether code is one JSON-RPC 2.0 defines.
+func standardCode(code int64) bool {
+	switch code {
+	case -32700, -32600, -32601, -32602, -32603:
+		return true
+	}
+	return false
+}
+
+// paramsShape checks the params of client requests whose shape a server
+// relies on.
+func (j *Judge) paramsShape(f *wire.Frame, method string, params *obj) {
+	need := func(key string, kind int, what string) {
+		j.ran(FamilyShapes)
+		if v := params.get(key); v.kind() != kind {
+			raise(f, "params-invalid", "%s's params.%s is %s; it must be %s", method, key, v.kindName(), what)
+		}
+	}
+	switch method {
+	case "tools/call":
+		need("name", kString, "a string")
+		if a := params.get("arguments"); a.present() && !a.isObject() {
+			raise(f, "params-invalid", "tools/call's params.arguments is %s; it must be an object", a.kindName())
+		}
+	case "prompts/get":
+		need("name", kString, "a string")
+	case "resources/read", "resources/subscribe", "resources/unsubscribe":
+		need("uri", kString, "a string")
+	case "completion/complete":
+		need("ref", kObject, "an object")
+		need("argument", kObject, "an object")
+	case "subscriptions/listen":
+		need("notifications", kObject, "an object")
+	}
+}
+
+// resultShape checks a complete result's shape per method.
+func (j *Judge) resultShape(f *wire.Frame, method string, params, result *obj) {
+	need := func(key string, kind int, what string) bool {
+		j.ran(FamilyShapes)
+		if v := result.get(key); v.kind() != kind {
+			raise(f, "result-invalid", "the %s result's %s is %s; it must be %s", method, key, v.kindName(), what)
+			return false
+		}
+		return true
+	}
+	switch method {
+	case "tools/list":
+		if need("tools", kArray, "an array") {
+			j.toolsListResult(f, params, result)
+		}
+	case "tools/call":
+		if need("content", kArray, "an array") {
+			j.toolCallResult(f, params, result)
+		}
+	case "prompts/list":
+		if need("prompts", kArray, "an array") {
+			j.promptsListResult(result)
+		}
+	case "prompts/get":
+		if need("messages", kArray, "an array") {
+			j.promptsGetResult(f, params, result)
+		}
+	case "resources/list":
+		if need("resources", kArray, "an array") {
+			j.resourcesListResult(f, result)
+		}
+	case "resources/templates/list":
+		need("resourceTemplates", kArray, "an array")
+	case "resources/read":
+		if need("contents", kArray, "an array") {
+			j.resourcesReadResult(f, result)
+		}
+	case "completion/complete":
+		if need("completion", kObject, "an object") {
+			vals := result.path("completion", "values")
+			if !vals.isArray() {
+				raise(f, "result-invalid", "the completion/complete result's completion.values is %s; it must be an array", vals.kindName())
+			} else if n := vals.count(); n > 100 {
+				raise(f, "result-invalid", "the completion/complete result has %d values; at most 100 are allowed", n)
+			}
+		}
+	}
+	j.cursorResult(f, method, result)
+}

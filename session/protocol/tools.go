@@ -1,0 +1,289 @@
+package protocol
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"linesman/wire"
+)
+
+// tool is what tools/list said about one tool.
+type tool struct {
+	name           string
+	input, output  val // private copies of inputSchema and outputSchema (nil when absent)
+	inSch, outSch  *jsonschema.Schema
+	compiled       bool
+	schemaReported bool // tool-schema-invalid was raised for it
+	schemaErr      string
+}
+
+// toolbook is the tools seen in tools/list results.
+type toolbook struct {
+	byName    map[string]*tool
+	listing   map[string]bool // names seen in the listing being paged through
+	lastOrder []string        // names of the last first page, in order
+	cache     map[string]*jsonschema.Schema
+}
+
+// toolNameOK reports whether a tool name follows the 2025-11-25 guidance.
+func toolNameOK(name string) (string, bool) {
+	if n := len(name); n < 1 || n > 128 {
+		return "it is " + itoa(n) + " characters long; tool names should be 1 to 128", false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.') {
+			return "it contains " + quoteByte(c) + "; only A-Z, a-z, 0-9, _, - and . should be used", false
+		}
+	}
+	return "", true
+}
+
+// toolsListResult records the tools and judges their definitions.
+func (j *Judge) toolsListResult(f *wire.Frame, params, result *obj) {
+	j.ran(FamilyTools)
+	firstPage := !params.has("cursor")
+	if firstPage || j.tools.listing == nil {
+		j.tools.listing = map[string]bool{}
+	}
+	var order []string
+	result.get("tools").elems(func(i int, t val) bool {
+		name, ok := t.get("name").str()
+		if !ok {
+			raise(f, "result-invalid", "tools[%d].name is %s; it must be a string", i, t.get("name").kindName())
+			return true
+		}
+		order = append(order, name)
+		j.toolDefinition(f, i, name, t)
+		return true
+	})
+	if firstPage && j.era == EraModern && !result.has("nextCursor") {
+		j.toolOrder(f, order)
+	}
+}
+
+// toolDefinition judges one tool of a tools/list result and records it.
+func (j *Judge) toolDefinition(f *wire.Frame, i int, name string, t val) {
+	if j.versionAtLeast(V20251125) {
+		if why, ok := toolNameOK(name); !ok {
+			raise(f, "tool-name-invalid", "tools[%d] is named %q: %s", i, name, why)
+		}
+		if j.tools.listing[name] {
+			raise(f, "tool-name-duplicate", "tools[%d] repeats the name %q of an earlier tool in the same listing", i, name)
+		}
+	}
+	j.tools.listing[name] = true
+	in := t.get("inputSchema")
+	j.ran(FamilySchemas)
+	switch {
+	case !in.isObject():
+		raise(f, "tool-input-schema-invalid", "tool %q has inputSchema %s; it must be a JSON Schema object with \"type\": \"object\"", name, in.kindName())
+		in = nil
+	case !bytes.Equal(in.get("type"), []byte(`"object"`)):
+		raise(f, "tool-input-schema-invalid", "tool %q's inputSchema has type %s; tool arguments are objects, so it must be \"object\"", name, in.get("type").text())
+	}
+	out := t.get("outputSchema")
+	if out.present() && !out.isObject() {
+		raise(f, "tool-output-schema-invalid", "tool %q has outputSchema %s; it must be a JSON Schema object", name, out.kindName())
+		out = nil
+	}
+	old := j.tools.byName[name]
+	nt := &tool{name: name, input: clone(in), output: clone(out)}
+	if old != nil && bytes.Equal(old.input, nt.input) && bytes.Equal(old.output, nt.output) {
+		return // unchanged: keep what was compiled
+	}
+	j.tools.byName[name] = nt
+}
+
+// toolOrder flags a tools/list whose tools are the same as last time but in another order.
+func (j *Judge) toolOrder(f *wire.Frame, order []string) {
+	prev := j.tools.lastOrder
+	j.tools.lastOrder = order
+	if prev == nil || len(prev) != len(order) {
+		return
+	}
+	same := true
+	set := map[string]int{}
+	for i := range order {
+		set[order[i]]++
+		set[prev[i]]--
+		same = same && order[i] == prev[i]
+	}
+	for _, n := range set {
+		if n != 0 {
+			return // the tools changed, not only their order
+		}
+	}
+	if !same {
+		raise(f, "tools-list-order-changed", "tools/list returned the same %d tools as before in another order", len(order))
+	}
+}
+
+func clone(v val) val {
+	if v == nil {
+		return nil
+	}
+	return val(append([]byte(nil), v...))
+}
+
+// compile compiles the tool's schemas once, caching by their bytes.
+func (j *Judge) compile(t *tool) {
+	if t.compiled {
+		return
+	}
+	t.compiled = true
+	var errs []string
+	if t.input != nil {
+		s, err := j.compileSchema(t.input)
+		t.inSch = s
+		if err != "" {
+			errs = append(errs, "inputSchema: "+err)
+		}
+	}
+	if t.output != nil {
+		s, err := j.compileSchema(t.output)
+		t.outSch = s
+		if err != "" {
+			errs = append(errs, "outputSchema: "+err)
+		}
+	}
+	t.schemaErr = strings.Join(errs, "; ")
+}
+
+// refuseLoader loads nothing: a server's schema must not make linesman
+// read files or the network ($ref to an external URI fails instead).
+type refuseLoader struct{}
+
+func (refuseLoader) Load(url string) (any, error) {
+	return nil, errNoLoad
+}
+
+type loadError string
+
+func (e loadError) Error() string { return string(e) }
+
+const errNoLoad = loadError("external $ref not followed (MCP: implementations MUST NOT dereference network $refs by default)")
+
+func (j *Judge) compileSchema(raw val) (*jsonschema.Schema, string) {
+	key := string(raw)
+	if s, ok := j.tools.cache[key]; ok {
+		return s, ""
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return nil, oneLine(err.Error())
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.UseLoader(refuseLoader{})
+	const loc = "mcp:///schema.json"
+	if err := c.AddResource(loc, doc); err != nil {
+		return nil, oneLine(err.Error())
+	}
+	s, err := c.Compile(loc)
+	if err != nil {
+		return nil, oneLine(err.Error())
+	}
+	if j.tools.cache == nil {
+		j.tools.cache = map[string]*jsonschema.Schema{}
+	}
+	j.tools.cache[key] = s
+	return s, ""
+}
+
+// validate validates an instance against a schema; "" when it conforms.
+func validate(s *jsonschema.Schema, instance val) string {
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(instance))
+	if err != nil {
+		return oneLine(err.Error())
+	}
+	if err := s.Validate(v); err != nil {
+		return oneLine(err.Error())
+	}
+	return ""
+}
+
+// oneLine flattens a multi-line error message and bounds its length.
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 240 {
+		s = s[:240] + "…"
+	}
+	return s
+}
+
+// toolFor returns the known tool a tools/call names, compiled.
+func (j *Judge) toolFor(f *wire.Frame, params *obj) *tool {
+	if len(j.tools.byName) == 0 {
+		return nil
+	}
+	name, _ := params.get("name").str()
+	t := j.tools.byName[name]
+	if t == nil {
+		return nil
+	}
+	j.compile(t)
+	if t.schemaErr != "" && !t.schemaReported {
+		t.schemaReported = true
+		raise(f, "tool-schema-invalid", "tool %q's schema does not compile as JSON Schema: %s", name, t.schemaErr)
+	}
+	return t
+}
+
+// toolCallRequest validates the arguments against the tool's inputSchema.
+func (j *Judge) toolCallRequest(f *wire.Frame, params *obj) {
+	t := j.toolFor(f, params)
+	if t == nil || t.inSch == nil {
+		return
+	}
+	j.ran(FamilySchemas)
+	args := params.get("arguments")
+	if !args.present() {
+		args = val(`{}`)
+	}
+	if !args.isObject() {
+		return // params-invalid says so
+	}
+	if msg := validate(t.inSch, args); msg != "" {
+		raise(f, "tool-arguments-invalid", "the arguments do not match tool %q's inputSchema: %s", t.name, msg)
+	}
+}
+
+// toolCallResult judges a complete tools/call result.
+func (j *Judge) toolCallResult(f *wire.Frame, params, result *obj) {
+	j.ran(FamilyTools)
+	hasText := j.content.hasText
+	if !j.content.walked {
+		result.get("content").objects(func(i int, b *obj, el val) {
+			if j.contentBlock(f, "content["+itoa(i)+"]", b, el) == "text" {
+				hasText = true
+			}
+		})
+	}
+	sc := result.get("structuredContent")
+	if sc.present() && !hasText {
+		raise(f, "structured-content-without-text", "the result has structuredContent but no text block carrying it for clients that read only content")
+	}
+	if len(j.tools.byName) == 0 {
+		return // no tools/list seen: no outputSchema to hold the result to
+	}
+	name, _ := params.get("name").str()
+	t := j.tools.byName[name]
+	if t == nil || t.output == nil || result.get("isError").truthy() {
+		return
+	}
+	j.ran(FamilySchemas)
+	if !sc.present() {
+		raise(f, "structured-content-missing", "tool %q declares an outputSchema but its result has no structuredContent", name)
+		return
+	}
+	j.compile(t)
+	if t.outSch == nil {
+		return
+	}
+	if msg := validate(t.outSch, sc); msg != "" {
+		raise(f, "structured-content-invalid", "structuredContent does not match tool %q's outputSchema: %s", name, msg)
+	}
+}
