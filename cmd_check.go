@@ -204,19 +204,13 @@ const drainMargin = 5 * time.Second
 // shutdown and the report.
 func runHeadless(mode string, flags *commonFlags, command []string, stdout, stderr io.Writer, steps headlessSteps) int {
 	// linesman's own diagnostics (what it did and when) go to --log FILE.
-	diag := io.Discard
-	if flags.logFile != "" {
-		f, err := os.OpenFile(flags.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-		if err != nil {
-			fmt.Fprintf(stderr, "linesman %s: --log: %v\n", mode, err)
-			return exitUsage
-		}
-		defer f.Close()
-		diag = f
+	diag, err := openDiagLog(flags.logFile, "linesman "+mode)
+	if err != nil {
+		fmt.Fprintf(stderr, "linesman %s: --log: %s\n", mode, inertErr(err))
+		return exitUsage
 	}
-	logf := func(format string, a ...any) {
-		fmt.Fprintf(diag, "%s linesman %s: %s\n", time.Now().Format(time.RFC3339Nano), mode, fmt.Sprintf(format, a...))
-	}
+	defer diag.Close()
+	logf := diag.logf
 
 	s, err := session.Start(sessionConfig(flags, command))
 	if err != nil {
@@ -367,6 +361,7 @@ func sessionConfig(flags *commonFlags, command []string) session.Config {
 	return session.Config{
 		Command:        command,
 		Env:            flags.env,
+		CleanEnv:       flags.cleanEnv,
 		Dir:            flags.cwd,
 		MaxFrame:       flags.maxFrame,
 		StdinCloseWait: flags.stdinWait,

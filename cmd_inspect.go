@@ -9,7 +9,6 @@ import (
 	"os/signal"
 	"sync/atomic"
 	"syscall"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
@@ -106,19 +105,13 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 
 	// Nothing may print to the terminal while the UI runs: diagnostics go
 	// to --log FILE, or nowhere.
-	diag := io.Discard
-	if flags.logFile != "" {
-		f, err := os.OpenFile(flags.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-		if err != nil {
-			fmt.Fprintf(stderr, "linesman: --log: %v\n", err)
-			return exitUsage
-		}
-		defer f.Close()
-		diag = f
+	diag, err := openDiagLog(flags.logFile, "linesman")
+	if err != nil {
+		fmt.Fprintf(stderr, "linesman: --log: %s\n", inertErr(err))
+		return exitUsage
 	}
-	logf := func(format string, a ...any) {
-		fmt.Fprintf(diag, "%s linesman: %s\n", time.Now().Format(time.RFC3339Nano), fmt.Sprintf(format, a...))
-	}
+	defer diag.Close()
+	logf := diag.logf
 
 	cfg := sessionConfig(&flags, command)
 	cfg.Headless = false // a person answers sampling and elicitation

@@ -53,6 +53,7 @@ var fakeServers = map[string]func(){
 	"headless-ignore-sigterm":     serveHeadlessIgnoreSigterm,
 	"headless-grandchild":         serveHeadlessGrandchild,
 	"headless-stderr-escapes":     serveHeadlessStderrEscapes,
+	"hostile":                     serveHostile,
 	"headless-unflushed":          serveHeadlessUnflushed,
 	"headless-no-answer":          serveHeadlessNoAnswer,
 	"headless-go-sdk":             serveHeadlessGoSDK,
@@ -339,6 +340,41 @@ func serveHeadlessGrandchild() {
 func serveHeadlessStderrEscapes() {
 	fmt.Fprint(os.Stderr, "\x1b[31mERROR\x1b[0m coloured log line\n\x1b]0;pwned\x07title change\n\x1b[2Jclear screen\n")
 	newFake("stderr-escapes").serve()
+}
+
+// hostile puts hostileText (see hostile_test.go) in every field a server
+// controls: its name, version and protocol version, a tool's name,
+// description and schema, error messages, a request of its own (method and
+// id), a stray line on stdout with raw escape bytes, and stderr.
+func serveHostile() {
+	fmt.Fprintf(os.Stderr, "stderr: %s\n", hostileText)
+	s := newFake(hostileText)
+	s.on = func(s *fakeMCP, m fakeMsg) bool {
+		switch m.Method {
+		case "initialize":
+			s.writeLine([]byte("stray: " + hostileText))
+			s.reply(m.ID, map[string]any{
+				"protocolVersion": hostileText,
+				"capabilities":    map[string]any{"tools": map[string]any{}},
+				"serverInfo":      map[string]any{"name": hostileText, "version": hostileText},
+				"instructions":    hostileText,
+			})
+			return true
+		case "tools/list":
+			s.send(map[string]any{"jsonrpc": "2.0", "id": hostileText, "method": hostileText})
+			s.reply(m.ID, map[string]any{"tools": []any{map[string]any{
+				"name": hostileText, "description": hostileText,
+				"inputSchema": map[string]any{"type": "object", "properties": map[string]any{
+					hostileText: map[string]any{"type": "string", "default": hostileText}}},
+			}}})
+			return true
+		case "notifications/initialized", "":
+			return false
+		}
+		s.fail(m.ID, -32000, hostileText)
+		return true
+	}
+	s.serve()
 }
 
 func serveHeadlessUnflushed() {

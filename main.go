@@ -65,29 +65,40 @@ func limitMemory() {
 }
 
 // run dispatches to a mode and returns the process exit status.
+//
+// Everything linesman itself prints goes through an [inertWriter]: stderr
+// in every mode, stdout in the headless ones (the UI draws on stdout
+// itself; the demo server's stdout is the wire).
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "demo-server" {
+		return runDemoServer(args[1:], stdin, stdout, stderr)
+	}
+	errw := &inertWriter{w: stderr}
+	defer errw.Flush()
+	outw := &inertWriter{w: stdout}
+	defer outw.Flush()
 	if len(args) > 0 {
 		switch args[0] {
 		case "check":
-			return runCheck(args[1:], stdin, stdout, stderr)
+			return runCheck(args[1:], stdin, outw, errw)
 		case "send":
-			return runSend(args[1:], stdin, stdout, stderr)
+			return runSend(args[1:], stdin, outw, errw)
 		case "view":
-			return runView(args[1:], stdout, stderr)
+			return runView(args[1:], stdout, errw)
 		case "export":
-			return runExport(args[1:], stdout, stderr)
+			return runExport(args[1:], outw, errw)
 		case "explain":
-			return runExplain(args[1:], stdout, stderr)
-		case "demo-server":
-			return runDemoServer(args[1:], stdin, stdout, stderr)
+			return runExplain(args[1:], outw, errw)
 		case "tap":
+			// A host reads the tap's stdout and stderr as the server's:
+			// they pass bytes through unchanged.
 			return runTap(args[1:], stdin, stdout, stderr)
 		case "help":
 			fmt.Fprint(stdout, usageText)
 			return exitOK
 		}
 	}
-	return runInspect(args, stdout, stderr)
+	return runInspect(args, stdout, errw)
 }
 
 // commonFlags are the flags shared by the modes that start a server.
@@ -101,6 +112,7 @@ type commonFlags struct {
 	theme       string
 	jsonOut     bool
 	logFile     string
+	cleanEnv    bool
 	maxFrame    int
 	stdinWait   time.Duration
 	sigtermWait time.Duration
@@ -112,6 +124,7 @@ func (c *commonFlags) register(fs *flag.FlagSet, json, theme bool) {
 	fs.StringVar(&c.era, "era", "auto", "protocol era: auto (probe with server/discover, fall back to initialize), legacy or modern")
 	fs.DurationVar(&c.timeout, "timeout", 60*time.Second, "how long to wait for the answer to each request")
 	fs.Var(&c.env, "e", "set an environment variable for the server, KEY=VALUE (repeatable)")
+	fs.BoolVar(&c.cleanEnv, "clean-env", false, "start the server with a minimal environment, as hosts do: only PATH, HOME, LANG, TERM, USER, LOGNAME and SHELL from linesman's, plus -e values")
 	fs.StringVar(&c.cwd, "cwd", "", "working directory of the server (default: the current one)")
 	fs.StringVar(&c.capture, "capture", "", "record the session to this file (JSON Lines)")
 	fs.BoolVar(&c.captureEnv, "capture-env", false, "write environment variable values into the capture (names only by default)")

@@ -61,20 +61,11 @@ func (h *Header) appendRecord(buf []byte) ([]byte, error) {
 	if err != nil {
 		return buf, err
 	}
-	// encoding/json escapes C0 controls but leaves DEL and the C1 controls
-	// raw; a command line or an environment value can hold them. In JSON
-	// text they can only be inside strings, where \u escapes mean the same.
-	for i := 0; i < len(b); i++ {
-		switch c := b[i]; {
-		case c == 0x7f:
-			buf = append(buf, `\u007f`...)
-		case c == 0xC2 && i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] < 0xA0:
-			buf = append(buf, '\\', 'u', '0', '0', hexDigits[b[i+1]>>4], hexDigits[b[i+1]&0xF])
-			i++
-		default:
-			buf = append(buf, c)
-		}
-	}
+	// encoding/json escapes C0 controls but leaves DEL, the C1 controls
+	// and bidi controls raw; a command line or an environment value can
+	// hold them. In JSON text they can only be inside strings, where \u
+	// escapes mean the same.
+	buf = append(buf, wire.InertJSON(b)...)
 	return append(buf, '\n'), nil
 }
 

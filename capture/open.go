@@ -274,7 +274,7 @@ func (rd *reader) header(b []byte) error {
 	if h.Version > FormatVersion {
 		by := "a newer linesman"
 		if h.Linesman != "" {
-			by = "linesman " + h.Linesman
+			by = "linesman " + inert(h.Linesman) // the file's word: inert
 		}
 		return fmt.Errorf("capture: %s is format version %d, written by %s; this linesman (%s) reads versions up to %d: upgrade linesman",
 			rd.path, h.Version, by, session.Version, FormatVersion)

@@ -27,6 +27,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"linesman/wire"
 )
 
 // Protocol versions the demo server speaks.
@@ -159,8 +161,12 @@ type rpcError struct {
 // idKey is the map key of an id: its JSON text, so 2 and "2" differ.
 func idKey(id json.RawMessage) string { return string(bytes.TrimSpace(id)) }
 
+// logf writes one line of the demo's log to stderr. The line quotes what
+// the client sent (a method name, an id), so it is made inert first: a
+// hostile method must not drive the terminal of whoever reads the log.
 func (s *server) logf(format string, args ...any) {
 	line := fmt.Sprintf("linesman-demo: "+format, args...)
+	line = wire.VisibleString(strings.TrimRight(line, "\n"), wire.Pictures)
 	s.logm.Lock()
 	defer s.logm.Unlock()
 	io.WriteString(s.errw, strings.TrimRight(line, "\n")+"\n")

@@ -94,7 +94,7 @@ func (s *Session) spawn() (*proc, error) {
 	if len(cfg.Command) == 0 || cfg.Command[0] == "" {
 		return nil, fail(StartEmptyCommand, "", nil)
 	}
-	env := childEnv(cfg.Env)
+	env := childEnv(cfg.CleanEnv, cfg.Env)
 	dir := cfg.Dir
 	if err := checkDir(dir); err != nil {
 		return nil, fail(StartBadCwd, "", err)

@@ -13,11 +13,35 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// childEnv returns os.Environ() with the KEY=VALUE overrides applied: an
-// override replaces the inherited value of its key (keeping its place), a new
-// key is appended. A bare KEY (no '=') removes the key from the environment.
-func childEnv(overrides []string) []string {
+// CleanEnvKeys are the variables a clean environment (Config.CleanEnv)
+// keeps from linesman's own, as hosts do: the MCP SDKs' stdio clients pass
+// a server only HOME, LOGNAME, PATH, SHELL, TERM and USER unless configured
+// otherwise (getDefaultEnvironment in the TypeScript SDK,
+// get_default_environment in the Python one); LANG keeps the locale.
+var CleanEnvKeys = []string{"PATH", "HOME", "LANG", "TERM", "USER", "LOGNAME", "SHELL"}
+
+// cleanEnv returns the variables of CleanEnvKeys found in env. Like the
+// SDKs, it skips a value that starts with "()" (a shell function that bash
+// exported, which a server could mistake for a command).
+func cleanEnv(env []string) []string {
+	var out []string
+	for _, key := range CleanEnvKeys {
+		if v, ok := envValue(env, key); ok && !strings.HasPrefix(v, "()") {
+			out = append(out, key+"="+v)
+		}
+	}
+	return out
+}
+
+// childEnv returns os.Environ() — or, when clean, only its variables named
+// in [CleanEnvKeys] — with the KEY=VALUE overrides applied: an override
+// replaces the inherited value of its key (keeping its place), a new key is
+// appended. A bare KEY (no '=') removes the key from the environment.
+func childEnv(clean bool, overrides []string) []string {
 	env := os.Environ()
+	if clean {
+		env = cleanEnv(env)
+	}
 	index := make(map[string]int, len(env))
 	for i, kv := range env {
 		k, _, _ := strings.Cut(kv, "=")

@@ -14,8 +14,11 @@ import (
 type Config struct {
 	Command []string // argv; [0] is looked up in the child's PATH unless it holds a '/'
 	Env     []string // KEY=VALUE overrides on top of os.Environ() (a bare KEY removes it)
-	Dir     string   // working directory ("" = ours)
-	Log     *Log     // append to this log (nil = a new one); lets a restart continue a log
+	// CleanEnv starts the server from a minimal environment, as hosts do:
+	// only the variables of [CleanEnvKeys] from ours, then Env.
+	CleanEnv bool
+	Dir      string // working directory ("" = ours)
+	Log      *Log   // append to this log (nil = a new one); lets a restart continue a log
 
 	Retention int64 // budget of a new Log in bytes (0 = DefaultRetention)
 	MaxFrame  int   // longest stdout line kept whole (0 = wire.DefaultMaxFrame)

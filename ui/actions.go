@@ -121,14 +121,14 @@ func (m *Model) templateContext() templateCtx {
 	c.id = fmt.Sprint(ix.nextFreeID())
 	if mi, ok := m.opts.Session.(idMinter); ok {
 		if id := mi.NextID(); id.IsValid() {
-			c.id = id.String()
+			c.id = idJSON(id)
 			if id.Kind == wire.IDInt && id.Num < ix.nextFreeID() {
 				c.id = fmt.Sprint(ix.nextFreeID())
 			}
 		}
 	}
 	if r, ok := m.inflight.selected(); ok && r.Dir == wire.ClientToServer {
-		c.cancelID = r.ID.String()
+		c.cancelID = idJSON(r.ID)
 	}
 	return c
 }
@@ -199,7 +199,7 @@ func (m *Model) cancelSelected() tea.Cmd {
 	if c, ok := s.(canceller); ok {
 		return func() tea.Msg { return resultMsg{"cancelled " + r.ID.String(), c.Cancel(r.ID)} }
 	}
-	note := fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%s,"reason":"cancelled by hand"}}`+"\n", r.ID.String())
+	note := fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%s,"reason":"cancelled by hand"}}`+"\n", idJSON(r.ID))
 	return func() tea.Msg { return resultMsg{"cancelled " + r.ID.String(), s.Send([]byte(note))} }
 }
 

@@ -16,6 +16,43 @@ type template struct {
 	Text string
 }
 
+// Templates quote the server: tool and property names, schema defaults,
+// ids of its requests, its protocol version. Every such value is written by
+// the JSON encoder (jsonText), never by Go's %q, whose \x1b is not JSON; so a
+// template is always a valid JSON document. The finished text then goes
+// through wire.InertJSON (inertTemplate), which writes C1, bidi and other
+// format controls as \u escapes, so the composer never puts them on the
+// terminal; names shown as titles go through wire.VisibleString.
+
+// jsonText is v as compact JSON, HTML characters as they are.
+func jsonText(v any) string {
+	b, err := wire.Marshal(v)
+	if err != nil {
+		return "null"
+	}
+	return strings.TrimSuffix(string(b), "\n")
+}
+
+// idJSON is an id as JSON text (wire.ID.String quotes the Go way).
+func idJSON(id wire.ID) string {
+	switch id.Kind {
+	case wire.IDString:
+		return jsonText(id.Str)
+	case wire.IDOther:
+		if json.Valid([]byte(id.Str)) {
+			return id.Str
+		}
+		return jsonText(id.Str)
+	}
+	return id.String()
+}
+
+// inertTemplate finishes a template: its text made inert (\u escapes, same
+// meaning) and its name shown with visible symbols.
+func inertTemplate(t template) template {
+	return template{Name: wire.VisibleString(t.Name, wire.Pictures), Text: string(wire.InertJSON([]byte(t.Text)))}
+}
+
 // templateCtx is what the templates are filled from.
 type templateCtx struct {
 	era      session.Era
@@ -31,9 +68,9 @@ func (c templateCtx) meta() string { return c.metaWith("") }
 // metaWith is meta with extra members (e.g. a progress token) first.
 func (c templateCtx) metaWith(extra string) string {
 	return fmt.Sprintf(`"_meta": {
-      %s"io.modelcontextprotocol/protocolVersion": %q,
+      %s"io.modelcontextprotocol/protocolVersion": %s,
       "io.modelcontextprotocol/clientCapabilities": {}
-    }`, extra, c.modernVersion())
+    }`, extra, jsonText(c.modernVersion()))
 }
 
 func (c templateCtx) modernVersion() string {
@@ -75,7 +112,7 @@ func (c templateCtx) requestWith(method, params string, progress bool) string {
 	if len(body) > 0 {
 		p = fmt.Sprintf(",\n  \"params\": {\n    %s\n  }", strings.Join(body, ",\n    "))
 	}
-	return fmt.Sprintf("{\n  \"jsonrpc\": \"2.0\",\n  \"id\": %s,\n  \"method\": %q%s\n}", c.id, method, p)
+	return fmt.Sprintf("{\n  \"jsonrpc\": \"2.0\",\n  \"id\": %s,\n  \"method\": %s%s\n}", c.id, jsonText(method), p)
 }
 
 // templates returns the templates for the context: the requests of the
@@ -83,11 +120,11 @@ func (c templateCtx) requestWith(method, params string, progress bool) string {
 // yet, since the conversation then still has to be opened.
 func templates(c templateCtx) []template {
 	var out []template
-	add := func(name, text string) { out = append(out, template{name, text}) }
+	add := func(name, text string) { out = append(out, inertTemplate(template{name, text})) }
 
-	legacyInit := fmt.Sprintf(`"protocolVersion": %q,
+	legacyInit := fmt.Sprintf(`"protocolVersion": %s,
     "capabilities": {},
-    "clientInfo": {"name": "linesman", "version": %q}`, c.legacyVersion(), session.Version)
+    "clientInfo": {"name": "linesman", "version": %s}`, jsonText(c.legacyVersion()), jsonText(session.Version))
 	discover := fmt.Sprintf("{\n  \"jsonrpc\": \"2.0\",\n  \"id\": %s,\n  \"method\": \"server/discover\",\n  \"params\": {\n    %s\n  }\n}", c.id, c.meta())
 	initReq := fmt.Sprintf("{\n  \"jsonrpc\": \"2.0\",\n  \"id\": %s,\n  \"method\": \"initialize\",\n  \"params\": {\n    %s\n  }\n}", c.id, legacyInit)
 	initialized := "{\"jsonrpc\": \"2.0\", \"method\": \"notifications/initialized\"}"
@@ -101,7 +138,7 @@ func templates(c templateCtx) []template {
 	}
 	add("tools/list", c.request("tools/list", ""))
 	for _, t := range c.tools {
-		add("tools/call "+t.Name, c.requestWith("tools/call", fmt.Sprintf("\"name\": %q,\n    \"arguments\": %s", t.Name, skeleton(t.Schema, "    ")), true))
+		add("tools/call "+t.Name, c.requestWith("tools/call", fmt.Sprintf("\"name\": %s,\n    \"arguments\": %s", jsonText(t.Name), skeleton(t.Schema, "    ")), true))
 	}
 	if len(c.tools) == 0 {
 		add("tools/call", c.request("tools/call", "\"name\": \"TOOL\",\n    \"arguments\": {}"))
@@ -140,7 +177,7 @@ func answerTemplate(id wire.ID, method string) template {
 	case "roots/list":
 		result = "{\"roots\": []}"
 	}
-	return template{"answer " + method, fmt.Sprintf("{\n  \"jsonrpc\": \"2.0\",\n  \"id\": %s,\n  \"result\": %s\n}", id.String(), result)}
+	return inertTemplate(template{"answer " + method, fmt.Sprintf("{\n  \"jsonrpc\": \"2.0\",\n  \"id\": %s,\n  \"result\": %s\n}", idJSON(id), result)})
 }
 
 // skeleton builds example arguments from a JSON Schema: each required
@@ -213,8 +250,7 @@ func skeleton(schema json.RawMessage, indent string) (out string) {
 				v = map[string]any{}
 			}
 		}
-		b, _ := json.Marshal(v)
-		parts = append(parts, fmt.Sprintf("%s  %q: %s", indent, n, b))
+		parts = append(parts, fmt.Sprintf("%s  %s: %s", indent, jsonText(n), jsonText(v)))
 	}
 	return "{\n" + strings.Join(parts, ",\n") + "\n" + indent + "}"
 }

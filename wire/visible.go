@@ -2,13 +2,17 @@ package wire
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
 // Everything a server writes is untrusted. Visible turns its bytes into text
 // that is inert on a terminal: no byte below 0x20, no DEL, no C1 control, no
-// invalid UTF-8 and no bidirectional override survives; each becomes a
-// visible symbol. The UI, the human reports and the capture transcript all
+// invalid UTF-8, no bidirectional control and no other invisible format
+// control (Unicode category Cf: zero-width spaces and joiners, the BOM, tag
+// characters) or line/paragraph separator survives; each becomes a visible
+// symbol. Text meant for a terminal goes through Visible, VisibleString or
+// VisibleText; JSON meant for a terminal goes through InertJSON. The UI, the human reports and the capture transcript all
 // show server bytes through it, so one function decides what is safe.
 
 // VisibleMode chooses how unsafe bytes are shown.
@@ -129,18 +133,39 @@ func writeControl(sb *strings.Builder, r rune, mode VisibleMode) {
 }
 
 // unsafeRune reports runes that are valid UTF-8 but still act on a terminal
-// or reorder text: C1 controls (0x80–0x9f, including the 8-bit CSI and OSC),
-// the bidirectional marks, overrides and isolates, and the invisible BOM.
+// or hide or reorder text: C1 controls (0x80–0x9f, including the 8-bit CSI
+// and OSC), every format control (category Cf: the bidirectional marks,
+// embeddings, overrides and isolates, zero-width spaces and joiners, the
+// invisible BOM, tag characters) and the line and paragraph separators.
 func unsafeRune(r rune) bool {
 	switch {
-	case r >= 0x80 && r <= 0x9f:
-		return true
-	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
-		return true
-	case r == 0xfeff:
+	case r < 0xa0:
+		return r >= 0x80
+	case r == 0x2028, r == 0x2029:
 		return true
 	}
-	return false
+	return unicode.Is(unicode.Cf, r)
+}
+
+// VisibleText is Visible in Pictures mode for text of several lines: line
+// feeds and tabs stay as they are, everything else unsafe is shown. It is
+// the renderer of linesman's own diagnostics and errors, which quote file
+// names and server text.
+func VisibleText(s string) string {
+	if IsInert(s) {
+		return s
+	}
+	var sb strings.Builder
+	for {
+		i := strings.IndexAny(s, "\n\t")
+		if i < 0 {
+			sb.WriteString(VisibleString(s, Pictures))
+			return sb.String()
+		}
+		sb.WriteString(VisibleString(s[:i], Pictures))
+		sb.WriteByte(s[i])
+		s = s[i+1:]
+	}
 }
 
 const hexDigits = "0123456789abcdef"
@@ -149,7 +174,17 @@ func hexByte(c byte) string {
 	return string([]byte{'\\', 'x', hexDigits[c>>4], hexDigits[c&15]})
 }
 
+// runeNotation writes r as <U+XXXX>, with as many hex digits as it needs
+// beyond four (tag characters are U+E00xx).
 func runeNotation(r rune) string {
 	const digits = "0123456789ABCDEF"
-	return "<U+" + string([]byte{digits[(r>>12)&15], digits[(r>>8)&15], digits[(r>>4)&15], digits[r&15]}) + ">"
+	b := []byte("<U+")
+	shift := 12
+	for r>>(shift+4) != 0 {
+		shift += 4
+	}
+	for ; shift >= 0; shift -= 4 {
+		b = append(b, digits[(r>>shift)&15])
+	}
+	return string(append(b, '>'))
 }

@@ -419,6 +419,9 @@ func (r *Report) ExitStatus() int {
 }
 
 // WriteJSON writes the report as one indented JSON document and a newline.
+// Controls that encoding/json leaves raw (C1, bidi and other format
+// controls, DEL) are \u escapes ([wire.InertJSON]): the report is read on
+// terminals too.
 func (r *Report) WriteJSON(w io.Writer) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -427,7 +430,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	if err := enc.Encode(r); err != nil {
 		return err
 	}
-	_, err := w.Write(buf.Bytes())
+	_, err := w.Write(wire.InertJSON(buf.Bytes()))
 	return err
 }
 

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"time"
+	"unicode/utf8"
+
+	"linesman/wire"
+)
+
+// diagLog is linesman's own diagnostics file (--log FILE). It is created
+// 0600, like a capture: what it says quotes the server (its errors, its
+// command line). Every line is made inert before it is written, so that
+// `cat` of the log cannot set the title or the clipboard of the terminal
+// showing it.
+type diagLog struct {
+	w      io.Writer
+	f      *os.File
+	prefix string
+}
+
+// openDiagLog opens path for appending (creating it 0600), or returns a log
+// that writes nowhere when path is empty. prefix names the mode in each line
+// ("linesman check").
+func openDiagLog(path, prefix string) (*diagLog, error) {
+	d := &diagLog{w: io.Discard, prefix: prefix}
+	if path == "" {
+		return d, nil
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	d.w, d.f = f, f
+	return d, nil
+}
+
+// logf writes one line: time, prefix, and the message made inert.
+func (d *diagLog) logf(format string, a ...any) {
+	msg := wire.VisibleString(fmt.Sprintf(format, a...), wire.Pictures)
+	fmt.Fprintf(d.w, "%s %s: %s\n", time.Now().Format(time.RFC3339Nano), d.prefix, msg)
+}
+
+// Close closes the file, if there is one.
+func (d *diagLog) Close() error {
+	if d.f == nil {
+		return nil
+	}
+	return d.f.Close()
+}
+
+// inertErr renders an error for a terminal: file names and server text in
+// it are made inert.
+func inertErr(err error) string { return wire.VisibleString(err.Error(), wire.Pictures) }
+
+// inertWriter makes what passes through it inert for a terminal
+// ([wire.VisibleText]: line feeds and tabs kept, every other control,
+// C1, bidi or format control shown as a symbol). linesman's headless
+// outputs and its errors go through one, so that a path, a header field or
+// a server message quoted anywhere in them cannot drive the terminal,
+// whichever code path wrote it. A rune split across two writes is held
+// back until it is whole.
+type inertWriter struct {
+	w       io.Writer
+	pending []byte
+}
+
+func (iw *inertWriter) Write(p []byte) (int, error) {
+	b := p
+	if len(iw.pending) > 0 {
+		b = append(iw.pending, p...)
+		iw.pending = nil
+	}
+	// Hold back an incomplete rune at the end (at most 3 bytes).
+	cut := len(b)
+	for i := len(b) - 1; i >= 0 && i >= len(b)-3; i-- {
+		if utf8.RuneStart(b[i]) {
+			if !utf8.FullRune(b[i:]) {
+				cut = i
+			}
+			break
+		}
+	}
+	iw.pending = append(iw.pending, b[cut:]...)
+	if _, err := io.WriteString(iw.w, wire.VisibleText(string(b[:cut]))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Flush writes a held-back partial rune (shown as invalid bytes).
+func (iw *inertWriter) Flush() {
+	if len(iw.pending) > 0 {
+		io.WriteString(iw.w, wire.VisibleText(string(iw.pending)))
+		iw.pending = nil
+	}
+}

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestLogFileIsPrivateAndInert: --log creates its file 0600 (it quotes the
+// server, like a capture, which is 0600 too), and nothing in it can drive
+// the terminal that cats it: a server path holding OSC 0 (title) and OSC 52
+// (clipboard) used to be written raw, here and on stderr.
+func TestLogFileIsPrivateAndInert(t *testing.T) {
+	dir := t.TempDir()
+	logPath := filepath.Join(dir, "diag.log")
+	hostile := filepath.Join(dir, "srv\x1b]0;pwned\x07\x1b]52;c;Zm9v\x07\u202e\u009b2J")
+	status, out, errOut := runBinary(t, nil, "check", "--log", logPath, "--", hostile)
+	if status != exitFindings {
+		t.Errorf("status %d, want %d", status, exitFindings)
+	}
+	fi, err := os.Stat(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if perm := fi.Mode().Perm(); perm != 0o600 {
+		t.Errorf("--log file mode %v, want 0600", perm)
+	}
+	b, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "cannot start") {
+		t.Errorf("the log does not say the start failed:\n%s", b)
+	}
+	for name, text := range map[string][]byte{"--log file": b, "stdout": out, "stderr": errOut} {
+		if err := terminalSafe(text); err != nil {
+			t.Errorf("%s: %v\n%q", name, err, text)
+		}
+	}
+}
+
+// TestCleanEnv: --clean-env starts the server with PATH, HOME, LANG, TERM,
+// USER, LOGNAME and SHELL from linesman's environment plus -e values, and
+// nothing else; without it the server inherits everything.
+func TestCleanEnv(t *testing.T) {
+	t.Setenv("LINESMAN_TEST_SECRET", "hunter2")
+	t.Setenv("LANG", "C.UTF-8")
+	t.Setenv("BASH_FUNC_x%%", "() { :; }")
+	dir := t.TempDir()
+	for _, clean := range []bool{false, true} {
+		out := filepath.Join(dir, "env")
+		args := []string{"check", "-e", "FROM_FLAG=1"}
+		if clean {
+			args = append(args, "--clean-env")
+		}
+		args = append(args, "--", "sh", "-c", `env > "$0"`, out)
+		runBinary(t, nil, args...)
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		env := map[string]bool{}
+		for _, kv := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			k, _, _ := strings.Cut(kv, "=")
+			env[k] = true
+		}
+		if !env["FROM_FLAG"] || !env["PATH"] || !env["LANG"] {
+			t.Errorf("clean=%v: the server lacks FROM_FLAG, PATH or LANG:\n%s", clean, b)
+		}
+		if env["LINESMAN_TEST_SECRET"] == clean {
+			t.Errorf("clean=%v: LINESMAN_TEST_SECRET present=%v:\n%s", clean, env["LINESMAN_TEST_SECRET"], b)
+		}
+		if clean {
+			for k := range env {
+				switch k {
+				case "PATH", "HOME", "LANG", "TERM", "USER", "LOGNAME", "SHELL", "FROM_FLAG", "PWD", "SHLVL", "_":
+					// PWD, SHLVL and _ are sh's own.
+				default:
+					t.Errorf("--clean-env: the server got %s", k)
+				}
+			}
+		}
+		os.Remove(out)
+	}
+}
