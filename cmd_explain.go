@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"linesman/wire"
@@ -12,12 +13,14 @@ import (
 const explainHeader = `linesman explain — what a finding means and how to fix it
 
 Usage:
-  linesman explain              every finding code with its severity and title
+  linesman explain              every rule family, and in each every finding code with its severity and title
+  linesman explain FAMILY       one family's codes (framing, lifecycle, tools, multi-round, ...)
   linesman explain CODE...      why it matters, how to fix it, the specification clause
   linesman explain --json [CODE...]   the same as JSON
 
 Example:
   linesman explain non-json-line
+  linesman explain multi-round
 `
 
 // runExplain prints the finding registry, whole or one code at a time.
@@ -29,20 +32,8 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		return status
 	}
 
-	if len(codes) == 0 {
-		all := wire.Codes()
-		if *jsonOut {
-			return writeExplainJSON(stdout, stderr, all)
-		}
-		width := 0
-		for _, info := range all {
-			width = max(width, len(info.Code))
-		}
-		fmt.Fprintf(stdout, "%d finding codes (linesman explain CODE tells why each matters and how to fix it):\n\n", len(all))
-		for _, info := range all {
-			fmt.Fprintf(stdout, "  %-7s  %-*s  %s\n", info.Severity, width, info.Code, info.Title)
-		}
-		return exitOK
+	if len(codes) == 0 || (len(codes) == 1 && isFamily(codes[0])) {
+		return listFamilies(stdout, stderr, codes, *jsonOut)
 	}
 
 	var infos []wire.Info
@@ -66,6 +57,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stdout)
 		}
 		fmt.Fprintf(stdout, "%s (%s)\n  %s\n", info.Code, info.Severity, info.Title)
+		fmt.Fprintf(stdout, "  family: %s; eras: %s\n", info.Family, info.Eras)
 		section(stdout, "Why it matters", info.Why)
 		section(stdout, "How to fix it", info.Fix)
 		section(stdout, "Specification", info.Spec)
@@ -92,12 +84,14 @@ type explainEntry struct {
 	Why      string `json:"why"`
 	Fix      string `json:"fix"`
 	Spec     string `json:"spec"`
+	Family   string `json:"family"`
+	Eras     string `json:"eras"`
 }
 
 func writeExplainJSON(stdout, stderr io.Writer, infos []wire.Info) int {
 	out := make([]explainEntry, 0, len(infos))
 	for _, i := range infos {
-		out = append(out, explainEntry{i.Code, i.Severity.String(), i.Title, i.Why, i.Fix, i.Spec})
+		out = append(out, explainEntry{i.Code, i.Severity.String(), i.Title, i.Why, i.Fix, i.Spec, i.Family, i.Eras})
 	}
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
@@ -131,4 +125,46 @@ func nearCodes(code string) []string {
 		}
 	}
 	return out
+}
+
+// isFamily reports whether name is a rule family's name.
+func isFamily(name string) bool {
+	for _, f := range wire.Families() {
+		if f.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// listFamilies prints the rule families and each one's codes (only the
+// family asked for, when one is).
+func listFamilies(stdout, stderr io.Writer, only []string, jsonOut bool) int {
+	all := wire.Codes()
+	if len(only) == 1 {
+		all = slices.DeleteFunc(all, func(i wire.Info) bool { return i.Family != only[0] })
+	}
+	if jsonOut {
+		return writeExplainJSON(stdout, stderr, all)
+	}
+	width := 0
+	for _, info := range all {
+		width = max(width, len(info.Code))
+	}
+	fams := wire.Families()
+	if len(only) == 0 {
+		fmt.Fprintf(stdout, "%d finding codes in %d families (linesman explain CODE tells why each matters and how to fix it; linesman explain FAMILY lists one family):\n", len(all), len(fams))
+	}
+	for _, fam := range fams {
+		if len(only) == 1 && fam.Name != only[0] {
+			continue
+		}
+		fmt.Fprintf(stdout, "\n%s — %s\n", fam.Name, fam.Title)
+		for _, info := range all {
+			if info.Family == fam.Name {
+				fmt.Fprintf(stdout, "  %-7s  %-*s  %s\n", info.Severity, width, info.Code, info.Title)
+			}
+		}
+	}
+	return exitOK
 }

@@ -66,7 +66,7 @@ var familyOf = map[string]string{
 	"crlf-line-ending": FamilyFraming, "invalid-utf8": FamilyFraming, "utf8-bom": FamilyFraming,
 	"control-characters": FamilyFraming, "unterminated-frame": FamilyFraming, "oversize-frame": FamilyFraming,
 	"batch-array": FamilyFraming, "invalid-jsonrpc": FamilyFraming, "duplicate-key": FamilyFraming,
-	"non-integer-id": FamilyFraming, "unflushed-output": FamilyFraming,
+	"non-integer-id": FamilyFraming, "unflushed-output": FamilyProcess,
 	"pipe-held-after-exit": FamilyProcess, "ignored-stdin-eof": FamilyProcess, "needed-sigkill": FamilyProcess,
 	"stdin-not-read": FamilyProcess, "exit-at-start": FamilyProcess, "exited-during-request": FamilyProcess,
 	"stderr-escape-sequences": FamilyProcess,
