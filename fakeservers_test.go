@@ -66,6 +66,8 @@ var fakeServers = map[string]func(){
 	"ui-flood":                    serveUIFlood,
 	"tap-messy":                   serveTapMessy,
 	"tap-signal":                  serveTapSignal,
+	"tap-echo":                    serveTapEcho,
+	"tap-flood":                   serveTapFlood,
 }
 
 // fakeServerArgs returns "-e LINESMAN_FAKE_SERVER=<name> -- <this test binary>",
@@ -720,4 +722,31 @@ func serveTapSignal() {
 	<-c
 	fmt.Fprintln(os.Stderr, "tap-signal: got SIGTERM")
 	os.Exit(7)
+}
+
+// serveTapEcho answers every line on stdin at once with one short line:
+// the server side of the tap's latency benchmark.
+func serveTapEcho() {
+	in := bufio.NewReaderSize(os.Stdin, 1<<16)
+	out := bufio.NewWriter(os.Stdout)
+	reply := []byte(`{"jsonrpc":"2.0","id":1,"result":{}}` + "\n")
+	for {
+		if _, err := in.ReadSlice('\n'); err != nil {
+			return
+		}
+		out.Write(reply)
+		out.Flush()
+	}
+}
+
+// serveTapFlood writes 1 KiB frames to stdout until the pipe breaks: the
+// server side of the tap's throughput benchmark.
+func serveTapFlood() {
+	frame := []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"` + strings.Repeat("f", 1024-87) + `"}}` + "\n")
+	out := bufio.NewWriterSize(os.Stdout, 64<<10)
+	for {
+		if _, err := out.Write(frame); err != nil {
+			return
+		}
+	}
 }

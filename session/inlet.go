@@ -58,7 +58,7 @@ func (in *Inlet) Write(b []byte) (int, error) {
 		if !isOpen(p.exited) {
 			return 0, p.exitedError()
 		}
-		_, err := p.w.enqueue(b, func() {
+		err := p.w.writeThrough(b, func() {
 			for _, f := range frames {
 				in.s.logFrame(wire.ClientToServer, f)
 			}

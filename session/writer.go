@@ -33,6 +33,7 @@ type writer struct {
 	stopped bool // stdin is (being) closed: no more sends
 	err     error
 	inWrite bool
+	through bool // writeThrough is writing: run waits, so writes never interleave
 
 	accepted int64         // bytes ever accepted by enqueue; a send ends at an offset of this count
 	broken   chan struct{} // closed when a write failed (not when linesman closed stdin itself)
@@ -86,12 +87,46 @@ func (w *writer) enqueue(raw []byte, logFrames func()) (end int64, err error) {
 	return w.accepted, nil
 }
 
+// writeThrough writes raw to stdin on the caller's goroutine, calling
+// logFrames first under the queue's lock, when nothing is queued or being
+// written ahead of it; otherwise it queues raw as enqueue does. It is the
+// tap's inlet: the host's pump may block on a server that does not read,
+// as it would on a direct pipe, and one goroutine hand-off is saved per
+// message. Blocked writes are seen by blocked as the queue's are.
+func (w *writer) writeThrough(raw []byte, logFrames func()) error {
+	w.mu.Lock()
+	if len(w.queue) > 0 || w.inWrite || w.stopped || w.closing {
+		w.mu.Unlock()
+		_, err := w.enqueue(raw, logFrames)
+		return err
+	}
+	logFrames()
+	w.inWrite, w.through, w.since = true, true, time.Now()
+	w.queued += int64(len(raw))
+	w.accepted += int64(len(raw))
+	w.mu.Unlock()
+	n, err := w.f.Write(raw)
+	w.mu.Lock()
+	w.inWrite, w.through = false, false
+	w.written += int64(n)
+	if !w.stopped {
+		w.queued -= int64(len(raw))
+	}
+	w.mu.Unlock()
+	w.poke() // run may have work that waited for this write
+	if err != nil {
+		w.failed(err)
+		return fmt.Errorf("%w (%v)", ErrStdinClosed, plainCause(err))
+	}
+	return nil
+}
+
 func (w *writer) run() {
 	defer close(w.done)
 	defer w.closeFile()
 	for {
 		w.mu.Lock()
-		for len(w.queue) == 0 && !w.closing && !w.stopped {
+		for (len(w.queue) == 0 && !w.closing || w.through) && !w.stopped {
 			w.mu.Unlock()
 			<-w.wake
 			w.mu.Lock()
