@@ -1,12 +1,7 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -47,16 +42,7 @@ func checkCaptureTarget(path string) error {
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
 		return nil
 	}
-	// The header is the first line; env names (and values) make it long.
-	line, err := bufio.NewReaderSize(f, 1<<20).ReadSlice('\n')
-	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
-		return nil
-	}
-	var h struct {
-		Type   string `json:"type"`
-		Format string `json:"format"`
-	}
-	if json.Unmarshal(bytes.TrimSpace(line), &h) == nil && h.Type == "header" && h.Format == capture.FormatName {
+	if isCapture, err := capture.StartsWithHeader(f); err != nil || isCapture {
 		return nil
 	}
 	return fmt.Errorf("--capture %s: the file exists and is not a linesman capture; not overwriting it (remove it, or choose another name)", path)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	"linesman/session"
@@ -96,8 +95,7 @@ func runSend(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				return err
 			}
 			for _, line := range inputFrames(input) {
-				line = fillID(line, s.NextID)
-				line = fillMeta(line, s.RequestMeta())
+				line = s.CompleteRequest(line)
 				if err := s.Send(append(line, '\n')); err != nil {
 					return fmt.Errorf("send: %w", err)
 				}
@@ -163,81 +161,6 @@ func multiLineValue(input []byte, pos int) (value []byte, after int, ok bool) {
 		return nil, 0, false
 	}
 	return c.Bytes(), after, true
-}
-
-// fillID gives a request written without an id the next free one: a JSON
-// object with a "method", no "id", and a method that does not start with
-// "notifications/". The id goes first in the object; the rest of the line
-// is left exactly as written. Anything else is returned unchanged.
-func fillID(line []byte, next func() wire.ID) []byte {
-	var obj map[string]json.RawMessage
-	if json.Unmarshal(line, &obj) != nil {
-		return line
-	}
-	var method string
-	if json.Unmarshal(obj["method"], &method) != nil || method == "" {
-		return line
-	}
-	if _, has := obj["id"]; has || strings.HasPrefix(method, "notifications/") {
-		return line
-	}
-	open := bytes.IndexByte(line, '{')
-	id := next()
-	out := make([]byte, 0, len(line)+24)
-	out = append(out, line[:open+1]...)
-	out = append(out, `"id":`...)
-	out = append(out, id.String()...)
-	out = append(out, ',')
-	return append(out, line[open+1:]...)
-}
-
-// fillMeta gives a request written without params._meta the _meta its era
-// requires (meta; nil in the legacy era, where nothing is added). The
-// object is inserted at the start of params (or as new params), and the rest
-// of the line is left exactly as written. A request that has a _meta of its
-// own, notifications, and anything that is not a JSON-RPC request object are
-// returned unchanged.
-func fillMeta(line []byte, meta json.RawMessage) []byte {
-	if len(meta) == 0 {
-		return line
-	}
-	var obj map[string]json.RawMessage
-	if json.Unmarshal(line, &obj) != nil {
-		return line
-	}
-	var method string
-	if json.Unmarshal(obj["method"], &method) != nil || method == "" || strings.HasPrefix(method, "notifications/") {
-		return line
-	}
-	if _, has := obj["id"]; !has {
-		return line
-	}
-	params, has := obj["params"]
-	if !has {
-		open := bytes.IndexByte(line, '{')
-		out := make([]byte, 0, len(line)+len(meta)+24)
-		out = append(out, line[:open+1]...)
-		out = append(out, `"params":{"_meta":`...)
-		out = append(out, meta...)
-		out = append(out, "},"...)
-		return append(out, line[open+1:]...)
-	}
-	var p map[string]json.RawMessage
-	if json.Unmarshal(params, &p) != nil {
-		return line // not an object: the server will say so
-	}
-	if _, own := p["_meta"]; own || bytes.Count(line, params) != 1 {
-		return line
-	}
-	at := bytes.Index(line, params) + bytes.IndexByte(params, '{') + 1
-	out := make([]byte, 0, len(line)+len(meta)+16)
-	out = append(out, line[:at]...)
-	out = append(out, `"_meta":`...)
-	out = append(out, meta...)
-	if len(p) > 0 {
-		out = append(out, ',')
-	}
-	return append(out, line[at:]...)
 }
 
 // unterminated reports whether the frame at seq ended without a line end

@@ -1,0 +1,183 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"linesman/wire"
+)
+
+// The _meta rule of the modern era (2026-07-28: every request carries the
+// protocol version, the client's capabilities and its info in
+// params._meta), for the requests the session builds and for those a person
+// writes by hand.
+
+// buildParams marshals params and, in the modern era, adds the _meta every
+// 2026-07-28 request must carry (keys the caller set are kept).
+func (s *Session) buildParams(method string, params any) (json.RawMessage, error) {
+	var raw json.RawMessage
+	switch p := params.(type) {
+	case nil:
+	case json.RawMessage:
+		raw = p
+	case []byte:
+		raw = p
+	default:
+		b, err := json.Marshal(p)
+		if err != nil {
+			return nil, fmt.Errorf("session: encoding the params of %s: %w", method, err)
+		}
+		raw = b
+	}
+	s.client.mu.Lock()
+	era, version := s.client.era, s.client.version
+	s.client.mu.Unlock()
+	if era != EraModern {
+		return raw, nil
+	}
+	return s.withMeta(raw, version)
+}
+
+// RequestMeta returns the _meta object every request must carry in the
+// session's era — in the modern era (2026-07-28) the protocol version, the
+// client's capabilities and its info — or nil in the legacy era, where
+// requests need none. It lets a caller that writes requests by hand
+// (linesman send) complete them as Request does.
+func (s *Session) RequestMeta() json.RawMessage {
+	s.client.mu.Lock()
+	era, version := s.client.era, s.client.version
+	s.client.mu.Unlock()
+	if era != EraModern {
+		return nil
+	}
+	params, err := s.withMeta(nil, version)
+	if err != nil {
+		return nil
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(params, &obj) != nil {
+		return nil
+	}
+	return obj["_meta"]
+}
+
+// withMeta adds the modern era's request _meta to the params object raw.
+func (s *Session) withMeta(raw json.RawMessage, version string) (json.RawMessage, error) {
+	obj := map[string]json.RawMessage{}
+	if len(raw) > 0 && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &obj); err != nil {
+			return nil, fmt.Errorf("session: params must be a JSON object in the modern era: %w", err)
+		}
+	}
+	meta := map[string]any{}
+	if m, ok := obj["_meta"]; ok {
+		if err := json.Unmarshal(m, &meta); err != nil {
+			return nil, fmt.Errorf("session: params._meta must be an object: %w", err)
+		}
+	}
+	if version == "" {
+		version = ModernProtocolVersion
+	}
+	setDefault(meta, MetaProtocolVersion, version)
+	setDefault(meta, MetaClientCapabilities, s.clientCapabilities())
+	setDefault(meta, MetaClientInfo, s.clientInfo())
+	b, err := json.Marshal(meta)
+	if err != nil {
+		return nil, err
+	}
+	obj["_meta"] = b
+	return json.Marshal(obj)
+}
+
+func setDefault(m map[string]any, key string, v any) {
+	if _, ok := m[key]; !ok {
+		m[key] = v
+	}
+}
+
+// fillID gives a request written without an id the next free one: a JSON
+// object with a "method", no "id", and a method that does not start with
+// "notifications/". The id goes first in the object; the rest of the line
+// is left exactly as written. Anything else is returned unchanged.
+func fillID(line []byte, next func() wire.ID) []byte {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(line, &obj) != nil {
+		return line
+	}
+	var method string
+	if json.Unmarshal(obj["method"], &method) != nil || method == "" {
+		return line
+	}
+	if _, has := obj["id"]; has || strings.HasPrefix(method, "notifications/") {
+		return line
+	}
+	open := bytes.IndexByte(line, '{')
+	id := next()
+	out := make([]byte, 0, len(line)+24)
+	out = append(out, line[:open+1]...)
+	out = append(out, `"id":`...)
+	out = append(out, id.String()...)
+	out = append(out, ',')
+	return append(out, line[open+1:]...)
+}
+
+// fillMeta gives a request written without params._meta the _meta its era
+// requires (meta; nil in the legacy era, where nothing is added). The
+// object is inserted at the start of params (or as new params), and the rest
+// of the line is left exactly as written. A request that has a _meta of its
+// own, notifications, and anything that is not a JSON-RPC request object are
+// returned unchanged.
+func fillMeta(line []byte, meta json.RawMessage) []byte {
+	if len(meta) == 0 {
+		return line
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(line, &obj) != nil {
+		return line
+	}
+	var method string
+	if json.Unmarshal(obj["method"], &method) != nil || method == "" || strings.HasPrefix(method, "notifications/") {
+		return line
+	}
+	if _, has := obj["id"]; !has {
+		return line
+	}
+	params, has := obj["params"]
+	if !has {
+		open := bytes.IndexByte(line, '{')
+		out := make([]byte, 0, len(line)+len(meta)+24)
+		out = append(out, line[:open+1]...)
+		out = append(out, `"params":{"_meta":`...)
+		out = append(out, meta...)
+		out = append(out, "},"...)
+		return append(out, line[open+1:]...)
+	}
+	var p map[string]json.RawMessage
+	if json.Unmarshal(params, &p) != nil {
+		return line // not an object: the server will say so
+	}
+	if _, own := p["_meta"]; own || bytes.Count(line, params) != 1 {
+		return line
+	}
+	at := bytes.Index(line, params) + bytes.IndexByte(params, '{') + 1
+	out := make([]byte, 0, len(line)+len(meta)+16)
+	out = append(out, line[:at]...)
+	out = append(out, `"_meta":`...)
+	out = append(out, meta...)
+	if len(p) > 0 {
+		out = append(out, ',')
+	}
+	return append(out, line[at:]...)
+}
+
+// CompleteRequest completes a request written by hand (linesman send) the
+// way [Session.Request] builds its own: a request without an id gets the
+// next free one ([Session.NextID]), and in the modern era one without
+// params._meta gets the _meta the era requires ([Session.RequestMeta]). The
+// rest of the line is left exactly as written; a line that is not a request
+// without those members is returned unchanged.
+func (s *Session) CompleteRequest(line []byte) []byte {
+	return fillMeta(fillID(line, s.NextID), s.RequestMeta())
+}
