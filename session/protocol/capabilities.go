@@ -11,7 +11,8 @@ import (
 // declaration was seen at all: with none, nothing is judged.
 type capabilities struct {
 	serverKnown bool
-	server      val // a private copy of the server's capabilities object
+	server      val             // a private copy of the server's capabilities object
+	serverHas   map[string]bool // capability -> declared, as asked so far
 	clientKnown bool
 	client      val
 }
@@ -19,6 +20,17 @@ type capabilities struct {
 func (c *capabilities) setServer(v val) {
 	c.serverKnown = v.isObject()
 	c.server = val(append([]byte(nil), v...))
+	c.serverHas = map[string]bool{}
+}
+
+// serverDeclares is declares(server, capability), remembered.
+func (c *capabilities) serverDeclares(capability string) bool {
+	d, ok := c.serverHas[capability]
+	if !ok {
+		d = declares(c.server, capability)
+		c.serverHas[capability] = d
+	}
+	return d
 }
 
 func (c *capabilities) setClient(v val) {
@@ -63,8 +75,8 @@ func (j *Judge) capabilityRequest(f *wire.Frame, method string, params *obj, era
 	if need == "" || !j.caps.serverKnown {
 		return
 	}
-	j.ran(FamilyCapabilities)
-	if !declares(j.caps.server, need) {
+	j.ran(famCapabilities)
+	if !j.caps.serverDeclares(need) {
 		raise(f, "undeclared-capability-request", "the client sent %s but the server did not declare the %s capability", withArticle(method), need)
 	}
 }
@@ -75,8 +87,8 @@ func (j *Judge) capabilityResult(f *wire.Frame, method string, era Era) {
 	if need == "" || !j.caps.serverKnown {
 		return
 	}
-	j.ran(FamilyCapabilities)
-	if !declares(j.caps.server, need) {
+	j.ran(famCapabilities)
+	if !j.caps.serverDeclares(need) {
 		raise(f, "undeclared-capability", "the server answered %s with a result but never declared the %s capability: a conforming host does not use what was not declared", method, need)
 	}
 }
@@ -101,7 +113,7 @@ func (j *Judge) serverRequest(f *wire.Frame, method string) {
 	if need == "" || !j.caps.clientKnown {
 		return
 	}
-	j.ran(FamilyCapabilities)
+	j.ran(famCapabilities)
 	if !declares(j.caps.client, need) {
 		raise(f, "undeclared-client-capability", "the server sent %s but the client did not declare the %s capability", withArticle(method), need)
 	}
@@ -132,13 +144,13 @@ func (j *Judge) serverNotification(f *wire.Frame, m *wire.Message, params *obj) 
 		return
 	}
 	if need := listChangedCapability(m.Method); need != "" {
-		j.ran(FamilyCapabilities)
+		j.ran(famCapabilities)
 		if !declares(j.caps.server, need) {
 			raise(f, "list-changed-undeclared", "the server sent %s without declaring %s", m.Method, need)
 		}
 	}
 	if m.Method == "notifications/message" {
-		j.ran(FamilyLogging)
+		j.ran(famLogging)
 		if !declares(j.caps.server, "logging") {
 			raise(f, "logging-undeclared", "the server sent notifications/message but never declared the logging capability")
 		}

@@ -23,8 +23,8 @@ var contentTypesSince = map[string]string{
 
 // contentBlock judges one content block (tool result, prompt message)
 // and returns its type.
-func (j *Judge) contentBlock(f *wire.Frame, where string, b *obj, el val) string {
-	j.ran(FamilyContent)
+func (j *Judge) contentBlock(f *wire.Frame, where place, b *obj, el val) string {
+	j.ran(famContent)
 	if !el.isObject() {
 		raise(f, "content-block-invalid", "%s is %s; a content block is an object", where, el.kindName())
 		return ""
@@ -51,12 +51,12 @@ func (j *Judge) contentBlock(f *wire.Frame, where string, b *obj, el val) string
 		needString("text")
 	case "image", "audio":
 		if needString("data") {
-			j.base64(f, where+".data", b.get("data"))
+			j.base64(f, where.with(".data"), b.get("data"))
 		}
 		needString("mimeType")
 	case "resource_link":
 		if needString("uri") {
-			j.uri(f, where+".uri", b.get("uri"))
+			j.uri(f, where.with(".uri"), b.get("uri"))
 		}
 		needString("name")
 	case "resource":
@@ -66,24 +66,24 @@ func (j *Judge) contentBlock(f *wire.Frame, where string, b *obj, el val) string
 			return typ
 		}
 		ro := index(r)
-		j.resourceContents(f, where+".resource", &ro)
+		j.resourceContents(f, where.with(".resource"), &ro)
 	}
 	return typ
 }
 
 // resourceContents judges text or blob resource contents.
-func (j *Judge) resourceContents(f *wire.Frame, where string, r *obj) {
-	j.ran(FamilyResources)
+func (j *Judge) resourceContents(f *wire.Frame, where place, r *obj) {
+	j.ran(famResources)
 	if u := r.get("uri"); !u.isString() {
 		raise(f, "content-block-invalid", "%s has uri %s; it must be a string", where, u.kindName())
 	} else {
-		j.uri(f, where+".uri", u)
+		j.uri(f, where.with(".uri"), u)
 	}
 	text, blob := r.get("text"), r.get("blob")
 	switch {
 	case text.isString() && !blob.present():
 	case blob.isString() && !text.present():
-		j.base64(f, where+".blob", blob)
+		j.base64(f, where.with(".blob"), blob)
 	case text.present() && blob.present():
 		raise(f, "content-block-invalid", "%s has both text and blob; resource contents carry exactly one", where)
 	default:
@@ -100,7 +100,7 @@ var b64 = func() (t [256]bool) {
 }()
 
 // base64 checks that a string is standard base64 with correct padding.
-func (j *Judge) base64(f *wire.Frame, where string, v val) {
+func (j *Judge) base64(f *wire.Frame, where place, v val) {
 	s := v.rawStr()
 	if msg := base64Problem(s); msg != "" {
 		raise(f, "invalid-base64", "%s is not valid base64: %s", where, msg)
@@ -130,8 +130,8 @@ func base64Problem(s []byte) string {
 }
 
 // uri checks that a URI has a scheme (RFC 3986 §3: scheme ":" hier-part).
-func (j *Judge) uri(f *wire.Frame, where string, v val) {
-	j.ran(FamilyResources)
+func (j *Judge) uri(f *wire.Frame, where place, v val) {
+	j.ran(famResources)
 	s, _ := v.str()
 	if !hasScheme(s) {
 		raise(f, "resource-uri-invalid", "%s %q has no scheme (file://, https://, or a custom scheme:)", where, s)
@@ -156,11 +156,11 @@ func hasScheme(s string) bool {
 // resourcesListResult judges the resources of a listing.
 func (j *Judge) resourcesListResult(f *wire.Frame, result *obj) {
 	result.get("resources").elems(func(i int, r val) bool {
-		where := "resources[" + itoa(i) + "]"
+		where := place{base: "resources", i: i}
 		if u := r.get("uri"); !u.isString() {
 			raise(f, "result-invalid", "%s.uri is %s; it must be a string", where, u.kindName())
 		} else {
-			j.uri(f, where+".uri", u)
+			j.uri(f, where.with(".uri"), u)
 		}
 		return true
 	})
@@ -168,18 +168,18 @@ func (j *Judge) resourcesListResult(f *wire.Frame, result *obj) {
 
 // resourcesReadResult judges the contents of a read.
 func (j *Judge) resourcesReadResult(f *wire.Frame, result *obj) {
-	result.get("contents").objects(func(i int, r *obj, el val) {
+	result.get("contents").objects(&j.block, func(i int, r *obj, el val) {
 		if !el.isObject() {
 			raise(f, "result-invalid", "contents[%d] is %s; it must be an object", i, el.kindName())
 			return
 		}
-		j.resourceContents(f, "contents["+itoa(i)+"]", r)
+		j.resourceContents(f, place{base: "contents", i: i}, r)
 	})
 }
 
 // promptsListResult records each prompt's required arguments.
 func (j *Judge) promptsListResult(result *obj) {
-	j.ran(FamilyPrompts)
+	j.ran(famPrompts)
 	result.get("prompts").elems(func(_ int, p val) bool {
 		name, ok := p.get("name").str()
 		if !ok {
@@ -200,7 +200,7 @@ func (j *Judge) promptsListResult(result *obj) {
 // promptsGetResult flags a prompt served without its required arguments,
 // and judges the messages' content.
 func (j *Judge) promptsGetResult(f *wire.Frame, params, result *obj) {
-	j.ran(FamilyPrompts)
+	j.ran(famPrompts)
 	name, _ := params.get("name").str()
 	if req, ok := j.prompts[name]; ok {
 		args := params.get("arguments")
@@ -214,7 +214,7 @@ func (j *Judge) promptsGetResult(f *wire.Frame, params, result *obj) {
 	result.get("messages").elems(func(i int, m val) bool {
 		c := m.get("content")
 		co := index(c)
-		j.contentBlock(f, "messages["+itoa(i)+"].content", &co, c)
+		j.contentBlock(f, place{base: "messages", i: i, subs: [2]string{".content"}, n: 1}, &co, c)
 		return true
 	})
 }
@@ -231,7 +231,7 @@ func (j *Judge) cursorRequest(f *wire.Frame, method string, params *obj) {
 	if !c.present() {
 		return
 	}
-	j.ran(FamilyPagination)
+	j.ran(famPagination)
 	s, ok := c.str()
 	if !ok {
 		raise(f, "params-invalid", "%s's params.cursor is %s; cursors are strings", method, c.kindName())
@@ -251,7 +251,7 @@ func (j *Judge) cursorResult(f *wire.Frame, method string, result *obj) {
 	if !c.present() || c.isNull() {
 		return
 	}
-	j.ran(FamilyPagination)
+	j.ran(famPagination)
 	s, ok := c.str()
 	if !ok {
 		raise(f, "result-invalid", "the %s result's nextCursor is %s; it must be a string", method, c.kindName())
@@ -261,4 +261,30 @@ func (j *Judge) cursorResult(f *wire.Frame, method string, result *obj) {
 		j.pages[method] = map[string]bool{}
 	}
 	j.pages[method][s] = true
+}
+
+// place names where in a result a value sits ("content[2].resource.uri"),
+// built into a string only when a finding needs it.
+type place struct {
+	base string
+	i    int
+	subs [2]string
+	n    int
+}
+
+// with is the place of a member below this one.
+func (p place) with(sub string) place {
+	if p.n < len(p.subs) {
+		p.subs[p.n] = sub
+		p.n++
+	}
+	return p
+}
+
+func (p place) String() string {
+	s := p.base + "[" + itoa(p.i) + "]"
+	for _, x := range p.subs[:p.n] {
+		s += x
+	}
+	return s
 }

@@ -28,6 +28,33 @@ const (
 	FamilyLogging       = wire.FamilyLogging
 )
 
+// family_ numbers the families for the judge's bookkeeping (a bit each).
+type family_ uint8
+
+const (
+	famFraming family_ = iota
+	famProcess
+	famIDs
+	famLifecycle
+	famCapabilities
+	famShapes
+	famErrors
+	famTools
+	famSchemas
+	famContent
+	famResources
+	famPrompts
+	famPagination
+	famMeta
+	famCaching
+	famMultiRound
+	famSubscriptions
+	famLogging
+)
+
+// familyNames are the registry's names of the families, by number.
+var familyNames = [...]string{FamilyFraming, FamilyProcess, FamilyIDs, FamilyLifecycle, FamilyCapabilities, FamilyShapes, FamilyErrors, FamilyTools, FamilySchemas, FamilyContent, FamilyResources, FamilyPrompts, FamilyPagination, FamilyMeta, FamilyCaching, FamilyMultiRound, FamilySubscriptions, FamilyLogging}
+
 // Status is how a family of rules fared in a session.
 type Status string
 
@@ -62,7 +89,7 @@ func (j *Judge) Coverage(counts map[string]int) []FamilyStatus {
 		switch {
 		case st.Findings > 0:
 			st.Status = Broken
-		case j.exercised[fam.Name]:
+		case j.exercisedName(fam.Name):
 			st.Status = Held
 		}
 		out = append(out, st)
@@ -70,12 +97,21 @@ func (j *Judge) Coverage(counts map[string]int) []FamilyStatus {
 	return out
 }
 
+func (j *Judge) exercisedName(name string) bool {
+	for f, n := range familyNames {
+		if n == name {
+			return j.exercised&(1<<f) != 0
+		}
+	}
+	return false
+}
+
 // Exercised lists the families exercised so far, sorted.
 func (j *Judge) Exercised() []string {
 	var out []string
-	for f, ok := range j.exercised {
-		if ok {
-			out = append(out, f)
+	for f, n := range familyNames {
+		if j.exercised&(1<<f) != 0 {
+			out = append(out, n)
 		}
 	}
 	sort.Strings(out)

@@ -12,7 +12,7 @@ func (j *Judge) request(in Input, msg val) {
 	p := index(msg.open("params"))
 	params := &p
 	if strings.HasPrefix(m.Method, "notifications/") {
-		j.ran(FamilyShapes)
+		j.ran(famShapes)
 		raise(f, "notification-with-id", "%s is a notification but carries id %s: the peer will treat it as a request and the sender will wait for an answer that never comes", m.Method, m.ID.String())
 	}
 	j.checkMetaKeys(f, params.get("_meta"), "params._meta")
@@ -22,10 +22,14 @@ func (j *Judge) request(in Input, msg val) {
 	}
 	j.observeEra(m.Method, params)
 	era := j.requestEra(m.Method, params)
-	if len(j.eras) >= maxPending {
-		clear(j.eras) // unanswered requests: their answers re-read the request instead
+	if era != j.era {
+		// Remembered only when it differs from the session's, which is what
+		// the answer is judged by otherwise.
+		if len(j.eras) >= maxPending {
+			clear(j.eras) // requests never answered
+		}
+		j.eras[f] = era
 	}
-	j.eras[f] = era
 	j.lifecycleRequest(f, m.Method, params, era)
 	if era == EraModern {
 		j.modernRequest(f, m, params)
@@ -46,7 +50,7 @@ func (j *Judge) notification(in Input, msg val) {
 	params := &p
 	j.checkMetaKeys(f, params.get("_meta"), "params._meta")
 	if m.Method == "notifications/cancelled" {
-		j.ran(FamilyIDs)
+		j.ran(famIDs)
 		if m.RequestID.Kind == wire.IDAbsent {
 			raise(f, "cancel-without-request-id", "notifications/cancelled has no params.requestId: the receiver cannot tell which request to stop")
 		}
@@ -69,7 +73,8 @@ func (j *Judge) response(in Input, msg val) {
 	if in.Dir == wire.ClientToServer {
 		return // answers to the server's requests: their shapes are the host's business
 	}
-	var method, reqID string
+	var method string
+	var reqID wire.ID
 	var p obj
 	params := &p
 	era := j.era
@@ -79,22 +84,22 @@ func (j *Judge) response(in Input, msg val) {
 		if e, ok := j.eras[in.Request]; ok {
 			era = e
 			delete(j.eras, in.Request)
-		} else {
-			era = j.requestEra(method, params)
 		}
-		reqID = idKey(in.Request.Msg.ID)
-		delete(j.modern.logLevel, reqID)
+		reqID = in.Request.Msg.ID
+		if len(j.modern.logLevel) > 0 {
+			delete(j.modern.logLevel, reqID)
+		}
 	}
 	if f.Msg.Kind == wire.KindError {
 		j.errorResponse(f, method, params, era, msg.open("error"))
 		return
 	}
+	if method == "" {
+		return // an answer to nothing known: no rule has a method to go by
+	}
 	r := j.indexResult(f, method, msg.open("result"))
 	result := &r
 	j.checkMetaKeys(f, result.get("_meta"), "result._meta")
-	if method == "" {
-		return
-	}
 	if era == EraModern {
 		if !j.modernResult(f, method, reqID, params, result) {
 			return // input_required: the shapes below are those of a complete result
@@ -120,8 +125,8 @@ func (j *Judge) indexResult(f *wire.Frame, method string, v val) obj {
 	}
 	o, _ := indexWith(v, "content", func(open val) int {
 		j.content.walked = true
-		return open.objects(func(i int, b *obj, el val) {
-			if j.contentBlock(f, "content["+itoa(i)+"]", b, el) == "text" {
+		return open.objects(&j.block, func(i int, b *obj, el val) {
+			if j.contentBlock(f, place{base: "content", i: i}, b, el) == "text" {
 				j.content.hasText = true
 			}
 		})

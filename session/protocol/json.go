@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"math"
 	"strconv"
+
+	"linesman/wire"
 )
 
 // val is one JSON value's bytes inside a text that wire already classified
@@ -116,6 +118,19 @@ func skipValue(b []byte, i int) int {
 // skipString returns the index just past the string starting at b[i].
 func skipString(b []byte, i int) int {
 	i++
+	// Most strings (keys, names, short values) end within a few bytes: a
+	// plain loop beats the call into IndexByte for them.
+	for end := min(i+24, len(b)); i < end; i++ {
+		switch b[i] {
+		case '"':
+			return i + 1
+		case '\\':
+			i++ // skip the escaped byte (an escaped quote among them)
+		}
+	}
+	if i > len(b) {
+		return len(b)
+	}
 	for {
 		j := bytes.IndexByte(b[i:], '"')
 		if j < 0 {
@@ -297,20 +312,19 @@ func (v val) text() string {
 	return string(v)
 }
 
-// idOf reads a JSON-RPC id value (string or integer) as a wire.ID-like key.
-func (v val) idKey() (string, bool) {
+// wireID reads a JSON-RPC id value (an integer or a string), or the zero ID.
+func (v val) wireID() wire.ID {
 	switch v.kind() {
 	case kString:
-		s, ok := v.str()
-		return "s:" + s, ok
-	case kNumber:
-		if !v.isInteger() {
-			return "", false
+		if s, ok := v.str(); ok {
+			return wire.StringID(s)
 		}
-		f, _ := v.num()
-		return "n:" + strconv.FormatFloat(f, 'f', -1, 64), true
+	case kNumber:
+		if f, ok := v.num(); ok && f == math.Trunc(f) && math.Abs(f) < 1<<62 {
+			return wire.IntID(int64(f))
+		}
 	}
-	return "", false
+	return wire.ID{}
 }
 
 // member is one member of an indexed object.
@@ -428,24 +442,25 @@ func (v val) open(key string) val {
 // objects walks an array whose elements are mostly objects, indexing each
 // object element in the same scan that delimits it; o is empty for an
 // element that is not an object. It returns the array's length (v may run
-// past its end), or, for a value that is not an array, that value's.
-func (v val) objects(fn func(i int, o *obj, el val)) int {
+// past its end), or, for a value that is not an array, that value's. o is
+// the caller's scratch space for the index (fn must not keep it).
+func (v val) objects(o *obj, fn func(i int, o *obj, el val)) int {
 	if v.kind() != kArray {
 		return skipValue(v, 0)
 	}
 	b := []byte(v)
 	i := skipSpace(b, 1)
 	for n := 0; i < len(b) && b[i] != ']'; n++ {
-		var o obj
 		var e int
 		if b[i] == '{' {
 			var l int
-			o, l = indexAt(val(b[i:]))
+			*o, l = indexAt(val(b[i:]))
 			e = i + l
 		} else {
+			*o = obj{}
 			e = skipValue(b, i)
 		}
-		fn(n, &o, val(b[i:e]))
+		fn(n, o, val(b[i:e]))
 		i = skipSpace(b, e)
 		if i < len(b) && b[i] == ',' {
 			i = skipSpace(b, i+1)

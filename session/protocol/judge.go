@@ -2,7 +2,6 @@ package protocol
 
 import (
 	"fmt"
-	"strconv"
 
 	"linesman/wire"
 )
@@ -62,13 +61,15 @@ type Judge struct {
 	modern
 	prompts map[string][]string // prompt name -> required arguments
 
-	exercised map[string]bool // family -> a rule of it ran
+	exercised uint32 // bit f: a rule of family f ran
 
-	// eras remembers the era each client request in flight was judged by,
-	// so that its answer does not re-read the request.
+	// eras remembers the era of each client request in flight that was
+	// judged by another era than the session's, so that its answer is judged
+	// by the request's era without re-reading the request.
 	eras map[*wire.Frame]Era
 
 	content contentSeen // what indexResult saw of the result being judged
+	block   obj         // scratch index of the content block being judged
 }
 
 // contentSeen is what the scan of a tools/call result's content found.
@@ -92,9 +93,6 @@ func (j *Judge) reset() {
 	j.modern = newModern()
 	j.prompts = map[string][]string{}
 	j.eras = map[*wire.Frame]Era{}
-	if j.exercised == nil {
-		j.exercised = map[string]bool{}
-	}
 	if !j.pinned {
 		j.era, j.version = EraUnknown, ""
 	}
@@ -119,7 +117,13 @@ func (j *Judge) Restarted() { j.reset() }
 
 // Exercise marks a family as exercised by a judge outside this package (the
 // session's process and id bookkeeping).
-func (j *Judge) Exercise(family string) { j.exercised[family] = true }
+func (j *Judge) Exercise(family string) {
+	for f, name := range familyNames {
+		if name == family {
+			j.ran(family_(f))
+		}
+	}
+}
 
 // Frame judges one frame and appends its findings to in.Frame.Findings.
 func (j *Judge) Frame(in Input) {
@@ -127,19 +131,19 @@ func (j *Judge) Frame(in Input) {
 	if f == nil || (in.Dir != wire.ClientToServer && in.Dir != wire.ServerToClient) {
 		return
 	}
-	j.exercised[FamilyFraming] = true
+	j.ran(famFraming)
 	if f.Truncated() {
 		// What was cut may be exactly what a rule looks at: oversize-frame says so.
 		return
 	}
 	switch f.Msg.Kind {
 	case wire.KindRequest:
-		j.exercised[FamilyIDs] = true
+		j.ran(famIDs)
 		j.request(in, body(f))
 	case wire.KindNotification:
 		j.notification(in, body(f))
 	case wire.KindResult, wire.KindError:
-		j.exercised[FamilyIDs] = true
+		j.ran(famIDs)
 		j.response(in, body(f))
 	}
 }
@@ -158,7 +162,7 @@ func raise(f *wire.Frame, code, format string, args ...any) {
 }
 
 // ran marks a family as exercised.
-func (j *Judge) ran(family string) { j.exercised[family] = true }
+func (j *Judge) ran(f family_) { j.exercised |= 1 << f }
 
 // metaVersion is params._meta's protocol version on a request, or "".
 func metaVersion(params *obj) string {
@@ -206,14 +210,3 @@ func (j *Judge) observeEra(method string, params *obj) {
 // unknown version counts as the latest, so a rule about newer shapes never
 // fires on a guess.
 func (j *Judge) versionAtLeast(v string) bool { return j.version == "" || j.version >= v }
-
-// idKey is a comparable spelling of a wire id, equal to val.idKey's.
-func idKey(id wire.ID) string {
-	switch id.Kind {
-	case wire.IDInt:
-		return "n:" + strconv.FormatInt(id.Num, 10)
-	case wire.IDString:
-		return "s:" + id.Str
-	}
-	return ""
-}

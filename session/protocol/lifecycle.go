@@ -20,7 +20,7 @@ func (j *Judge) lifecycleRequest(f *wire.Frame, method string, params *obj, era 
 		// dual-era client sends first on stdio.
 		return
 	}
-	j.ran(FamilyLifecycle)
+	j.ran(famLifecycle)
 	if method == "initialize" {
 		j.lc.firstJudged, j.lc.initSent = true, true
 		j.initializeParams(f, params)
@@ -66,7 +66,7 @@ func (j *Judge) initializeParams(f *wire.Frame, params *obj) {
 // initializeResult checks the server's answer to initialize and records
 // the negotiated version and capabilities.
 func (j *Judge) initializeResult(f *wire.Frame, params, result *obj) {
-	j.ran(FamilyLifecycle)
+	j.ran(famLifecycle)
 	j.lc.initAnswered, j.lc.initOK = true, true
 	pv := result.get("protocolVersion")
 	v, ok := pv.str()

@@ -8,9 +8,9 @@ import (
 
 // modern is the 2026-07-28 conversational state.
 type modern struct {
-	rounds   map[string]*round        // method+target -> the input_required answer awaiting its retry
-	subs     map[string]*subscription // idKey of a subscriptions/listen request -> its state
-	logLevel map[string]string        // idKey of a client request in flight -> its logLevel
+	rounds   map[string]*round         // method+target -> the input_required answer awaiting its retry
+	subs     map[wire.ID]*subscription // id of a subscriptions/listen request -> its state
+	logLevel map[wire.ID]string        // id of a client request in flight -> its logLevel
 	// discover404 is the frame that answered server/discover with -32601
 	// although the request was modern; judged once the server shows it speaks 2026-07-28.
 	discover404   *wire.Frame
@@ -19,13 +19,13 @@ type modern struct {
 }
 
 func newModern() modern {
-	return modern{rounds: map[string]*round{}, subs: map[string]*subscription{}, logLevel: map[string]string{}}
+	return modern{rounds: map[string]*round{}, subs: map[wire.ID]*subscription{}, logLevel: map[wire.ID]string{}}
 }
 
 // round is an InputRequiredResult awaiting the client's retry.
 type round struct {
 	method, target string
-	id             string // idKey of the request that got it
+	id             wire.ID // the request that got it
 	keys           []string
 	state          string
 	hasState       bool
@@ -54,7 +54,7 @@ var removedInModern = map[string]string{
 }
 
 func (j *Judge) removedMethod(f *wire.Frame, method string) {
-	j.ran(FamilyMeta)
+	j.ran(famMeta)
 	if why, ok := removedInModern[method]; ok {
 		raise(f, "removed-method", "%s is not part of 2026-07-28 (%s)", method, why)
 	}
@@ -62,7 +62,7 @@ func (j *Judge) removedMethod(f *wire.Frame, method string) {
 
 // modernRequest judges a client request in the 2026-07-28 era.
 func (j *Judge) modernRequest(f *wire.Frame, m *wire.Message, params *obj) {
-	j.ran(FamilyMeta)
+	j.ran(famMeta)
 	meta := params.get("_meta")
 	var missing []string
 	if !meta.get(metaProtocolVersion).isString() {
@@ -77,10 +77,10 @@ func (j *Judge) modernRequest(f *wire.Frame, m *wire.Message, params *obj) {
 	j.removedMethod(f, m.Method)
 	j.checkExtensions(f, meta.path(metaClientCapabilities, "extensions"), "clientCapabilities.extensions")
 	if lv, ok := meta.get(metaLogLevel).str(); ok {
-		j.modern.logLevel[idKey(m.ID)] = lv
+		j.modern.logLevel[m.ID] = lv
 	}
 	if m.Method == "subscriptions/listen" {
-		j.modern.subs[idKey(m.ID)] = &subscription{filter: clone(params.get("notifications"))}
+		j.modern.subs[m.ID] = &subscription{filter: clone(params.get("notifications"))}
 	}
 	j.retry(f, m, params)
 }
@@ -91,7 +91,7 @@ func (j *Judge) retry(f *wire.Frame, m *wire.Message, params *obj) {
 	field, ok := mrtrMethods[m.Method]
 	if !ok {
 		if hasState {
-			j.ran(FamilyMultiRound)
+			j.ran(famMultiRound)
 			raise(f, "request-state-misused", "%s carries a requestState, but only tools/call, prompts/get and resources/read take part in multi-round requests", m.Method)
 		}
 		return
@@ -101,7 +101,7 @@ func (j *Judge) retry(f *wire.Frame, m *wire.Message, params *obj) {
 	r := j.modern.rounds[key]
 	if r == nil {
 		if hasState {
-			j.ran(FamilyMultiRound)
+			j.ran(famMultiRound)
 			if len(j.modern.rounds) > 0 {
 				raise(f, "request-state-misused", "%s %q carries a requestState that no input_required answer to this request issued; it belongs to another request", m.Method, target)
 			} else {
@@ -110,9 +110,9 @@ func (j *Judge) retry(f *wire.Frame, m *wire.Message, params *obj) {
 		}
 		return
 	}
-	j.ran(FamilyMultiRound)
+	j.ran(famMultiRound)
 	delete(j.modern.rounds, key)
-	if idKey(m.ID) == r.id {
+	if m.ID == r.id {
 		raise(f, "retry-reused-id", "the retry of %s %q reuses id %s of the request it retries; a retry is a new request with a new id", m.Method, target, m.ID.String())
 	}
 	switch {
@@ -132,8 +132,8 @@ func (j *Judge) retry(f *wire.Frame, m *wire.Message, params *obj) {
 
 // modernResult judges a result to a 2026-07-28 request; false when it is
 // input_required (no complete-result shape applies).
-func (j *Judge) modernResult(f *wire.Frame, method, reqID string, params, result *obj) bool {
-	j.ran(FamilyMeta)
+func (j *Judge) modernResult(f *wire.Frame, method string, reqID wire.ID, params, result *obj) bool {
+	j.ran(famMeta)
 	meta := params.get("_meta")
 	if !meta.get(metaProtocolVersion).isString() || !meta.get(metaClientCapabilities).isObject() {
 		raise(f, "malformed-request-answered", "the server answered a %s request that lacks the required _meta fields with a result; it must reject it with -32602 (Invalid params)", method)
@@ -158,7 +158,7 @@ func (j *Judge) cacheHints(f *wire.Frame, method string, result *obj) {
 	if !cacheable[method] {
 		return
 	}
-	j.ran(FamilyCaching)
+	j.ran(famCaching)
 	ttl, scope := result.get("ttlMs"), result.get("cacheScope")
 	var missing []string
 	if !ttl.present() {
@@ -184,8 +184,8 @@ func (j *Judge) cacheHints(f *wire.Frame, method string, result *obj) {
 var inputMethods = map[string]bool{"elicitation/create": true, "sampling/createMessage": true, "roots/list": true}
 
 // inputRequired judges an InputRequiredResult and records the round.
-func (j *Judge) inputRequired(f *wire.Frame, method, reqID string, params, result *obj) {
-	j.ran(FamilyMultiRound)
+func (j *Judge) inputRequired(f *wire.Frame, method string, reqID wire.ID, params, result *obj) {
+	j.ran(famMultiRound)
 	field, ok := mrtrMethods[method]
 	if !ok {
 		raise(f, "input-required-unsupported-method", "the server answered %s with input_required; only tools/call, prompts/get and resources/read may be", method)

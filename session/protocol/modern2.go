@@ -27,7 +27,7 @@ func (j *Judge) flagDiscover404(f *wire.Frame) {
 
 // discoverResult checks a server/discover result and records the server's capabilities.
 func (j *Judge) discoverResult(f *wire.Frame, result *obj) {
-	j.ran(FamilyLifecycle)
+	j.ran(famLifecycle)
 	sv := result.get("supportedVersions")
 	if !sv.isArray() || sv.count() == 0 {
 		raise(f, "result-invalid", "the server/discover result's supportedVersions is %s; it must be a non-empty array of version strings", sv.kindName())
@@ -58,12 +58,12 @@ func (j *Judge) modernNotification(f *wire.Frame, m *wire.Message, params *obj) 
 	case "notifications/message":
 		j.modernLog(f, params)
 	case "notifications/cancelled":
-		j.ran(FamilySubscriptions)
-		if _, ok := j.modern.subs[idKey(m.RequestID)]; !ok && m.RequestID.Kind != wire.IDAbsent {
+		j.ran(famSubscriptions)
+		if _, ok := j.modern.subs[m.RequestID]; !ok && m.RequestID.Kind != wire.IDAbsent {
 			raise(f, "server-cancel-misused", "the server sent notifications/cancelled for %s, which is no subscriptions/listen request; servers cancel only to end a subscription", m.RequestID.String())
 		}
 	case "notifications/subscriptions/acknowledged":
-		j.ran(FamilySubscriptions)
+		j.ran(famSubscriptions)
 		if s := j.subscriptionOf(f, m.Method, params); s != nil {
 			s.acked = true
 		}
@@ -72,7 +72,7 @@ func (j *Judge) modernNotification(f *wire.Frame, m *wire.Message, params *obj) 
 		if !ok {
 			return
 		}
-		j.ran(FamilySubscriptions)
+		j.ran(famSubscriptions)
 		s := j.subscriptionOf(f, m.Method, params)
 		switch {
 		case s == nil:
@@ -92,8 +92,7 @@ func (j *Judge) subscriptionOf(f *wire.Frame, method string, params *obj) *subsc
 		raise(f, "subscription-notification-untagged", "%s has no %s in params._meta; notifications on a subscriptions/listen stream must name it", method, metaSubscriptionID)
 		return nil
 	}
-	k, _ := tag.idKey()
-	s := j.modern.subs[k]
+	s := j.modern.subs[tag.wireID()]
 	if s == nil {
 		raise(f, "subscription-unknown", "%s names subscription %s, which no subscriptions/listen request opened", method, tag.text())
 	}
@@ -117,7 +116,7 @@ func subscribedTo(filter val, field string, params *obj) bool {
 
 // modernLog judges notifications/message: only for requests that opted in.
 func (j *Judge) modernLog(f *wire.Frame, params *obj) {
-	j.ran(FamilyLogging)
+	j.ran(famLogging)
 	if len(j.modern.logLevel) == 0 {
 		raise(f, "log-without-level", "the server sent notifications/message while no request in flight set %s; logging is opt-in per request in 2026-07-28", metaLogLevel)
 		return
@@ -141,8 +140,11 @@ func (j *Judge) checkMetaKeys(f *wire.Frame, meta val, where string) {
 	if !meta.isObject() || !j.versionAtLeast(V20250618) {
 		return
 	}
-	j.ran(FamilyMeta)
+	j.ran(famMeta)
 	meta.members(func(k []byte, _ val) bool {
+		if string(k) == `"progressToken"` {
+			return true // the one key every revision reserves unprefixed
+		}
 		key, _ := val(k).str()
 		if why := metaKeyProblem(key, false); why != "" {
 			raise(f, "meta-key-invalid", "%s key %q: %s", where, key, why)
@@ -157,7 +159,7 @@ func (j *Judge) checkExtensions(f *wire.Frame, ext val, where string) {
 	if !ext.isObject() {
 		return
 	}
-	j.ran(FamilyMeta)
+	j.ran(famMeta)
 	ext.members(func(k []byte, _ val) bool {
 		key, _ := val(k).str()
 		if why := metaKeyProblem(key, true); why != "" {

@@ -7,7 +7,7 @@ import (
 // errorResponse judges an error answer: the code's range per era, and
 // what the answer says about the request.
 func (j *Judge) errorResponse(f *wire.Frame, method string, params *obj, era Era, errObj val) {
-	j.ran(FamilyErrors)
+	j.ran(famErrors)
 	code := f.Msg.ErrorCode
 	if !errObj.get("code").isInteger() {
 		return // invalid-jsonrpc says so
@@ -53,7 +53,7 @@ func standardCode(code int64) bool {
 // relies on.
 func (j *Judge) paramsShape(f *wire.Frame, method string, params *obj) {
 	need := func(key string, kind int, what string) {
-		j.ran(FamilyShapes)
+		j.ran(famShapes)
 		if v := params.get(key); v.kind() != kind {
 			raise(f, "params-invalid", "%s's params.%s is %s; it must be %s", method, key, v.kindName(), what)
 		}
@@ -79,7 +79,7 @@ func (j *Judge) paramsShape(f *wire.Frame, method string, params *obj) {
 // resultShape checks a complete result's shape per method.
 func (j *Judge) resultShape(f *wire.Frame, method string, params, result *obj) {
 	need := func(key string, kind int, what string) bool {
-		j.ran(FamilyShapes)
+		j.ran(famShapes)
 		if v := result.get(key); v.kind() != kind {
 			raise(f, "result-invalid", "the %s result's %s is %s; it must be %s", method, key, v.kindName(), what)
 			return false

@@ -43,7 +43,7 @@ func toolNameOK(name string) (string, bool) {
 
 // toolsListResult records the tools and judges their definitions.
 func (j *Judge) toolsListResult(f *wire.Frame, params, result *obj) {
-	j.ran(FamilyTools)
+	j.ran(famTools)
 	firstPage := !params.has("cursor")
 	if firstPage || j.tools.listing == nil {
 		j.tools.listing = map[string]bool{}
@@ -76,7 +76,7 @@ func (j *Judge) toolDefinition(f *wire.Frame, i int, name string, t val) {
 	}
 	j.tools.listing[name] = true
 	in := t.get("inputSchema")
-	j.ran(FamilySchemas)
+	j.ran(famSchemas)
 	switch {
 	case !in.isObject():
 		raise(f, "tool-input-schema-invalid", "tool %q has inputSchema %s; it must be a JSON Schema object with \"type\": \"object\"", name, in.kindName())
@@ -238,7 +238,7 @@ func (j *Judge) toolCallRequest(f *wire.Frame, params *obj) {
 	if t == nil || t.inSch == nil {
 		return
 	}
-	j.ran(FamilySchemas)
+	j.ran(famSchemas)
 	args := params.get("arguments")
 	if !args.present() {
 		args = val(`{}`)
@@ -253,11 +253,11 @@ func (j *Judge) toolCallRequest(f *wire.Frame, params *obj) {
 
 // toolCallResult judges a complete tools/call result.
 func (j *Judge) toolCallResult(f *wire.Frame, params, result *obj) {
-	j.ran(FamilyTools)
+	j.ran(famTools)
 	hasText := j.content.hasText
 	if !j.content.walked {
-		result.get("content").objects(func(i int, b *obj, el val) {
-			if j.contentBlock(f, "content["+itoa(i)+"]", b, el) == "text" {
+		result.get("content").objects(&j.block, func(i int, b *obj, el val) {
+			if j.contentBlock(f, place{base: "content", i: i}, b, el) == "text" {
 				hasText = true
 			}
 		})
@@ -274,7 +274,7 @@ func (j *Judge) toolCallResult(f *wire.Frame, params, result *obj) {
 	if t == nil || t.output == nil || result.get("isError").truthy() {
 		return
 	}
-	j.ran(FamilySchemas)
+	j.ran(famSchemas)
 	if !sc.present() {
 		raise(f, "structured-content-missing", "tool %q declares an outputSchema but its result has no structuredContent", name)
 		return
