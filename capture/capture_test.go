@@ -87,6 +87,16 @@ func (s *script) finding(f session.LoggedFinding) {
 
 func (s *script) note(n string) { s.log.Append(session.Event{Type: session.EventNote, Note: n}) }
 
+// fact logs an event the fold sees (an era decision, a restart), applied to
+// the tracker under the log's lock as the session does.
+func (s *script) fact(ev session.Event) {
+	s.log.AppendWith(func(seq uint64, at time.Duration) session.Event {
+		ev.At = at
+		s.tr.Apply(&ev)
+		return ev
+	})
+}
+
 // record writes the script's log to a fresh capture file and returns its path.
 func record(t testing.TB, log *session.Log, h Header) string {
 	t.Helper()
@@ -161,6 +171,14 @@ func diffEvent(w, g *session.Event) error {
 	case session.EventFinding:
 		if *w.Finding != *g.Finding {
 			return fmt.Errorf("finding %+v, want %+v", *g.Finding, *w.Finding)
+		}
+	case session.EventEra:
+		if *w.Era != *g.Era {
+			return fmt.Errorf("era %+v, want %+v", *g.Era, *w.Era)
+		}
+	case session.EventRestart:
+		if fmt.Sprint(*w.Restart) != fmt.Sprint(*g.Restart) {
+			return fmt.Errorf("restart %+v, want %+v", *g.Restart, *w.Restart)
 		}
 	}
 	return nil
@@ -691,10 +709,8 @@ func TestRoundTripRestart(t *testing.T) {
 	s.process(session.ProcessEvent{State: session.StateRunning, Pid: 10})
 	s.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\"}\n")
 	s.process(session.ProcessEvent{State: session.StateExited, Pid: 10, ExitCode: -1, Signal: "SIGTERM", Step: session.StepSIGTERM})
-	s.note("restart #1: starting srv again")
-	_, next := s.log.Bounds()
-	last, _ := s.log.Get(next - 1)
-	s.tr.Restarted(last.At)
+	s.fact(session.Event{Type: session.EventRestart, Restart: &session.RestartEvent{N: 1, Command: []string{"srv"}},
+		Note: "restart #1: starting srv again"})
 	s.process(session.ProcessEvent{State: session.StateRunning, Pid: 11})
 	s.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\"}\n")
 	s.serve(t, []byte("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n"))
@@ -717,20 +733,15 @@ func TestRoundTripRestart(t *testing.T) {
 	}
 }
 
-// TestRoundTripEra: the era the live session pinned (a note says where) is
+// TestRoundTripEra: the era the live session pinned (an era record) is
 // the era the rebuilt tracker judges by, so era-dependent findings agree —
 // here a server request in the modern era, and a reused id whose severity
 // depends on the era.
 func TestRoundTripEra(t *testing.T) {
 	for _, era := range []session.Era{session.EraModern, session.EraLegacy} {
 		s := newScript(0, 0)
-		if era == session.EraModern {
-			s.tr.SetEra(era)
-			s.note("era modern, as asked (--era modern): no probe and no initialize")
-		} else {
-			s.note("era legacy, as asked (--era legacy): no probe; initialize follows")
-			s.tr.SetEra(era)
-		}
+		// The words say nothing the fold reads: only the typed decision.
+		s.fact(session.Event{Type: session.EventEra, Era: &session.EraDecision{Era: era, Version: "v-" + era.String()}, Note: "decided"})
 		s.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\"}\n")
 		s.serve(t, []byte("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"roots/list\"}\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n"))
 		s.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\"}\n")
@@ -739,8 +750,8 @@ func TestRoundTripEra(t *testing.T) {
 			t.Fatal(err)
 		}
 		sameEvents(t, s.log, c.Log)
-		if c.Tracker.Era() != era {
-			t.Errorf("era %v, want %v", c.Tracker.Era(), era)
+		if hs := c.Tracker.Handshake(); hs.Era != era || hs.ProtocolVersion != "v-"+era.String() || !hs.EraPinned {
+			t.Errorf("handshake %+v, want era %v pinned, version v-%v", hs, era, era)
 		}
 	}
 }

@@ -2,7 +2,6 @@ package capture
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -287,8 +286,10 @@ func WriteTranscriptEvent(w io.Writer, ev *session.Event) {
 			fmt.Fprintf(w, " (frame #%d)", x.FrameSeq)
 		}
 		fmt.Fprintln(w)
-	case session.EventNote:
-		fmt.Fprintf(w, "%s  note %s\n", at, inert(ev.Note))
+	case session.EventNote, session.EventEra, session.EventRestart:
+		if ev.IsNote() {
+			fmt.Fprintf(w, "%s  note %s\n", at, inert(ev.Note))
+		}
 	}
 }
 
@@ -306,65 +307,6 @@ func lineText(l *wire.Line) string {
 		s += fmt.Sprintf(" [truncated: %d of %d bytes kept]", len(l.Content), l.Length)
 	}
 	return s
-}
-
-// ReportMeta works out, from the frames of a log, what a findings report
-// needs beyond the log: the era, protocol version and serverInfo that the
-// handshake established (initialize, or server/discover in the modern era).
-func ReportMeta(log *session.Log, h Header) report.Meta {
-	meta := report.Meta{Mode: "export", Command: h.Command}
-	type pending struct {
-		method string
-		params json.RawMessage
-	}
-	asked := map[wire.ID]pending{}
-	first, next := log.Bounds()
-	for seq := first; seq < next; seq++ {
-		ev, ok := log.Get(seq)
-		if !ok || ev.Type != session.EventFrame {
-			continue
-		}
-		m := &ev.Frame.Msg
-		switch {
-		case ev.Dir == wire.ClientToServer && m.Kind == wire.KindRequest &&
-			(m.Method == "initialize" || m.Method == "server/discover"):
-			var body struct {
-				Params json.RawMessage `json:"params"`
-			}
-			_ = json.Unmarshal(ev.Frame.Raw(), &body)
-			asked[m.ID] = pending{m.Method, body.Params}
-		case ev.Dir == wire.ServerToClient && m.Kind == wire.KindResult:
-			p, ok := asked[m.ID]
-			if !ok {
-				continue
-			}
-			delete(asked, m.ID)
-			var body struct {
-				Result struct {
-					ProtocolVersion string          `json:"protocolVersion"`
-					ServerInfo      json.RawMessage `json:"serverInfo"`
-				} `json:"result"`
-			}
-			if json.Unmarshal(ev.Frame.Raw(), &body) != nil {
-				continue
-			}
-			meta.ServerInfo = body.Result.ServerInfo
-			meta.ProtocolVersion = body.Result.ProtocolVersion
-			if p.method == "initialize" {
-				meta.Era = session.EraLegacy
-			} else {
-				meta.Era = session.EraModern
-				if meta.ProtocolVersion == "" {
-					var params struct {
-						Meta map[string]json.RawMessage `json:"_meta"`
-					}
-					_ = json.Unmarshal(p.params, &params)
-					_ = json.Unmarshal(params.Meta["io.modelcontextprotocol/protocolVersion"], &meta.ProtocolVersion)
-				}
-			}
-		}
-	}
-	return meta
 }
 
 // Formats are the names Export knows, for command lines and menus.
@@ -387,9 +329,10 @@ func Export(w io.Writer, format string, log *session.Log, tr *session.Tracker, h
 }
 
 // WriteFindings writes the log's findings report as JSON, in the schema of
-// `linesman check --json`.
+// `linesman check --json`. The pairing and the handshake facts are the
+// tracker's (the projection of the log), as everywhere else.
 func WriteFindings(w io.Writer, log *session.Log, tr *session.Tracker, h Header) error {
-	r := report.FromLog(log, tr, ReportMeta(log, h))
+	r := report.FromLog(log, tr, report.Meta{Mode: "export", Command: h.Command})
 	return r.WriteJSON(w)
 }
 

@@ -21,7 +21,11 @@ const FormatName = "linesman-capture"
 // Open reads every version up to this one; a reader meeting a newer version
 // refuses the file rather than misreading it. Adding optional members to a
 // record does not change the version; changing the meaning of one does.
-const FormatVersion = 1
+//
+// Version 2 records era decisions and restarts as typed records ("era",
+// "restart"); in version 1 they were notes, whose wording Open still reads
+// for version-1 files only.
+const FormatVersion = 2
 
 // Header is the first record of a capture: what was recorded, where and when.
 type Header struct {
@@ -141,6 +145,30 @@ func appendEvent(buf []byte, ev *session.Event) []byte {
 			}
 		}
 	case session.EventNote:
+		buf = append(buf, `,"note":`...)
+		buf = appendString(buf, []byte(ev.Note))
+	case session.EventEra:
+		if d := ev.Era; d != nil {
+			buf = append(buf, `,"era":"`...)
+			buf = append(buf, d.Era.String()...)
+			buf = append(buf, `","version":`...)
+			buf = appendString(buf, []byte(d.Version))
+		}
+		buf = append(buf, `,"note":`...)
+		buf = appendString(buf, []byte(ev.Note))
+	case session.EventRestart:
+		if r := ev.Restart; r != nil {
+			buf = append(buf, `,"n":`...)
+			buf = strconv.AppendInt(buf, int64(r.N), 10)
+			buf = append(buf, `,"command":[`...)
+			for i, a := range r.Command {
+				if i > 0 {
+					buf = append(buf, ',')
+				}
+				buf = appendString(buf, []byte(a))
+			}
+			buf = append(buf, ']')
+		}
 		buf = append(buf, `,"note":`...)
 		buf = appendString(buf, []byte(ev.Note))
 	}

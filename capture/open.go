@@ -109,6 +109,7 @@ type reader struct {
 	exitAt      time.Duration   // when it was logged
 	segments    []seqShift      // how the writer's Seqs map to the refilled log's
 	maxFrame    int
+	version     int // the file's format version
 }
 
 // seqShift says that the writer's Seqs from From on are Shift more than
@@ -202,6 +203,11 @@ type rawRecord struct {
 
 	Note string `json:"note"`
 
+	Era     string   `json:"era"` // era
+	Version string   `json:"version"`
+	N       int      `json:"n"` // restart
+	Command []string `json:"command"`
+
 	FromSeq uint64 `json:"fromSeq"` // dropped
 	Count   uint64 `json:"count"`
 }
@@ -280,6 +286,7 @@ func (rd *reader) header(b []byte) error {
 			rd.path, h.Version, by, session.Version, FormatVersion)
 	}
 	rd.maxFrame = h.MaxFrame
+	rd.version = h.Version
 	rd.c = &Capture{
 		Log:     session.NewLogAt(h.Start, rd.opts.Retention),
 		Tracker: session.NewTracker(session.TrackerOptions{Timeout: time.Duration(h.TimeoutNs)}),
@@ -346,6 +353,17 @@ func (rd *reader) event(rec *rawRecord) error {
 		ev.Type, ev.Finding = session.EventFinding, lf
 	case "note":
 		ev.Type, ev.Note = session.EventNote, rec.Note
+		if rd.version == 1 {
+			rd.v1Note(&ev)
+		}
+	case "era":
+		era, err := parseEra(rec.Era)
+		if err != nil {
+			return err
+		}
+		ev.Type, ev.Era, ev.Note = session.EventEra, &session.EraDecision{Era: era, Version: rec.Version}, rec.Note
+	case "restart":
+		ev.Type, ev.Restart, ev.Note = session.EventRestart, &session.RestartEvent{N: rec.N, Command: rec.Command}, rec.Note
 	default:
 		// A record type from a newer minor revision: skip it, keep the rest.
 		return nil
@@ -385,6 +403,8 @@ func (rd *reader) append(ev session.Event) {
 	if rd.exitPending {
 		rd.settleExit(&ev)
 	}
+	// Era decisions and restarts are folded as the live session folded
+	// them, with the Seq they get (the reader is the log's only appender).
 	switch ev.Type {
 	case session.EventFrame:
 		_, next := log.Bounds()
@@ -399,8 +419,8 @@ func (rd *reader) append(ev session.Event) {
 			// a note): which one, the next event says.
 			rd.exitPending, rd.exitAt = true, ev.At
 		}
-	case session.EventNote:
-		rd.eraNote(ev.Note)
+	case session.EventEra, session.EventRestart:
+		tr.Apply(&ev)
 	case session.EventFinding:
 		// A timeout is the live tracker's Tick speaking: tick the fresh
 		// tracker at that moment too, so its requests stand as the live
@@ -418,33 +438,60 @@ func (rd *reader) append(ev session.Event) {
 	log.Append(ev)
 }
 
-// How the session's notes begin where it tells its tracker something
-// (session.Restart and session/era.go): the notes are the only trace of it.
+// How the notes of format version 1 begin where the session told its
+// tracker something (session.Restart and session/era.go of linesman 0.1.0):
+// in those files the notes are the only trace of it. Never used for later
+// versions, which record era decisions and restarts as typed records.
 const (
-	restartNote     = "restart #"
-	eraLegacyNote   = "era legacy"
-	eraModernNote   = "era modern"
-	noHandshakeNote = "automatic handshake off"
+	v1RestartNote     = "restart #"
+	v1EraLegacyNote   = "era legacy"
+	v1EraModernNote   = "era modern"
+	v1NoHandshakeNote = "automatic handshake off"
 )
 
-// eraNote pins the tracker's era where the live session pinned it: the
-// handshake's decision (a note says it), or --era with the handshake off
-// (the header says which).
-func (rd *reader) eraNote(note string) {
-	tr := rd.c.Tracker
+// v1Note turns a note of a version-1 capture that recorded a decision
+// (an era, a restart) into the typed event a later version records, with
+// the note's words kept for display: the era decision of the handshake
+// (a note says it), or --era with the handshake off (the header says which).
+func (rd *reader) v1Note(ev *session.Event) {
+	note := ev.Note
+	decide := func(era session.Era, version string) {
+		ev.Type, ev.Era = session.EventEra, &session.EraDecision{Era: era, Version: version}
+	}
 	switch {
-	case strings.HasPrefix(note, eraLegacyNote):
-		tr.SetEra(session.EraLegacy)
-	case strings.HasPrefix(note, eraModernNote):
-		tr.SetEra(session.EraModern)
-	case strings.HasPrefix(note, noHandshakeNote):
+	case strings.HasPrefix(note, v1RestartNote):
+		ev.Type, ev.Restart = session.EventRestart, &session.RestartEvent{N: v1RestartNumber(note)}
+	case strings.HasPrefix(note, v1EraLegacyNote):
+		decide(session.EraLegacy, session.LegacyProtocolVersion)
+	case strings.HasPrefix(note, v1EraModernNote):
+		// "era modern (protocol 2026-07-28): ..." names the version.
+		version := session.ModernProtocolVersion
+		if rest, ok := strings.CutPrefix(note, v1EraModernNote+" (protocol "); ok {
+			if v, _, ok := strings.Cut(rest, ")"); ok {
+				version = v
+			}
+		}
+		decide(session.EraModern, version)
+	case strings.HasPrefix(note, v1NoHandshakeNote):
 		switch rd.c.Header.Era {
 		case "legacy":
-			tr.SetEra(session.EraLegacy)
+			decide(session.EraLegacy, session.LegacyProtocolVersion)
 		case "modern":
-			tr.SetEra(session.EraModern)
+			decide(session.EraModern, session.ModernProtocolVersion)
 		}
 	}
+}
+
+// v1RestartNumber reads n from "restart #n: ...".
+func v1RestartNumber(note string) int {
+	n := 0
+	for _, c := range strings.TrimPrefix(note, v1RestartNote) {
+		if c < '0' || c > '9' {
+			break
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
 }
 
 // settleExit tells the tracker about the exit logged before next, now that
@@ -458,8 +505,9 @@ func (rd *reader) settleExit(next *session.Event) {
 	at := rd.exitAt
 	if next != nil {
 		switch {
-		case next.Type == session.EventNote && strings.HasPrefix(next.Note, restartNote):
-			tr.Restarted(next.At)
+		case next.Type == session.EventRestart:
+			// The restart's own fold (Apply) starts the tracker afresh:
+			// the live session did not tell it of this exit.
 			return
 		case next.Type == session.EventFinding && (next.Finding.Code == "exited-during-request" || next.Finding.Code == "unflushed-output"):
 			at = next.At
@@ -550,6 +598,18 @@ func parseDir(s string) (wire.Dir, error) {
 		return wire.ServerToClient, nil
 	}
 	return 0, fmt.Errorf("unknown direction %q", s)
+}
+
+func parseEra(s string) (session.Era, error) {
+	switch s {
+	case "legacy":
+		return session.EraLegacy, nil
+	case "modern":
+		return session.EraModern, nil
+	case "unknown":
+		return session.EraUnknown, nil
+	}
+	return 0, fmt.Errorf("unknown era %q", s)
 }
 
 func parseSeverity(s string) (wire.Severity, error) {

@@ -44,14 +44,14 @@ const (
 
 // clientState is the Session's client half. Its own mutex guards it; it is
 // never held while sending or logging.
+//
+// What the handshake established (era, version, the server's identity and
+// capabilities) is not kept here: it is a fact of the projection
+// ([Tracker.Handshake]), which the accessors below read.
 type clientState struct {
-	mu           sync.Mutex
-	era          Era
-	version      string          // protocol version in use
-	serverInfo   json.RawMessage // serverInfo object, or nil
-	capabilities json.RawMessage // the server's capabilities, or nil
-	waiters      map[wire.ID]chan *wire.Frame
-	sent         map[wire.ID]sentRequest // requests linesman built, for Retry
+	mu      sync.Mutex
+	waiters map[wire.ID]chan *wire.Frame
+	sent    map[wire.ID]sentRequest // requests linesman built, for Retry
 }
 
 // sentRequest remembers a request linesman built, so a modern input_required
@@ -116,43 +116,25 @@ func (s *Session) roots() []map[string]string {
 }
 
 // Era returns the protocol era the handshake decided (EraUnknown before it,
-// or when no handshake was made and the frames did not tell).
-func (s *Session) Era() Era {
-	s.client.mu.Lock()
-	e := s.client.era
-	s.client.mu.Unlock()
-	if e == EraUnknown {
-		return s.tracker.Era()
-	}
-	return e
-}
+// or when no handshake was made and the frames did not tell), as the
+// projection holds it ([Tracker.Handshake]).
+func (s *Session) Era() Era { return s.tracker.Era() }
 
 // ProtocolVersion returns the protocol version in use, or "" before the handshake.
-func (s *Session) ProtocolVersion() string {
-	s.client.mu.Lock()
-	defer s.client.mu.Unlock()
-	return s.client.version
-}
+func (s *Session) ProtocolVersion() string { return s.tracker.Handshake().ProtocolVersion }
 
 // ServerInfo returns the server's serverInfo object, or nil.
-func (s *Session) ServerInfo() json.RawMessage {
-	s.client.mu.Lock()
-	defer s.client.mu.Unlock()
-	return s.client.serverInfo
-}
+func (s *Session) ServerInfo() json.RawMessage { return s.tracker.Handshake().ServerInfo }
 
 // ServerCapabilities returns the server's capabilities object, or nil.
 func (s *Session) ServerCapabilities() json.RawMessage {
-	s.client.mu.Lock()
-	defer s.client.mu.Unlock()
-	return s.client.capabilities
+	return s.tracker.Handshake().ServerCapabilities
 }
 
-func (s *Session) setEra(e Era, version string) {
-	s.client.mu.Lock()
-	s.client.era, s.client.version = e, version
-	s.client.mu.Unlock()
-	s.tracker.SetEra(e)
+// decide logs an era decision: a typed event the fold applies as it is
+// logged, with why in words (shown as a note; "" for none).
+func (s *Session) decide(e Era, version, why string) {
+	s.logFact(Event{Type: EventEra, Era: &EraDecision{Era: e, Version: version}, Note: why})
 }
 
 // NextID returns the id Request would mint next: never one used before in
@@ -434,17 +416,12 @@ func (s *Session) onFrame(dir wire.Dir, f *wire.Frame, seq uint64) {
 // teaches is recorded before a waiting Call sees it.
 func (s *Session) onAnswer(f *wire.Frame, seq uint64) {
 	id := f.Msg.ID
-	if r, ok := s.tracker.Lookup(wire.ClientToServer, id); !ok || r.ResponseSeq != seq {
-		// An id of the other type ("2" for 2) still answers a Call; the
-		// tracker has flagged id-type-mismatch.
-		if other, ok2 := otherType(id); ok2 {
-			if r2, ok3 := s.tracker.Lookup(wire.ClientToServer, other); ok3 && r2.ResponseSeq == seq {
-				id = other
-			}
-		}
-	}
-	if r, ok := s.tracker.Lookup(wire.ClientToServer, id); ok && r.ResponseSeq == seq {
-		s.learn(r, f)
+	// The fold has paired the answer already: the request it answers is the
+	// one a Call waits on, also when the answer's id is of the other type
+	// ("2" for 2; the tracker flagged id-type-mismatch).
+	if r, ok := s.tracker.AnswerTo(seq); ok && r.Dir == wire.ClientToServer {
+		id = r.ID
+		s.noteInputRequired(r, f)
 	}
 	s.client.mu.Lock()
 	ch, ok := s.client.waiters[id]
@@ -458,18 +435,10 @@ func (s *Session) onAnswer(f *wire.Frame, seq uint64) {
 	}
 }
 
-// learn records what the answer f to the client's request r says.
-func (s *Session) learn(r Request, f *wire.Frame) {
-	switch r.Method {
-	case "initialize":
-		if f.Msg.Kind == wire.KindResult {
-			s.learnInitialize(f)
-		}
-	case "server/discover":
-		if f.Msg.Kind == wire.KindResult {
-			s.learnDiscover(f)
-		}
-	}
+// noteInputRequired notes an input_required answer f to the client's
+// request r (what the handshake learns is the projection's: see
+// [Tracker.Handshake]).
+func (s *Session) noteInputRequired(r Request, f *wire.Frame) {
 	if f.Msg.Kind == wire.KindResult && f.Msg.ResultType == "input_required" {
 		var body struct {
 			Result struct {
@@ -490,35 +459,11 @@ func (s *Session) learn(r Request, f *wire.Frame) {
 	}
 }
 
-// learnInitialize records what an initialize result says (also when the
-// user made the handshake by hand).
-func (s *Session) learnInitialize(f *wire.Frame) {
-	var body struct {
-		Result struct {
-			ProtocolVersion string          `json:"protocolVersion"`
-			Capabilities    json.RawMessage `json:"capabilities"`
-			ServerInfo      json.RawMessage `json:"serverInfo"`
-		} `json:"result"`
-	}
-	if json.Unmarshal(f.Raw(), &body) != nil {
-		return
-	}
-	s.client.mu.Lock()
-	defer s.client.mu.Unlock()
-	if s.client.era == EraUnknown {
-		s.client.era = EraLegacy
-	}
-	if body.Result.ProtocolVersion != "" {
-		s.client.version = body.Result.ProtocolVersion
-	}
-	s.client.serverInfo = nonNull(body.Result.ServerInfo)
-	s.client.capabilities = nonNull(body.Result.Capabilities)
-}
-
 // discoverResult is what linesman reads from a server/discover result.
 type discoverResult struct {
 	SupportedVersions []string        `json:"supportedVersions"`
 	Capabilities      json.RawMessage `json:"capabilities"`
+	Instructions      string          `json:"instructions"`
 	ServerInfo        json.RawMessage `json:"serverInfo"`
 	Meta              struct {
 		ServerInfo json.RawMessage `json:"io.modelcontextprotocol/serverInfo"`
@@ -533,28 +478,6 @@ func parseDiscover(f *wire.Frame) (discoverResult, bool) {
 		return discoverResult{}, false
 	}
 	return *body.Result, true
-}
-
-// learnDiscover records the server's identity and capabilities from a
-// server/discover result (serverInfo moved into the result's _meta late in
-// the 2026-07-28 drafts; both places are read).
-func (s *Session) learnDiscover(f *wire.Frame) {
-	d, ok := parseDiscover(f)
-	if !ok {
-		return
-	}
-	info := nonNull(d.ServerInfo)
-	if info == nil {
-		info = nonNull(d.Meta.ServerInfo)
-	}
-	s.client.mu.Lock()
-	defer s.client.mu.Unlock()
-	if info != nil {
-		s.client.serverInfo = info
-	}
-	if c := nonNull(d.Capabilities); c != nil {
-		s.client.capabilities = c
-	}
 }
 
 func nonNull(b json.RawMessage) json.RawMessage {

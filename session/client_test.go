@@ -73,8 +73,8 @@ func dumpLog(l *Log) string {
 			}
 		case EventFinding:
 			fmt.Fprintf(&b, "#%d finding %s: %s", ev.Seq, ev.Finding.Code, ev.Finding.Message)
-		case EventNote:
-			fmt.Fprintf(&b, "#%d note %s", ev.Seq, ev.Note)
+		case EventNote, EventEra, EventRestart:
+			fmt.Fprintf(&b, "#%d %s %s", ev.Seq, ev.Type, ev.Note)
 		case EventStderr:
 			fmt.Fprintf(&b, "#%d stderr %s", ev.Seq, ev.Stderr.Content)
 		case EventProcess:
@@ -110,7 +110,7 @@ func notes(l *Log) []string {
 	first, end := l.Bounds()
 	var out []string
 	for _, ev := range l.Range(first, end) {
-		if ev.Type == EventNote {
+		if ev.IsNote() {
 			out = append(out, ev.Note)
 		}
 	}

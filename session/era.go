@@ -62,19 +62,19 @@ func (s *Session) probeTimeout() time.Duration {
 // pins Config.Era (if any) and leaves the handshake to the user.
 func (s *Session) Handshake(ctx context.Context) error {
 	if s.cfg.NoHandshake {
+		const off = "automatic handshake off: the conversation is yours to open (initialize, or server/discover)"
 		if s.cfg.Era != EraUnknown {
-			s.setEra(s.cfg.Era, defaultVersion(s.cfg.Era))
+			s.decide(s.cfg.Era, defaultVersion(s.cfg.Era), off)
+		} else {
+			s.note(off)
 		}
-		s.note("automatic handshake off: the conversation is yours to open (initialize, or server/discover)")
 		return nil
 	}
 	switch s.cfg.Era {
 	case EraLegacy:
-		s.note("era legacy, as asked (--era legacy): no probe; initialize follows")
-		return s.legacyHandshake(ctx)
+		return s.legacyHandshake(ctx, "era legacy, as asked (--era legacy): no probe; initialize follows")
 	case EraModern:
-		s.setEra(EraModern, ModernProtocolVersion)
-		s.note("era modern, as asked (--era modern): no probe and no initialize; server/discover asks the server who it is")
+		s.decide(EraModern, ModernProtocolVersion, "era modern, as asked (--era modern): no probe and no initialize; server/discover asks the server who it is")
 		cctx, cancel := context.WithTimeout(ctx, s.requestTimeout())
 		f, err := s.Call(cctx, "server/discover", nil)
 		cancel()
@@ -109,29 +109,24 @@ func (s *Session) probe(ctx context.Context) error {
 	switch {
 	case err == nil:
 	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
-		s.note(fmt.Sprintf("era legacy: no answer to server/discover within %s (the probe was cancelled); initialize follows", s.probeTimeout()))
-		return s.legacyHandshake(ctx)
+		return s.legacyHandshake(ctx, fmt.Sprintf("era legacy: no answer to server/discover within %s (the probe was cancelled); initialize follows", s.probeTimeout()))
 	default:
 		return fmt.Errorf("%w: server/discover: %w", ErrHandshake, err)
 	}
 
 	era, version, rule := decideEra(f)
 	if era == EraModern {
-		s.setEra(EraModern, version)
-		s.note(fmt.Sprintf("era modern (protocol %s): %s", version, rule))
+		s.decide(EraModern, version, fmt.Sprintf("era modern (protocol %s): %s", version, rule))
 		if f.Msg.Kind == wire.KindError {
-			// Ask again in the version it speaks, to learn who it is.
+			// Ask again in the version it speaks, to learn who it is (the
+			// projection reads the answer).
 			pctx, cancel := context.WithTimeout(ctx, s.probeTimeout())
-			f2, err := s.Call(pctx, "server/discover", nil)
+			_, _ = s.Call(pctx, "server/discover", nil)
 			cancel()
-			if err == nil && f2.Msg.Kind == wire.KindResult {
-				s.learnDiscover(f2)
-			}
 		}
 		return nil
 	}
-	s.note(fmt.Sprintf("era legacy: %s; initialize follows", rule))
-	return s.legacyHandshake(ctx)
+	return s.legacyHandshake(ctx, fmt.Sprintf("era legacy: %s; initialize follows", rule))
 }
 
 // decideEra applies the probe's rules to the answer to server/discover and
@@ -188,10 +183,11 @@ func pickModern(versions []string) string {
 	return best
 }
 
-// legacyHandshake sends initialize, waits for its result, and sends
+// legacyHandshake logs the decision for the legacy era (why, in words),
+// sends initialize, waits for its result, and sends
 // notifications/initialized.
-func (s *Session) legacyHandshake(ctx context.Context) error {
-	s.setEra(EraLegacy, LegacyProtocolVersion)
+func (s *Session) legacyHandshake(ctx context.Context, why string) error {
+	s.decide(EraLegacy, LegacyProtocolVersion, why)
 	cctx, cancel := context.WithTimeout(ctx, s.requestTimeout())
 	defer cancel()
 	f, err := s.Call(cctx, "initialize", map[string]any{
@@ -200,14 +196,13 @@ func (s *Session) legacyHandshake(ctx context.Context) error {
 		"clientInfo":      s.clientInfo(),
 	})
 	if err != nil {
-		s.setEra(EraLegacy, "") // no version was agreed: do not claim the one asked for
+		s.decide(EraLegacy, "", "") // no version was agreed: do not claim the one asked for
 		return fmt.Errorf("%w: initialize: %w", ErrHandshake, err)
 	}
 	if f.Msg.Kind == wire.KindError {
-		s.setEra(EraLegacy, "")
+		s.decide(EraLegacy, "", "")
 		return fmt.Errorf("%w: initialize answered error %d (%s)", ErrHandshake, f.Msg.ErrorCode, f.Msg.ErrorMessage)
 	}
-	s.learnInitialize(f)
 	line, err := wire.Marshal(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
 	if err != nil {
 		return err

@@ -16,7 +16,9 @@ const (
 	EventStderr                       // Stderr is set
 	EventProcess                      // Process is set
 	EventFinding                      // Finding is set (a finding not attached to a frame when it was logged)
-	EventNote                         // Note is set (era decisions, restarts, what linesman did and why)
+	EventNote                         // Note is set (what linesman did and why)
+	EventEra                          // Era is set: an era decision (Note, when set, says it in words)
+	EventRestart                      // Restart is set: a fresh process replaced the old one (Note says it in words)
 )
 
 // String returns the event type's name in captures and reports.
@@ -32,6 +34,10 @@ func (t EventType) String() string {
 		return "finding"
 	case EventNote:
 		return "note"
+	case EventEra:
+		return "era"
+	case EventRestart:
+		return "restart"
 	default:
 		return "unknown"
 	}
@@ -126,7 +132,24 @@ type Event struct {
 	Stderr  *wire.Line  // for EventStderr: one stderr line, exact bytes, like a wire line
 	Process *ProcessEvent
 	Finding *LoggedFinding
-	Note    string
+	Era     *EraDecision  // for EventEra
+	Restart *RestartEvent // for EventRestart
+	// Note is the text of an EventNote, and the words of an EventEra or
+	// EventRestart (shown where notes are; "" for a silent decision). The
+	// fold reads the typed payloads, never this text.
+	Note string
+}
+
+// IsNote reports whether the event is one of linesman's own notes to show:
+// an EventNote, or an era decision or restart that says itself in words.
+func (e *Event) IsNote() bool {
+	switch e.Type {
+	case EventNote:
+		return true
+	case EventEra, EventRestart:
+		return e.Note != ""
+	}
+	return false
 }
 
 // approxSize is what an event costs the retention budget: the structs it
@@ -154,6 +177,15 @@ func (e *Event) approxSize() int64 {
 	}
 	if e.Finding != nil {
 		n += int64(unsafe.Sizeof(*e.Finding)) + int64(len(e.Finding.Message))
+	}
+	if e.Era != nil {
+		n += int64(unsafe.Sizeof(*e.Era)) + int64(len(e.Era.Version))
+	}
+	if e.Restart != nil {
+		n += int64(unsafe.Sizeof(*e.Restart))
+		for _, a := range e.Restart.Command {
+			n += int64(len(a)) + 16
+		}
 	}
 	return n
 }

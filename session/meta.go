@@ -31,9 +31,8 @@ func (s *Session) buildParams(method string, params any) (json.RawMessage, error
 		}
 		raw = b
 	}
-	s.client.mu.Lock()
-	era, version := s.client.era, s.client.version
-	s.client.mu.Unlock()
+	hs := s.tracker.Handshake()
+	era, version := hs.Era, hs.ProtocolVersion
 	if era != EraModern {
 		return raw, nil
 	}
@@ -46,9 +45,8 @@ func (s *Session) buildParams(method string, params any) (json.RawMessage, error
 // requests need none. It lets a caller that writes requests by hand
 // (linesman send) complete them as Request does.
 func (s *Session) RequestMeta() json.RawMessage {
-	s.client.mu.Lock()
-	era, version := s.client.era, s.client.version
-	s.client.mu.Unlock()
+	hs := s.tracker.Handshake()
+	era, version := hs.Era, hs.ProtocolVersion
 	if era != EraModern {
 		return nil
 	}

@@ -3,6 +3,7 @@ package session
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -247,8 +248,8 @@ func (s *Session) Restart() error {
 	s.mu.Lock()
 	n := s.restarts + 1
 	s.mu.Unlock()
-	s.note(fmt.Sprintf("restart #%d: starting %s again", n, strings.Join(s.cfg.Command, " ")))
-	s.tracker.Restarted(s.log.Since())
+	s.logFact(Event{Type: EventRestart, Restart: &RestartEvent{N: n, Command: slices.Clone(s.cfg.Command)},
+		Note: fmt.Sprintf("restart #%d: starting %s again", n, strings.Join(s.cfg.Command, " "))})
 	p, err := s.spawn()
 	if err != nil {
 		return err
@@ -285,6 +286,17 @@ func (s *Session) logFindings(fs []LoggedFinding) {
 		f := fs[i]
 		s.log.Append(Event{Type: EventFinding, Finding: &f})
 	}
+}
+
+// logFact appends an event the fold must see in log order (an era
+// decision, a restart): the tracker applies it under the log's lock, as it
+// sees frames.
+func (s *Session) logFact(ev Event) uint64 {
+	return s.log.AppendWith(func(seq uint64, at time.Duration) Event {
+		ev.At = at
+		s.tracker.Apply(&ev)
+		return ev
+	})
 }
 
 func (s *Session) note(text string) {

@@ -92,6 +92,9 @@ type TrackerOptions struct {
 	// count as unflushed output; 0 means 1 s. A negative value means no
 	// minimum (tests use it).
 	UnflushedAfter time.Duration
+	// Judge, when set, judges every frame against protocol rules beyond
+	// the fold's own, at the one place the fold judges (see [Judge]).
+	Judge Judge
 }
 
 // DefaultTimeout is the request timeout when TrackerOptions.Timeout is zero.
@@ -171,16 +174,22 @@ func (sp *idSpace) used(id wire.ID) bool {
 type Tracker struct {
 	opts TrackerOptions
 
-	mu        sync.Mutex
-	era       Era
-	eraPinned bool // SetEra decided the era; frames no longer infer it
-	// initialized: the client sent notifications/initialized (legacy).
-	initialized bool
-	spaces      [3]*idSpace // indexed by wire.Dir
-	all         []*entry    // every request, in the order sent
-	// discoverSent: ids of c2s server/discover requests, to infer the era
-	// from their answers when nobody pinned it.
-	discoverSent map[wire.ID]bool
+	mu     sync.Mutex
+	hs     Handshake
+	spaces [3]*idSpace // indexed by wire.Dir
+	all    []*entry    // every request, in the order sent
+	// answers maps the Seq of each answer frame to the request it answered.
+	answers map[uint64]*entry
+	// discoverVersion: ids of the client's server/discover requests (this
+	// process), with the protocol version each asked for in its _meta, to
+	// read the era and version off their answers.
+	discoverVersion map[wire.ID]string
+	// unreadable is the Seq of the last client frame the server could not
+	// read as a message (not JSON, not JSON-RPC): what an error with id
+	// null most likely answers.
+	unreadable uint64
+	// nullAnswers maps an error answer with id null to that frame.
+	nullAnswers map[uint64]uint64
 
 	// Flush points for unflushed-output: when stdin was closed and when
 	// the process exited (0 = not yet), and when the server last wrote a frame.
@@ -191,7 +200,7 @@ type Tracker struct {
 
 // NewTracker returns an empty tracker.
 func NewTracker(opts TrackerOptions) *Tracker {
-	t := &Tracker{opts: opts}
+	t := &Tracker{opts: opts, answers: map[uint64]*entry{}, nullAnswers: map[uint64]uint64{}}
 	t.reset()
 	return t
 }
@@ -209,12 +218,13 @@ func (t *Tracker) reset() {
 	}
 	t.spaces[wire.ClientToServer].maxInt = keepMax
 	t.spaces[wire.ClientToServer].strMint = keepStr
-	t.initialized = false
-	t.discoverSent = map[wire.ID]bool{}
+	t.hs.Initialized = false
+	t.discoverVersion = map[wire.ID]string{}
+	t.unreadable = 0
 	t.stdinClosedAt, t.exitedAt, t.lastS2CAt = 0, 0, 0
 	t.unflushedRaised = false
-	if !t.eraPinned {
-		t.era = EraUnknown
+	if !t.hs.EraPinned {
+		t.hs.Era = EraUnknown
 	}
 }
 
@@ -231,18 +241,21 @@ func (t *Tracker) SetOptions(o TrackerOptions) {
 // infers the era from the frames (an initialize request means legacy; a
 // server/discover answer offering a 2026-07-28 or later version, or a
 // -32022 error to it, means modern), which is what a replay of a capture does.
+//
+// SetEra keeps the protocol version; an [EventEra] event in the log (see
+// [Tracker.Apply]) is how a session decides an era with its version.
 func (t *Tracker) SetEra(e Era) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.era = e
-	t.eraPinned = e != EraUnknown
+	t.hs.Era = e
+	t.hs.EraPinned = e != EraUnknown
 }
 
 // Era returns the era the tracker judges by (pinned or inferred).
 func (t *Tracker) Era() Era {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.era
+	return t.hs.Era
 }
 
 // Restarted tells the tracker a fresh process replaced the old one: the id
@@ -266,6 +279,11 @@ func (t *Tracker) Restarted(at time.Duration) {
 // log time, appends the protocol findings it raises to f.Findings, and
 // updates the requests. Called in log order, under the log's lock (through
 // Log.AppendWith): it must be quick and must not touch the log.
+//
+// The order within one frame is fixed: first the bookkeeping (a request is
+// recorded, an answer is paired with its request, progress and cancellation
+// are applied, the handshake facts are learnt), then [Tracker.judge], the one
+// place where the frame is judged against the protocol rules of its era.
 func (t *Tracker) Frame(seq uint64, dir wire.Dir, f *wire.Frame, at time.Duration) {
 	if f == nil || (dir != wire.ClientToServer && dir != wire.ServerToClient) {
 		return
@@ -275,14 +293,21 @@ func (t *Tracker) Frame(seq uint64, dir wire.Dir, f *wire.Frame, at time.Duratio
 	if dir == wire.ServerToClient && f.Msg.Kind != wire.KindNonJSON {
 		defer func() { t.lastS2CAt = at }()
 	}
+	era := t.hs.Era // the frame is judged by the era it was sent in
+	var req *entry
 	switch f.Msg.Kind {
 	case wire.KindRequest:
-		t.request(seq, dir, f, at)
+		req = t.request(seq, dir, f, at)
 	case wire.KindNotification:
 		t.notification(seq, dir, f, at)
 	case wire.KindResult, wire.KindError:
-		t.response(seq, dir, f, at)
+		req = t.response(seq, dir, f, at)
+	case wire.KindNonJSON, wire.KindInvalid:
+		if dir == wire.ClientToServer {
+			t.unreadable = seq
+		}
 	}
+	t.judge(Judged{Seq: seq, Dir: dir, Frame: f, At: at, Era: era}, req)
 }
 
 func opposite(d wire.Dir) wire.Dir {
@@ -292,8 +317,8 @@ func opposite(d wire.Dir) wire.Dir {
 	return wire.ClientToServer
 }
 
-// request records a request sent in direction dir.
-func (t *Tracker) request(seq uint64, dir wire.Dir, f *wire.Frame, at time.Duration) {
+// request records a request sent in direction dir and returns its entry.
+func (t *Tracker) request(seq uint64, dir wire.Dir, f *wire.Frame, at time.Duration) *entry {
 	m := &f.Msg
 	sp := t.spaces[dir]
 	e := &entry{Request: Request{
@@ -318,7 +343,7 @@ func (t *Tracker) request(seq uint64, dir wire.Dir, f *wire.Frame, at time.Durat
 		fd := wire.NewFinding("reused-id", fmt.Sprintf(
 			"the %s's request #%d (%s) reuses id %s of its earlier request #%d (%s, %s)",
 			who, seq, m.Method, idText(m.ID), old.Seq, old.Method, old.State))
-		if t.era == EraModern {
+		if t.hs.Era == EraModern {
 			// 2026-07-28 forbids only ids still in flight.
 			fd.Severity = wire.SeverityNote
 		} else {
@@ -335,17 +360,16 @@ func (t *Tracker) request(seq uint64, dir wire.Dir, f *wire.Frame, at time.Durat
 
 	if dir == wire.ClientToServer {
 		switch m.Method {
-		case "initialize":
-			if !t.eraPinned {
-				t.era = EraLegacy
+		case "initialize", "server/discover":
+			if m.Method == "initialize" && !t.hs.EraPinned {
+				t.hs.Era = EraLegacy
 			}
-		case "server/discover":
-			t.discoverSent[m.ID] = true
+			t.learnRequest(seq, f)
 		}
-		return
+		return e
 	}
 	// A request from the server.
-	switch t.era {
+	switch t.hs.Era {
 	case EraModern:
 		addFinding(f, wire.NewFinding("server-request-in-modern-era", fmt.Sprintf(
 			"the server sent %s request (id %s) on stdout; 2026-07-28 servers must not send requests",
@@ -353,12 +377,13 @@ func (t *Tracker) request(seq uint64, dir wire.Dir, f *wire.Frame, at time.Durat
 	case EraLegacy:
 		t.beforeInitialized(f)
 	}
+	return e
 }
 
 // beforeInitialized flags a server message sent before the client's
 // notifications/initialized in the legacy era (ping and logging are allowed).
 func (t *Tracker) beforeInitialized(f *wire.Frame) {
-	if t.initialized {
+	if t.hs.Initialized {
 		return
 	}
 	switch f.Msg.Method {
@@ -406,7 +431,7 @@ func (t *Tracker) notification(seq uint64, dir wire.Dir, f *wire.Frame, at time.
 	switch m.Method {
 	case "notifications/initialized":
 		if dir == wire.ClientToServer {
-			t.initialized = true
+			t.hs.Initialized = true
 		}
 	case "notifications/cancelled":
 		// The sender cancels one of its own requests.
@@ -419,7 +444,7 @@ func (t *Tracker) notification(seq uint64, dir wire.Dir, f *wire.Frame, at time.
 	case "notifications/progress":
 		t.progress(dir, f, at)
 	}
-	if dir == wire.ServerToClient && t.era == EraLegacy && m.Method != "notifications/progress" {
+	if dir == wire.ServerToClient && t.hs.Era == EraLegacy && m.Method != "notifications/progress" {
 		t.beforeInitialized(f)
 	}
 }
@@ -459,38 +484,59 @@ func (t *Tracker) progress(dir wire.Dir, f *wire.Frame, at time.Duration) {
 	}
 }
 
-// response matches an answer sent in direction dir to a request sent the
-// other way.
-func (t *Tracker) response(seq uint64, dir wire.Dir, f *wire.Frame, at time.Duration) {
+// response pairs an answer sent in direction dir with a request sent the
+// other way, and returns the request it answers (nil: none). The pairing
+// rules, which every reader of pairs relies on ([Tracker.PairOf]):
+//
+//   - the oldest request in flight with the answer's id (of two requests
+//     with one id, the first is answered first);
+//   - else the request with that id that ended without an answer: a
+//     cancelled one (the answer is late), a timed-out or lost one (answered
+//     after all);
+//   - else, when the request with that id was answered already, nothing
+//     (duplicate-response);
+//   - else the request in flight whose id is the same number or string of
+//     the other type ("3" answering 3: id-type-mismatch);
+//   - else nothing (unknown-response-id: an answer before its request, an
+//     id never used, an id of the process before a restart).
+//
+// An error with id null (or none) names no request: it is legal (a parse
+// error) and pairs with nothing; the fold remembers the client frame it most
+// likely answers (see [Pairing].Unreadable).
+func (t *Tracker) response(seq uint64, dir wire.Dir, f *wire.Frame, at time.Duration) *entry {
 	m := &f.Msg
 	if m.ID.Kind == wire.IDNull || m.ID.Kind == wire.IDAbsent {
-		// An error that could not name its request (a parse error): legal.
-		return
+		if dir == wire.ServerToClient && t.unreadable != 0 {
+			t.nullAnswers[seq] = t.unreadable
+		}
+		return nil
 	}
 	sp := t.spaces[opposite(dir)]
 	if es := sp.inflight[m.ID]; len(es) > 0 {
-		t.answer(sp, es[0], seq, dir, f, at)
-		return
+		e := es[0] // answer removes it from es
+		t.answer(sp, e, seq, dir, f, at)
+		return e
 	}
 	if e := sp.ended[m.ID]; e != nil {
 		switch {
 		case e.State == ReqCancelled && e.ResponseSeq == 0:
 			e.Late, e.ResponseSeq = true, seq
+			t.answers[seq] = e
 			t.noteAnswer(e, f)
 			addFinding(f, wire.NewFinding("late-response", fmt.Sprintf(
 				"answer to request #%d (%s, id %s) after it was cancelled at #%d; it is ignored",
 				e.Seq, e.Method, idText(e.ID), e.CancelSeq)))
-			return
+			return e
 		case (e.State == ReqTimedOut || e.State == ReqLost) && e.ResponseSeq == 0:
 			// Answered after all: once timed out, or drained from the pipe
 			// after the process exited.
 			t.answer(sp, e, seq, dir, f, at)
-			return
+			return e
 		}
 		addFinding(f, wire.NewFinding("duplicate-response", fmt.Sprintf(
 			"a second answer to request #%d (%s, id %s), already answered at #%d",
 			e.Seq, e.Method, idText(e.ID), e.ResponseSeq)))
-		return
+		return nil
 	}
 	if other, ok := otherType(m.ID); ok {
 		if es := sp.inflight[other]; len(es) > 0 {
@@ -499,7 +545,7 @@ func (t *Tracker) response(seq uint64, dir wire.Dir, f *wire.Frame, at time.Dura
 				"answer has id %s but request #%d (%s) used id %s: strict clients cannot match them",
 				idText(m.ID), e.Seq, e.Method, idText(e.ID))))
 			t.answer(sp, e, seq, dir, f, at)
-			return
+			return e
 		}
 	}
 	who := "client"
@@ -508,6 +554,7 @@ func (t *Tracker) response(seq uint64, dir wire.Dir, f *wire.Frame, at time.Dura
 	}
 	addFinding(f, wire.NewFinding("unknown-response-id", fmt.Sprintf(
 		"answer with id %s matches no request the %s sent", idText(m.ID), who)))
+	return nil
 }
 
 // answer ends e with the response f.
@@ -523,31 +570,14 @@ func (t *Tracker) answer(sp *idSpace, e *entry, seq uint64, dir wire.Dir, f *wir
 		e.State, e.EndedAt = state, at
 	}
 	e.ResponseSeq = seq
+	t.answers[seq] = e
 	e.quietBefore = t.lastS2CAt
 	t.noteAnswer(e, f)
 
 	if dir != wire.ServerToClient {
 		return
 	}
-	if m.Kind == wire.KindResult && t.era == EraModern {
-		switch {
-		case !m.HasResultType && !f.Truncated():
-			// A frame cut at the maximum frame size may have lost its
-			// resultType past the cut: oversize-frame says so already.
-			addFinding(f, wire.NewFinding("missing-result-type", fmt.Sprintf(
-				"result to request #%d (%s) has no resultType; 2026-07-28 servers must include it",
-				e.Seq, e.Method)))
-		case m.ResultType != "complete" && m.ResultType != "input_required":
-			addFinding(f, wire.NewFinding("unknown-result-type", fmt.Sprintf(
-				"result to request #%d (%s) has resultType %q; only \"complete\" and \"input_required\" exist",
-				e.Seq, e.Method, m.ResultType)))
-		}
-	}
-	if e.Method == "server/discover" && !t.eraPinned && t.discoverSent[e.ID] {
-		if era := eraFromDiscover(f); era != EraUnknown {
-			t.era = era
-		}
-	}
+	t.learnAnswer(e, seq, f)
 	t.checkUnflushed(e, f, at)
 }
 
@@ -779,12 +809,19 @@ func (t *Tracker) Requests() []Request {
 func (t *Tracker) RequestBySeq(seq uint64) (Request, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if e := t.bySeqLocked(seq); e != nil {
+		return e.Request, true
+	}
+	return Request{}, false
+}
+
+func (t *Tracker) bySeqLocked(seq uint64) *entry {
 	// all is in Seq order: requests are recorded in log order.
 	i, ok := slices.BinarySearchFunc(t.all, seq, func(e *entry, seq uint64) int { return cmpSeq(e.Seq, seq) })
 	if !ok {
-		return Request{}, false
+		return nil
 	}
-	return t.all[i].Request, true
+	return t.all[i]
 }
 
 // Lookup returns the latest request sent in direction dir with the given

@@ -667,7 +667,9 @@ func TestTransportRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitForEvent(t, s.Log(), "an answer of the new process", func(ev Event) bool { return ev.Type == EventFrame && ev.Dir == wire.ServerToClient })
-	waitForEvent(t, s.Log(), "the restart note", func(ev Event) bool { return ev.Type == EventNote && strings.Contains(ev.Note, "restart #1") })
+	waitForEvent(t, s.Log(), "the restart note", func(ev Event) bool {
+		return ev.Type == EventRestart && ev.Restart.N == 1 && strings.Contains(ev.Note, "restart #1")
+	})
 	s.Shutdown()
 	waitClosed(t, s.Done(), "Done")
 	checkFindings(t, s.Log(), "ignored-stdin-eof", "ignored-stdin-eof")

@@ -114,17 +114,12 @@ func (m *Model) quit() tea.Cmd {
 // templateContext gathers what the templates need.
 func (m *Model) templateContext() templateCtx {
 	ix := m.c.ix
-	c := templateCtx{era: ix.hs.Era, version: ix.hs.ProtocolVersion, tools: ix.tools}
-	if et, ok := m.opts.Session.(eraTeller); ok && et.Era() != session.EraUnknown {
-		c.era, c.version = et.Era(), et.ProtocolVersion()
-	}
-	c.id = fmt.Sprint(ix.nextFreeID())
+	hs := ix.tr.Handshake()
+	c := templateCtx{era: hs.Era, version: hs.ProtocolVersion, tools: ix.tools}
+	c.id = idJSON(ix.tr.NextID())
 	if mi, ok := m.opts.Session.(idMinter); ok {
 		if id := mi.NextID(); id.IsValid() {
 			c.id = idJSON(id)
-			if id.Kind == wire.IDInt && id.Num < ix.nextFreeID() {
-				c.id = fmt.Sprint(ix.nextFreeID())
-			}
 		}
 	}
 	if r, ok := m.inflight.selected(); ok && r.Dir == wire.ClientToServer {

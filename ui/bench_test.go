@@ -89,7 +89,7 @@ func BenchmarkRender(b *testing.B) {
 func BenchmarkIngest(b *testing.B) {
 	log := benchLog(b, b.N)
 	b.ResetTimer()
-	x := newIndex(log)
+	x := newIndex(log, nil)
 	x.ingest()
 	b.StopTimer()
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "frames/s")

@@ -6,8 +6,6 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
-
-	"linesman/session"
 )
 
 // focusID names a pane that can have the keyboard focus.
@@ -30,11 +28,10 @@ func (f focusID) String() string {
 // common is what every pane shares: styles, keys, the index and the clock.
 // The root model owns it; panes hold a pointer and never change it.
 type common struct {
-	st      *Styles
-	km      *KeyMap
-	ix      *index
-	tracker *session.Tracker
-	now     time.Duration // the log clock at the last update (ages, uptime)
+	st  *Styles
+	km  *KeyMap
+	ix  *index
+	now time.Duration // the log clock at the last update (ages, uptime)
 }
 
 // rect is a pane's place on the screen, computed once per resize.

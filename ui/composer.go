@@ -221,13 +221,13 @@ func reuseWarning(x *index, inflight []session.Request, era session.Era, id wire
 			live = true
 		}
 	}
-	if _, ok := x.open[reqKey{wire.ClientToServer, id}]; ok {
+	if x.tr.InFlightWith(wire.ClientToServer, id) {
 		live = true
 	}
 	switch {
 	case live:
 		return fmt.Sprintf("▲ id %s is still in flight: both eras forbid this. ctrl+s again sends anyway", id)
-	case !x.usedIDs[id]:
+	case !x.tr.Used(id):
 		return ""
 	case era == session.EraModern:
 		return fmt.Sprintf("▲ id %s was used before: the modern era allows it once answered, but answers get confusing. ctrl+s again sends anyway", id)

@@ -47,6 +47,7 @@ type detailKey struct {
 	seq        uint64
 	tab, w     int
 	late, pair int // the frame's late findings and pairing can change later
+	state      session.RequestState
 }
 
 func (p *detailPane) SetSize(w, h int) { p.w, p.h = w, h }
@@ -62,11 +63,9 @@ func (p *detailPane) scrollBy(d int) {
 
 // refresh rebuilds the cached content if the frame, tab or width changed.
 func (p *detailPane) refresh(seq uint64) {
-	pair := 0
-	if s, ok := p.c.ix.pair[seq]; ok {
-		pair = int(s)
-	}
-	k := detailKey{seq: seq, tab: p.tab, w: p.w, late: len(p.c.ix.later[seq]), pair: pair}
+	pp, _ := p.c.ix.tr.PairOf(seq)
+	k := detailKey{seq: seq, tab: p.tab, w: p.w, late: len(p.c.ix.later[seq]),
+		pair: int(pp.Response), state: pp.Request.State}
 	if k == p.key && p.lines != nil {
 		return
 	}
@@ -366,13 +365,23 @@ func (p *detailPane) findingLines(ev *session.Event) []string {
 	return out
 }
 
+// pairLines is the Pair tab: the frame's request or answer as the
+// projection paired them ([session.Tracker.PairOf]), the same pairing the
+// frame list, the reports and the exports give.
 func (p *detailPane) pairLines(ev *session.Event) []string {
 	st := p.c.st
 	m := &ev.Frame.Msg
-	other, ok := p.c.ix.pair[ev.Seq]
+	pp, known := p.c.ix.tr.PairOf(ev.Seq)
+	other, ok := uint64(0), pp.Paired()
+	if ok {
+		other = pp.Response
+		if m.Kind != wire.KindRequest {
+			other = pp.Request.Seq
+		}
+	}
 	var out []string
 	if m.Kind == wire.KindRequest {
-		if r, found := p.request(ev.Seq); found {
+		if r := pp.Request; known && r.Seq == ev.Seq {
 			line := "tracker: " + r.State.String()
 			if r.Late {
 				line += ", answered late (after the cancel)"
@@ -404,6 +413,13 @@ func (p *detailPane) pairLines(ev *session.Event) []string {
 			state += fmt.Sprintf(" yet (sent %ss into the session)", fmtDur(ev.At))
 		}
 		out = append(out, st.Warning.Render("▲ "+state))
+	case m.Kind.IsResponse() && (m.ID.Kind == wire.IDNull || m.ID.Kind == wire.IDAbsent):
+		// Legal, so no finding: an error that could not name its request.
+		line := "an error with id null answers no request: the server could not read the id of what it answers"
+		if pp.Unreadable != 0 {
+			line += fmt.Sprintf(" (most likely #%d, which it could not read as a message)", pp.Unreadable)
+		}
+		out = append(out, st.Subtle.Render(line))
 	case m.Kind.IsResponse():
 		out = append(out, st.Warning.Render("▲ no request with this id is known (see the findings)"))
 	default:
@@ -412,10 +428,7 @@ func (p *detailPane) pairLines(ev *session.Event) []string {
 	return out
 }
 
-// request finds the tracker's record of the request frame seq.
+// request finds the projection's record of the request frame seq.
 func (p *detailPane) request(seq uint64) (session.Request, bool) {
-	if p.c.tracker == nil {
-		return session.Request{}, false
-	}
-	return p.c.tracker.RequestBySeq(seq)
+	return p.c.ix.tr.RequestBySeq(seq)
 }

@@ -18,7 +18,7 @@ func TestDetailOfTruncatedFrame(t *testing.T) {
 	big := `{"jsonrpc":"2.0","id":1,"result":{"text":"` + strings.Repeat("A", 1<<20) + `"}}` + "\n"
 	for _, fr := range wire.FramesOf([]byte(big), wire.Options{MaxFrame: 300 << 10}) {
 		f.step(time.Millisecond)
-		f.log.Append(session.Event{At: f.at, Type: session.EventFrame, Dir: wire.ServerToClient, Frame: fr})
+		f.append(session.Event{Type: session.EventFrame, Dir: wire.ServerToClient, Frame: fr})
 	}
 	screen := ansi.Strip(f.model(160, 40, nil).Render())
 	if !strings.Contains(screen, "1.0M frame, 307.2k kept (--max-frame)") {

@@ -112,10 +112,8 @@ func (t *term) match(ev *session.Event, x *index) bool {
 	case "method":
 		method := m.Method
 		if method == "" && m.Kind.IsResponse() {
-			if req, ok := x.pair[ev.Seq]; ok {
-				if r, ok := x.log.Get(req); ok && r.Frame != nil {
-					method = r.Frame.Msg.Method
-				}
+			if r, ok := x.tr.AnswerTo(ev.Seq); ok {
+				method = r.Method
 			}
 		}
 		return strings.HasPrefix(method, t.value)

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"testing"
 	"time"
 
@@ -10,16 +9,32 @@ import (
 )
 
 // fixture builds a log by hand, with fixed times, so that renders are
-// deterministic.
+// deterministic. Its frames go through a real tracker, as a live session's
+// do: tr is the log's projection, to hand to the model.
 type fixture struct {
 	t   testing.TB
 	log *session.Log
+	tr  *session.Tracker
 	at  time.Duration
 }
 
 func newFixture(t testing.TB) *fixture {
 	start := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-	return &fixture{t: t, log: session.NewLogAt(start, 0)}
+	return &fixture{t: t, log: session.NewLogAt(start, 0), tr: session.NewTracker(session.TrackerOptions{})}
+}
+
+// append logs ev at the fixture's clock, folding a frame into the tracker
+// first as Session.logFrame does.
+func (f *fixture) append(ev session.Event) uint64 {
+	ev.At = f.at
+	_, next := f.log.Bounds()
+	switch {
+	case ev.Type == session.EventFrame:
+		f.tr.Frame(next, ev.Dir, ev.Frame, ev.At)
+	case ev.Type == session.EventProcess && ev.Process.State == session.StateExited:
+		defer f.tr.Exited(ev.At) // after the exit is logged; its findings are the fixture's
+	}
+	return f.log.Append(ev)
 }
 
 // step advances the fixture clock.
@@ -34,7 +49,7 @@ func (f *fixture) frames(dir wire.Dir, b string, extra ...wire.Finding) []uint64
 			fr.Findings = append(fr.Findings, extra...)
 		}
 		f.step(time.Millisecond)
-		seqs = append(seqs, f.log.Append(session.Event{At: f.at, Type: session.EventFrame, Dir: dir, Frame: fr}))
+		seqs = append(seqs, f.append(session.Event{Type: session.EventFrame, Dir: dir, Frame: fr}))
 	}
 	return seqs
 }
@@ -49,22 +64,22 @@ func (f *fixture) s2c(b string, extra ...wire.Finding) uint64 {
 
 func (f *fixture) stderr(line string) {
 	f.step(time.Millisecond)
-	f.log.Append(session.Event{At: f.at, Type: session.EventStderr, Stderr: &wire.Line{Content: []byte(line), Term: wire.TermLF, Length: int64(len(line))}})
+	f.append(session.Event{Type: session.EventStderr, Stderr: &wire.Line{Content: []byte(line), Term: wire.TermLF, Length: int64(len(line))}})
 }
 
 func (f *fixture) process(p session.ProcessEvent) {
 	f.step(time.Millisecond)
-	f.log.Append(session.Event{At: f.at, Type: session.EventProcess, Process: &p})
+	f.append(session.Event{Type: session.EventProcess, Process: &p})
 }
 
 func (f *fixture) finding(code, msg string, frameSeq uint64) {
 	f.step(time.Millisecond)
-	f.log.Append(session.Event{At: f.at, Type: session.EventFinding, Finding: &session.LoggedFinding{Finding: wire.NewFinding(code, msg), FrameSeq: frameSeq}})
+	f.append(session.Event{Type: session.EventFinding, Finding: &session.LoggedFinding{Finding: wire.NewFinding(code, msg), FrameSeq: frameSeq}})
 }
 
 func (f *fixture) note(s string) {
 	f.step(time.Millisecond)
-	f.log.Append(session.Event{At: f.at, Type: session.EventNote, Note: s})
+	f.append(session.Event{Type: session.EventNote, Note: s})
 }
 
 // misbehaving builds a legacy-era session with every kind of finding in
@@ -95,17 +110,17 @@ func misbehaving(t testing.TB, running bool) *fixture {
 	f.s2c(`[{"jsonrpc":"2.0","method":"notifications/message"}]` + "\n")
 	f.s2c(`{"jsonrpc":"2.0","jsonrpc":"2.0","method":"notifications/message"}` + "\n")
 	f.s2c(`{"jsonrpc":"1.0","method":"x"}` + "\n")
-	call := f.c2s(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"forecast","arguments":{"city":"Oslo"},"_meta":{"progressToken":"p3"}}}` + "\n")
+	f.c2s(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"forecast","arguments":{"city":"Oslo"},"_meta":{"progressToken":"p3"}}}` + "\n")
+	// The tracker raises the protocol findings it can (progress, reused
+	// and mismatched ids, unknown and duplicate answers) from the frames.
 	f.s2c(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p3","progress":2,"total":1}}`+"\n",
 		nf("progress-not-increasing", "progress went from 5 to 2 for token \"p3\""))
-	f.s2c(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"zz","progress":1}}`+"\n",
-		nf("progress-unknown-token", "progress for token \"zz\", which no request announced"))
-	f.c2s(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"forecast","arguments":{"city":"Bergen"}}}`+"\n",
-		nf("reused-id-in-flight", "id 3 is still in flight (frame #"+fmt.Sprint(call)+")"), nf("reused-id", "id 3 was used before in this session"))
-	f.s2c(`{"jsonrpc":"2.0","id":"3","result":{"content":[]}}`+"\n", nf("id-type-mismatch", `"3" answers the request with id 3`))
-	f.s2c(`{"jsonrpc":"2.0","id":99,"result":{}}`+"\n", nf("unknown-response-id", "no request with id 99"))
+	f.s2c(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"zz","progress":1}}` + "\n")
+	f.c2s(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"forecast","arguments":{"city":"Bergen"}}}` + "\n")
+	f.s2c(`{"jsonrpc":"2.0","id":"3","result":{"content":[]}}` + "\n")
+	f.s2c(`{"jsonrpc":"2.0","id":99,"result":{}}` + "\n")
 	f.s2c(`{"jsonrpc":"2.0","id":1.5,"result":{}}` + "\n")
-	f.s2c(`{"jsonrpc":"2.0","id":2,"result":{}}`+"\n", nf("duplicate-response", "id 2 was already answered"))
+	f.s2c(`{"jsonrpc":"2.0","id":2,"result":{}}` + "\n")
 	f.s2c(`{"jsonrpc":"2.0","id":7,"method":"sampling/createMessage","params":{"messages":[]}}`+"\n", nf("server-request-in-modern-era", "sampling/createMessage sent by the server"))
 	f.s2c(`{"jsonrpc":"2.0","id":4,"result":{}}`+"\n", nf("late-response", "id 4 answered after it was cancelled"),
 		nf("missing-result-type", "no resultType"), nf("unknown-result-type", `resultType "partial"`),
@@ -147,7 +162,7 @@ func misbehaving(t testing.TB, running bool) *fixture {
 // clock fixed 10 s after the last event.
 func (f *fixture) model(w, h int, live Server) *Model {
 	now := f.at + 10*time.Second
-	m := NewModel(Options{Log: f.log, Session: live, Theme: "dark", Title: "fixture", Now: func() time.Duration { return now }})
+	m := NewModel(Options{Log: f.log, Tracker: f.tr, Session: live, Theme: "dark", Title: "fixture", Now: func() time.Duration { return now }})
 	f.t.Cleanup(m.Close)
 	m.Update(tea_WindowSize(w, h))
 	return m

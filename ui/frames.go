@@ -228,10 +228,8 @@ func (p *framesPane) what(ev *session.Event) string {
 		return wire.VisibleString(m.Method, wire.Pictures)
 	case wire.KindResult, wire.KindError:
 		method := ""
-		if req, ok := p.c.ix.pair[ev.Seq]; ok {
-			if r, ok := p.c.ix.log.Get(req); ok && r.Frame != nil {
-				method = " " + wire.VisibleString(r.Frame.Msg.Method, wire.Pictures)
-			}
+		if r, ok := p.c.ix.tr.AnswerTo(ev.Seq); ok {
+			method = " " + wire.VisibleString(r.Method, wire.Pictures)
 		}
 		if m.Kind == wire.KindError {
 			return "error " + strconv.FormatInt(m.ErrorCode, 10) + method

@@ -10,16 +10,25 @@ import (
 	"linesman/wire"
 )
 
-// index is what the UI knows about the log, kept up to date incrementally:
-// each batch of new events is read once (ingest), and everything the panes
-// need afterwards is a slice lookup or a map hit. It holds Seqs, not events;
-// rows fetch their event from the log when they are drawn, so rendering
-// costs what is on screen, not what is in the log.
+// index is the UI's rendering state over the log, kept up to date
+// incrementally: each batch of new events is read once (ingest), and
+// everything the panes need afterwards is a slice lookup or a map hit. It
+// holds Seqs, not events; rows fetch their event from the log when they are
+// drawn, so rendering costs what is on screen, not what is in the log.
+//
+// Facts about the log — which answer pairs with which request, what is in
+// flight, the era and the handshake — are not worked out here: they are the
+// projection's (tr, a [session.Tracker]), read through its accessors, so the
+// panes say what the reports and exports say. Only when no projection was
+// given (a log filled by hand) does the index run the fold itself, feeding
+// each event to its own tracker as it ingests it.
 //
 // An index is owned by the UI goroutine (Update); it is not safe for
 // concurrent use.
 type index struct {
 	log  *session.Log
+	tr   *session.Tracker
+	fold bool   // the index feeds tr (no tracker was given)
 	next uint64 // the next Seq to ingest
 
 	frames   []uint64 // Seqs of frame events, in log order
@@ -43,24 +52,9 @@ type index struct {
 	firstDropped uint64
 	prunedAt     uint64 // first retained Seq at the last prune
 
-	// Request/response pairing, both directions: request Seq <-> response Seq.
-	pair    map[uint64]uint64
-	open    map[reqKey]uint64 // requests not answered yet (fallback in-flight list)
-	usedIDs map[wire.ID]bool  // ids the client used on requests
-	maxID   int64             // largest integer id the client used
-
 	proc procView
-	hs   handshakeView
 	// tools seen in the last tools/list result, for composer skeletons.
 	tools []toolInfo
-	// watch remembers the client requests whose answers the UI reads
-	// (handshake, tools/list), by id.
-	watch map[reqKey]string
-}
-
-type reqKey struct {
-	dir wire.Dir // the direction of the request
-	id  wire.ID
 }
 
 // procView is the process as the log tells it.
@@ -79,30 +73,20 @@ type procView struct {
 	Steps        []string // shutdown steps as they happened, with their times
 }
 
-// handshakeView is what the handshake told: era, version, server.
-type handshakeView struct {
-	Era             session.Era
-	ProtocolVersion string
-	ServerName      string
-	ServerVersion   string
-}
-
 type toolInfo struct {
 	Name   string
 	Schema json.RawMessage
 }
 
-func newIndex(log *session.Log) *index {
+// newIndex indexes log, reading its facts from tr; a nil tr means nobody
+// folds the log, and the index runs the fold into a tracker of its own.
+func newIndex(log *session.Log, tr *session.Tracker) *index {
 	first, _ := log.Bounds()
-	return &index{
-		log:     log,
-		next:    first,
-		later:   map[uint64][]wire.Finding{},
-		pair:    map[uint64]uint64{},
-		open:    map[reqKey]uint64{},
-		usedIDs: map[wire.ID]bool{},
-		watch:   map[reqKey]string{},
+	x := &index{log: log, tr: tr, next: first, later: map[uint64][]wire.Finding{}}
+	if tr == nil {
+		x.tr, x.fold = session.NewTracker(session.TrackerOptions{}), true
 	}
+	return x
 }
 
 // ingestBatch bounds how many events one ingest copies out of the log at a
@@ -137,7 +121,7 @@ func (x *index) ingest() bool {
 	return changed
 }
 
-// prune forgets pairings and late findings of dropped frames, now and then
+// prune forgets the late findings of dropped frames, now and then
 // (each prune walks the maps, so it waits until a quarter of what they hold
 // may be stale).
 func (x *index) prune(first uint64) {
@@ -145,11 +129,6 @@ func (x *index) prune(first uint64) {
 		return
 	}
 	x.prunedAt = first
-	for k, v := range x.pair {
-		if k < first && v < first {
-			delete(x.pair, k)
-		}
-	}
 	for k := range x.later {
 		if k < first {
 			delete(x.later, k)
@@ -180,6 +159,13 @@ func (x *index) add(ev *session.Event) {
 		x.addProcess(ev)
 	case session.EventNote:
 		x.events = append(x.events, ev.Seq)
+	case session.EventEra, session.EventRestart:
+		if x.fold {
+			x.tr.Apply(ev)
+		}
+		if ev.IsNote() {
+			x.events = append(x.events, ev.Seq)
+		}
 	case session.EventFinding:
 		x.events = append(x.events, ev.Seq)
 		if f := ev.Finding; f != nil {
@@ -218,6 +204,9 @@ func (x *index) addFrame(ev *session.Event) {
 	if f == nil {
 		return
 	}
+	if x.fold {
+		x.tr.Frame(ev.Seq, ev.Dir, f, ev.At)
+	}
 	x.frames = append(x.frames, ev.Seq)
 	if x.filt != nil && x.filt.match(ev, x) {
 		x.filtered = append(x.filtered, ev.Seq)
@@ -238,57 +227,18 @@ func (x *index) addFrame(ev *session.Event) {
 		x.bytesS2C += f.Size()
 	}
 
-	m := &f.Msg
-	switch {
-	case m.Kind == wire.KindRequest && m.ID.IsValid():
-		x.open[reqKey{ev.Dir, m.ID}] = ev.Seq
-		if ev.Dir == wire.ClientToServer {
-			x.usedIDs[m.ID] = true
-			if m.ID.Kind == wire.IDInt && m.ID.Num > x.maxID {
-				x.maxID = m.ID.Num
-			}
-			switch m.Method {
-			case "initialize", "server/discover", "tools/list":
-				x.watch[reqKey{ev.Dir, m.ID}] = m.Method
-			}
+	if f.Msg.Kind == wire.KindResult && ev.Dir == wire.ServerToClient {
+		if r, ok := x.tr.AnswerTo(ev.Seq); ok && r.Dir == wire.ClientToServer && r.Method == "tools/list" {
+			x.listedTools(f)
 		}
-	case m.Kind.IsResponse():
-		k := reqKey{opposite(ev.Dir), m.ID}
-		if req, ok := x.open[k]; ok {
-			delete(x.open, k)
-			x.pair[req] = ev.Seq
-			x.pair[ev.Seq] = req
-		}
-		if method, ok := x.watch[k]; ok {
-			delete(x.watch, k)
-			x.answered(method, f)
-		}
-	case m.Kind == wire.KindNotification && m.Method == "notifications/cancelled" && ev.Dir == wire.ClientToServer:
-		delete(x.open, reqKey{wire.ClientToServer, m.RequestID})
 	}
 }
 
-func opposite(d wire.Dir) wire.Dir {
-	if d == wire.ClientToServer {
-		return wire.ServerToClient
-	}
-	return wire.ClientToServer
-}
-
-// answered reads what the UI needs from the answer to one of its own
-// handshake or listing requests.
-func (x *index) answered(method string, f *wire.Frame) {
-	if f.Msg.Kind != wire.KindResult {
-		return
-	}
+// listedTools keeps the tools of a tools/list result (the projection paired
+// it with the request), for the composer's skeletons.
+func (x *index) listedTools(f *wire.Frame) {
 	var r struct {
 		Result struct {
-			ProtocolVersion   string   `json:"protocolVersion"`
-			SupportedVersions []string `json:"supportedVersions"`
-			ServerInfo        struct {
-				Name    string `json:"name"`
-				Version string `json:"version"`
-			} `json:"serverInfo"`
 			Tools []struct {
 				Name        string          `json:"name"`
 				InputSchema json.RawMessage `json:"inputSchema"`
@@ -298,24 +248,21 @@ func (x *index) answered(method string, f *wire.Frame) {
 	if json.Unmarshal(frameText(f), &r) != nil {
 		return
 	}
-	switch method {
-	case "initialize":
-		x.hs.Era = session.EraLegacy
-		x.hs.ProtocolVersion = r.Result.ProtocolVersion
-		x.hs.ServerName, x.hs.ServerVersion = r.Result.ServerInfo.Name, r.Result.ServerInfo.Version
-	case "server/discover":
-		x.hs.Era = session.EraModern
-		x.hs.ProtocolVersion = r.Result.ProtocolVersion
-		if x.hs.ProtocolVersion == "" && len(r.Result.SupportedVersions) > 0 {
-			x.hs.ProtocolVersion = r.Result.SupportedVersions[0]
-		}
-		x.hs.ServerName, x.hs.ServerVersion = r.Result.ServerInfo.Name, r.Result.ServerInfo.Version
-	case "tools/list":
-		x.tools = x.tools[:0]
-		for _, t := range r.Result.Tools {
-			x.tools = append(x.tools, toolInfo{Name: t.Name, Schema: t.InputSchema})
-		}
+	x.tools = x.tools[:0]
+	for _, t := range r.Result.Tools {
+		x.tools = append(x.tools, toolInfo{Name: t.Name, Schema: t.InputSchema})
 	}
+}
+
+// requestOf returns, for an answer frame, the request frame it answers as
+// the projection paired them.
+func (x *index) requestOf(seq uint64) (session.Event, bool) {
+	r, ok := x.tr.AnswerTo(seq)
+	if !ok {
+		return session.Event{}, false
+	}
+	ev, ok := x.log.Get(r.Seq)
+	return ev, ok && ev.Frame != nil
 }
 
 func (x *index) addProcess(ev *session.Event) {
@@ -329,8 +276,6 @@ func (x *index) addProcess(ev *session.Event) {
 		if v.seen && v.State == session.StateExited {
 			v.Restarts++
 			*v = procView{Restarts: v.Restarts}
-			// A restart loses what was in flight.
-			clear(x.open)
 		}
 		if !v.seen || p.State == session.StateStarting {
 			v.StartedAt = ev.At
@@ -343,7 +288,6 @@ func (x *index) addProcess(ev *session.Event) {
 	case session.StateExited:
 		v.ExitedAt = ev.At
 		v.ExitCode, v.Signal, v.ShutdownTook = p.ExitCode, p.Signal, p.ShutdownTook
-		clear(x.open)
 	}
 	v.seen = true
 	v.State = p.State
@@ -413,6 +357,3 @@ func frameText(f *wire.Frame) []byte {
 	}
 	return b.Bytes()
 }
-
-// nextFreeID is the smallest integer id above every id the client used.
-func (x *index) nextFreeID() int64 { return x.maxID + 1 }

@@ -61,7 +61,7 @@ func TestNothingTheServerWroteReachesTheTerminal(t *testing.T) {
 		f.note("note " + all)
 		f.finding("stderr-escape-sequences", "message "+all, 0)
 		now := f.at
-		m := NewModel(Options{Log: f.log, NoColor: noColor, Title: "title " + all, Now: func() time.Duration { return now }})
+		m := NewModel(Options{Log: f.log, Tracker: f.tr, NoColor: noColor, Title: "title " + all, Now: func() time.Duration { return now }})
 		t.Cleanup(m.Close)
 		for _, size := range [][2]int{{80, 24}, {160, 48}} {
 			m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})

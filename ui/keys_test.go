@@ -33,7 +33,7 @@ func TestQuitHelpSaysWhatQuitDoes(t *testing.T) {
 // prefix, so that what matters fits the line.
 func TestRestartHandshakeFailureReads(t *testing.T) {
 	f := misbehaving(t, false)
-	m := NewModel(Options{Log: f.log, Session: failingHandshake{newFakeServer(f)}, Theme: "dark", HandshakeAfterRestart: true})
+	m := NewModel(Options{Log: f.log, Tracker: f.tr, Session: failingHandshake{newFakeServer(f)}, Theme: "dark", HandshakeAfterRestart: true})
 	t.Cleanup(m.Close)
 	m.Update(tea_WindowSize(120, 30))
 	press(m, "R")

@@ -32,16 +32,15 @@ type (
 	handshaker interface {
 		Handshake(ctx context.Context) error
 	}
-	eraTeller interface {
-		Era() session.Era
-		ProtocolVersion() string
-	}
 )
 
 // Options configure the UI.
 type Options struct {
-	Log     *session.Log
-	Tracker *session.Tracker // nil: requests are paired by the UI itself
+	Log *session.Log
+	// Tracker is the projection of Log (pairing, in flight, handshake);
+	// nil: nobody folds Log (a log filled by hand), and the UI runs the
+	// fold itself.
+	Tracker *session.Tracker
 	// Session is the live server; nil means read-only (a capture): no
 	// composer and no process control.
 	Session Server
@@ -135,7 +134,7 @@ func NewModel(opts Options) *Model {
 		opts.Now = opts.Log.Since
 	}
 	m := &Model{opts: opts, isDark: true, stop: make(chan struct{})}
-	m.c = &common{km: DefaultKeyMap(), ix: newIndex(opts.Log), tracker: opts.Tracker}
+	m.c = &common{km: DefaultKeyMap(), ix: newIndex(opts.Log, opts.Tracker)}
 	m.setTheme()
 	m.frames = framesPane{c: m.c, follow: true}
 	m.detail = detailPane{c: m.c}

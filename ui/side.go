@@ -90,7 +90,7 @@ func (p *stderrPane) row(ev *session.Event) string {
 	case session.EventProcess:
 		glyph = st.Accent.Render("◆")
 		text = processText(ev.Process)
-	case session.EventNote:
+	case session.EventNote, session.EventEra, session.EventRestart:
 		glyph = st.Note.Render("ℹ")
 		text = wire.VisibleString(ev.Note, wire.Pictures)
 	case session.EventFinding:
@@ -149,22 +149,9 @@ type inflightPane struct {
 
 func (p *inflightPane) SetSize(w, h int) { p.w, p.h = w, h }
 
-// refresh takes the tracker's list, or without a tracker the index's own
-// pairing of requests and responses.
+// refresh takes the projection's list of requests in flight.
 func (p *inflightPane) refresh() {
-	if p.c.tracker != nil {
-		p.reqs = p.c.tracker.InFlight()
-	} else {
-		p.reqs = p.reqs[:0]
-		for k, seq := range p.c.ix.open {
-			r := session.Request{Dir: k.dir, ID: k.id, Seq: seq, State: session.ReqInFlight}
-			if ev, ok := p.c.ix.log.Get(seq); ok && ev.Frame != nil {
-				r.Method, r.SentAt = ev.Frame.Msg.Method, ev.At
-			}
-			p.reqs = append(p.reqs, r)
-		}
-		sort.Slice(p.reqs, func(i, j int) bool { return p.reqs[i].Seq < p.reqs[j].Seq })
-	}
+	p.reqs = p.c.ix.tr.InFlight()
 	p.sel = max(0, min(p.sel, len(p.reqs)-1))
 }
 

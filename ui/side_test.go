@@ -22,7 +22,7 @@ func TestStderrTitleCountsInEnglish(t *testing.T) {
 // command.
 func TestProcessPaneQuotesTheCommand(t *testing.T) {
 	f := misbehaving(t, false)
-	m := NewModel(Options{Log: f.log, Theme: "dark", ProcessInfo: func() (cmd, env []string, dir string, pending int64) {
+	m := NewModel(Options{Log: f.log, Tracker: f.tr, Theme: "dark", ProcessInfo: func() (cmd, env []string, dir string, pending int64) {
 		return []string{"sh", "-c", "echo bye >&2; exit 3"}, nil, "/", 0
 	}})
 	t.Cleanup(m.Close)

@@ -195,17 +195,14 @@ func (m *Model) statusBar() string {
 	if waiting > 0 && m.live() {
 		parts = append(parts, st.Warning.Render(fmt.Sprintf("⚑ %d server request(s) await an answer (a)", waiting)))
 	}
-	era, ver := ix.hs.Era, ix.hs.ProtocolVersion
-	if et, ok := m.opts.Session.(eraTeller); ok && et.Era() != 0 {
-		era, ver = et.Era(), et.ProtocolVersion()
-	}
-	e := era.String()
-	if ver != "" {
-		e += " " + ver
+	hs := ix.tr.Handshake()
+	e := hs.Era.String()
+	if hs.ProtocolVersion != "" {
+		e += " " + hs.ProtocolVersion
 	}
 	parts = append(parts, e)
-	if ix.hs.ServerName != "" {
-		parts = append(parts, wire.VisibleString(strings.TrimSpace(ix.hs.ServerName+" "+ix.hs.ServerVersion), wire.Pictures))
+	if name, version := hs.ServerName(); name != "" {
+		parts = append(parts, wire.VisibleString(strings.TrimSpace(name+" "+version), wire.Pictures))
 	}
 	parts = append(parts, fmt.Sprintf("→%d ←%d", ix.frameCount[wire.ClientToServer], ix.frameCount[wire.ServerToClient]))
 	if m.opts.Session == nil {

@@ -153,13 +153,12 @@ type Dropped struct {
 	Bytes  int64  `json:"bytes"`
 }
 
-// Meta is what a report needs that the log does not hold.
+// Meta is what a report needs that the log does not hold. The handshake
+// facts (era, protocol version, serverInfo) are not here: they are the
+// projection's ([session.Tracker.Handshake]), read from the tracker.
 type Meta struct {
-	Mode            string   // "check", "send", "export", ...
-	Command         []string // the server's argv
-	Era             session.Era
-	ProtocolVersion string
-	ServerInfo      json.RawMessage // the serverInfo object, or nil
+	Mode    string   // "check", "send", "export", ...
+	Command []string // the server's argv
 	// StderrLimit bounds the stderr lines in the JSON report (the last
 	// ones are kept); 0 means 1000, negative means no limit.
 	StderrLimit int
@@ -185,28 +184,29 @@ func Build(s *session.Session) Report {
 	return FromLog(s.Log(), s.Tracker(), SessionMeta(s))
 }
 
-// SessionMeta is the Meta of a session as it stands: its command, era,
-// protocol version and serverInfo. Callers add Mode and the like.
+// SessionMeta is the Meta of a session as it stands: its command. Callers
+// add Mode and the like.
 func SessionMeta(s *session.Session) Meta {
-	return Meta{
-		Command:         s.Info().Command,
-		Era:             s.Era(),
-		ProtocolVersion: s.ProtocolVersion(),
-		ServerInfo:      s.ServerInfo(),
-	}
+	return Meta{Command: s.Info().Command}
 }
 
-// FromLog builds a report from a log, the tracker that saw its frames
-// (nil: no requests list) and meta. It is what Build uses, and what
-// capture uses to export findings from a capture file in the same schema.
+// FromLog builds a report from a log, the tracker that saw its frames (nil:
+// no requests list and no handshake facts) and meta. It is what Build uses,
+// and what capture uses to export findings from a capture file in the same
+// schema. Pairing and handshake facts come from the tracker, as the UI
+// reads them.
 func FromLog(log *session.Log, tr *session.Tracker, meta Meta) Report {
+	var hs session.Handshake
+	if tr != nil {
+		hs = tr.Handshake()
+	}
 	r := Report{
 		Linesman:        session.Version,
 		Mode:            meta.Mode,
 		Command:         meta.Command,
-		Era:             meta.Era.String(),
-		ProtocolVersion: meta.ProtocolVersion,
-		ServerInfo:      meta.ServerInfo,
+		Era:             hs.Era.String(),
+		ProtocolVersion: hs.ProtocolVersion,
+		ServerInfo:      hs.ServerInfo,
 		Stderr:          []string{},
 		Frames:          []Frame{},
 		Requests:        []Request{},
@@ -377,7 +377,10 @@ func (r *Report) addEvent(ev session.Event, meta Meta, textLimit int) {
 			r.Process.EndedBy = &e
 			r.Process.ShutdownMs = durationMs(p.ShutdownTook)
 		}
-	case session.EventNote:
+	case session.EventNote, session.EventEra, session.EventRestart:
+		if !ev.IsNote() {
+			return
+		}
 		r.Notes = append(r.Notes, Note{Seq: ev.Seq, Time: reportTime(ev.Wall), Text: ev.Note})
 	}
 }

@@ -54,6 +54,23 @@ func sampleLog(t *testing.T) (*session.Log, map[string]uint64) {
 	return l, seqs
 }
 
+// handshaken is a tracker whose projection holds a legacy handshake with
+// the given version and serverInfo: an era decision, then an initialize
+// request and its result folded in (with Seqs far from the sample log's).
+func handshaken(t testing.TB, version, serverInfo string) *session.Tracker {
+	t.Helper()
+	tr := session.NewTracker(session.TrackerOptions{})
+	tr.Apply(&session.Event{Type: session.EventEra, Era: &session.EraDecision{Era: session.EraLegacy, Version: version}})
+	req := wire.FramesOf([]byte(`{"jsonrpc":"2.0","id":"hs","method":"initialize","params":{}}`+"\n"), wire.Options{})[0]
+	res := wire.FramesOf([]byte(`{"jsonrpc":"2.0","id":"hs","result":{"protocolVersion":"`+version+`","serverInfo":`+serverInfo+`}}`+"\n"), wire.Options{})[0]
+	tr.Frame(1000, wire.ClientToServer, req, time.Millisecond)
+	tr.Frame(1001, wire.ServerToClient, res, 2*time.Millisecond)
+	if hs := tr.Handshake(); hs.Era != session.EraLegacy || hs.ProtocolVersion != version || len(hs.ServerInfo) == 0 {
+		t.Fatalf("handshake not folded: %+v", hs)
+	}
+	return tr
+}
+
 func decodeReport(t *testing.T, r Report) map[string]any {
 	t.Helper()
 	var buf bytes.Buffer
@@ -71,12 +88,9 @@ func decodeReport(t *testing.T, r Report) map[string]any {
 // against a log filled by hand.
 func TestReportSchema(t *testing.T) {
 	l, seqs := sampleLog(t)
-	r := FromLog(l, session.NewTracker(session.TrackerOptions{}), Meta{
-		Mode:            "check",
-		Command:         []string{"python3", "server.py"},
-		Era:             session.EraLegacy,
-		ProtocolVersion: "2025-06-18",
-		ServerInfo:      json.RawMessage(`{"name":"srv","version":"1.2"}`),
+	r := FromLog(l, handshaken(t, "2025-06-18", `{"name":"srv","version":"1.2"}`), Meta{
+		Mode:    "check",
+		Command: []string{"python3", "server.py"},
 	})
 	m := decodeReport(t, r)
 
@@ -225,9 +239,8 @@ func TestReportEmpty(t *testing.T) {
 // control bytes in the human report.
 func TestReportTextInert(t *testing.T) {
 	l, seqs := sampleLog(t)
-	r := FromLog(l, nil, Meta{Mode: "check", Command: []string{"srv", "a b"},
-		Era: session.EraLegacy, ProtocolVersion: "2025-06-18",
-		ServerInfo: json.RawMessage(`{"name":"evil\u001b]0;pwned\u0007","version":"1"}`)})
+	r := FromLog(l, handshaken(t, "2025-06-18", `{"name":"evil\u001b]0;pwned\u0007","version":"1"}`),
+		Meta{Mode: "check", Command: []string{"srv", "a b"}})
 	var b strings.Builder
 	if err := r.WriteText(&b); err != nil {
 		t.Fatal(err)

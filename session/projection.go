@@ -1,0 +1,96 @@
+package session
+
+import "linesman/wire"
+
+// The Tracker is the projection of a session's log: the one place where
+// every derived fact of the log is computed (which answer pairs with which
+// request, what is in flight, the handshake, the protocol findings of each
+// frame), by a fold over the log's events in log order. The same fold runs
+// live (the session applies each event as it is logged), on a capture
+// (capture.Open applies the recorded events), on a log filled by hand (tests,
+// the UI's fallback) and on export; the UI, the reports and capture read
+// these facts through its accessors and never work them out again.
+//
+// The events that move the fold: frames ([Tracker.Frame]), era decisions
+// and restarts ([Tracker.Apply] of [EventEra] and [EventRestart]); and the
+// clock and the process, which only a live session can tell
+// ([Tracker.Tick], [Tracker.StdinClosed], [Tracker.Exited]): the findings
+// these return are logged as events, which a capture replays by ticking its
+// own tracker where they were logged.
+
+// Apply folds one non-frame event into the projection: an era decision
+// ([EventEra]) or a restart ([EventRestart]); other events change nothing
+// here. Frames go through [Tracker.Frame], which needs the Seq before the
+// event is visible. Like Frame, Apply is called in log order.
+func (t *Tracker) Apply(ev *Event) {
+	switch ev.Type {
+	case EventEra:
+		if ev.Era != nil {
+			t.mu.Lock()
+			t.decide(*ev.Era, ev.Note)
+			t.mu.Unlock()
+		}
+	case EventRestart:
+		t.Restarted(ev.At)
+	}
+}
+
+// Pairing is the projection's word on one frame's place in a request and
+// its answer.
+type Pairing struct {
+	// Request is the request's record (its frame is Request.Seq); zero when
+	// the frame is an answer that pairs with no request.
+	Request Request
+	// Response is the Seq of the answer frame, 0 while unanswered (or for an
+	// answer that pairs with nothing).
+	Response uint64
+	// Unreadable is set on an error answer with id null (which names no
+	// request: legal, a parse error): the Seq of the last client frame
+	// before it that the server could not read as a message, which it most
+	// likely answers; 0 when there was none.
+	Unreadable uint64
+}
+
+// Paired reports whether the pairing joins a request and an answer.
+func (p Pairing) Paired() bool { return p.Request.Seq != 0 && p.Response != 0 }
+
+// PairOf returns the pairing of the frame with the given Seq: for a request,
+// its record and the answer that paired with it (if any); for an answer, the
+// request it answers (by the rules of [Tracker.response]); ok is false for
+// frames that are neither (and for an answer that pairs with nothing, unless
+// it is a null-id error after an unreadable frame).
+func (t *Tracker) PairOf(seq uint64) (p Pairing, ok bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if e := t.answers[seq]; e != nil {
+		return Pairing{Request: e.Request, Response: seq}, true
+	}
+	if u, ok := t.nullAnswers[seq]; ok {
+		return Pairing{Unreadable: u}, true
+	}
+	if e := t.bySeqLocked(seq); e != nil {
+		return Pairing{Request: e.Request, Response: e.ResponseSeq}, true
+	}
+	return Pairing{}, false
+}
+
+// AnswerTo returns the request that the answer frame seq answers.
+func (t *Tracker) AnswerTo(seq uint64) (Request, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if e := t.answers[seq]; e != nil {
+		return e.Request, true
+	}
+	return Request{}, false
+}
+
+// InFlightWith reports whether a request sent in direction dir with the
+// given id is still in flight.
+func (t *Tracker) InFlightWith(dir wire.Dir, id wire.ID) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if dir != wire.ClientToServer && dir != wire.ServerToClient {
+		return false
+	}
+	return len(t.spaces[dir].inflight[id]) > 0
+}
