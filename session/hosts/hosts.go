@@ -1,0 +1,311 @@
+// Package hosts reads the MCP server lists of the hosts people use —
+// Claude Desktop, Claude Code, VS Code, Cursor and Windsurf — resolves an
+// entry into the command, environment and directory its host would start
+// it with, and rewrites entries to run through `linesman tap` and back.
+//
+// It stands alone: it imports nothing of linesman's, starts nothing, and
+// never prints. Environment values read from a config are secrets: they are
+// returned to be passed to a server, never put in an error or a listing
+// (names only). Edits replace the byte ranges of single values, so a
+// JSONC file keeps its comments, spacing and trailing commas, and
+// unwrapping restores the bytes that wrapping changed.
+package hosts
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Host is a host application whose config format this package reads.
+type Host string
+
+// The hosts whose formats were checked against their documentation (see
+// README.md, "Watching a real host").
+const (
+	ClaudeDesktop Host = "claude-desktop"
+	ClaudeCode    Host = "claude-code"
+	VSCode        Host = "vscode"
+	Cursor        Host = "cursor"
+	Windsurf      Host = "windsurf"
+)
+
+// Hosts lists every host, in the order listings use.
+var Hosts = []Host{ClaudeDesktop, ClaudeCode, VSCode, Cursor, Windsurf}
+
+// ParseHost accepts a host's name as --host takes it.
+func ParseHost(s string) (Host, error) {
+	for _, h := range Hosts {
+		if string(h) == s {
+			return h, nil
+		}
+	}
+	names := make([]string, len(Hosts))
+	for i, h := range Hosts {
+		names[i] = string(h)
+	}
+	return "", fmt.Errorf("unknown host %q (want one of %s)", s, strings.Join(names, ", "))
+}
+
+// serversKey is the member that holds a host's servers.
+func (h Host) serversKey() string {
+	if h == VSCode {
+		return "servers"
+	}
+	return "mcpServers"
+}
+
+// Location is one config file a host reads.
+type Location struct {
+	Host    Host
+	Path    string
+	Project bool // a file of a workspace (.vscode/mcp.json), not of the user
+}
+
+// Env is what locating and resolving need from the machine, so that tests
+// (and other systems) can be described without touching the real one.
+type Env struct {
+	GOOS      string // runtime.GOOS
+	Home      string // the user's home directory
+	Workspace string // the project directory ("" = the current one)
+	// Getenv looks up a variable of the environment the host would pass on.
+	Getenv func(string) (string, bool)
+	// AppData is %APPDATA% on Windows ("" = Home\AppData\Roaming).
+	AppData string
+}
+
+// DefaultLocations returns where host keeps its server lists on env's
+// system, user files first, then the workspace's.
+func DefaultLocations(h Host, env Env) []Location {
+	home, ws := env.Home, env.Workspace
+	user := func(p ...string) Location {
+		return Location{Host: h, Path: filepath.Join(append([]string{home}, p...)...)}
+	}
+	project := func(p ...string) Location {
+		return Location{Host: h, Path: filepath.Join(append([]string{ws}, p...)...), Project: true}
+	}
+	appData := env.AppData
+	if appData == "" {
+		appData = filepath.Join(home, "AppData", "Roaming")
+	}
+	switch h {
+	case ClaudeDesktop:
+		switch env.GOOS {
+		case "darwin":
+			return []Location{user("Library", "Application Support", "Claude", "claude_desktop_config.json")}
+		case "windows":
+			return []Location{{Host: h, Path: filepath.Join(appData, "Claude", "claude_desktop_config.json")}}
+		default: // no official Linux build; where community builds keep it
+			return []Location{user(".config", "Claude", "claude_desktop_config.json")}
+		}
+	case ClaudeCode:
+		return []Location{user(".claude.json"), project(".mcp.json")}
+	case VSCode:
+		var u Location
+		switch env.GOOS {
+		case "darwin":
+			u = user("Library", "Application Support", "Code", "User", "mcp.json")
+		case "windows":
+			u = Location{Host: h, Path: filepath.Join(appData, "Code", "User", "mcp.json")}
+		default:
+			u = user(".config", "Code", "User", "mcp.json")
+		}
+		return []Location{u, project(".vscode", "mcp.json")}
+	case Cursor:
+		return []Location{user(".cursor", "mcp.json"), project(".cursor", "mcp.json")}
+	case Windsurf:
+		return []Location{user(".codeium", "windsurf", "mcp_config.json")}
+	}
+	return nil
+}
+
+// GuessHost tells the host from a config file's name and place; ok is
+// false when the name says nothing (pass --host).
+func GuessHost(path string) (Host, bool) {
+	base := filepath.Base(path)
+	dir := filepath.Base(filepath.Dir(path))
+	switch {
+	case base == "claude_desktop_config.json":
+		return ClaudeDesktop, true
+	case base == ".mcp.json" || base == ".claude.json":
+		return ClaudeCode, true
+	case base == "mcp_config.json":
+		return Windsurf, true
+	case base == "mcp.json" && dir == ".cursor":
+		return Cursor, true
+	case base == "mcp.json" && (dir == ".vscode" || dir == "User"):
+		return VSCode, true
+	}
+	return "", false
+}
+
+// Entry is one server of a config file, as written (nothing resolved).
+type Entry struct {
+	Name string
+	Host Host
+	// Scope is "" for the file's own list, or the project directory of a
+	// per-project list in ~/.claude.json.
+	Scope string
+	// Transport is "stdio", or "http"/"sse" for a remote server (listed,
+	// never started: Note says so).
+	Transport string
+	Command   string
+	Args      []string
+	Env       []EnvVar
+	EnvFile   string
+	Cwd       string
+	Disabled  bool
+	Note      string // why the entry cannot be started, when it cannot
+
+	obj *node // the entry's object in the file
+}
+
+// EnvVar is one variable an entry sets, as written (Value may hold
+// ${...} forms still). Never print Value.
+type EnvVar struct {
+	Name, Value string
+}
+
+// File is a config file read whole: its bytes and its entries.
+type File struct {
+	Path    string
+	Host    Host
+	Data    []byte
+	Entries []Entry
+}
+
+// ErrNoServers is returned (wrapped) by Read for a file without a server list.
+var ErrNoServers = errors.New("no MCP server list")
+
+// Read reads the config file at path as host h writes it ("" = guess from
+// the file's name).
+func Read(path string, h Host) (*File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, data, h)
+}
+
+// Parse is Read of bytes already in hand.
+func Parse(path string, data []byte, h Host) (*File, error) {
+	if h == "" {
+		g, ok := GuessHost(path)
+		if !ok {
+			return nil, fmt.Errorf("%s: cannot tell which host's file this is from its name; say which with --host", path)
+		}
+		h = g
+	}
+	root, err := parseJSONC(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if root.kind != '{' {
+		return nil, fmt.Errorf("%s: the top level is not an object", path)
+	}
+	f := &File{Path: path, Host: h, Data: data}
+	f.Entries = append(f.Entries, entriesOf(root.get(h.serversKey()), h, "")...)
+	if h == VSCode && root.get("servers") == nil && root.get("mcpServers") != nil {
+		f.Entries = append(f.Entries, entriesOf(root.get("mcpServers"), h, "")...)
+	}
+	if h == ClaudeCode { // ~/.claude.json: per-project lists too
+		if projects := root.get("projects"); projects != nil && projects.kind == '{' {
+			for _, m := range projects.members {
+				f.Entries = append(f.Entries, entriesOf(m.value.get("mcpServers"), h, m.key)...)
+			}
+		}
+	}
+	if len(f.Entries) == 0 && root.get(h.serversKey()) == nil && root.get("projects") == nil {
+		return f, fmt.Errorf("%s: %w (no %q member)", path, ErrNoServers, h.serversKey())
+	}
+	return f, nil
+}
+
+func entriesOf(servers *node, h Host, scope string) []Entry {
+	if servers == nil || servers.kind != '{' {
+		return nil
+	}
+	var out []Entry
+	for _, m := range servers.members {
+		out = append(out, entryOf(m.key, m.value, h, scope))
+	}
+	return out
+}
+
+func entryOf(name string, obj *node, h Host, scope string) Entry {
+	e := Entry{Name: name, Host: h, Scope: scope, obj: obj, Transport: "stdio"}
+	if obj.kind != '{' {
+		e.Note = "not an object"
+		return e
+	}
+	str := func(key string) string {
+		if v := obj.get(key); v != nil && v.kind == '"' {
+			return v.str
+		}
+		return ""
+	}
+	e.Command, e.EnvFile, e.Cwd = str("command"), str("envFile"), str("cwd")
+	if v := obj.get("args"); v != nil && v.kind == '[' {
+		for _, a := range v.elems {
+			e.Args = append(e.Args, a.str) // non-strings become "" (hosts refuse them too)
+		}
+	}
+	if v := obj.get("env"); v != nil && v.kind == '{' {
+		for _, m := range v.members {
+			e.Env = append(e.Env, EnvVar{Name: m.key, Value: m.value.str})
+		}
+	}
+	if v := obj.get("disabled"); v != nil && v.kind == 't' {
+		e.Disabled = true
+	}
+	typ := str("type")
+	url := str("url")
+	if url == "" {
+		url = str("serverUrl") // Windsurf
+	}
+	switch {
+	case typ == "http" || typ == "sse" || typ == "streamable-http" || (typ == "" && url != "" && e.Command == ""):
+		e.Transport = "http"
+		if typ == "sse" {
+			e.Transport = "sse"
+		}
+		e.Note = "a remote (" + e.Transport + ") server: linesman speaks stdio only; skipped"
+	case e.Command == "":
+		e.Note = "no command"
+	case typ != "" && typ != "stdio":
+		e.Note = fmt.Sprintf("unknown type %q", typ)
+	}
+	return e
+}
+
+// Find returns the entry named name (in any scope, the file's own first).
+func (f *File) Find(name string) (Entry, bool) {
+	for _, e := range f.Entries {
+		if e.Name == name && e.Scope == "" {
+			return e, true
+		}
+	}
+	for _, e := range f.Entries {
+		if e.Name == name {
+			return e, true
+		}
+	}
+	return Entry{}, false
+}
+
+// Names returns the names of the entries, sorted, each once.
+func (f *File) Names() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, e := range f.Entries {
+		if !seen[e.Name] {
+			seen[e.Name] = true
+			out = append(out, e.Name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

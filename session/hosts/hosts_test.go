@@ -1,0 +1,270 @@
+package hosts
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The fixtures under testdata/ are one config per host, in the shapes the
+// hosts' documentation shows (see README.md): comments and trailing commas
+// where the format allows them, variables, remote entries.
+var fixtures = []struct {
+	path string
+	host Host
+}{
+	{"testdata/claude-desktop/claude_desktop_config.json", ClaudeDesktop},
+	{"testdata/claude-code/proj/.mcp.json", ClaudeCode},
+	{"testdata/claude-code/home/.claude.json", ClaudeCode},
+	{"testdata/vscode/ws/.vscode/mcp.json", VSCode},
+	{"testdata/cursor/ws/.cursor/mcp.json", Cursor},
+	{"testdata/windsurf/mcp_config.json", Windsurf},
+}
+
+func testEnv(t *testing.T) Env {
+	vars := map[string]string{
+		"DATABASE_URL":        "postgres://db",
+		"DB_TOKEN":            "tok",
+		"LINESMAN_TEST_USER":  "ada",
+		"LINESMAN_TEST_TOKEN": "t0ken",
+	}
+	return Env{GOOS: "linux", Home: "/home/me", Getenv: func(k string) (string, bool) {
+		v, ok := vars[k]
+		return v, ok
+	}}
+}
+
+func read(t *testing.T, path string) *File {
+	t.Helper()
+	h, ok := GuessHost(path)
+	if !ok {
+		t.Fatalf("GuessHost(%s) failed", path)
+	}
+	f, err := Read(path, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func TestReadListsEveryEntry(t *testing.T) {
+	want := map[string][]string{
+		"testdata/claude-desktop/claude_desktop_config.json": {"bare", "filesystem", "weather"},
+		"testdata/claude-code/proj/.mcp.json":                {"db", "empty-args", "needs-unset", "remote"},
+		"testdata/claude-code/home/.claude.json":             {"global-tool", "work-db"},
+		"testdata/vscode/ws/.vscode/mcp.json":                {"github", "local", "remote"},
+		"testdata/cursor/ws/.cursor/mcp.json":                {"notes", "remote"},
+		"testdata/windsurf/mcp_config.json":                  {"github", "secret-file", "zapier"},
+	}
+	for _, fx := range fixtures {
+		f := read(t, fx.path)
+		if f.Host != fx.host {
+			t.Errorf("%s: host %s, want %s", fx.path, f.Host, fx.host)
+		}
+		if got := f.Names(); !slices.Equal(got, want[fx.path]) {
+			t.Errorf("%s: entries %v, want %v", fx.path, got, want[fx.path])
+		}
+		for _, e := range f.Entries {
+			remote := e.Name == "remote" || e.Name == "zapier"
+			if remote != (e.Transport != "stdio") || remote != (e.Note != "") {
+				t.Errorf("%s: %s: transport %q, note %q", fx.path, e.Name, e.Transport, e.Note)
+			}
+		}
+	}
+}
+
+func TestResolveAsTheHostWould(t *testing.T) {
+	env := testEnv(t)
+	abs := func(p string) string { a, _ := filepath.Abs(p); return a }
+	vsws := abs("testdata/vscode/ws")
+	cases := []struct {
+		path, name string
+		argv       []string
+		env        []string
+		dir        string
+	}{
+		{"testdata/claude-desktop/claude_desktop_config.json", "weather",
+			[]string{"uv", "--directory", "/opt/weather", "run", "weather.py"}, []string{"WEATHER_API_KEY=secret-weather-value"}, ""},
+		{"testdata/claude-code/proj/.mcp.json", "db",
+			[]string{"/opt/tools/db-server", "--url", "postgres://db"}, []string{"DB_TOKEN=tok", "LOG_LEVEL=info"}, ""},
+		{"testdata/claude-code/home/.claude.json", "work-db",
+			[]string{"pg-mcp", "--dbname", "work"}, []string{"PGPASSWORD=hunter2"}, ""},
+		{"testdata/vscode/ws/.vscode/mcp.json", "local",
+			[]string{vsws + "/bin/server", "--root", vsws, "--home", "/home/me", "--user", "ada"},
+			[]string{"API_KEY=from-env-file", "REGION=eu-west-1", "MODE=dev"}, vsws + "/run"},
+		{"testdata/cursor/ws/.cursor/mcp.json", "notes",
+			[]string{"node", "/home/me/notes/server.js", "--sep", "/"}, []string{"NOTES_DB=/var/notes.db", "NOTES_TOKEN=t0ken"}, ""},
+		{"testdata/windsurf/mcp_config.json", "github",
+			[]string{"npx", "-y", "@modelcontextprotocol/server-github"}, []string{"GITHUB_PERSONAL_ACCESS_TOKEN=t0ken"}, ""},
+	}
+	for _, tc := range cases {
+		f := read(t, tc.path)
+		e, ok := f.Find(tc.name)
+		if !ok {
+			t.Fatalf("%s: no %s", tc.path, tc.name)
+		}
+		s, err := f.Resolve(e, env)
+		if err != nil {
+			t.Errorf("%s %s: %v", tc.path, tc.name, err)
+			continue
+		}
+		if !slices.Equal(s.Command, tc.argv) || !slices.Equal(s.Env, tc.env) || s.Dir != tc.dir {
+			t.Errorf("%s %s:\n got %q %q %q\nwant %q %q %q", tc.path, tc.name, s.Command, s.Env, s.Dir, tc.argv, tc.env, tc.dir)
+		}
+	}
+}
+
+// A form that cannot be resolved is named, with the field and why, and
+// never with a value.
+func TestResolveSaysWhatItCannotResolve(t *testing.T) {
+	env := testEnv(t)
+	cases := []struct{ path, name, field, form string }{
+		{"testdata/vscode/ws/.vscode/mcp.json", "github", "env.GITHUB_TOKEN", "${input:github-token}"},
+		{"testdata/claude-code/proj/.mcp.json", "needs-unset", "args[0]", "${NOT_SET_ANYWHERE}"},
+		{"testdata/windsurf/mcp_config.json", "secret-file", "env.KEY", "${file:/nonexistent/linesman-test-key}"},
+	}
+	for _, tc := range cases {
+		f := read(t, tc.path)
+		e, _ := f.Find(tc.name)
+		_, err := f.Resolve(e, env)
+		var ue *UnresolvedError
+		if !errors.As(err, &ue) || ue.Field != tc.field || ue.Form != tc.form {
+			t.Errorf("%s %s: %v; want an UnresolvedError for %s %s", tc.path, tc.name, err, tc.field, tc.form)
+		}
+	}
+	f := read(t, "testdata/vscode/ws/.vscode/mcp.json")
+	e, _ := f.Find("remote")
+	if _, err := f.Resolve(e, env); err == nil || !strings.Contains(err.Error(), "remote (http) server") {
+		t.Errorf("remote entry: %v; want the note that it is skipped", err)
+	}
+}
+
+// Wrap then unwrap gives back every fixture byte for byte; wrapping twice
+// changes nothing the second time; and the wrapped entries resolve to the
+// tap in front of the original command.
+func TestWrapUnwrapRoundTrip(t *testing.T) {
+	const bin = "/opt/linesman/bin/linesman"
+	for _, fx := range fixtures {
+		t.Run(fx.path, func(t *testing.T) {
+			f := read(t, fx.path)
+			wrapped, changes := f.Wrap(bin, nil)
+			if string(wrapped) == string(f.Data) {
+				t.Fatal("wrap changed nothing")
+			}
+			wf, err := Parse(fx.path, wrapped, fx.host)
+			if err != nil {
+				t.Fatalf("the wrapped file does not parse: %v\n%s", err, wrapped)
+			}
+			for _, c := range changes {
+				e, _ := f.Find(c.Name)
+				if c.Done != (e.Note == "") {
+					t.Errorf("%s: done %v (%s)", c.Name, c.Done, c.Why)
+				}
+				if !c.Done {
+					continue
+				}
+				we, _ := wf.Find(c.Name)
+				want := append([]string{bin, "tap", "--name", c.Name, "--", e.Command}, e.Args...)
+				if got := append([]string{we.Command}, we.Args...); !slices.Equal(got, want) {
+					t.Errorf("%s wrapped as %q, want %q", c.Name, got, want)
+				}
+				if !slices.Equal(we.Env, e.Env) || we.Cwd != e.Cwd || we.EnvFile != e.EnvFile {
+					t.Errorf("%s: env, cwd or envFile changed by the wrap", c.Name)
+				}
+			}
+			again, changes2 := wf.Wrap(bin, nil)
+			if string(again) != string(wrapped) {
+				t.Errorf("wrapping twice changed the file again")
+			}
+			for _, c := range changes2 {
+				if c.Done {
+					t.Errorf("%s wrapped twice", c.Name)
+				}
+			}
+			back, _ := wf.Unwrap(nil)
+			if string(back) != string(f.Data) {
+				t.Errorf("unwrap did not restore the file:\n%s", Diff(fx.path, f.Data, back))
+			}
+		})
+	}
+}
+
+// Wrapping by name touches only the named entries, and an edit made to the
+// file between wrap and unwrap survives the unwrap.
+func TestWrapByNameKeepsTheRest(t *testing.T) {
+	f := read(t, "testdata/claude-desktop/claude_desktop_config.json")
+	wrapped, _ := f.Wrap("/bin/linesman", []string{"weather"})
+	wf, _ := Parse(f.Path, wrapped, f.Host)
+	for _, e := range wf.Entries {
+		if IsWrapped(e) != (e.Name == "weather") {
+			t.Errorf("%s: wrapped %v", e.Name, IsWrapped(e))
+		}
+	}
+	edited := strings.Replace(string(wrapped), `"globalShortcut": "Ctrl+Space"`, `"globalShortcut": "Alt+Space"`, 1)
+	ef, _ := Parse(f.Path, []byte(edited), f.Host)
+	back, _ := ef.Unwrap(nil)
+	want := strings.Replace(string(f.Data), "Ctrl+Space", "Alt+Space", 1)
+	if string(back) != want {
+		t.Errorf("unwrap lost an edit:\n%s", Diff(f.Path, []byte(want), back))
+	}
+}
+
+func TestRedactedDiffHasNoSecrets(t *testing.T) {
+	for _, fx := range fixtures {
+		f := read(t, fx.path)
+		wrapped, _ := f.Wrap("/bin/linesman", nil)
+		a, ok1 := Redacted(fx.path, f.Data, fx.host)
+		b, ok2 := Redacted(fx.path, wrapped, fx.host)
+		if !ok1 || !ok2 {
+			t.Fatalf("%s: redaction failed", fx.path)
+		}
+		d := Diff(fx.path, a, b)
+		for _, secret := range []string{"secret-weather-value", "hunter2", "${DB_TOKEN}", "${input:github-token}"} {
+			if strings.Contains(d, secret) {
+				t.Errorf("%s: the diff shows %q:\n%s", fx.path, secret, d)
+			}
+		}
+		if !strings.Contains(d, "+") || !strings.Contains(d, `"tap"`) {
+			t.Errorf("%s: the diff does not show the wrap:\n%s", fx.path, d)
+		}
+	}
+}
+
+func TestSyntaxErrorsSayWhere(t *testing.T) {
+	for _, bad := range []string{`{"mcpServers": {"a": {"command": }}}`, `{"mcpServers": {"a" {}}}`, `{"mcpServers": {} /* open`} {
+		_, err := Parse("x/.mcp.json", []byte(bad), "")
+		var se *SyntaxError
+		if bad == `{"mcpServers": {} /* open` {
+			if err == nil {
+				t.Errorf("%q: no error", bad)
+			}
+			continue
+		}
+		if !errors.As(err, &se) || se.Line != 1 {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+}
+
+func TestDefaultLocations(t *testing.T) {
+	env := Env{GOOS: "darwin", Home: "/Users/me", Workspace: "/w"}
+	got := DefaultLocations(ClaudeDesktop, env)[0].Path
+	if got != "/Users/me/Library/Application Support/Claude/claude_desktop_config.json" {
+		t.Errorf("claude desktop on macOS: %s", got)
+	}
+	vs := DefaultLocations(VSCode, Env{GOOS: "linux", Home: "/home/me", Workspace: "/w"})
+	if vs[0].Path != "/home/me/.config/Code/User/mcp.json" || vs[1].Path != "/w/.vscode/mcp.json" || !vs[1].Project {
+		t.Errorf("vscode on linux: %+v", vs)
+	}
+	for _, h := range Hosts {
+		for _, l := range DefaultLocations(h, env) {
+			if g, ok := GuessHost(l.Path); !ok || g != h {
+				t.Errorf("%s: GuessHost(%s) = %s, %v", h, l.Path, g, ok)
+			}
+		}
+	}
+	_ = os.Getenv
+}

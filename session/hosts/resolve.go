@@ -1,0 +1,254 @@
+package hosts
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Server is an entry resolved the way its host would start it.
+type Server struct {
+	Name    string
+	Command []string // argv
+	// Env holds the variables the entry sets (envFile first, then env),
+	// KEY=VALUE, to put on top of the inherited environment. Never print
+	// the values: EnvNames are for showing.
+	Env      []string
+	EnvNames []string
+	Dir      string // "" = the current directory
+}
+
+// UnresolvedError says that a value uses a form linesman cannot resolve
+// without guessing (a VS Code ${input:...} prompt, an unset variable with
+// no default, ...). It names the field and the form, never a value.
+type UnresolvedError struct {
+	Server string
+	Field  string // "command", "args[2]", "env.API_KEY", "cwd", "envFile"
+	Form   string // the ${...} as written
+	Reason string
+}
+
+func (e *UnresolvedError) Error() string {
+	return fmt.Sprintf("server %q: %s: %s %s", e.Server, e.Field, e.Form, e.Reason)
+}
+
+// Resolve turns e, read from f, into the server its host would start,
+// expanding the variable forms that host documents.
+func (f *File) Resolve(e Entry, env Env) (Server, error) {
+	if e.Note != "" {
+		return Server{}, fmt.Errorf("server %q: %s", e.Name, e.Note)
+	}
+	r := resolver{host: e.Host, env: env, server: e.Name, workspace: f.workspace(e, env)}
+	s := Server{Name: e.Name}
+	cmd, err := r.expand("command", e.Command)
+	if err != nil {
+		return Server{}, err
+	}
+	s.Command = append(s.Command, cmd)
+	for i, a := range e.Args {
+		v, err := r.expand(fmt.Sprintf("args[%d]", i), a)
+		if err != nil {
+			return Server{}, err
+		}
+		s.Command = append(s.Command, v)
+	}
+	if e.Cwd != "" {
+		if s.Dir, err = r.expand("cwd", e.Cwd); err != nil {
+			return Server{}, err
+		}
+		if !filepath.IsAbs(s.Dir) && r.workspace != "" {
+			s.Dir = filepath.Join(r.workspace, s.Dir)
+		}
+	}
+	vars := map[string]string{}
+	var order []string
+	set := func(k, v string) {
+		if _, ok := vars[k]; !ok {
+			order = append(order, k)
+		}
+		vars[k] = v
+	}
+	if e.EnvFile != "" {
+		if err := r.envFile(e.EnvFile, set); err != nil {
+			return Server{}, err
+		}
+	}
+	for _, kv := range e.Env {
+		v, err := r.expand("env."+kv.Name, kv.Value)
+		if err != nil {
+			return Server{}, err
+		}
+		set(kv.Name, v)
+	}
+	for _, k := range order {
+		s.Env = append(s.Env, k+"="+vars[k])
+		s.EnvNames = append(s.EnvNames, k)
+	}
+	return s, nil
+}
+
+// workspace is the folder ${workspaceFolder} means for e: the project of a
+// project file, the project a ~/.claude.json list belongs to, else env's.
+func (f *File) workspace(e Entry, env Env) string {
+	if e.Scope != "" {
+		return e.Scope
+	}
+	path, err := filepath.Abs(f.Path)
+	if err != nil {
+		path = f.Path
+	}
+	dir := filepath.Dir(path)
+	switch base := filepath.Base(dir); {
+	case filepath.Base(path) == ".mcp.json":
+		return dir
+	case base == ".vscode" || base == ".cursor":
+		return filepath.Dir(dir)
+	}
+	if env.Workspace != "" {
+		return env.Workspace
+	}
+	wd, _ := os.Getwd()
+	return wd
+}
+
+type resolver struct {
+	host      Host
+	env       Env
+	server    string
+	workspace string
+}
+
+func (r *resolver) getenv(name string) (string, bool) {
+	if r.env.Getenv != nil {
+		return r.env.Getenv(name)
+	}
+	return os.LookupEnv(name)
+}
+
+// expand replaces every ${...} form of s that r's host documents.
+func (r *resolver) expand(field, s string) (string, error) {
+	if r.host == ClaudeDesktop || !strings.Contains(s, "${") {
+		return s, nil // Claude Desktop documents no expansion: values are literal
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "${")
+		if i < 0 {
+			b.WriteString(s)
+			return b.String(), nil
+		}
+		j := strings.IndexByte(s[i:], '}')
+		if j < 0 {
+			b.WriteString(s)
+			return b.String(), nil
+		}
+		form := s[i : i+j+1]
+		v, err := r.variable(form[2 : len(form)-1])
+		if err != nil {
+			err.Server, err.Field, err.Form = r.server, field, form
+			return "", err
+		}
+		b.WriteString(s[:i])
+		b.WriteString(v)
+		s = s[i+j+1:]
+	}
+}
+
+// variable resolves the inside of one ${...} form for r's host.
+func (r *resolver) variable(in string) (string, *UnresolvedError) {
+	if r.host == ClaudeCode { // ${VAR} and ${VAR:-default}
+		name, def, hasDef := strings.Cut(in, ":-")
+		if v, ok := r.getenv(name); ok {
+			return v, nil
+		}
+		if hasDef {
+			return def, nil
+		}
+		return "", &UnresolvedError{Reason: "names a variable that is not set and has no default (${VAR:-default}); Claude Code would not start this server either"}
+	}
+	kind, arg, _ := strings.Cut(in, ":")
+	switch kind {
+	case "env":
+		if v, ok := r.getenv(arg); ok {
+			return v, nil
+		}
+		return "", nil // VS Code and Cursor put an empty string for an unset variable
+	case "file":
+		if r.host == Windsurf {
+			b, err := os.ReadFile(arg)
+			if err != nil {
+				return "", &UnresolvedError{Reason: "names a file that cannot be read: " + err.Error()}
+			}
+			return strings.TrimRight(string(b), "\r\n"), nil
+		}
+	case "input":
+		return "", &UnresolvedError{Reason: "is an input VS Code asks the user for when it starts the server; linesman cannot answer it — put the value in env (or run linesman with it set and use ${env:NAME})"}
+	case "command", "config":
+		return "", &UnresolvedError{Reason: "needs the editor itself to resolve; linesman does not guess it"}
+	}
+	if r.host == Windsurf {
+		return "", &UnresolvedError{Reason: "is not a form Windsurf documents (${env:NAME}, ${file:PATH})"}
+	}
+	switch in {
+	case "workspaceFolder":
+		return r.workspace, nil
+	case "workspaceFolderBasename":
+		return filepath.Base(r.workspace), nil
+	case "userHome":
+		return r.env.Home, nil
+	case "pathSeparator", "/":
+		return string(filepath.Separator), nil
+	}
+	return "", &UnresolvedError{Reason: "is not a variable linesman knows how to resolve for " + string(r.host)}
+}
+
+// envFile reads a dotenv file (KEY=VALUE lines, # comments, optional
+// "export ", single or double quotes) into set.
+func (r *resolver) envFile(path string, set func(k, v string)) error {
+	p, err := r.expand("envFile", path)
+	if err != nil {
+		return err
+	}
+	if !filepath.IsAbs(p) && r.workspace != "" {
+		p = filepath.Join(r.workspace, p)
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return fmt.Errorf("server %q: envFile: %w", r.server, err)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		line = strings.TrimPrefix(line, "export ")
+		k, v, ok := strings.Cut(line, "=")
+		k = strings.TrimSpace(k)
+		if !ok || k == "" {
+			return fmt.Errorf("server %q: envFile %s: line %d is not KEY=VALUE", r.server, p, n)
+		}
+		v = strings.TrimSpace(v)
+		switch {
+		case len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"':
+			if u, err := strconv.Unquote(v); err == nil {
+				v = u
+			} else {
+				v = v[1 : len(v)-1]
+			}
+		case len(v) >= 2 && v[0] == '\'' && v[len(v)-1] == '\'':
+			v = v[1 : len(v)-1]
+		default:
+			if i := strings.Index(v, " #"); i >= 0 {
+				v = strings.TrimSpace(v[:i])
+			}
+		}
+		set(k, v)
+	}
+	return sc.Err()
+}
