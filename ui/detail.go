@@ -415,11 +415,10 @@ func (p *detailPane) pairLines(ev *session.Event) []string {
 		out = append(out, st.Warning.Render("▲ "+state))
 	case m.Kind.IsResponse() && (m.ID.Kind == wire.IDNull || m.ID.Kind == wire.IDAbsent):
 		// Legal, so no finding: an error that could not name its request.
-		line := "an error with id null answers no request: the server could not read the id of what it answers"
+		out = append(out, st.Subtle.Render("id null: an error that names no request (legal: no finding)"))
 		if pp.Unreadable != 0 {
-			line += fmt.Sprintf(" (most likely #%d, which it could not read as a message)", pp.Unreadable)
+			out = append(out, st.Subtle.Render(fmt.Sprintf("most likely #%d, which the server could not read", pp.Unreadable)))
 		}
-		out = append(out, st.Subtle.Render(line))
 	case m.Kind.IsResponse():
 		out = append(out, st.Warning.Render("▲ no request with this id is known (see the findings)"))
 	default:
