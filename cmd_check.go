@@ -7,9 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"linesman/session"
@@ -193,100 +190,47 @@ func listAll(ctx context.Context, s *session.Session, method string, timeout tim
 // the shutdown ladder.
 type headlessSteps func(ctx context.Context, s *session.Session, flags *commonFlags) error
 
-// drainMargin is how long, beyond the ladder's own waits, linesman waits for
-// the session to end before it kills the process group and reports anyway.
-const drainMargin = 5 * time.Second
-
 // runHeadless starts the server, runs steps, shuts the server down, prints
 // the report and returns the exit status. Every wait is bounded: steps by the
 // per-request timeout, the end by the ladder's waits plus a margin, after
 // which the group is killed; interrupting linesman (^C) skips to the
 // shutdown and the report.
 func runHeadless(mode string, flags *commonFlags, command []string, stdout, stderr io.Writer, steps headlessSteps) int {
-	// linesman's own diagnostics (what it did and when) go to --log FILE.
-	diag, err := openDiagLog(flags.logFile, "linesman "+mode)
-	if err != nil {
-		fmt.Fprintf(stderr, "linesman %s: --log: %s\n", mode, inertErr(err))
-		return exitUsage
-	}
-	defer diag.Close()
-	logf := diag.logf
-
-	s, err := session.Start(sessionConfig(flags, command))
-	if err != nil {
-		logf("cannot start %q: %v", command, err)
-		fmt.Fprintf(stderr, "linesman %s: %v\n", mode, err)
-		if flags.jsonOut {
+	r, status, startErr := startServerRun("linesman "+mode, flags, sessionConfig(flags, command), stderr)
+	if r == nil {
+		if startErr != nil && flags.jsonOut {
 			// A script still gets a report to read: no process, and why.
 			rep := report.FromLog(session.NewLog(0), nil, report.Meta{
-				Mode: mode, Command: command, Error: err.Error()})
+				Mode: mode, Command: command, Error: startErr.Error()})
 			rep.WriteJSON(stdout)
 		}
-		return exitFindings
+		return status
 	}
-	stopCapture, err := startCapture(flags, s.Log(), command)
-	if err != nil {
-		fmt.Fprintf(stderr, "linesman %s: %v\n", mode, err)
-		s.Kill()
-		waitBounded(s.Done(), drainMargin)
-		return exitFindings
-	}
-
-	logf("started %q, pid %d", command, s.Info().Pid)
+	defer r.close()
 	// SIGHUP too: when the terminal goes away, the server's process group
 	// must not outlive linesman (the parent-death signal reaches only the
 	// server itself, not its children).
-	watched := stopSignals()
-	ctx, stopWatching := context.WithCancel(context.Background())
-	if len(watched) > 0 { // no signals at all would relay every signal
-		ctx, stopWatching = signal.NotifyContext(context.Background(), watched...)
-	}
-	defer stopWatching()
-	stepErr := steps(ctx, s, flags)
-	interrupted := ctx.Err() != nil
+	r.watch(nil, stopSignals()...)
+	stepErr := steps(r.ctx, r.s, flags)
 	// Judge now, before the ladder ends the process: did the steps fail
 	// because the server was gone, or for a reason of their own?
-	ownFailure := stepErr != nil && !serverGone(s, stepErr)
-	logf("steps done (error: %v, interrupted: %v); shutdown ladder", stepErr, interrupted)
+	ownFailure := stepErr != nil && !serverGone(r.s, stepErr)
+	r.logf("steps done (error: %v, interrupted: %v); shutdown ladder", stepErr, r.interrupted.Load())
+	r.shutdown()
+	captureErr := r.stopCapture()
 
-	// During the ladder an interrupt means "stop waiting": kill the group.
-	stopWatching()
-	sigs := make(chan os.Signal, 1)
-	if len(watched) > 0 {
-		signal.Notify(sigs, watched...)
-		defer signal.Stop(sigs)
-	}
-	s.Shutdown()
-	t := time.NewTimer(flags.stdinWait + flags.sigtermWait + drainMargin)
-	select {
-	case <-s.Done():
-	case <-t.C:
-		logf("the session did not end within the ladder's waits; killing the process group")
-		s.Kill()
-	case <-sigs:
-		logf("interrupted during the shutdown ladder; killing the process group")
-		interrupted = true
-		s.Kill()
-	}
-	t.Stop()
-	if !waitBounded(s.Done(), drainMargin) {
-		logf("the session still has not drained; reporting what was logged")
-	}
-	info := s.Info()
-	logf("ended: %s, exit code %d, signal %q, by %s", info.State, info.ExitCode, info.Signal, info.EndedBy)
-	captureErr := stopCapture()
-
-	meta := report.SessionMeta(s)
+	meta := report.SessionMeta(r.s)
 	meta.Mode = mode
 	meta.FrameText = mode == "send"
-	meta.Interrupted = interrupted
+	meta.Interrupted = r.interrupted.Load()
 	switch {
-	case interrupted:
+	case meta.Interrupted:
 		meta.Error = "interrupted"
 	case ownFailure:
 		meta.Error = stepErr.Error()
 	}
-	rep := report.FromLog(s.Log(), s.Tracker(), meta)
+	rep := report.FromLog(r.s.Log(), r.s.Tracker(), meta)
+	var err error
 	if flags.jsonOut {
 		err = rep.WriteJSON(stdout)
 	} else {
@@ -300,25 +244,10 @@ func runHeadless(mode string, flags *commonFlags, command []string, stdout, stde
 		fmt.Fprintf(stderr, "linesman %s: capture: %v\n", mode, captureErr)
 		return exitFindings
 	}
-	if interrupted {
+	if meta.Interrupted {
 		return exitSignal
 	}
 	return rep.ExitStatus()
-}
-
-// stopSignals are the signals that make a headless run stop waiting, shut
-// the server down and report: ^C, kill, and a hangup (the terminal closed).
-// A signal linesman was started with ignored stays ignored (Notify would
-// install a handler): under nohup a hangup must not end the run, and a
-// background job (^C ignored) must not be interrupted by one.
-func stopSignals() []os.Signal {
-	var out []os.Signal
-	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP} {
-		if !signal.Ignored(sig) {
-			out = append(out, sig)
-		}
-	}
-	return out
 }
 
 // serverGone reports whether err only says that the server exited: the
@@ -333,18 +262,6 @@ func serverGone(s *session.Session, err error) bool {
 	case <-s.Exited():
 		return true
 	default:
-		return false
-	}
-}
-
-// waitBounded waits for c to close, at most d; it reports whether it did.
-func waitBounded(c <-chan struct{}, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-c:
-		return true
-	case <-t.C:
 		return false
 	}
 }

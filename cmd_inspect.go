@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"sync/atomic"
 	"syscall"
 
 	tea "charm.land/bubbletea/v2"
@@ -63,41 +61,17 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 	if status, ok := parseFlags(fs, args); !ok {
 		return status
 	}
-	if err := flags.validate(); err != nil {
-		fmt.Fprintf(stderr, "linesman: %v\n", err)
-		return exitUsage
-	}
-	if err := validateWaits(&flags); err != nil {
-		fmt.Fprintf(stderr, "linesman: %v\n", err)
-		return exitUsage
-	}
-	if err := checkCaptureTarget(flags.capture); err != nil {
-		fmt.Fprintf(stderr, "linesman: %v\n", err)
-		return exitUsage
-	}
-	if _, err := themes.Get(flags.theme, true); err != nil {
-		fmt.Fprintf(stderr, "linesman: --theme: %v\n", err)
-		return exitUsage
-	}
-	command := splitCommand(fs)
-	title := report.ShellJoin(command)
-	if len(command) == 0 {
-		exe, err := os.Executable()
-		if err != nil {
-			fmt.Fprintf(stderr, "linesman: cannot find my own binary to run the demo server: %v\n", err)
-			return exitFindings
+	for _, check := range []func() error{flags.validate, func() error { return validateWaits(&flags) },
+		func() error { return checkCaptureTarget(flags.capture) }, func() error { return checkTheme(flags.theme) }} {
+		if err := check(); err != nil {
+			fmt.Fprintf(stderr, "linesman: %v\n", err)
+			return exitUsage
 		}
-		command = []string{exe, "demo-server"}
-		title = "demo server"
-		if *demoUnsafe {
-			command = append(command, "--isolate=false")
-			title += " (unisolated)"
-		}
-	} else if *demoUnsafe {
-		fmt.Fprintln(stderr, "linesman: --demo-unsafe applies to the built-in demo server only (no COMMAND)")
-		return exitUsage
 	}
-
+	command, title, status := inspectCommand(splitCommand(fs), *demoUnsafe, stderr)
+	if command == nil {
+		return status
+	}
 	if !inspectTerminal(stdout) || !inspectTerminal(os.Stdin) {
 		fmt.Fprintln(stderr, "linesman: the inspector needs a terminal (stdin and stdout); in scripts use 'linesman check' or 'linesman send'")
 		return exitUsage
@@ -105,110 +79,38 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 
 	// Nothing may print to the terminal while the UI runs: diagnostics go
 	// to --log FILE, or nowhere.
-	diag, err := openDiagLog(flags.logFile, "linesman")
-	if err != nil {
-		fmt.Fprintf(stderr, "linesman: --log: %s\n", inertErr(err))
-		return exitUsage
-	}
-	defer diag.Close()
-	logf := diag.logf
-
 	cfg := sessionConfig(&flags, command)
 	cfg.Headless = false // a person answers sampling and elicitation
-	s, err := session.Start(cfg)
-	if err != nil {
-		fmt.Fprintf(stderr, "linesman: %v\n", err)
-		return exitFindings
+	r, status, _ := startServerRun("linesman", &flags, cfg, stderr)
+	if r == nil {
+		return status
 	}
-	logf("started %q", command)
-	stopCapture, err := startCapture(&flags, s.Log(), command)
-	if err != nil {
-		fmt.Fprintf(stderr, "linesman: %v\n", err)
-		s.Kill()
-		waitBounded(s.Done(), drainMargin)
-		return exitFindings
-	}
-
-	ctx, cancel := context.WithCancel(context.Background())
+	defer r.close()
 	handshakeDone := make(chan struct{})
 	go func() {
 		defer close(handshakeDone)
-		if *noHandshake {
-			return
-		}
-		if err := s.Handshake(ctx); err != nil {
-			logf("handshake: %v", err)
-			if ctx.Err() == nil { // not because the user quit
-				// Say it where the user looks: the stderr & events pane.
-				s.Log().Append(session.Event{Type: session.EventNote,
-					Note: err.Error() + "; open the conversation by hand (c), or restart the server (R)"})
-			}
-			return
-		}
-		logf("handshake: %s era, protocol %s", s.Era(), s.ProtocolVersion())
-		// Like a host, list the tools the server declares: the composer's
-		// tools/call templates are built from the answer.
-		if declares(s.ServerCapabilities(), "tools") {
-			if _, err := call(ctx, s, flags.timeout, "tools/list", nil); err != nil {
-				logf("tools/list: %v", err)
-			}
+		if !*noHandshake {
+			inspectHandshake(r)
 		}
 	}()
 
 	// A hangup (the terminal closed) would end linesman at once, and the
 	// parent-death signal only reaches the server itself: its children
 	// would be orphaned. Kill the whole group instead, then leave the UI.
-	hup := make(chan os.Signal, 1)
-	if !signal.Ignored(syscall.SIGHUP) { // under nohup, leave it ignored
-		signal.Notify(hup, syscall.SIGHUP)
-		defer signal.Stop(hup)
-	}
-	uiCtx, uiCancel := context.WithCancel(context.Background())
+	uiCtx, uiCancel := context.WithCancel(r.ctx)
 	defer uiCancel()
-	var hungUp atomic.Bool
-	go func() {
-		select {
-		case <-hup:
-			hungUp.Store(true)
-			s.Kill()
-			uiCancel()
-		case <-uiCtx.Done():
-		}
-	}()
-
-	runErr := ui.Run(ui.Options{
-		ProgramOptions: []tea.ProgramOption{tea.WithContext(uiCtx)},
-		Log:            s.Log(),
-		Tracker:        s.Tracker(),
-		Session:        s,
-		// Exports (X) describe the session as a capture's header would.
-		Header: captureHeader(&flags, command),
-		Theme:  flags.theme,
-		Title:  title,
-		// After R, make the handshake again as at the start.
-		HandshakeAfterRestart: !*noHandshake,
-		ProcessInfo: func() (cmd, env []string, dir string, pending int64) {
-			i := s.Info()
-			return i.Command, i.Env, i.Dir, i.PendingWrite
-		},
-	})
-	cancel()
+	r.watch(func() { r.s.Kill(); uiCancel() }, syscall.SIGHUP)
+	runErr := ui.Run(inspectOptions(uiCtx, r, command, title, !*noHandshake))
 	uiCancel()
 
 	// The UI ran the ladder on quit (or killed on a second quit); make sure
 	// the server is gone whatever happened, and wait for it, bounded.
-	s.Shutdown()
-	if !waitBounded(s.Done(), flags.stdinWait+flags.sigtermWait+drainMargin) {
-		logf("the server outlived the shutdown ladder; killing its process group")
-		s.Kill()
-		waitBounded(s.Done(), drainMargin)
-	}
+	r.cancel() // a handshake still waiting stops here, not as a failure when the ladder ends the server
+	r.shutdown()
 	waitBounded(handshakeDone, drainMargin)
-	captureErr := stopCapture()
-	info := s.Info()
-	logf("server ended: state %s, exit code %d, signal %q, ended by %s", info.State, info.ExitCode, info.Signal, info.EndedBy)
+	captureErr := r.stopCapture()
 
-	if hungUp.Load() || errors.Is(runErr, ui.ErrInterrupted) {
+	if r.interrupted.Load() || errors.Is(runErr, ui.ErrInterrupted) {
 		return exitSignal
 	}
 	if runErr != nil {
@@ -220,4 +122,77 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 		return exitFindings
 	}
 	return exitOK
+}
+
+// inspectOptions are the UI's options for a live server.
+func inspectOptions(ctx context.Context, r *serverRun, command []string, title string, handshake bool) ui.Options {
+	s := r.s
+	return ui.Options{
+		ProgramOptions: []tea.ProgramOption{tea.WithContext(ctx)},
+		Log:            s.Log(),
+		Tracker:        s.Tracker(),
+		Session:        s,
+		// Exports (X) describe the session as a capture's header would.
+		Header: captureHeader(r.flags, command),
+		Theme:  r.flags.theme,
+		Title:  title,
+		// After R, make the handshake again as at the start.
+		HandshakeAfterRestart: handshake,
+		ProcessInfo: func() (cmd, env []string, dir string, pending int64) {
+			i := s.Info()
+			return i.Command, i.Env, i.Dir, i.PendingWrite
+		},
+	}
+}
+
+// checkTheme refuses an unknown --theme.
+func checkTheme(name string) error {
+	if _, err := themes.Get(name, true); err != nil {
+		return fmt.Errorf("--theme: %w", err)
+	}
+	return nil
+}
+
+// inspectCommand is the server the inspector starts and the window title:
+// the command given, or the built-in demo server (--demo-unsafe: without
+// its isolation). A nil command means the caller returns status.
+func inspectCommand(command []string, demoUnsafe bool, stderr io.Writer) (cmd []string, title string, status int) {
+	if len(command) > 0 {
+		if demoUnsafe {
+			fmt.Fprintln(stderr, "linesman: --demo-unsafe applies to the built-in demo server only (no COMMAND)")
+			return nil, "", exitUsage
+		}
+		return command, report.ShellJoin(command), 0
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(stderr, "linesman: cannot find my own binary to run the demo server: %v\n", err)
+		return nil, "", exitFindings
+	}
+	if demoUnsafe {
+		return []string{exe, "demo-server", "--isolate=false"}, "demo server (unisolated)", 0
+	}
+	return []string{exe, "demo-server"}, "demo server", 0
+}
+
+// inspectHandshake makes the handshake in the background, as a host would,
+// and lists the tools the server declares (the composer's tools/call
+// templates are built from the answer). A failure is said where the user
+// looks: the stderr & events pane.
+func inspectHandshake(r *serverRun) {
+	s, ctx := r.s, r.ctx
+	if err := s.Handshake(ctx); err != nil {
+		r.logf("handshake: %v", err)
+		if ctx.Err() == nil { // not because the user quit
+			s.Log().Append(session.Event{Type: session.EventNote,
+				Note: err.Error() + "; open the conversation by hand (c), or restart the server (R)"})
+		}
+		return
+	}
+	r.logf("handshake: %s era, protocol %s", s.Era(), s.ProtocolVersion())
+	if declares(s.ServerCapabilities(), "tools") {
+		if _, err := call(ctx, s, r.flags.timeout, "tools/list", nil); err != nil {
+			r.logf("tools/list: %v", err)
+		}
+	}
 }

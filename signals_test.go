@@ -203,3 +203,49 @@ func TestHeadlessCheckInterruptLadder(t *testing.T) {
 		t.Errorf("error %q, process %+v", r.Error, p)
 	}
 }
+
+// TestHeadlessSignalStormStillReports: signals arriving without pause from
+// the middle of a run to its end (a supervisor that keeps sending SIGTERM)
+// never find linesman without its handler — there used to be a moment
+// between the steps and the shutdown ladder when a signal took its default
+// action and killed linesman with no report and the server's group alive.
+// Every run ends with status 130 and a report.
+func TestHeadlessSignalStormStillReports(t *testing.T) {
+	for i := range 5 {
+		mark := filepath.Join(t.TempDir(), "mark")
+		args := append([]string{"check", "--json", "--stdin-wait", "200ms", "--sigterm-wait", "200ms",
+			"-e", "HEADLESS_MARK=" + mark}, fakeServerArgs("qa-helper-child")...)
+		cmd := exec.Command(linesmanBinary(t), args...)
+		var out bytes.Buffer
+		cmd.Stdout = &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		ended := make(chan error, 1)
+		go func() { ended <- cmd.Wait() }()
+		helper := waitForPid(t, mark, ended)
+		var err error
+		guard := time.After(hangGuard)
+	storm:
+		for {
+			select {
+			case err = <-ended:
+				break storm
+			case <-guard:
+				cmd.Process.Kill()
+				<-ended
+				t.Fatal("linesman did not end under the storm")
+			default:
+				cmd.Process.Signal(syscall.SIGTERM)
+			}
+		}
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != exitSignal {
+			t.Fatalf("run %d: exit %v, want status %d\n%s", i, err, exitSignal, out.String())
+		}
+		if !strings.Contains(out.String(), `"interrupted"`) {
+			t.Fatalf("run %d: no report of the interrupted run:\n%s", i, out.String())
+		}
+		waitGone(t, helper, "the server's helper")
+	}
+}
