@@ -22,7 +22,7 @@ import (
 const viewHeader = `linesman view — open a capture written with --capture
 
 Usage:
-  linesman view [--follow] [--text] FILE
+  linesman view [--follow] [--text] FILE|TAP
 
 Opens the capture in the inspector, read-only: the same panes, filters and
 findings as a live session, but no composer and no process control. Every
@@ -64,6 +64,9 @@ func runView(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	path := files[0]
+	if p, _, ok := tapCapturePath(path); ok { // a tap's name, or latest
+		path = p
+	}
 	interactive := !*text && isTerminal(stdout)
 
 	// Interrupting a text transcript ends it; the inspector sees ctrl+c as
@@ -126,6 +129,9 @@ func runView(args []string, stdout, stderr io.Writer) int {
 // viewUI runs the inspector over the capture's log, read-only.
 func viewUI(c *capture.Capture, fl *capture.Follower, path, theme string) error {
 	title := "capture " + filepath.Base(path)
+	if t, ok := tapTitle(path); ok {
+		title = t
+	}
 	now := c.Log.Since // following: the writer's clock, live
 	if fl == nil {
 		// A closed capture: time stands still at its last event, so ages

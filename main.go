@@ -35,8 +35,11 @@ Usage:
   linesman [flags] [-- COMMAND [ARG...]]      inspect COMMAND (default: the built-in demo server)
   linesman check [flags] -- COMMAND [ARG...]  headless conformance run; report; exit status
   linesman send  [flags] -- COMMAND [ARG...]  headless: send hand-written frames (stdin or --file)
+  linesman --config FILE [flags] NAME         inspect the server NAME of a host's config (check too)
   linesman tap [--name N] -- COMMAND [ARG...] run by a host in place of the server: forwards, records, judges
-  linesman view  [--follow] FILE              open a capture (--follow tails one being written)
+  linesman taps                               list live and recent taps
+  linesman view  [--follow] FILE|TAP          open a capture (--follow tails one being written; TAP: a tap's name or latest)
+  linesman wrap|unwrap (--host H|--config F)  route a host's servers through the tap, and back
   linesman export FILE --format F             export a capture (replay script, findings JSON, transcript)
   linesman explain [CODE]                     what a finding means and how to fix it
   linesman demo-server [--isolate=false]      the demo server itself (speaks MCP on stdio)
@@ -77,6 +80,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer errw.Flush()
 	outw := &inertWriter{w: stdout}
 	defer outw.Flush()
+	args, status, ok := configArgs(args, errw) // --config FILE NAME: the server a host config names
+	if !ok {
+		return status
+	}
 	if len(args) > 0 {
 		switch args[0] {
 		case "check":
@@ -93,6 +100,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			// A host reads the tap's stdout and stderr as the server's:
 			// they pass bytes through unchanged.
 			return runTap(args[1:], stdin, stdout, stderr)
+		case "taps":
+			return runTaps(args[1:], outw, errw)
+		case "wrap", "unwrap":
+			return runWrap(args[0], args[1:], outw, errw)
 		case "help":
 			fmt.Fprint(stdout, usageText)
 			return exitOK

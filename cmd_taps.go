@@ -1,0 +1,113 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"linesman/capture"
+	"linesman/session/report"
+	"linesman/wire"
+)
+
+const tapsHeader = `linesman taps — list live and recent taps
+
+Usage:
+  linesman taps [--dir DIR] [--all]
+
+Lists the taps in the tap directory (see 'linesman tap --help'), newest
+first: name, state (running, or how the server ended), when it started,
+how many findings the judge has so far, and the server's command. Open one
+with 'linesman view --follow NAME' (or 'latest').
+`
+
+// runTaps is "linesman taps".
+func runTaps(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("taps", tapsHeader, stdout, stderr)
+	dir := fs.String("dir", "", "the tap directory (default: see 'linesman tap --help')")
+	all := fs.Bool("all", false, "list every tap, not only the 20 newest")
+	if status, ok := parseFlags(fs, args); !ok {
+		return status
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintln(stderr, "linesman taps: takes no arguments; usage: linesman taps [--dir DIR] [--all]")
+		return exitUsage
+	}
+	d, err := capture.TapDirPath(*dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "linesman taps: %v\n", err)
+		return exitFindings
+	}
+	taps, err := capture.ListTaps(d)
+	if err != nil {
+		fmt.Fprintf(stderr, "linesman taps: %v\n", err)
+		return exitFindings
+	}
+	if len(taps) == 0 {
+		fmt.Fprintf(stdout, "no taps in %s yet; 'linesman wrap' routes a host's servers through the tap\n", d)
+		return exitOK
+	}
+	if !*all && len(taps) > 20 {
+		taps = taps[:20]
+	}
+	fmt.Fprintf(stdout, "%-20s %-22s %-19s %8s  %s\n", "NAME", "STATE", "STARTED", "FINDINGS", "COMMAND")
+	for i := range taps {
+		t := &taps[i]
+		t.Describe()
+		state, findings, cmd := t.State, fmt.Sprint(t.Findings), report.ShellJoin(t.Command)
+		if t.Err != nil {
+			state, findings, cmd = "unreadable", "-", t.Err.Error()
+		}
+		if t.Live {
+			state = "live, " + state
+		}
+		fmt.Fprintf(stdout, "%-20s %-22s %-19s %8s  %s\n", wire.VisibleString(t.Name, wire.Pictures), state,
+			t.Start.Local().Format("2006-01-02 15:04:05"), findings, wire.VisibleString(cmd, wire.Pictures))
+	}
+	fmt.Fprintf(stdout, "(%s)\n", d)
+	return exitOK
+}
+
+// tapCapturePath turns the argument of 'view --follow' into a capture path:
+// a file that exists (or a path) is itself; otherwise "latest" or a tap's
+// name is looked up in the tap directory. ok is false when arg is not a tap.
+func tapCapturePath(arg string) (path, title string, ok bool) {
+	if strings.ContainsRune(arg, filepath.Separator) || strings.HasSuffix(arg, ".jsonl") {
+		return "", "", false
+	}
+	if _, err := os.Stat(arg); err == nil {
+		return "", "", false
+	}
+	d, err := capture.TapDirPath("")
+	if err != nil {
+		return "", "", false
+	}
+	t, err := capture.ResolveTap(d, arg)
+	if errors.Is(err, capture.ErrNoTap) || err != nil {
+		return "", "", false
+	}
+	state := "ended"
+	if t.Live {
+		state = "live"
+	}
+	return t.Path, fmt.Sprintf("tap %s (%s, started %s)", t.Name, state, t.Start.Local().Format(time.TimeOnly)), true
+}
+
+// tapTitle is the inspector's title for a capture in the tap directory.
+func tapTitle(path string) (string, bool) {
+	d, err := capture.TapDirPath("")
+	if err != nil || filepath.Dir(path) != filepath.Clean(d) {
+		return "", false
+	}
+	taps, _ := capture.ListTaps(d)
+	for _, t := range taps {
+		if t.Path == path {
+			return "tap " + t.Name + " — the host drives it: read-only here", true
+		}
+	}
+	return "", false
+}
