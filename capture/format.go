@@ -113,40 +113,62 @@ func appendEvent(buf []byte, ev *session.Event) []byte {
 		}
 	case session.EventProcess:
 		if p := ev.Process; p != nil {
-			buf = append(buf, `,"state":"`...)
-			buf = append(buf, p.State.String()...)
-			buf = append(buf, `","step":"`...)
-			buf = append(buf, p.Step.String()...)
-			buf = append(buf, `","pid":`...)
-			buf = strconv.AppendInt(buf, int64(p.Pid), 10)
-			buf = append(buf, `,"exitCode":`...)
-			buf = strconv.AppendInt(buf, int64(p.ExitCode), 10)
-			buf = append(buf, `,"signal":`...)
-			buf = appendString(buf, []byte(p.Signal))
-			buf = append(buf, `,"shutdownTookNs":`...)
-			buf = strconv.AppendInt(buf, int64(p.ShutdownTook), 10)
-			buf = append(buf, `,"detail":`...)
-			buf = appendString(buf, []byte(p.Detail))
+			buf = appendProcess(buf, p)
 		}
 	case session.EventFinding:
 		if f := ev.Finding; f != nil {
-			buf = append(buf, `,"code":`...)
-			buf = appendString(buf, []byte(f.Code))
-			buf = append(buf, `,"severity":"`...)
-			buf = append(buf, f.Severity.String()...)
-			buf = append(buf, `","message":`...)
-			buf = appendString(buf, []byte(f.Message))
-			buf = append(buf, `,"frameSeq":`...)
-			buf = strconv.AppendUint(buf, f.FrameSeq, 10)
-			if f.Dir != 0 {
-				buf = append(buf, `,"dir":"`...)
-				buf = append(buf, f.Dir.String()...)
-				buf = append(buf, '"')
-			}
+			buf = appendFinding(buf, f)
 		}
 	case session.EventNote:
 		buf = append(buf, `,"note":`...)
 		buf = appendString(buf, []byte(ev.Note))
+	case session.EventEra, session.EventRestart:
+		buf = appendFact(buf, ev)
+	}
+	return append(buf, '}', '\n')
+}
+
+// appendProcess appends the members of a process record.
+func appendProcess(buf []byte, p *session.ProcessEvent) []byte {
+	buf = append(buf, `,"state":"`...)
+	buf = append(buf, p.State.String()...)
+	buf = append(buf, `","step":"`...)
+	buf = append(buf, p.Step.String()...)
+	buf = append(buf, `","pid":`...)
+	buf = strconv.AppendInt(buf, int64(p.Pid), 10)
+	buf = append(buf, `,"exitCode":`...)
+	buf = strconv.AppendInt(buf, int64(p.ExitCode), 10)
+	buf = append(buf, `,"signal":`...)
+	buf = appendString(buf, []byte(p.Signal))
+	buf = append(buf, `,"shutdownTookNs":`...)
+	buf = strconv.AppendInt(buf, int64(p.ShutdownTook), 10)
+	buf = append(buf, `,"detail":`...)
+	buf = appendString(buf, []byte(p.Detail))
+	return buf
+}
+
+// appendFinding appends the members of a finding record.
+func appendFinding(buf []byte, f *session.LoggedFinding) []byte {
+	buf = append(buf, `,"code":`...)
+	buf = appendString(buf, []byte(f.Code))
+	buf = append(buf, `,"severity":"`...)
+	buf = append(buf, f.Severity.String()...)
+	buf = append(buf, `","message":`...)
+	buf = appendString(buf, []byte(f.Message))
+	buf = append(buf, `,"frameSeq":`...)
+	buf = strconv.AppendUint(buf, f.FrameSeq, 10)
+	if f.Dir != 0 {
+		buf = append(buf, `,"dir":"`...)
+		buf = append(buf, f.Dir.String()...)
+		buf = append(buf, '"')
+	}
+	return buf
+}
+
+// appendFact appends the members of an era or restart record: the typed
+// decision, then its words.
+func appendFact(buf []byte, ev *session.Event) []byte {
+	switch ev.Type {
 	case session.EventEra:
 		if d := ev.Era; d != nil {
 			buf = append(buf, `,"era":"`...)
@@ -154,8 +176,6 @@ func appendEvent(buf []byte, ev *session.Event) []byte {
 			buf = append(buf, `","version":`...)
 			buf = appendString(buf, []byte(d.Version))
 		}
-		buf = append(buf, `,"note":`...)
-		buf = appendString(buf, []byte(ev.Note))
 	case session.EventRestart:
 		if r := ev.Restart; r != nil {
 			buf = append(buf, `,"n":`...)
@@ -169,10 +189,9 @@ func appendEvent(buf []byte, ev *session.Event) []byte {
 			}
 			buf = append(buf, ']')
 		}
-		buf = append(buf, `,"note":`...)
-		buf = appendString(buf, []byte(ev.Note))
 	}
-	return append(buf, '}', '\n')
+	buf = append(buf, `,"note":`...)
+	return appendString(buf, []byte(ev.Note))
 }
 
 // appendDropped appends the record that says events [from, from+count) were

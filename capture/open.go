@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"sort"
-	"strings"
 	"time"
 
 	"linesman/session"
@@ -306,67 +305,11 @@ func (rd *reader) event(rec *rawRecord) error {
 		c.Dropped += rec.Count
 		return nil
 	}
-	ev := session.Event{At: time.Duration(rec.At)}
-	switch rec.Type {
-	case "frame":
-		dir, err := parseDir(rec.Dir)
-		if err != nil {
-			return err
-		}
-		if len(rec.Lines) == 0 {
-			return errors.New("a frame with no lines")
-		}
-		lines := make([]wire.Line, len(rec.Lines))
-		for i := range rec.Lines {
-			if lines[i], err = rec.Lines[i].line(); err != nil {
-				return err
-			}
-		}
-		// Classified in rebuild, with its neighbours.
-		ev.Type, ev.Dir, ev.Frame = session.EventFrame, dir, &wire.Frame{Lines: lines}
-	case "stderr":
-		l, err := rec.rawLine.line()
-		if err != nil {
-			return err
-		}
-		ev.Type, ev.Stderr = session.EventStderr, &l
-	case "process":
-		p, err := rec.process()
-		if err != nil {
-			return err
-		}
-		ev.Type, ev.Process = session.EventProcess, p
-	case "finding":
-		sev, err := parseSeverity(rec.Severity)
-		if err != nil {
-			return err
-		}
-		lf := &session.LoggedFinding{Finding: wire.Finding{Code: rec.Code, Severity: sev, Message: rec.Message}}
-		if rec.Dir != "" {
-			if lf.Dir, err = parseDir(rec.Dir); err != nil {
-				return err
-			}
-		}
-		if rec.FrameSeq != 0 {
-			lf.FrameSeq = rd.mapSeq(rec.FrameSeq)
-		}
-		ev.Type, ev.Finding = session.EventFinding, lf
-	case "note":
-		ev.Type, ev.Note = session.EventNote, rec.Note
-		if rd.version == 1 {
-			rd.v1Note(&ev)
-		}
-	case "era":
-		era, err := parseEra(rec.Era)
-		if err != nil {
-			return err
-		}
-		ev.Type, ev.Era, ev.Note = session.EventEra, &session.EraDecision{Era: era, Version: rec.Version}, rec.Note
-	case "restart":
-		ev.Type, ev.Restart, ev.Note = session.EventRestart, &session.RestartEvent{N: rec.N, Command: rec.Command}, rec.Note
-	default:
-		// A record type from a newer minor revision: skip it, keep the rest.
-		return nil
+	ev, known, err := rd.decode(rec)
+	if err != nil || !known {
+		// An unknown record type is from a newer minor revision: skip it,
+		// keep the rest.
+		return err
 	}
 	if rec.Seq <= rd.lastSeq {
 		return fmt.Errorf("seq %d is not after the last event (%d)", rec.Seq, rd.lastSeq)
@@ -379,6 +322,78 @@ func (rd *reader) event(rec *rawRecord) error {
 	c.Records++
 	rd.queue = append(rd.queue, ev)
 	return nil
+}
+
+// decode turns an event record into its event; known is false for a
+// record type this version does not know.
+func (rd *reader) decode(rec *rawRecord) (ev session.Event, known bool, err error) {
+	ev = session.Event{At: time.Duration(rec.At)}
+	switch rec.Type {
+	case "frame":
+		ev.Type = session.EventFrame
+		ev.Dir, ev.Frame, err = rec.frame()
+	case "stderr":
+		var l wire.Line
+		l, err = rec.rawLine.line()
+		ev.Type, ev.Stderr = session.EventStderr, &l
+	case "process":
+		ev.Type = session.EventProcess
+		ev.Process, err = rec.process()
+	case "finding":
+		ev.Type = session.EventFinding
+		ev.Finding, err = rec.finding()
+		if err == nil && rec.FrameSeq != 0 {
+			ev.Finding.FrameSeq = rd.mapSeq(rec.FrameSeq)
+		}
+	case "note":
+		ev.Type, ev.Note = session.EventNote, rec.Note
+		if rd.version == 1 {
+			rd.v1Note(&ev)
+		}
+	case "era":
+		var era session.Era
+		era, err = parseEra(rec.Era)
+		ev.Type, ev.Era, ev.Note = session.EventEra, &session.EraDecision{Era: era, Version: rec.Version}, rec.Note
+	case "restart":
+		ev.Type, ev.Restart, ev.Note = session.EventRestart, &session.RestartEvent{N: rec.N, Command: rec.Command}, rec.Note
+	default:
+		return ev, false, nil
+	}
+	return ev, true, err
+}
+
+// frame decodes a frame record's lines; the frame is classified later, in
+// rebuild, with its neighbours.
+func (rec *rawRecord) frame() (wire.Dir, *wire.Frame, error) {
+	dir, err := parseDir(rec.Dir)
+	if err != nil {
+		return 0, nil, err
+	}
+	if len(rec.Lines) == 0 {
+		return 0, nil, errors.New("a frame with no lines")
+	}
+	lines := make([]wire.Line, len(rec.Lines))
+	for i := range rec.Lines {
+		if lines[i], err = rec.Lines[i].line(); err != nil {
+			return 0, nil, err
+		}
+	}
+	return dir, &wire.Frame{Lines: lines}, nil
+}
+
+// finding decodes a finding record (its frameSeq still the writer's).
+func (rec *rawRecord) finding() (*session.LoggedFinding, error) {
+	sev, err := parseSeverity(rec.Severity)
+	if err != nil {
+		return nil, err
+	}
+	lf := &session.LoggedFinding{Finding: wire.Finding{Code: rec.Code, Severity: sev, Message: rec.Message}}
+	if rec.Dir != "" {
+		if lf.Dir, err = parseDir(rec.Dir); err != nil {
+			return nil, err
+		}
+	}
+	return lf, nil
 }
 
 // flush rebuilds the queued frames and appends the queued events in order.
@@ -436,62 +451,6 @@ func (rd *reader) append(ev session.Event) {
 		ev.At = 1
 	}
 	log.Append(ev)
-}
-
-// How the notes of format version 1 begin where the session told its
-// tracker something (session.Restart and session/era.go of linesman 0.1.0):
-// in those files the notes are the only trace of it. Never used for later
-// versions, which record era decisions and restarts as typed records.
-const (
-	v1RestartNote     = "restart #"
-	v1EraLegacyNote   = "era legacy"
-	v1EraModernNote   = "era modern"
-	v1NoHandshakeNote = "automatic handshake off"
-)
-
-// v1Note turns a note of a version-1 capture that recorded a decision
-// (an era, a restart) into the typed event a later version records, with
-// the note's words kept for display: the era decision of the handshake
-// (a note says it), or --era with the handshake off (the header says which).
-func (rd *reader) v1Note(ev *session.Event) {
-	note := ev.Note
-	decide := func(era session.Era, version string) {
-		ev.Type, ev.Era = session.EventEra, &session.EraDecision{Era: era, Version: version}
-	}
-	switch {
-	case strings.HasPrefix(note, v1RestartNote):
-		ev.Type, ev.Restart = session.EventRestart, &session.RestartEvent{N: v1RestartNumber(note)}
-	case strings.HasPrefix(note, v1EraLegacyNote):
-		decide(session.EraLegacy, session.LegacyProtocolVersion)
-	case strings.HasPrefix(note, v1EraModernNote):
-		// "era modern (protocol 2026-07-28): ..." names the version.
-		version := session.ModernProtocolVersion
-		if rest, ok := strings.CutPrefix(note, v1EraModernNote+" (protocol "); ok {
-			if v, _, ok := strings.Cut(rest, ")"); ok {
-				version = v
-			}
-		}
-		decide(session.EraModern, version)
-	case strings.HasPrefix(note, v1NoHandshakeNote):
-		switch rd.c.Header.Era {
-		case "legacy":
-			decide(session.EraLegacy, session.LegacyProtocolVersion)
-		case "modern":
-			decide(session.EraModern, session.ModernProtocolVersion)
-		}
-	}
-}
-
-// v1RestartNumber reads n from "restart #n: ...".
-func v1RestartNumber(note string) int {
-	n := 0
-	for _, c := range strings.TrimPrefix(note, v1RestartNote) {
-		if c < '0' || c > '9' {
-			break
-		}
-		n = n*10 + int(c-'0')
-	}
-	return n
 }
 
 // settleExit tells the tracker about the exit logged before next, now that

@@ -207,3 +207,31 @@ func (t *Tracker) learnAnswer(e *entry, seq uint64, f *wire.Frame) {
 		t.hs.ResultSeq = seq
 	}
 }
+
+// eraFromDiscover reads the era off an answer to server/discover: a result
+// offering a 2026-07-28 or later version, or a -32022 error, means modern;
+// a result offering only older versions means legacy.
+func eraFromDiscover(f *wire.Frame) Era {
+	if f.Msg.Kind == wire.KindError {
+		if f.Msg.ErrorCode == CodeUnsupportedProtocolVersion {
+			return EraModern
+		}
+		return EraLegacy
+	}
+	var body struct {
+		Result struct {
+			SupportedVersions []string `json:"supportedVersions"`
+		} `json:"result"`
+	}
+	if json.Unmarshal(f.Raw(), &body) != nil {
+		return EraUnknown
+	}
+	if slices.ContainsFunc(body.Result.SupportedVersions, isModernVersion) {
+		return EraModern
+	}
+	return EraLegacy
+}
+
+// isModernVersion reports whether a protocol version string names the
+// 2026-07-28 revision or a later one (versions are dates, so they sort).
+func isModernVersion(v string) bool { return v >= ModernProtocolVersion }

@@ -1,6 +1,12 @@
 package session
 
-import "linesman/wire"
+import (
+	"math"
+	"slices"
+	"strconv"
+
+	"linesman/wire"
+)
 
 // The Tracker is the projection of a session's log: the one place where
 // every derived fact of the log is computed (which answer pairs with which
@@ -93,4 +99,112 @@ func (t *Tracker) InFlightWith(dir wire.Dir, id wire.ID) bool {
 		return false
 	}
 	return len(t.spaces[dir].inflight[id]) > 0
+}
+
+// InFlight returns the requests still open, both directions, oldest first.
+func (t *Tracker) InFlight() []Request {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []Request
+	for _, sp := range t.spaces[1:] {
+		for _, es := range sp.inflight {
+			for _, e := range es {
+				out = append(out, e.Request)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b Request) int { return cmpSeq(a.Seq, b.Seq) })
+	return out
+}
+
+// Requests returns every request tracked so far, in the order they were sent.
+func (t *Tracker) Requests() []Request {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := make([]Request, len(t.all))
+	for i, e := range t.all {
+		out[i] = e.Request
+	}
+	return out
+}
+
+// RequestBySeq returns the request whose frame has the given Seq.
+func (t *Tracker) RequestBySeq(seq uint64) (Request, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if e := t.bySeqLocked(seq); e != nil {
+		return e.Request, true
+	}
+	return Request{}, false
+}
+
+func (t *Tracker) bySeqLocked(seq uint64) *entry {
+	// all is in Seq order: requests are recorded in log order.
+	i, ok := slices.BinarySearchFunc(t.all, seq, func(e *entry, seq uint64) int { return cmpSeq(e.Seq, seq) })
+	if !ok {
+		return nil
+	}
+	return t.all[i]
+}
+
+// Lookup returns the latest request sent in direction dir with the given
+// id (in flight first, else the last that ended).
+func (t *Tracker) Lookup(dir wire.Dir, id wire.ID) (Request, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if dir != wire.ClientToServer && dir != wire.ServerToClient {
+		return Request{}, false
+	}
+	sp := t.spaces[dir]
+	if es := sp.inflight[id]; len(es) > 0 {
+		return es[0].Request, true
+	}
+	if e := sp.ended[id]; e != nil {
+		return e.Request, true
+	}
+	return Request{}, false
+}
+
+// Used reports whether the client already used id in this process (in
+// flight or not): the composer warns before a reuse.
+func (t *Tracker) Used(id wire.ID) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.spaces[wire.ClientToServer].used(id)
+}
+
+// NextID returns the id MintID would return now, without reserving it.
+func (t *Tracker) NextID() wire.ID {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	id, _ := t.nextIDLocked()
+	return id
+}
+
+// MintID reserves and returns a fresh client request id: an integer above
+// every integer id and numeric string the client used so far (ids typed by
+// hand included), so it never equals, nor looks like, one already used.
+func (t *Tracker) MintID() wire.ID {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	id, commit := t.nextIDLocked()
+	commit()
+	return id
+}
+
+func (t *Tracker) nextIDLocked() (wire.ID, func()) {
+	sp := t.spaces[wire.ClientToServer]
+	if sp.maxInt < math.MaxInt64 {
+		n := sp.maxInt + 1
+		return wire.IntID(n), func() { sp.maxInt = n }
+	}
+	// Someone used the largest integer: fall back to strings that are not numbers.
+	n := sp.strMint
+	for {
+		n++
+		id := wire.StringID("linesman-" + strconv.FormatInt(n, 10))
+		if !sp.used(id) {
+			return id, func() { sp.strMint = n }
+		}
+	}
 }

@@ -1,9 +1,7 @@
 package session
 
 import (
-	"encoding/json"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,76 +10,6 @@ import (
 
 	"linesman/wire"
 )
-
-// RequestState is how a tracked request stands or ended.
-type RequestState uint8
-
-const (
-	ReqInFlight  RequestState = iota + 1
-	ReqAnswered               // a result arrived
-	ReqError                  // an error response arrived
-	ReqCancelled              // the client cancelled it (a later answer is "late")
-	ReqTimedOut               // no answer within the timeout
-	ReqLost                   // the process exited (or restarted) with it in flight
-)
-
-// String returns the state's spelling in the JSON report.
-func (s RequestState) String() string {
-	switch s {
-	case ReqInFlight:
-		return "in-flight"
-	case ReqAnswered:
-		return "answered"
-	case ReqError:
-		return "error"
-	case ReqCancelled:
-		return "cancelled"
-	case ReqTimedOut:
-		return "timed-out"
-	case ReqLost:
-		return "lost"
-	default:
-		return "unknown"
-	}
-}
-
-// Request is a snapshot of one tracked request.
-type Request struct {
-	Dir         wire.Dir
-	ID          wire.ID
-	Method      string
-	Seq         uint64        // Seq of the request frame
-	SentAt      time.Duration // log clock
-	State       RequestState
-	EndedAt     time.Duration // when State left ReqInFlight
-	ResponseSeq uint64        // Seq of the response frame, or 0
-	Late        bool          // an answer arrived after the client cancelled it
-
-	ProgressToken   wire.ID
-	Progress, Total float64
-	HasProgress     bool
-	ProgressMessage string
-
-	HasTotal       bool          // Total was given by the last progress notification
-	LastProgressAt time.Duration // log clock of the last progress notification
-	// Deadline is the log time at which a client request still in flight
-	// times out (progress pushes it back, up to SentAt+MaxTimeout); zero for
-	// server requests, which linesman does not time out.
-	Deadline time.Duration
-	// TimedOut is set once request-timeout was raised; the request may
-	// still be answered afterwards (State then says so).
-	TimedOut bool
-	// ResultType is result.resultType of the answer, when it had one.
-	ResultType string
-	// ErrorCode and ErrorMessage are those of an error answer.
-	ErrorCode    int64
-	ErrorMessage string
-	// CancelSeq is the Seq of the notifications/cancelled frame, or 0.
-	CancelSeq uint64
-	// CollidesWith is the Seq of the request still in flight with the same
-	// id when this one was sent (reused-id-in-flight), or 0.
-	CollidesWith uint64
-}
 
 // TrackerOptions configure a Tracker.
 type TrackerOptions struct {
@@ -132,11 +60,6 @@ type entry struct {
 	// answering this request: the silence an exit burst is judged by.
 	quietBefore time.Duration
 }
-
-// exitBurst is how long before Exited is told an answer may have come out
-// and still count as part of the burst of output a process writes as it
-// exits (Exited is told once the pipes are drained, just after the exit).
-const exitBurst = 500 * time.Millisecond
 
 // idSpace is the bookkeeping of one direction's requests: the ids of the
 // requests one side sent. The two directions are separate id spaces (a
@@ -590,36 +513,6 @@ func (t *Tracker) noteAnswer(e *entry, f *wire.Frame) {
 	}
 }
 
-// checkUnflushed raises unflushed-output when an answer comes out only once
-// stdin was closed or the process exited, for a request that had been
-// waiting a while before that, with the server silent meanwhile: the
-// signature of a block-buffered stdout that is flushed only at exit.
-func (t *Tracker) checkUnflushed(e *entry, f *wire.Frame, at time.Duration) {
-	if t.unflushedRaised {
-		return
-	}
-	flush, what := t.stdinClosedAt, "stdin was closed"
-	if flush == 0 || (t.exitedAt != 0 && t.exitedAt < flush) {
-		flush, what = t.exitedAt, "the process exited"
-	}
-	if flush == 0 || at < flush {
-		return
-	}
-	waited := flush - e.SentAt
-	if waited < t.opts.unflushedAfter() {
-		return
-	}
-	if t.lastS2CAt > e.SentAt && t.lastS2CAt < flush {
-		// The server wrote meanwhile, so its stdout does get flushed: this
-		// answer is merely slow.
-		return
-	}
-	t.unflushedRaised = true
-	addFinding(f, wire.NewFinding("unflushed-output", fmt.Sprintf(
-		"the answer to request #%d (%s, id %s) came out only after %s, %s after it was sent: stdout looks block-buffered",
-		e.Seq, e.Method, idText(e.ID), what, waited.Round(time.Millisecond))))
-}
-
 // end moves e out of the in-flight set.
 func (t *Tracker) end(sp *idSpace, e *entry, state RequestState, at time.Duration) {
 	es := sp.inflight[e.ID]
@@ -635,257 +528,6 @@ func (t *Tracker) end(sp *idSpace, e *entry, state RequestState, at time.Duratio
 	e.State, e.EndedAt = state, at
 }
 
-// StdinClosed tells the tracker the client closed the server's stdin.
-func (t *Tracker) StdinClosed(at time.Duration) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.stdinClosedAt == 0 {
-		t.stdinClosedAt = max(at, 1)
-	}
-}
-
-// Exited tells the tracker the process exited at the given time; requests
-// still in flight become ReqLost, and the findings to log are returned
-// (exited-during-request, naming the client's requests left unanswered; a
-// note only when the client had closed stdin first).
-// Answers still drained from the pipe afterwards revive them.
-func (t *Tracker) Exited(at time.Duration) []LoggedFinding {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.exitedAt == 0 {
-		t.exitedAt = max(at, 1)
-	}
-	var out []LoggedFinding
-	if lf, ok := t.exitBurstLocked(at); ok {
-		out = append(out, lf)
-	}
-	var lost []*entry
-	for d, sp := range t.spaces {
-		if sp == nil {
-			continue
-		}
-		for _, es := range sp.inflight {
-			for _, e := range es {
-				if wire.Dir(d) == wire.ClientToServer {
-					lost = append(lost, e)
-				}
-			}
-			for _, e := range slices.Clone(es) {
-				t.end(sp, e, ReqLost, at)
-			}
-		}
-	}
-	if len(lost) == 0 {
-		return out
-	}
-	slices.SortFunc(lost, func(a, b *entry) int { return cmpSeq(a.Seq, b.Seq) })
-	names := make([]string, len(lost))
-	for i, e := range lost {
-		names[i] = fmt.Sprintf("#%d %s (id %s)", e.Seq, e.Method, idText(e.ID))
-	}
-	msg := fmt.Sprintf("the process exited with %d request(s) unanswered: %s", len(lost), strings.Join(names, ", "))
-	fd := wire.NewFinding("exited-during-request", msg)
-	if t.stdinClosedAt != 0 && t.stdinClosedAt <= at {
-		// The client closed stdin with requests in flight: a server that
-		// stops on EOF is right to, so this is only worth knowing.
-		fd.Message += " after the client closed stdin with them in flight"
-		fd.Severity = wire.SeverityNote
-	}
-	return append(out, LoggedFinding{Finding: fd, FrameSeq: lost[0].Seq, Dir: wire.ClientToServer})
-}
-
-// exitBurstLocked looks back, when a process that exited on its own (stdin
-// never closed) is reported, for unflushed output: answers that came out in
-// the last moments before the exit, to requests that had waited a while
-// with the server silent meanwhile. The stdin-close case is judged as the
-// answers arrive (checkUnflushed); this one can only be judged afterwards,
-// so the finding points at the first answer of the burst.
-func (t *Tracker) exitBurstLocked(at time.Duration) (LoggedFinding, bool) {
-	if t.unflushedRaised || t.stdinClosedAt != 0 {
-		// Stdin was closed: the exit followed from that, and answers
-		// after the close were judged as they came.
-		return LoggedFinding{}, false
-	}
-	var burst []*entry // client requests answered in the burst, by answer
-	for i := len(t.all) - 1; i >= 0; i-- {
-		e := t.all[i]
-		if e.Dir == wire.ClientToServer && e.ResponseSeq != 0 && !e.Late && e.EndedAt >= at-exitBurst && e.EndedAt <= at {
-			burst = append(burst, e)
-		}
-	}
-	if len(burst) == 0 {
-		return LoggedFinding{}, false
-	}
-	slices.SortFunc(burst, func(a, b *entry) int { return cmpSeq(a.ResponseSeq, b.ResponseSeq) })
-	start, quiet := burst[0].EndedAt, burst[0].quietBefore
-	for _, e := range burst {
-		waited := start - e.SentAt
-		if quiet > e.SentAt || waited < t.opts.unflushedAfter() {
-			continue
-		}
-		t.unflushedRaised = true
-		return LoggedFinding{
-			Finding: wire.NewFinding("unflushed-output", fmt.Sprintf(
-				"the answer to request #%d (%s, id %s) came out only as the process exited, %s after it was sent: stdout looks block-buffered",
-				e.Seq, e.Method, idText(e.ID), waited.Round(time.Millisecond))),
-			FrameSeq: e.ResponseSeq, Dir: wire.ServerToClient,
-		}, true
-	}
-	return LoggedFinding{}, false
-}
-
-// Tick checks timeouts at the given time and returns the findings to log.
-// Only the client's requests time out: the server's wait on the user.
-func (t *Tracker) Tick(at time.Duration) []LoggedFinding {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	sp := t.spaces[wire.ClientToServer]
-	var due []*entry
-	for _, es := range sp.inflight {
-		for _, e := range es {
-			if e.Deadline != 0 && at >= e.Deadline {
-				due = append(due, e)
-			}
-		}
-	}
-	slices.SortFunc(due, func(a, b *entry) int { return cmpSeq(a.Seq, b.Seq) })
-	var out []LoggedFinding
-	for _, e := range due {
-		t.end(sp, e, ReqTimedOut, at)
-		e.TimedOut = true
-		msg := fmt.Sprintf("no answer to request #%d (%s, id %s) after %s",
-			e.Seq, e.Method, idText(e.ID), (at - e.SentAt).Round(time.Millisecond))
-		if e.HasProgress {
-			msg += fmt.Sprintf(" (last progress %s ago)", (at - e.LastProgressAt).Round(time.Millisecond))
-		}
-		out = append(out, LoggedFinding{Finding: wire.NewFinding("request-timeout", msg), FrameSeq: e.Seq, Dir: wire.ClientToServer})
-	}
-	return out
-}
-
-// NextDeadline returns the earliest time a client request in flight would
-// time out, so a caller can sleep until then; ok is false when none is in flight.
-func (t *Tracker) NextDeadline() (at time.Duration, ok bool) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	for _, es := range t.spaces[wire.ClientToServer].inflight {
-		for _, e := range es {
-			if e.Deadline != 0 && (!ok || e.Deadline < at) {
-				at, ok = e.Deadline, true
-			}
-		}
-	}
-	return at, ok
-}
-
-// InFlight returns the requests still open, both directions, oldest first.
-func (t *Tracker) InFlight() []Request {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	var out []Request
-	for _, sp := range t.spaces[1:] {
-		for _, es := range sp.inflight {
-			for _, e := range es {
-				out = append(out, e.Request)
-			}
-		}
-	}
-	slices.SortFunc(out, func(a, b Request) int { return cmpSeq(a.Seq, b.Seq) })
-	return out
-}
-
-// Requests returns every request tracked so far, in the order they were sent.
-func (t *Tracker) Requests() []Request {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	out := make([]Request, len(t.all))
-	for i, e := range t.all {
-		out[i] = e.Request
-	}
-	return out
-}
-
-// RequestBySeq returns the request whose frame has the given Seq.
-func (t *Tracker) RequestBySeq(seq uint64) (Request, bool) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if e := t.bySeqLocked(seq); e != nil {
-		return e.Request, true
-	}
-	return Request{}, false
-}
-
-func (t *Tracker) bySeqLocked(seq uint64) *entry {
-	// all is in Seq order: requests are recorded in log order.
-	i, ok := slices.BinarySearchFunc(t.all, seq, func(e *entry, seq uint64) int { return cmpSeq(e.Seq, seq) })
-	if !ok {
-		return nil
-	}
-	return t.all[i]
-}
-
-// Lookup returns the latest request sent in direction dir with the given
-// id (in flight first, else the last that ended).
-func (t *Tracker) Lookup(dir wire.Dir, id wire.ID) (Request, bool) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if dir != wire.ClientToServer && dir != wire.ServerToClient {
-		return Request{}, false
-	}
-	sp := t.spaces[dir]
-	if es := sp.inflight[id]; len(es) > 0 {
-		return es[0].Request, true
-	}
-	if e := sp.ended[id]; e != nil {
-		return e.Request, true
-	}
-	return Request{}, false
-}
-
-// Used reports whether the client already used id in this process (in
-// flight or not): the composer warns before a reuse.
-func (t *Tracker) Used(id wire.ID) bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.spaces[wire.ClientToServer].used(id)
-}
-
-// NextID returns the id MintID would return now, without reserving it.
-func (t *Tracker) NextID() wire.ID {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	id, _ := t.nextIDLocked()
-	return id
-}
-
-// MintID reserves and returns a fresh client request id: an integer above
-// every integer id and numeric string the client used so far (ids typed by
-// hand included), so it never equals, nor looks like, one already used.
-func (t *Tracker) MintID() wire.ID {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	id, commit := t.nextIDLocked()
-	commit()
-	return id
-}
-
-func (t *Tracker) nextIDLocked() (wire.ID, func()) {
-	sp := t.spaces[wire.ClientToServer]
-	if sp.maxInt < math.MaxInt64 {
-		n := sp.maxInt + 1
-		return wire.IntID(n), func() { sp.maxInt = n }
-	}
-	// Someone used the largest integer: fall back to strings that are not numbers.
-	n := sp.strMint
-	for {
-		n++
-		id := wire.StringID("linesman-" + strconv.FormatInt(n, 10))
-		if !sp.used(id) {
-			return id, func() { sp.strMint = n }
-		}
-	}
-}
-
 // Error codes the tracker and the handshake recognise.
 const (
 	// CodeUnsupportedProtocolVersion is the 2026-07-28 error a server sends
@@ -897,34 +539,6 @@ const (
 	// CodeMethodNotFound is JSON-RPC's "method not found".
 	CodeMethodNotFound = -32601
 )
-
-// eraFromDiscover reads the era off an answer to server/discover: a result
-// offering a 2026-07-28 or later version, or a -32022 error, means modern;
-// a result offering only older versions means legacy.
-func eraFromDiscover(f *wire.Frame) Era {
-	if f.Msg.Kind == wire.KindError {
-		if f.Msg.ErrorCode == CodeUnsupportedProtocolVersion {
-			return EraModern
-		}
-		return EraLegacy
-	}
-	var body struct {
-		Result struct {
-			SupportedVersions []string `json:"supportedVersions"`
-		} `json:"result"`
-	}
-	if json.Unmarshal(f.Raw(), &body) != nil {
-		return EraUnknown
-	}
-	if slices.ContainsFunc(body.Result.SupportedVersions, isModernVersion) {
-		return EraModern
-	}
-	return EraLegacy
-}
-
-// isModernVersion reports whether a protocol version string names the
-// 2026-07-28 revision or a later one (versions are dates, so they sort).
-func isModernVersion(v string) bool { return v >= ModernProtocolVersion }
 
 // otherType returns the id of the other type that a careless peer might
 // answer with: "2" for 2, and 2 for "2".

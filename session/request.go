@@ -1,0 +1,77 @@
+package session
+
+import (
+	"time"
+
+	"linesman/wire"
+)
+
+// RequestState is how a tracked request stands or ended.
+type RequestState uint8
+
+const (
+	ReqInFlight  RequestState = iota + 1
+	ReqAnswered               // a result arrived
+	ReqError                  // an error response arrived
+	ReqCancelled              // the client cancelled it (a later answer is "late")
+	ReqTimedOut               // no answer within the timeout
+	ReqLost                   // the process exited (or restarted) with it in flight
+)
+
+// String returns the state's spelling in the JSON report.
+func (s RequestState) String() string {
+	switch s {
+	case ReqInFlight:
+		return "in-flight"
+	case ReqAnswered:
+		return "answered"
+	case ReqError:
+		return "error"
+	case ReqCancelled:
+		return "cancelled"
+	case ReqTimedOut:
+		return "timed-out"
+	case ReqLost:
+		return "lost"
+	default:
+		return "unknown"
+	}
+}
+
+// Request is a snapshot of one tracked request.
+type Request struct {
+	Dir         wire.Dir
+	ID          wire.ID
+	Method      string
+	Seq         uint64        // Seq of the request frame
+	SentAt      time.Duration // log clock
+	State       RequestState
+	EndedAt     time.Duration // when State left ReqInFlight
+	ResponseSeq uint64        // Seq of the response frame, or 0
+	Late        bool          // an answer arrived after the client cancelled it
+
+	ProgressToken   wire.ID
+	Progress, Total float64
+	HasProgress     bool
+	ProgressMessage string
+
+	HasTotal       bool          // Total was given by the last progress notification
+	LastProgressAt time.Duration // log clock of the last progress notification
+	// Deadline is the log time at which a client request still in flight
+	// times out (progress pushes it back, up to SentAt+MaxTimeout); zero for
+	// server requests, which linesman does not time out.
+	Deadline time.Duration
+	// TimedOut is set once request-timeout was raised; the request may
+	// still be answered afterwards (State then says so).
+	TimedOut bool
+	// ResultType is result.resultType of the answer, when it had one.
+	ResultType string
+	// ErrorCode and ErrorMessage are those of an error answer.
+	ErrorCode    int64
+	ErrorMessage string
+	// CancelSeq is the Seq of the notifications/cancelled frame, or 0.
+	CancelSeq uint64
+	// CollidesWith is the Seq of the request still in flight with the same
+	// id when this one was sent (reused-id-in-flight), or 0.
+	CollidesWith uint64
+}

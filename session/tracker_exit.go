@@ -1,0 +1,188 @@
+package session
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"linesman/wire"
+)
+
+// exitBurst is how long before Exited is told an answer may have come out
+// and still count as part of the burst of output a process writes as it
+// exits (Exited is told once the pipes are drained, just after the exit).
+const exitBurst = 500 * time.Millisecond
+
+// checkUnflushed raises unflushed-output when an answer comes out only once
+// stdin was closed or the process exited, for a request that had been
+// waiting a while before that, with the server silent meanwhile: the
+// signature of a block-buffered stdout that is flushed only at exit.
+func (t *Tracker) checkUnflushed(e *entry, f *wire.Frame, at time.Duration) {
+	if t.unflushedRaised {
+		return
+	}
+	flush, what := t.stdinClosedAt, "stdin was closed"
+	if flush == 0 || (t.exitedAt != 0 && t.exitedAt < flush) {
+		flush, what = t.exitedAt, "the process exited"
+	}
+	if flush == 0 || at < flush {
+		return
+	}
+	waited := flush - e.SentAt
+	if waited < t.opts.unflushedAfter() {
+		return
+	}
+	if t.lastS2CAt > e.SentAt && t.lastS2CAt < flush {
+		// The server wrote meanwhile, so its stdout does get flushed: this
+		// answer is merely slow.
+		return
+	}
+	t.unflushedRaised = true
+	addFinding(f, wire.NewFinding("unflushed-output", fmt.Sprintf(
+		"the answer to request #%d (%s, id %s) came out only after %s, %s after it was sent: stdout looks block-buffered",
+		e.Seq, e.Method, idText(e.ID), what, waited.Round(time.Millisecond))))
+}
+
+// StdinClosed tells the tracker the client closed the server's stdin.
+func (t *Tracker) StdinClosed(at time.Duration) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.stdinClosedAt == 0 {
+		t.stdinClosedAt = max(at, 1)
+	}
+}
+
+// Exited tells the tracker the process exited at the given time; requests
+// still in flight become ReqLost, and the findings to log are returned
+// (exited-during-request, naming the client's requests left unanswered; a
+// note only when the client had closed stdin first).
+// Answers still drained from the pipe afterwards revive them.
+func (t *Tracker) Exited(at time.Duration) []LoggedFinding {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.exitedAt == 0 {
+		t.exitedAt = max(at, 1)
+	}
+	var out []LoggedFinding
+	if lf, ok := t.exitBurstLocked(at); ok {
+		out = append(out, lf)
+	}
+	var lost []*entry
+	for d, sp := range t.spaces {
+		if sp == nil {
+			continue
+		}
+		for _, es := range sp.inflight {
+			for _, e := range es {
+				if wire.Dir(d) == wire.ClientToServer {
+					lost = append(lost, e)
+				}
+			}
+			for _, e := range slices.Clone(es) {
+				t.end(sp, e, ReqLost, at)
+			}
+		}
+	}
+	if len(lost) == 0 {
+		return out
+	}
+	slices.SortFunc(lost, func(a, b *entry) int { return cmpSeq(a.Seq, b.Seq) })
+	names := make([]string, len(lost))
+	for i, e := range lost {
+		names[i] = fmt.Sprintf("#%d %s (id %s)", e.Seq, e.Method, idText(e.ID))
+	}
+	msg := fmt.Sprintf("the process exited with %d request(s) unanswered: %s", len(lost), strings.Join(names, ", "))
+	fd := wire.NewFinding("exited-during-request", msg)
+	if t.stdinClosedAt != 0 && t.stdinClosedAt <= at {
+		// The client closed stdin with requests in flight: a server that
+		// stops on EOF is right to, so this is only worth knowing.
+		fd.Message += " after the client closed stdin with them in flight"
+		fd.Severity = wire.SeverityNote
+	}
+	return append(out, LoggedFinding{Finding: fd, FrameSeq: lost[0].Seq, Dir: wire.ClientToServer})
+}
+
+// exitBurstLocked looks back, when a process that exited on its own (stdin
+// never closed) is reported, for unflushed output: answers that came out in
+// the last moments before the exit, to requests that had waited a while
+// with the server silent meanwhile. The stdin-close case is judged as the
+// answers arrive (checkUnflushed); this one can only be judged afterwards,
+// so the finding points at the first answer of the burst.
+func (t *Tracker) exitBurstLocked(at time.Duration) (LoggedFinding, bool) {
+	if t.unflushedRaised || t.stdinClosedAt != 0 {
+		// Stdin was closed: the exit followed from that, and answers
+		// after the close were judged as they came.
+		return LoggedFinding{}, false
+	}
+	var burst []*entry // client requests answered in the burst, by answer
+	for i := len(t.all) - 1; i >= 0; i-- {
+		e := t.all[i]
+		if e.Dir == wire.ClientToServer && e.ResponseSeq != 0 && !e.Late && e.EndedAt >= at-exitBurst && e.EndedAt <= at {
+			burst = append(burst, e)
+		}
+	}
+	if len(burst) == 0 {
+		return LoggedFinding{}, false
+	}
+	slices.SortFunc(burst, func(a, b *entry) int { return cmpSeq(a.ResponseSeq, b.ResponseSeq) })
+	start, quiet := burst[0].EndedAt, burst[0].quietBefore
+	for _, e := range burst {
+		waited := start - e.SentAt
+		if quiet > e.SentAt || waited < t.opts.unflushedAfter() {
+			continue
+		}
+		t.unflushedRaised = true
+		return LoggedFinding{
+			Finding: wire.NewFinding("unflushed-output", fmt.Sprintf(
+				"the answer to request #%d (%s, id %s) came out only as the process exited, %s after it was sent: stdout looks block-buffered",
+				e.Seq, e.Method, idText(e.ID), waited.Round(time.Millisecond))),
+			FrameSeq: e.ResponseSeq, Dir: wire.ServerToClient,
+		}, true
+	}
+	return LoggedFinding{}, false
+}
+
+// Tick checks timeouts at the given time and returns the findings to log.
+// Only the client's requests time out: the server's wait on the user.
+func (t *Tracker) Tick(at time.Duration) []LoggedFinding {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	sp := t.spaces[wire.ClientToServer]
+	var due []*entry
+	for _, es := range sp.inflight {
+		for _, e := range es {
+			if e.Deadline != 0 && at >= e.Deadline {
+				due = append(due, e)
+			}
+		}
+	}
+	slices.SortFunc(due, func(a, b *entry) int { return cmpSeq(a.Seq, b.Seq) })
+	var out []LoggedFinding
+	for _, e := range due {
+		t.end(sp, e, ReqTimedOut, at)
+		e.TimedOut = true
+		msg := fmt.Sprintf("no answer to request #%d (%s, id %s) after %s",
+			e.Seq, e.Method, idText(e.ID), (at - e.SentAt).Round(time.Millisecond))
+		if e.HasProgress {
+			msg += fmt.Sprintf(" (last progress %s ago)", (at - e.LastProgressAt).Round(time.Millisecond))
+		}
+		out = append(out, LoggedFinding{Finding: wire.NewFinding("request-timeout", msg), FrameSeq: e.Seq, Dir: wire.ClientToServer})
+	}
+	return out
+}
+
+// NextDeadline returns the earliest time a client request in flight would
+// time out, so a caller can sleep until then; ok is false when none is in flight.
+func (t *Tracker) NextDeadline() (at time.Duration, ok bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, es := range t.spaces[wire.ClientToServer].inflight {
+		for _, e := range es {
+			if e.Deadline != 0 && (!ok || e.Deadline < at) {
+				at, ok = e.Deadline, true
+			}
+		}
+	}
+	return at, ok
+}
