@@ -1,0 +1,310 @@
+package session
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// After the exit: what a process left in its pipes is drained, the exit is
+// judged once what it wrote before exiting is logged, and what is left of
+// its group is reaped.
+
+// catchUpPoll is how often the end of a process whose stdout is held checks
+// whether the framer has caught up with what the server wrote.
+const catchUpPoll = 20 * time.Millisecond
+
+// drainAfterExit waits, once the process has exited, for what it left in
+// the pipes: the exit is judged once what was written before it is logged,
+// the stderr tail settles, and pipes that a process outside the group still
+// holds are given up on a wait after the shutdown (see [exitDrain]).
+func (p *proc) drainAfterExit(shutdownC <-chan struct{}) {
+	d := p.newExitDrain()
+	defer d.stopTimers()
+	if p.shuttingDown() {
+		d.releaseLeftovers()
+	}
+	for d.stdoutC != nil || d.stderrC != nil {
+		select {
+		case <-d.stdoutC:
+			d.stdoutC, d.progressC, d.catchUpC = nil, nil, nil
+			d.reportExit()
+		case <-d.progressC:
+			d.caughtUp()
+		case <-d.catchUpC:
+			d.caughtUp()
+		case <-d.stderrC:
+			d.stderrC = nil
+			d.settle()
+		case <-shutdownC:
+			shutdownC = nil
+			p.markShutdown()
+			d.releaseLeftovers()
+		case <-p.killCh:
+			p.markShutdown()
+			d.releaseLeftovers()
+		case <-d.forceC:
+			d.forceC = nil
+			d.stopListening()
+		}
+	}
+	d.settle()
+	d.reportExit()
+}
+
+// exitDrain is the state of [proc.drainAfterExit].
+type exitDrain struct {
+	p                *proc
+	stdoutC, stderrC <-chan struct{} // nil once that pipe reached EOF (or was given up)
+
+	// Judge the exit once what was written before it is logged. Usually
+	// that is at stdout's EOF; when another process holds stdout, EOF may be
+	// far off, so it is when the frames logged cover the bytes read so far
+	// plus those still in the pipe — or when all those bytes were read and
+	// the framer waits for more (a partial line: it may never end).
+	exitReported bool
+	target       int64 // stdout bytes the log must cover
+	progressC    <-chan struct{}
+	catchUp      *time.Ticker
+	catchUpC     <-chan time.Time
+
+	settled bool // p.settled is closed
+
+	// force gives up on pipes still held a wait after the shutdown.
+	force  *time.Timer
+	forceC <-chan time.Time
+}
+
+// newExitDrain finds which pipes another process still holds, reports
+// them, and sets up the wait for the exit's judgement: at once when
+// stdout's EOF came, else by catching up with what was written.
+func (p *proc) newExitDrain() *exitDrain {
+	d := &exitDrain{p: p, stdoutC: p.stdoutDone, stderrC: p.stderrDone}
+	stdoutHeld := isOpen(p.stdoutDone) && pipeHeld(p.pipes.stdoutR)
+	stderrHeld := isOpen(p.stderrDone) && pipeHeld(p.pipes.stderrR)
+	if stdoutHeld || stderrHeld {
+		p.reportHeld(stdoutHeld, stderrHeld)
+	}
+	if stdoutHeld {
+		d.target = p.stdoutRead.Load() + pipeBuffered(p.pipes.stdoutR)
+		d.catchUp = time.NewTicker(catchUpPoll)
+		d.catchUpC, d.progressC = d.catchUp.C, p.stdoutProgress
+		d.caughtUp()
+	}
+	// The last stderr lines go into ExitedError: wait for them unless
+	// another process holds stderr (then EOF may never come). Without a
+	// holder the rest is at most a pipe's buffer away.
+	if stderrHeld {
+		d.settle()
+	}
+	return d
+}
+
+func (d *exitDrain) reportExit() {
+	if !d.exitReported {
+		d.exitReported = true
+		d.p.reportExit()
+	}
+}
+
+// caughtUp judges the exit when the log covers the target, or when the
+// framer read it all and waits for more.
+func (d *exitDrain) caughtUp() {
+	p := d.p
+	p.mu.Lock()
+	logged := p.bytesIn >= d.target
+	p.mu.Unlock()
+	starved := p.stdoutRead.Load() >= d.target && p.stdoutWaiting.Load()
+	if logged || starved {
+		d.progressC, d.catchUpC = nil, nil
+		d.reportExit()
+	}
+}
+
+func (d *exitDrain) settle() {
+	if !d.settled {
+		d.settled = true
+		close(d.p.settled)
+	}
+}
+
+// releaseLeftovers, at shutdown, kills what is left of the group (which
+// releases pipes its members hold), and gives up on pipes still open a
+// wait later.
+func (d *exitDrain) releaseLeftovers() {
+	d.p.releaseHolders()
+	if d.force == nil && (isOpen(d.p.stdoutDone) || isOpen(d.p.stderrDone)) {
+		d.force = time.NewTimer(d.p.s.cfg.SIGTERMWait)
+		d.forceC = d.force.C
+	}
+}
+
+// stopListening gives up on the pipes still open: whoever holds them is
+// outside the group (it made its own session or group), so it cannot be
+// killed.
+func (d *exitDrain) stopListening() {
+	var which []string
+	if d.stdoutC != nil {
+		which = append(which, "stdout")
+		d.p.pipes.stdoutR.Close()
+	}
+	if d.stderrC != nil {
+		which = append(which, "stderr")
+		d.p.pipes.stderrR.Close()
+	}
+	d.p.s.note(fmt.Sprintf("stopped reading %s: still held open by a process outside the server's process group", strings.Join(which, " and ")))
+}
+
+func (d *exitDrain) stopTimers() {
+	if d.catchUp != nil {
+		d.catchUp.Stop()
+	}
+	if d.force != nil {
+		d.force.Stop()
+	}
+}
+
+// releaseHolders SIGKILLs, at a shutdown after the exit, whatever still
+// holds the server's stdout or stderr open: the rest of its process group
+// (the server's unreaped zombie keeps the group id from being anyone
+// else's), and holders outside the group, found by the pipe.
+func (p *proc) releaseHolders() {
+	files := p.heldPipesNow()
+	if len(files) == 0 {
+		return // nothing holds them: EOF is on its way; the rest waits for the reap
+	}
+	members := groupMembers(p.pid)
+	outside := without(pipeHolders(files...), members)
+	signalGroup(p.pid, syscall.SIGKILL)
+	for _, pid := range outside {
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+	p.noteLeftovers(members, outside, false)
+}
+
+// reapAndClear reaps the server and SIGKILLs what is left of its process
+// group: nothing may outlive the session (a wrapper's real server, a helper
+// that let go of the pipes). Right after the reap the group id is still the
+// group's if anything is left in it (its members hold it); if nothing is,
+// kill(-pgid, 0) says so long before the kernel, which hands pids out in
+// sequence, could give the number to anyone else.
+func (p *proc) reapAndClear() {
+	p.mu.Lock()
+	reap(p.cmd)
+	p.mu.Unlock()
+	if !groupAlive(p.pid) {
+		return
+	}
+	members := groupMembers(p.pid)
+	signalGroup(p.pid, syscall.SIGKILL)
+	p.noteLeftovers(members, nil, len(members) == 0)
+}
+
+// noteLeftovers logs what killing the leftovers reached.
+func (p *proc) noteLeftovers(members, outside []int, unnamed bool) {
+	var what []string
+	switch {
+	case len(members) > 0:
+		what = append(what, fmt.Sprintf("%d process(es) left in the server's process group (pid %s)", len(members), joinInts(members)))
+	case unnamed:
+		what = append(what, "the processes left in the server's process group")
+	}
+	if len(outside) > 0 {
+		what = append(what, fmt.Sprintf("%d process(es) outside it holding the server's pipes (pid %s)", len(outside), joinInts(outside)))
+	}
+	if len(what) > 0 {
+		p.s.note("SIGKILL sent to " + strings.Join(what, " and ") + " after the server exited")
+	}
+}
+
+// heldPipesNow returns the read ends of stdout and stderr that some other
+// process still holds open.
+func (p *proc) heldPipesNow() []*os.File {
+	var fs []*os.File
+	if isOpen(p.stdoutDone) && pipeHeld(p.pipes.stdoutR) {
+		fs = append(fs, p.pipes.stdoutR)
+	}
+	if isOpen(p.stderrDone) && pipeHeld(p.pipes.stderrR) {
+		fs = append(fs, p.pipes.stderrR)
+	}
+	return fs
+}
+
+// reportHeld records the finding pipe-held-after-exit.
+func (p *proc) reportHeld(stdout, stderr bool) {
+	var which []string
+	var files []*os.File
+	if stdout {
+		which = append(which, "stdout")
+		files = append(files, p.pipes.stdoutR)
+	}
+	if stderr {
+		which = append(which, "stderr")
+		files = append(files, p.pipes.stderrR)
+	}
+	p.mu.Lock()
+	p.heldPipes = which
+	p.mu.Unlock()
+	msg := fmt.Sprintf("the server (pid %d) exited but its %s stayed open", p.pid, strings.Join(which, " and "))
+	members := groupMembers(p.pid)
+	holders := pipeHolders(files...)
+	inGroup := without(holders, without(holders, members))
+	outside := without(holders, members)
+	switch {
+	case len(inGroup) > 0 && len(outside) > 0:
+		msg += fmt.Sprintf(", held by pid %s of its process group and pid %s outside it", joinInts(inGroup), joinInts(outside))
+	case len(inGroup) > 0:
+		msg += fmt.Sprintf(", held by pid %s of its process group", joinInts(inGroup))
+	case len(outside) > 0:
+		msg += fmt.Sprintf(", held by pid %s outside its process group", joinInts(outside))
+	case len(members) > 0:
+		msg += fmt.Sprintf(", held by pid %s of its process group", joinInts(members))
+	default:
+		msg += ", held by a descendant outside its process group"
+	}
+	msg += "; reading on until it closes"
+	p.s.logFinding("pipe-held-after-exit", msg)
+}
+
+// without returns the elements of a not in b.
+func without(a, b []int) []int {
+	var out []int
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// reportExit records what the exit means: requests it left unanswered (the
+// tracker's exited-during-request) and exit-at-start.
+func (p *proc) reportExit() {
+	s := p.s
+	p.mu.Lock()
+	restarting := p.restarting
+	p.mu.Unlock()
+	if !restarting {
+		// On a restart, Tracker.Restarted ends what is still in flight,
+		// without a finding: the user asked for it.
+		s.logFindings(s.tracker.Exited(s.log.Since()))
+	}
+	p.mu.Lock()
+	onItsOwn := p.endedBy == StepNone && p.shutdownAt.IsZero()
+	frames := p.s2cFrames
+	how := exitHow(p.exitCode, p.signal)
+	p.mu.Unlock()
+	if onItsOwn && frames == 0 {
+		s.logFinding("exit-at-start", fmt.Sprintf("the server %s before writing anything to stdout", how))
+	}
+}
+
+func exitHow(code int, sig string) string {
+	if sig != "" {
+		return "was killed by " + sig
+	}
+	return fmt.Sprintf("exited with code %d", code)
+}
