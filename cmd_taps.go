@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 
 	"linesman/capture"
 	"linesman/session/report"
+	"linesman/ui"
 	"linesman/wire"
 )
 
@@ -110,4 +112,63 @@ func tapTitle(path string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// tapUIOptions returns, for a capture in the tap directory, why the
+// inspector is read-only there and (when following) the name of the next
+// live tap the T key switches to.
+func tapUIOptions(path string, following bool) (readOnly, next string) {
+	if _, ok := tapTitle(path); !ok {
+		return "", ""
+	}
+	readOnly = "a tap is read-only: its host drives the server, linesman only watches"
+	if t, ok := nextLiveTap(path); ok && following {
+		next = t.Name
+	}
+	return readOnly, next
+}
+
+// nextLiveTap returns the live tap after the one at path in the list
+// (newest first, wrapping around), other than that one.
+func nextLiveTap(path string) (capture.Tap, bool) {
+	d, err := capture.TapDirPath("")
+	if err != nil {
+		return capture.Tap{}, false
+	}
+	taps, _ := capture.ListTaps(d)
+	var live []capture.Tap
+	at := -1
+	for _, t := range taps {
+		if t.Path == path {
+			at = len(live)
+			live = append(live, t)
+		} else if t.Live {
+			live = append(live, t)
+		}
+	}
+	if len(live) < 2 {
+		return capture.Tap{}, false
+	}
+	return live[(at+1)%len(live)], true
+}
+
+// viewSwitching runs the inspector on a capture and, each time the user
+// asks for the next live tap (T), follows that one instead.
+func viewSwitching(ctx context.Context, c *capture.Capture, fl *capture.Follower, path, theme string, poll time.Duration) (*capture.Capture, *capture.Follower, string, error) {
+	for {
+		err := viewUI(c, fl, path, theme)
+		if !errors.Is(err, ui.ErrSwitch) {
+			return c, fl, path, err
+		}
+		t, ok := nextLiveTap(path)
+		if !ok {
+			continue // it ended meanwhile: stay on this one
+		}
+		nfl, err := capture.Follow(ctx, t.Path, capture.FollowOptions{Poll: poll})
+		if err != nil {
+			continue
+		}
+		fl.Stop()
+		c, fl, path = nfl.Capture(), nfl, t.Path
+	}
 }

@@ -47,7 +47,8 @@ const initLine = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"proto
 
 // TestTwoTapsLiveAndViewFollow: two tapped servers at once are both listed
 // live; view --follow NAME opens one in the inspector (a pty) and shows its
-// frames as the host sends them.
+// frames as the host sends them; the composer is read-only and says why;
+// T switches to the other tap, live too.
 func TestTwoTapsLiveAndViewFollow(t *testing.T) {
 	dir := t.TempDir()
 	alpha := startTap(t, dir, "alpha", "headless-good")
@@ -71,6 +72,14 @@ func TestTwoTapsLiveAndViewFollow(t *testing.T) {
 	if s := term.screen(); bytes.Contains([]byte(s), []byte("prompts/list")) {
 		t.Errorf("alpha's view shows beta's traffic:\n%s", s)
 	}
+	// The composer is off, and says why.
+	term.send("c")
+	term.waitFor("its host drives the server")
+	// T switches to the other live tap.
+	term.send("T")
+	term.waitFor("tap beta", "prompts/list")
+	beta.request(t, `{"jsonrpc":"2.0","id":3,"method":"resources/list"}`, "3")
+	term.waitFor("resources/list")
 }
 
 // lineWith returns the first line of b that contains s.

@@ -100,7 +100,7 @@ func runView(args []string, stdout, stderr io.Writer) int {
 
 	switch {
 	case interactive:
-		err = viewUI(c, fl, path, *theme)
+		c, fl, path, err = viewSwitching(ctx, c, fl, path, *theme, *poll)
 	case fl != nil:
 		capture.WriteTranscriptHeader(stdout, c.Log, c.Header)
 		next := tailTranscript(stdout, c.Log, 1, fl.Done())
@@ -126,8 +126,10 @@ func runView(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// viewUI runs the inspector over the capture's log, read-only.
+// viewUI runs the inspector over the capture's log, read-only. A followed
+// tap says why it is read-only and offers the next live tap (T).
 func viewUI(c *capture.Capture, fl *capture.Follower, path, theme string) error {
+	readOnly, next := tapUIOptions(path, fl != nil)
 	title := "capture " + filepath.Base(path)
 	if t, ok := tapTitle(path); ok {
 		title = t
@@ -157,13 +159,15 @@ func viewUI(c *capture.Capture, fl *capture.Follower, path, theme string) error 
 		}
 	}
 	return ui.Run(ui.Options{
-		Log:     c.Log,
-		Tracker: c.Tracker,
-		Session: nil,      // read-only: no composer, no process control
-		Header:  c.Header, // exports (X) describe the recorded session
-		Theme:   theme,
-		Title:   title,
-		Now:     now,
+		Log:        c.Log,
+		Tracker:    c.Tracker,
+		Session:    nil, // read-only: no composer, no process control
+		ReadOnly:   readOnly,
+		NextSource: next,
+		Header:     c.Header, // exports (X) describe the recorded session
+		Theme:      theme,
+		Title:      title,
+		Now:        now,
 		ProcessInfo: func() ([]string, []string, string, int64) {
 			return c.Header.Command, env, c.Header.Cwd, 0
 		},

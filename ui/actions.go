@@ -97,6 +97,12 @@ func (m *Model) jumpFinding(d int) {
 	m.refresh()
 }
 
+// switchSource ends the program so that the caller opens NextSource.
+func (m *Model) switchSource() tea.Cmd {
+	m.switching = true
+	return tea.Quit
+}
+
 func (m *Model) quit() tea.Cmd {
 	s := m.opts.Session
 	if s == nil || m.sessionDone {
@@ -270,6 +276,8 @@ func (m *Model) editInEditor() tea.Cmd {
 
 func (m *Model) whyNotLive() string {
 	switch {
+	case m.opts.Session == nil && m.opts.ReadOnly != "":
+		return m.opts.ReadOnly
 	case m.opts.Session == nil:
 		return whyReadOnly
 	case m.sessionDone:

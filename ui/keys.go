@@ -105,7 +105,7 @@ type KeyMap struct {
 	// Main screen.
 	FocusNext, FocusPrev, Help, Quit, Filter, NextFinding, PrevFinding *Binding
 	Follow, Compose, Shutdown, Restart, CopyRaw, CopyPretty            *Binding
-	TabNext, TabPrev, Export                                           *Binding
+	TabNext, TabPrev, Export, Switch                                   *Binding
 	// Movement in the focused pane.
 	Up, Down, PageUp, PageDown, Top, Bottom *Binding
 	// Frames pane.
@@ -133,6 +133,7 @@ const (
 	whyNoFindings = "no frame has a finding"
 	whyFollowing  = "already following the newest frames"
 	whyNoProcess  = "nothing is known of the process's environment here"
+	whyNoOtherTap = "no other live tap to switch to (linesman taps lists them)"
 )
 
 // DefaultKeyMap returns the key bindings. Vim keys and arrows both move.
@@ -181,7 +182,7 @@ func (k *KeyMap) addMain() {
 	k.Shutdown = add(main, scopeMain, keys("S"), "S", "shutdown ladder", actCmd((*Model).shutdown))
 	k.Shutdown.disabled = (*Model).whyNotLive
 	k.Restart = add(main, scopeMain, keys("R"), "R", "restart server", actCmd((*Model).restart))
-	k.Restart.disabled = func(m *Model) string { return when(m.opts.Session == nil, whyReadOnly) }
+	k.Restart.disabled = func(m *Model) string { return when(m.opts.Session == nil, m.whyNotLive()) }
 	k.CopyRaw = add(main, scopeMain, keys("y"), "y", "copy frame (raw)", actCmd(func(m *Model) tea.Cmd { return m.copyFrame(false) }))
 	k.CopyRaw.disabled = (*Model).whyNoFrame
 	k.CopyPretty = add(main, scopeMain, keys("Y"), "Y", "copy frame (pretty)", actCmd(func(m *Model) tea.Cmd { return m.copyFrame(true) }))
@@ -189,6 +190,14 @@ func (k *KeyMap) addMain() {
 	k.TabNext = add(main, scopeMain, keys("]", "right", "l"), "]/→", "next detail tab", act(func(m *Model) { m.moveTab(1) }))
 	k.TabPrev = add(main, scopeMain, keys("[", "left", "h"), "[/←", "previous detail tab", act(func(m *Model) { m.moveTab(-1) }))
 	k.Export = add(main, scopeMain, keys("X"), "X", "export to a file", actCmd((*Model).startExport))
+	k.Switch = add(main, scopeMain, keys("T"), "T", "next live tap", actCmd((*Model).switchSource))
+	k.Switch.disabled = func(m *Model) string { return when(m.opts.NextSource == "", whyNoOtherTap) }
+	k.Switch.desc = func(m *Model) string {
+		if m.opts.NextSource != "" {
+			return "switch to " + m.opts.NextSource
+		}
+		return "next live tap"
+	}
 }
 
 // addPanes adds the keys that move in the focused pane and those of each

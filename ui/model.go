@@ -44,6 +44,12 @@ type Options struct {
 	// Session is the live server; nil means read-only (a capture): no
 	// composer and no process control.
 	Session Server
+	// ReadOnly says why there is no composer when Session is nil ("" = a
+	// capture has no server); a followed tap says its host drives it.
+	ReadOnly string
+	// NextSource, when set, names what the T key switches to (another live
+	// tap): T ends Run with ErrSwitch, and the caller opens that one.
+	NextSource string
 	// Theme is a name from themes.Names ("auto" or "" follows the
 	// terminal's background). NoColor forces the colourless theme (Run sets
 	// it from NO_COLOR).
@@ -96,6 +102,7 @@ type Model struct {
 	messageBad bool
 
 	quitRequested bool // the first quit started the ladder
+	switching     bool // T: Run returns ErrSwitch
 	sessionDone   bool
 
 	width, height int

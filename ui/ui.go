@@ -39,8 +39,15 @@ func Run(opts Options) error {
 	m := NewModel(opts)
 	defer m.Close()
 	_, err := tea.NewProgram(m, popts...).Run()
+	if err == nil && m.switching {
+		return ErrSwitch
+	}
 	return err
 }
+
+// ErrSwitch is returned by Run when the user asked for Options.NextSource
+// (the T key).
+var ErrSwitch = errors.New("ui: switch to the next source")
 
 // ErrInterrupted is returned by Run when linesman got SIGINT from outside
 // (ctrl+c inside the UI is the quit key, not an interrupt).
