@@ -199,7 +199,9 @@ const DefaultRetention = 256 << 20
 //
 // Memory is bounded by a retention budget in bytes: when it is exceeded the
 // oldest events are dropped, and Dropped counts them. Seq numbers keep
-// counting, so a reader can tell that it missed events.
+// counting, so a reader can tell that it missed events. What the budget
+// drops is still counted ([Log.Totals]), and linesman's notes, era
+// decisions and restarts are kept apart from it ([Log.Notes]).
 type Log struct {
 	mu          sync.Mutex
 	start       time.Time  // wall clock at the start; also carries Go's monotonic reading
@@ -211,6 +213,12 @@ type Log struct {
 	dropped     uint64
 	droppedSize int64
 	subs        []chan struct{}
+
+	// Kept outside the retention budget (see Totals and Notes).
+	totals     Totals
+	notes      []Event // notes, era decisions and restarts
+	plainNotes int     // EventNote events appended
+	notesLost  int     // plain notes past maxKeptNotes, not kept
 }
 
 // NewLog returns an empty log whose clock starts now, with the given
@@ -259,6 +267,7 @@ func (l *Log) insertLocked(ev Event) uint64 {
 	ev.Wall = l.start.Add(ev.At)
 	ev.Seq = l.nextSeq
 	l.nextSeq++
+	l.countLocked(&ev)
 	l.events.push(ev)
 	l.bytes += ev.approxSize()
 	l.trimLocked()

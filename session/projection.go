@@ -208,3 +208,14 @@ func (t *Tracker) nextIDLocked() (wire.ID, func()) {
 		}
 	}
 }
+
+// RequestCounts counts every request tracked so far by its state.
+func (t *Tracker) RequestCounts() map[RequestState]int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := map[RequestState]int{}
+	for _, e := range t.all {
+		out[e.State]++
+	}
+	return out
+}

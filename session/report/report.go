@@ -31,14 +31,18 @@ type Report struct {
 	ServerInfo      json.RawMessage `json:"serverInfo"`
 	Process         Process         `json:"process"`
 	Stderr          []string        `json:"stderr"`
-	// StderrLines counts every stderr line the log kept; Stderr holds at
-	// most the last Meta.StderrLimit of them.
-	StderrLines int       `json:"stderrLines"`
-	Frames      []Frame   `json:"frames"`
-	Requests    []Request `json:"requests"`
-	Findings    []Finding `json:"findings"`
-	Summary     Summary   `json:"summary"`
-	// Notes are what linesman itself logged: era decisions, restarts.
+	// StderrLines counts every stderr line of the session; Stderr holds at
+	// most the last Meta.StderrLimit of those the log retained.
+	StderrLines int `json:"stderrLines"`
+	// Frames, Requests and Findings list what the log retained (all of it
+	// unless Dropped says otherwise); Totals and Summary count everything.
+	Frames   []Frame   `json:"frames"`
+	Requests []Request `json:"requests"`
+	Findings []Finding `json:"findings"`
+	Summary  Summary   `json:"summary"`
+	Totals   Totals    `json:"totals"`
+	// Notes are what linesman itself logged: era decisions, restarts. The
+	// retention budget never drops them.
 	Notes   []Note   `json:"linesmanNotes"`
 	Dropped *Dropped `json:"dropped,omitempty"`
 	// Error is a failure of linesman's own run, when there was one.
@@ -127,12 +131,29 @@ type Finding struct {
 	Fix     string  `json:"fix,omitempty"`
 }
 
-// Summary counts the findings by severity.
+// Summary counts the session's findings by severity, and its frames: all of
+// them, listed or dropped by the retention budget.
 type Summary struct {
 	Errors   int `json:"errors"`
 	Warnings int `json:"warnings"`
 	Notes    int `json:"notes"`
 	Frames   int `json:"frames"`
+}
+
+// Totals is the "totals" block: exact counts of the whole session, kept
+// outside the retention budget ([session.Log.Totals]).
+type Totals struct {
+	Frames      ByDir          `json:"frames"`
+	Bytes       ByDir          `json:"bytes"`
+	StderrLines int            `json:"stderrLines"`
+	Requests    map[string]int `json:"requests"` // by state
+	Findings    map[string]int `json:"findings"` // by code
+}
+
+// ByDir counts something in each direction.
+type ByDir struct {
+	C2S int64 `json:"c2s"`
+	S2C int64 `json:"s2c"`
 }
 
 // Note is something linesman itself logged (era decisions, restarts).
@@ -147,6 +168,11 @@ type Note struct {
 type Dropped struct {
 	Events uint64 `json:"events"`
 	Bytes  int64  `json:"bytes"`
+	// Frames and Findings are those counted in Totals and Summary but not
+	// listed; Notes are linesman's notes past the thousand it keeps.
+	Frames   int `json:"frames"`
+	Findings int `json:"findings"`
+	Notes    int `json:"notes,omitempty"`
 }
 
 // Meta is what a report needs that the log does not hold. The handshake
@@ -224,9 +250,6 @@ func FromLog(log *session.Log, tr *session.Tracker, meta Meta) Report {
 	}
 
 	first, next := log.Bounds()
-	if n, b := log.Dropped(); n > 0 {
-		r.Dropped = &Dropped{Events: n, Bytes: b}
-	}
 	// Read the log in slices so that a huge log is not copied at once.
 	const chunk = 4096
 	for from := first; from < next; from += chunk {
@@ -239,8 +262,50 @@ func FromLog(log *session.Log, tr *session.Tracker, meta Meta) Report {
 		r.addRequests(tr.Requests())
 	}
 	r.keepStderr(meta.StderrLimit)
-	r.Summary.Frames = len(r.Frames)
+	r.addTotals(log, tr)
 	return r
+}
+
+// addTotals fills the counts of the whole session (totals, summary,
+// stderrLines), the notes, and what the retention budget dropped.
+func (r *Report) addTotals(log *session.Log, tr *session.Tracker) {
+	t := log.Totals()
+	r.Totals = Totals{
+		Frames:      ByDir{C2S: int64(t.Frames[wire.ClientToServer]), S2C: int64(t.Frames[wire.ServerToClient])},
+		Bytes:       ByDir{C2S: t.Bytes[wire.ClientToServer], S2C: t.Bytes[wire.ServerToClient]},
+		StderrLines: int(t.StderrLines),
+		Requests:    map[string]int{},
+		Findings:    t.Findings,
+	}
+	if r.Totals.Findings == nil {
+		r.Totals.Findings = map[string]int{}
+	}
+	if tr != nil {
+		for state, n := range tr.RequestCounts() {
+			r.Totals.Requests[state.String()] = n
+		}
+	}
+	r.StderrLines = r.Totals.StderrLines
+	r.Summary = Summary{
+		Errors:   t.Severities[wire.SeverityError],
+		Warnings: t.Severities[wire.SeverityWarning],
+		Notes:    t.Severities[wire.SeverityNote],
+		Frames:   int(r.Totals.Frames.C2S + r.Totals.Frames.S2C),
+	}
+	notes, lost := log.Notes()
+	for _, ev := range notes {
+		if ev.IsNote() {
+			r.Notes = append(r.Notes, Note{Seq: ev.Seq, Time: reportTime(ev.Wall), Text: ev.Note})
+		}
+	}
+	listed := 0
+	for _, n := range t.Findings {
+		listed += n
+	}
+	listed -= len(r.Findings)
+	if n, b := log.Dropped(); n > 0 || lost > 0 {
+		r.Dropped = &Dropped{Events: n, Bytes: b, Frames: r.Summary.Frames - len(r.Frames), Findings: listed, Notes: lost}
+	}
 }
 
 // addRequests lists the tracker's requests and marks each answer frame
@@ -301,10 +366,6 @@ func (r *Report) addEvent(ev session.Event, meta Meta, textLimit int) {
 	case session.EventProcess:
 		if ev.Process != nil {
 			r.addProcess(ev.Process)
-		}
-	case session.EventNote, session.EventEra, session.EventRestart:
-		if ev.IsNote() {
-			r.Notes = append(r.Notes, Note{Seq: ev.Seq, Time: reportTime(ev.Wall), Text: ev.Note})
 		}
 	}
 }
@@ -400,7 +461,7 @@ func (r *Report) addProcess(p *session.ProcessEvent) {
 	}
 }
 
-// addFinding appends a finding and counts it.
+// addFinding lists a finding (Summary and Totals count them all, listed or not).
 func (r *Report) addFinding(f wire.Finding, seq *uint64, dir *string) {
 	sev := f.Severity
 	rf := Finding{Code: f.Code, Seq: seq, Dir: dir, Message: f.Message}
@@ -412,14 +473,6 @@ func (r *Report) addFinding(f wire.Finding, seq *uint64, dir *string) {
 		rf.Fix = fix
 	}
 	rf.Severity = sev.String()
-	switch sev {
-	case wire.SeverityError:
-		r.Summary.Errors++
-	case wire.SeverityWarning:
-		r.Summary.Warnings++
-	case wire.SeverityNote:
-		r.Summary.Notes++
-	}
 	r.Findings = append(r.Findings, rf)
 }
 

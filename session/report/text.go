@@ -69,8 +69,12 @@ func (r *Report) writeHead(b *strings.Builder) {
 	fmt.Fprintf(b, "  era:      %s\n", era)
 	fmt.Fprintf(b, "  process:  %s\n", processLine(r.Process))
 	fmt.Fprintf(b, "  traffic:  %s\n", r.trafficLine())
-	if r.Dropped != nil {
-		fmt.Fprintf(b, "  dropped:  %d early events (%d bytes) by the retention limit\n", r.Dropped.Events, r.Dropped.Bytes)
+	if d := r.Dropped; d != nil {
+		fmt.Fprintf(b, "  dropped:  %d early events (%d bytes) by the retention limit: %s and %s counted above but not listed\n",
+			d.Events, d.Bytes, plural(d.Frames, "frame"), plural(d.Findings, "finding"))
+		if d.Notes > 0 {
+			fmt.Fprintf(b, "  dropped:  %s of linesman's own past the first thousand\n", plural(d.Notes, "note"))
+		}
 	}
 	for i, n := range r.Notes {
 		if i == notesText {
@@ -210,28 +214,20 @@ func (r *Report) where(f Finding) string {
 }
 
 func (r *Report) trafficLine() string {
-	var c2s, s2c int
-	for _, f := range r.Frames {
-		if f.Dir == "c2s" {
-			c2s++
-		} else {
-			s2c++
-		}
-	}
-	states := map[string]int{}
-	for _, q := range r.Requests {
-		states[q.State]++
-	}
+	t := &r.Totals
+	states := t.Requests
 	keys := make([]string, 0, len(states))
-	for k := range states {
+	requests := 0
+	for k, n := range states {
 		keys = append(keys, k)
+		requests += n
 	}
 	sort.Strings(keys)
 	var parts []string
 	for _, k := range keys {
 		parts = append(parts, fmt.Sprintf("%d %s", states[k], k))
 	}
-	s := fmt.Sprintf("%s sent, %d received; %s", plural(c2s, "frame"), s2c, plural(len(r.Requests), "request"))
+	s := fmt.Sprintf("%s sent, %d received; %s", plural(int(t.Frames.C2S), "frame"), t.Frames.S2C, plural(requests, "request"))
 	if len(parts) > 0 {
 		s += " (" + strings.Join(parts, ", ") + ")"
 	}
