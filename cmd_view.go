@@ -43,6 +43,26 @@ Examples:
   linesman view --follow run.jsonl     # while another linesman records it
 `
 
+// errWaitEnded: view --follow was interrupted while it waited for its file.
+var errWaitEnded = errors.New("interrupted while waiting for the capture")
+
+// openViewed opens the capture at path, or with follow waits for it to
+// appear and follows it as it grows (fl is then its follower).
+func openViewed(ctx context.Context, path string, follow bool, poll time.Duration, stderr io.Writer) (c *capture.Capture, fl *capture.Follower, err error) {
+	if !follow {
+		c, err = capture.Open(path)
+		return c, nil, err
+	}
+	if werr := waitForFile(ctx, path, poll, stderr); werr != nil {
+		return nil, nil, errWaitEnded
+	}
+	fl, err = capture.Follow(ctx, path, capture.FollowOptions{Poll: poll})
+	if err != nil {
+		return nil, nil, err
+	}
+	return fl.Capture(), fl, nil
+}
+
 // runView opens a capture read-only.
 func runView(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("view", viewHeader, stdout, stderr)
@@ -77,21 +97,9 @@ func runView(args []string, stdout, stderr io.Writer) int {
 		ctx, cancel = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 		defer cancel()
 	}
-	var (
-		c   *capture.Capture
-		fl  *capture.Follower
-		err error
-	)
-	if *follow {
-		if werr := waitForFile(ctx, path, *poll, stderr); werr != nil {
-			return exitOK // interrupted while waiting: the way a follow ends
-		}
-		fl, err = capture.Follow(ctx, path, capture.FollowOptions{Poll: *poll})
-		if err == nil {
-			c = fl.Capture()
-		}
-	} else {
-		c, err = capture.Open(path)
+	c, fl, err := openViewed(ctx, path, *follow, *poll, stderr)
+	if errors.Is(err, errWaitEnded) {
+		return exitOK // interrupted while waiting: the way a follow ends
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "linesman view: %v\n", err)
