@@ -222,6 +222,7 @@ func runHeadless(mode string, flags *commonFlags, command []string, stdout, stde
 	meta := report.SessionMeta(r.s)
 	meta.Mode = mode
 	meta.FrameText = mode == "send"
+	meta.FrameTextLimit = flags.maxText
 	meta.Interrupted = r.interrupted.Load()
 	switch {
 	case meta.Interrupted:

@@ -40,8 +40,9 @@ newline is not waited for (a server reading lines sees it only at EOF).
 
 linesman then waits for the answers to every request sent (each at most
 --timeout), closes the server's stdin, runs the shutdown ladder and prints
-the report with every frame that crossed the wire (--json: one JSON document,
-schema in README.md).
+the report with every frame that crossed the wire, each whole (--json: one
+JSON document, schema in README.md; --max-text N cuts each frame's text at N
+bytes and says so).
 
 Exit status: 0 no finding of severity error, 1 at least one (or the run
 failed: no handshake, no server), 2 usage error, 130 interrupted (^C,
@@ -60,6 +61,7 @@ func runSend(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	flags.register(fs, true, false)
 	file := fs.String("file", "", "read the frames from this file instead of stdin")
 	raw := fs.Bool("raw", false, "send the input byte for byte: no handshake, no ids filled in, nothing fixed")
+	fs.IntVar(&flags.maxText, "max-text", 0, "cut each frame's text in the report at this many bytes (0: every frame whole, however large)")
 	command, status, ok := parseHeadless(fs, &flags, args, stderr)
 	if !ok {
 		return status

@@ -329,3 +329,41 @@ func TestSendCompletesModernRequests(t *testing.T) {
 		}
 	}
 }
+
+// TestSendReturnsAnswersWhole: send is for the answer, so a 100 KiB answer
+// (past the 64 KiB the report used to keep, and the 4 KiB of the text
+// report) comes back whole in --json and in the text report; --max-text
+// cuts it only when asked, and says so.
+func TestSendReturnsAnswersWhole(t *testing.T) {
+	bin := linesmanBinary(t)
+	input := `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"big_reply","arguments":{"mib":0.1}}}` + "\n"
+	const size = 104858 // 0.1 MiB, rounded up as the demo does
+	const unit = "big_reply: one line, no newline inside. "
+	answer := func(r jReport) jFrame {
+		t.Helper()
+		for _, f := range r.Frames {
+			if f.Dir == "s2c" && f.InReplyTo != nil && f.InReplyTo.Method == "tools/call" {
+				return f
+			}
+		}
+		t.Fatalf("no answer to tools/call in %d frames", len(r.Frames))
+		return jFrame{}
+	}
+	r, status := decodeRun(t, []byte(input), "send", "--json", "--", bin, "demo-server")
+	a := answer(r)
+	if status != 0 || a.Text == nil || int64(len(*a.Text)) != a.Bytes || a.Bytes < int64(size) || a.TextTruncated {
+		t.Fatalf("status %d: the answer's text is %d of %d bytes (truncated %v)", status, len(deref(a.Text)), a.Bytes, a.TextTruncated)
+	}
+
+	r, _ = decodeRun(t, []byte(input), "send", "--json", "--max-text", "1000", "--", bin, "demo-server")
+	if a := answer(r); a.Text == nil || len(*a.Text) != 1000 || !a.TextTruncated {
+		t.Errorf("--max-text 1000: %d bytes kept, truncated %v", len(deref(a.Text)), a.TextTruncated)
+	}
+
+	status, out, errOut := runBinary(t, []byte(input), "send", "--", bin, "demo-server")
+	text := string(out)
+	if status != 0 || !strings.Contains(text, strings.Repeat(unit, size/len(unit)-1)) ||
+		strings.Contains(text, "bytes in all") {
+		t.Errorf("status %d: the text report does not hold the whole answer (%d bytes of output)\nstderr:\n%s", status, len(text), errOut)
+	}
+}

@@ -77,16 +77,17 @@ type jReport struct {
 }
 
 type jFrame struct {
-	Seq      uint64          `json:"seq"`
-	Time     string          `json:"time"`
-	Dir      string          `json:"dir"`
-	Kind     string          `json:"kind"`
-	ID       json.RawMessage `json:"id"`
-	Method   *string         `json:"method"`
-	Bytes    int64           `json:"bytes"`
-	Lines    int             `json:"lines"`
-	Findings []string        `json:"findings"`
-	Text     *string         `json:"text"`
+	Seq           uint64          `json:"seq"`
+	Time          string          `json:"time"`
+	Dir           string          `json:"dir"`
+	Kind          string          `json:"kind"`
+	ID            json.RawMessage `json:"id"`
+	Method        *string         `json:"method"`
+	Bytes         int64           `json:"bytes"`
+	Lines         int             `json:"lines"`
+	Findings      []string        `json:"findings"`
+	Text          *string         `json:"text"`
+	TextTruncated bool            `json:"textTruncated"`
 	// InReplyTo is an addition to the issue's schema.
 	InReplyTo *struct {
 		Seq    uint64 `json:"seq"`

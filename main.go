@@ -127,6 +127,7 @@ type commonFlags struct {
 	maxFrame    int
 	stdinWait   time.Duration
 	sigtermWait time.Duration
+	maxText     int // send: cap on each frame's text in the report (0: whole)
 }
 
 // register adds the common flags to fs; which says which of the optional ones

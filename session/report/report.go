@@ -184,8 +184,9 @@ type Meta struct {
 	// StderrLimit bounds the stderr lines in the JSON report (the last
 	// ones are kept); 0 means 1000, negative means no limit.
 	StderrLimit int
-	// FrameText puts each frame's text into the report, cut at
-	// FrameTextLimit bytes (0 means 64 KiB).
+	// FrameText puts each frame's text into the report, whole, or cut at
+	// FrameTextLimit bytes when that is positive (an explicit cap: send's
+	// --max-text), which TextTruncated then says.
 	FrameText      bool
 	FrameTextLimit int
 	// Error is a failure of linesman's own run (the handshake never
@@ -245,9 +246,6 @@ func FromLog(log *session.Log, tr *session.Tracker, meta Meta) Report {
 		r.ServerInfo = json.RawMessage("null")
 	}
 	textLimit := meta.FrameTextLimit
-	if textLimit <= 0 {
-		textLimit = 64 << 10
-	}
 
 	first, next := log.Bounds()
 	// Read the log in slices so that a huge log is not copied at once.
@@ -391,7 +389,7 @@ func (r *Report) addFrame(ev session.Event, meta Meta, textLimit int) {
 	}
 	if meta.FrameText {
 		raw := f.Raw()
-		if len(raw) > textLimit {
+		if textLimit > 0 && len(raw) > textLimit {
 			raw = raw[:textLimit]
 			rf.TextTruncated = true
 		}

@@ -15,9 +15,6 @@ import (
 // stderrTailText is how many stderr lines the human report shows.
 const stderrTailText = 20
 
-// sendTextShown is how much of each frame the human report of send shows.
-const sendTextShown = 4096
-
 // stderrLineShown is how much of each stderr line the human report shows.
 const stderrLineShown = 1024
 
@@ -98,13 +95,10 @@ func (r *Report) writeSendFrames(b *strings.Builder) {
 		}
 		text := f.preview()
 		if f.Text != nil {
-			t := strings.TrimRight(*f.Text, "\r\n")
-			cut := f.TextTruncated
-			if len(t) > sendTextShown {
-				t, cut = t[:sendTextShown], true
-			}
-			text = inert(t)
-			if cut {
+			// Whole: the answer is what send is for (--max-text cuts it
+			// on request, and the cut is said).
+			text = inert(strings.TrimRight(*f.Text, "\r\n"))
+			if f.TextTruncated {
 				text += fmt.Sprintf(" …(%d bytes in all)", f.Bytes)
 			}
 		}
