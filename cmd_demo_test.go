@@ -51,7 +51,9 @@ func TestDemoToolsTeachTheirFinding(t *testing.T) {
 		// Cancelled, it stops and sends nothing more: no late answer, and
 		// the server exits as soon as its stdin closes instead of counting
 		// for an hour (which would take SIGTERM: ignored-stdin-eof).
-		{name: "slow_count cancelled", frames: `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"slow_count","arguments":{"seconds":3600},"_meta":{"progressToken":"t7"}}}` + "\n" +
+		// The _meta written by hand is sent as written (send does not
+		// complete it), so it carries what 2026-07-28 requires of every request.
+		{name: "slow_count cancelled", frames: `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"slow_count","arguments":{"seconds":3600},"_meta":{"progressToken":"t7","io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}` + "\n" +
 			`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"enough"}}` + "\n",
 			check: func(t *testing.T, r demoReport) {
 				if r.Process.EndedBy == nil || *r.Process.EndedBy != "stdin-close" {

@@ -40,6 +40,9 @@ var ErrNotCapture = errors.New("not a linesman capture")
 type OpenOptions struct {
 	// Retention is the memory budget of the refilled Log (0: session.DefaultRetention).
 	Retention int64
+	// NoProtocolRules rebuilds the findings with the bare fold, without the
+	// protocol rules (session/protocol): what linesman 0.1.0 judged.
+	NoProtocolRules bool
 }
 
 // Open reads the capture at path into a fresh session.Log, as a live session
@@ -60,6 +63,14 @@ func OpenWith(path string, opts OpenOptions) (*Capture, error) {
 	defer f.Close()
 	rd := newReader(f, path, opts)
 	if err := rd.poll(); err != nil {
+		if errors.Is(err, ErrNotCapture) && rd.c == nil && rd.line == 2 {
+			// Not a capture from its first line: a log another tool wrote?
+			c, ferr := openForeign(path, opts)
+			if errors.Is(ferr, ErrUnknownFormat) {
+				return nil, err
+			}
+			return c, ferr
+		}
 		return nil, err
 	}
 	if rd.c == nil {
@@ -288,7 +299,7 @@ func (rd *reader) header(b []byte) error {
 	rd.version = h.Version
 	rd.c = &Capture{
 		Log:     session.NewLogAt(h.Start, rd.opts.Retention),
-		Tracker: session.NewTracker(session.TrackerOptions{Timeout: time.Duration(h.TimeoutNs)}),
+		Tracker: session.NewTracker(session.TrackerOptions{Timeout: time.Duration(h.TimeoutNs), NoProtocolRules: rd.opts.NoProtocolRules}),
 		Header:  h.Header,
 	}
 	return nil

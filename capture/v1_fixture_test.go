@@ -46,12 +46,14 @@ type stable struct {
 // era decisions and restarts became typed records, and checks that they
 // give the same findings, requests and pairing as that release did (the
 // .findings.json beside each were written by it), and the handshake facts
-// they were recorded with.
+// they were recorded with. That release had no protocol rules
+// (session/protocol): they are left out here, or their findings on the
+// recorded demo sessions would be new ones, not changed ones.
 func TestV1CapturesStillOpen(t *testing.T) {
 	for _, fx := range v1Fixtures {
 		t.Run(fx.file, func(t *testing.T) {
 			path := filepath.Join("testdata", fx.file)
-			c, err := Open(path)
+			c, err := OpenWith(path, OpenOptions{NoProtocolRules: true})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -328,21 +328,33 @@ func (s *server) handleRequest(m *message) {
 	switch m.Method {
 	case "server/discover":
 		req.modern = true
-		s.sendResult(req, map[string]any{
+		s.sendResult(req, cacheable(req, map[string]any{
 			"supportedVersions": ModernVersions,
 			"capabilities":      capabilities(),
 			"serverInfo":        serverInfo(),
 			"instructions":      s.instructions(),
-		})
+		}))
 	case "ping":
 		s.sendResult(req, map[string]any{})
 	case "tools/list":
-		s.sendResult(req, map[string]any{"tools": s.toolList()})
+		s.sendResult(req, cacheable(req, map[string]any{"tools": s.toolList()}))
 	case "tools/call":
 		s.startCall(req)
 	default:
 		s.sendError(req, m.ID, codeMethodNotFound, "method not found: "+m.Method, nil)
 	}
+}
+
+// cacheable adds the caching hints 2026-07-28 requires on listings and
+// server/discover (CacheableResult: ttlMs and cacheScope). The demo's lists
+// change only with its flags, but a restart may change them: 0 ms says
+// re-fetch freely; nothing in them is user-specific, so the scope is public.
+func cacheable(req *request, result map[string]any) map[string]any {
+	if req.modern {
+		result["ttlMs"] = 0
+		result["cacheScope"] = "public"
+	}
+	return result
 }
 
 func capabilities() map[string]any {

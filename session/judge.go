@@ -59,6 +59,9 @@ func (t *Tracker) judge(j Judged, req *entry) {
 	if f.Msg.Kind == wire.KindResult && j.Dir == wire.ServerToClient && j.Request != nil && !j.Request.Late && j.Era == EraModern {
 		judgeResultType(f, j.Request)
 	}
+	if t.rules != nil {
+		t.rules.frame(&j, &t.hs)
+	}
 	if t.opts.Judge != nil {
 		j.Handshake = &t.hs
 		f.Findings = append(f.Findings, t.opts.Judge(&j)...)

@@ -1,6 +1,8 @@
 package session
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -23,6 +25,9 @@ type TrackerOptions struct {
 	// Judge, when set, judges every frame against protocol rules beyond
 	// the fold's own, at the one place the fold judges (see [Judge]).
 	Judge Judge
+	// NoProtocolRules leaves out the protocol rules (session/protocol)
+	// that every tracker runs otherwise: for tests of the bare fold.
+	NoProtocolRules bool
 }
 
 // DefaultTimeout is the request timeout when TrackerOptions.Timeout is zero.
@@ -96,6 +101,9 @@ func (sp *idSpace) used(id wire.ID) bool {
 // agree with the request table.
 type Tracker struct {
 	opts TrackerOptions
+	// rules are the protocol rules run at the judging point (nil with
+	// TrackerOptions.NoProtocolRules).
+	rules *rules
 
 	mu     sync.Mutex
 	hs     Handshake
@@ -124,6 +132,9 @@ type Tracker struct {
 // NewTracker returns an empty tracker.
 func NewTracker(opts TrackerOptions) *Tracker {
 	t := &Tracker{opts: opts, answers: map[uint64]*entry{}, nullAnswers: map[uint64]uint64{}}
+	if !opts.NoProtocolRules {
+		t.rules = newRules()
+	}
 	t.reset()
 	return t
 }
@@ -132,6 +143,9 @@ func NewTracker(opts TrackerOptions) *Tracker {
 // the request history and the mint counter survive, so ids minted after a
 // restart never repeat earlier ones and the log stays unambiguous.
 func (t *Tracker) reset() {
+	if t.rules != nil {
+		t.rules.restarted()
+	}
 	var keepMax, keepStr int64
 	if sp := t.spaces[wire.ClientToServer]; sp != nil {
 		keepMax, keepStr = sp.maxInt, sp.strMint
@@ -288,6 +302,8 @@ func (t *Tracker) request(seq uint64, dir wire.Dir, f *wire.Frame, at time.Durat
 				t.hs.Era = EraLegacy
 			}
 			t.learnRequest(seq, f)
+		default:
+			t.modernEvidence(f)
 		}
 		return e
 	}
@@ -301,6 +317,39 @@ func (t *Tracker) request(seq uint64, dir wire.Dir, f *wire.Frame, at time.Durat
 		t.beforeInitialized(f)
 	}
 	return e
+}
+
+// modernEvidence infers the modern era from a client request that carries
+// the 2026-07-28 _meta (its protocol version), when nothing decided the era
+// yet: a request is modern evidence as initialize is legacy evidence.
+// server/discover is left to its answer (a dual-era client's probe carries
+// the modern _meta to a server that may well be legacy).
+func (t *Tracker) modernEvidence(f *wire.Frame) {
+	if t.hs.EraPinned || t.hs.Era != EraUnknown {
+		return
+	}
+	raw := f.Raw()
+	if len(f.Lines) == 1 {
+		raw = f.Lines[0].Content
+	}
+	if !bytes.Contains(raw, []byte(MetaProtocolVersion)) {
+		return
+	}
+	var body struct {
+		Params struct {
+			Meta map[string]json.RawMessage `json:"_meta"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(raw, &body) != nil {
+		return
+	}
+	var v string
+	if json.Unmarshal(body.Params.Meta[MetaProtocolVersion], &v) == nil && isModernVersion(v) {
+		t.hs.Era = EraModern
+		if t.hs.ProtocolVersion == "" {
+			t.hs.ProtocolVersion = v
+		}
+	}
 }
 
 // beforeInitialized flags a server message sent before the client's

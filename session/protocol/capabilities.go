@@ -10,6 +10,9 @@ import (
 // and the request's _meta in 2026-07-28). known says whether the side's
 // declaration was seen at all: with none, nothing is judged.
 type capabilities struct {
+	// external: the session's projection supplies the declared
+	// capabilities (SetFacts); the judge then never sets them itself.
+	external    bool
 	serverKnown bool
 	server      val             // a private copy of the server's capabilities object
 	serverHas   map[string]bool // capability -> declared, as asked so far
@@ -18,6 +21,13 @@ type capabilities struct {
 }
 
 func (c *capabilities) setServer(v val) {
+	if c.external {
+		return
+	}
+	c.putServer(v)
+}
+
+func (c *capabilities) putServer(v val) {
 	c.serverKnown = v.isObject()
 	c.server = val(append([]byte(nil), v...))
 	c.serverHas = map[string]bool{}
@@ -34,6 +44,13 @@ func (c *capabilities) serverDeclares(capability string) bool {
 }
 
 func (c *capabilities) setClient(v val) {
+	if c.external {
+		return
+	}
+	c.putClient(v)
+}
+
+func (c *capabilities) putClient(v val) {
 	c.clientKnown = v.isObject()
 	c.client = val(append([]byte(nil), v...))
 }
@@ -110,7 +127,8 @@ func clientCapabilityOf(method string) string {
 // serverRequest judges a request the server sent (legacy era).
 func (j *Judge) serverRequest(f *wire.Frame, method string) {
 	need := clientCapabilityOf(method)
-	if need == "" || !j.caps.clientKnown {
+	if need == "" || !j.caps.clientKnown || j.era == EraModern {
+		// In 2026-07-28 the request itself is the fault (server-request-in-modern-era).
 		return
 	}
 	j.ran(famCapabilities)

@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"bytes"
 	"fmt"
 
 	"linesman/wire"
@@ -103,9 +104,37 @@ func (j *Judge) reset() {
 // judge infers the era from the traffic: a request carrying the modern _meta
 // keys is modern evidence, an initialize request legacy evidence.
 func (j *Judge) SetEra(e Era, version string) {
-	j.era, j.pinned = e, e != EraUnknown
+	j.pinned = e != EraUnknown
+	if j.pinned {
+		j.era = e
+	}
 	if version != "" {
 		j.version = version
+	}
+}
+
+// Facts are what the session's projection established about the
+// conversation: the judge takes them as given rather than working them out
+// a second time.
+type Facts struct {
+	Era     Era    // EraUnknown: not decided; the judge infers it from the traffic
+	Version string // the negotiated (or asked-for) protocol version, when known
+	// ServerCapabilities and ClientCapabilities are the declared
+	// capabilities objects (nil: not declared yet).
+	ServerCapabilities, ClientCapabilities []byte
+}
+
+// SetFacts hands the judge the projection's facts, before a frame is
+// judged. Once called, the judge no longer learns capabilities from the
+// initialize and server/discover exchanges itself.
+func (j *Judge) SetFacts(f Facts) {
+	j.SetEra(f.Era, f.Version)
+	j.caps.external = true
+	if !bytes.Equal(f.ServerCapabilities, j.caps.server) || (f.ServerCapabilities == nil) == j.caps.serverKnown {
+		j.caps.putServer(val(f.ServerCapabilities))
+	}
+	if !bytes.Equal(f.ClientCapabilities, j.caps.client) || (f.ClientCapabilities == nil) == j.caps.clientKnown {
+		j.caps.putClient(val(f.ClientCapabilities))
 	}
 }
 
