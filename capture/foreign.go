@@ -1,0 +1,251 @@
+package capture
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"time"
+
+	"linesman/session"
+	"linesman/wire"
+)
+
+// Foreign formats: conversations recorded by other tools, which Open reads
+// when a file is not a linesman capture. Each message becomes a frame event
+// of the direction the file says, in file order, through the same rebuild
+// and tracker as a capture: the findings are what a live session that had
+// seen the same messages would hold. Lines of the file that are not messages
+// (a host's own log lines, a server's stderr) become stderr events.
+const (
+	// ForeignClaudeDesktop is Claude Desktop's per-server MCP log
+	// (mcp-server-NAME.log): "TIME [NAME] [info] Message from client: {…}"
+	// and "… Message from server: {…}", the JSON optionally followed by
+	// " { metadata: undefined }".
+	ForeignClaudeDesktop = "claude-desktop-log"
+	// ForeignMcpsnoop is an mcpsnoop session log: one JSON envelope per line,
+	// {"session_id","server_label","seq","ts","direction":"c2s"|"s2c"|"stderr"|"meta","raw":{…},"text":"…"}.
+	ForeignMcpsnoop = "mcpsnoop"
+	// ForeignJSONL is plain JSON Lines, {"dir":"c2s"|"s2c","message":{…}},
+	// with an optional "ts" (RFC 3339) per line.
+	ForeignJSONL = "jsonl"
+)
+
+// ErrUnknownFormat is returned (wrapped) by Open for a file that is neither a
+// capture nor a foreign log it knows.
+var ErrUnknownFormat = errors.New("neither a linesman capture nor a known conversation log (Claude Desktop MCP log, mcpsnoop session log, JSON Lines of {\"dir\",\"message\"})")
+
+// claudeLine matches a line of Claude Desktop's MCP log that carries a message.
+var claudeLine = regexp.MustCompile(`^(\d{4}-\d\d-\d\dT[0-9:.]+Z) \[(.*?)\] \[(\w+)\] Message from (client|server): (.*)$`)
+
+// foreignLine is one line of a foreign log, interpreted.
+type foreignLine struct {
+	ts      time.Time // zero when the line carries none
+	dir     wire.Dir  // 0: not a message (stderr)
+	message []byte    // the message's bytes, as the file holds them
+	text    []byte    // a non-message line
+}
+
+// sniff tells the format of a foreign log from its first non-empty line.
+func sniff(line []byte) string {
+	if claudeLine.Match(line) || bytes.Contains(line, []byte("] [info] ")) {
+		return ForeignClaudeDesktop
+	}
+	var probe struct {
+		Direction *string         `json:"direction"`
+		SessionID *string         `json:"session_id"`
+		Dir       *string         `json:"dir"`
+		Message   json.RawMessage `json:"message"`
+	}
+	if json.Unmarshal(line, &probe) != nil {
+		return ""
+	}
+	switch {
+	case probe.Direction != nil && probe.SessionID != nil:
+		return ForeignMcpsnoop
+	case probe.Dir != nil && probe.Message != nil:
+		return ForeignJSONL
+	}
+	return ""
+}
+
+// parseForeign interprets one line of a foreign log of the given format.
+func parseForeign(format string, line []byte) (foreignLine, error) {
+	switch format {
+	case ForeignClaudeDesktop:
+		m := claudeLine.FindSubmatch(line)
+		if m == nil {
+			return foreignLine{text: line}, nil
+		}
+		ts, _ := time.Parse(time.RFC3339Nano, string(m[1]))
+		dir := wire.ClientToServer
+		if string(m[4]) == "server" {
+			dir = wire.ServerToClient
+		}
+		msg := firstJSONValue(m[5])
+		if msg == nil {
+			return foreignLine{ts: ts, text: line}, nil
+		}
+		return foreignLine{ts: ts, dir: dir, message: msg}, nil
+	case ForeignMcpsnoop:
+		var env struct {
+			TS        time.Time       `json:"ts"`
+			Direction string          `json:"direction"`
+			Raw       json.RawMessage `json:"raw"`
+			Text      string          `json:"text"`
+		}
+		if err := json.Unmarshal(line, &env); err != nil {
+			return foreignLine{}, err
+		}
+		out := foreignLine{ts: env.TS}
+		switch env.Direction {
+		case "c2s":
+			out.dir = wire.ClientToServer
+		case "s2c":
+			out.dir = wire.ServerToClient
+		case "meta":
+			return foreignLine{}, nil
+		default: // stderr
+			out.text = []byte(env.Text)
+			return out, nil
+		}
+		out.message = env.Raw
+		if env.Raw == nil {
+			out.message = []byte(env.Text) // a non-JSON line on the protocol channel
+		}
+		return out, nil
+	default:
+		var rec struct {
+			Dir     string          `json:"dir"`
+			Message json.RawMessage `json:"message"`
+			TS      time.Time       `json:"ts"`
+		}
+		if err := json.Unmarshal(line, &rec); err != nil {
+			return foreignLine{}, err
+		}
+		out := foreignLine{ts: rec.TS, message: rec.Message}
+		switch rec.Dir {
+		case "c2s":
+			out.dir = wire.ClientToServer
+		case "s2c":
+			out.dir = wire.ServerToClient
+		default:
+			return out, fmt.Errorf(`"dir" is %q; it must be "c2s" or "s2c"`, rec.Dir)
+		}
+		if len(rec.Message) > 0 && rec.Message[0] == '"' {
+			// A message given as a string holds the line as sent (not JSON, or not compact).
+			var s string
+			if json.Unmarshal(rec.Message, &s) == nil {
+				out.message = []byte(s)
+			}
+		}
+		return out, nil
+	}
+}
+
+// firstJSONValue returns the bytes of the JSON value that b starts with (what
+// follows it, such as Claude Desktop's " { metadata: undefined }", is not
+// part of the message), or nil when b does not start with one.
+func firstJSONValue(b []byte) []byte {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	var raw json.RawMessage
+	if dec.Decode(&raw) != nil {
+		return nil
+	}
+	return b[:dec.InputOffset()]
+}
+
+// openForeign reads a foreign log into a Capture.
+func openForeign(path string, opts OpenOptions) (*Capture, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("capture: %w", err)
+	}
+	defer f.Close()
+	return readForeign(f, path, opts)
+}
+
+// readForeign reads a foreign log from src (path names it in errors).
+func readForeign(src io.Reader, path string, opts OpenOptions) (*Capture, error) {
+	br := bufio.NewReaderSize(src, 256<<10)
+	var format string
+	var evs []foreignLine
+	for lineNo := 1; ; lineNo++ {
+		line, err := br.ReadBytes('\n')
+		line = bytes.TrimRight(line, "\r\n")
+		if len(bytes.TrimSpace(line)) > 0 {
+			if format == "" {
+				if format = sniff(line); format == "" {
+					return nil, fmt.Errorf("capture: %s: %w", path, ErrUnknownFormat)
+				}
+			}
+			fl, perr := parseForeign(format, line)
+			if perr != nil {
+				return nil, fmt.Errorf("capture: %s:%d (%s): %w", path, lineNo, format, perr)
+			}
+			if fl.dir != 0 || fl.text != nil {
+				evs = append(evs, fl)
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("capture: reading %s: %w", path, err)
+		}
+	}
+	if format == "" {
+		return nil, fmt.Errorf("capture: %s: %w (it is empty)", path, ErrUnknownFormat)
+	}
+	return fillForeign(evs, format, path, opts), nil
+}
+
+// fillForeign appends the lines of a foreign log to a fresh Capture, as
+// Open appends a capture's records.
+func fillForeign(evs []foreignLine, format, path string, opts OpenOptions) *Capture {
+	start := time.Time{}
+	for _, e := range evs {
+		if !e.ts.IsZero() {
+			start = e.ts
+			break
+		}
+	}
+	if start.IsZero() {
+		if st, err := os.Stat(path); err == nil {
+			start = st.ModTime()
+		} else {
+			start = time.Unix(0, 0)
+		}
+	}
+	h := Header{Format: format, Command: []string{format + ": " + path}, Start: start}
+	rd := &reader{path: path, opts: opts, c: &Capture{
+		Log:     session.NewLogAt(start, opts.Retention),
+		Tracker: session.NewTracker(session.TrackerOptions{NoProtocolRules: opts.NoProtocolRules}),
+		Header:  h,
+	}}
+	var last time.Duration
+	for _, e := range evs {
+		at := last + time.Millisecond // no time in the file: a millisecond apart, in order
+		if !e.ts.IsZero() {
+			at = max(e.ts.Sub(start), last)
+		}
+		last = at
+		ev := session.Event{At: max(at, 1)}
+		if e.dir != 0 {
+			l := wire.Line{Content: e.message, Term: wire.TermLF, Length: int64(len(e.message))}
+			ev.Type, ev.Dir, ev.Frame = session.EventFrame, e.dir, &wire.Frame{Lines: []wire.Line{l}}
+		} else {
+			l := wire.Line{Content: e.text, Term: wire.TermLF, Length: int64(len(e.text))}
+			ev.Type, ev.Stderr = session.EventStderr, &l
+		}
+		rd.c.Records++
+		rd.queue = append(rd.queue, ev)
+	}
+	rd.flush()
+	rd.finish()
+	return rd.c
+}

@@ -1,0 +1,93 @@
+package capture
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"linesman/session"
+	"linesman/wire"
+)
+
+// frameCodes lists the direction and finding codes of every frame of a log.
+func frameCodes(t *testing.T, c *Capture) (dirs []string, codes []string, stderr int) {
+	t.Helper()
+	first, next := c.Log.Bounds()
+	for seq := first; seq < next; seq++ {
+		ev, ok := c.Log.Get(seq)
+		if !ok {
+			continue
+		}
+		switch ev.Type {
+		case session.EventFrame:
+			dirs = append(dirs, ev.Dir.String())
+			for _, f := range ev.Frame.Findings {
+				codes = append(codes, f.Code)
+			}
+		case session.EventStderr:
+			stderr++
+		}
+	}
+	return dirs, codes, stderr
+}
+
+func TestOpenForeignLogs(t *testing.T) {
+	cases := []struct {
+		file      string
+		frames    []string
+		stderr    int
+		want, not []string // codes that must (must not) be raised
+	}{
+		{"claude-desktop.log", []string{"c2s", "s2c", "c2s", "c2s", "s2c", "c2s", "s2c"}, 4,
+			nil, []string{"non-json-line", "invalid-jsonrpc", "initialize-not-first"}},
+		{"mcpsnoop.jsonl", []string{"c2s", "s2c", "c2s", "c2s", "s2c", "s2c"}, 1,
+			[]string{"non-json-line", "tool-name-invalid"}, []string{"initialize-not-first"}},
+		{"plain.jsonl", []string{"c2s", "s2c"}, 0,
+			[]string{"missing-result-type"}, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.file, func(t *testing.T) {
+			c, err := Open(filepath.Join("testdata", tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			dirs, codes, stderr := frameCodes(t, c)
+			if !slices.Equal(dirs, tc.frames) {
+				t.Errorf("frames %v, want %v", dirs, tc.frames)
+			}
+			if stderr != tc.stderr {
+				t.Errorf("%d stderr lines, want %d", stderr, tc.stderr)
+			}
+			for _, w := range tc.want {
+				if !slices.Contains(codes, w) {
+					t.Errorf("no %s among %v", w, codes)
+				}
+			}
+			for _, n := range tc.not {
+				if slices.Contains(codes, n) {
+					t.Errorf("%s raised: %v", n, codes)
+				}
+			}
+		})
+	}
+}
+
+func TestOpenUnknownFormatKeepsTheCaptureError(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.txt")
+	if err := os.WriteFile(path, []byte("hello\nworld\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(path)
+	if !errors.Is(err, ErrNotCapture) {
+		t.Fatalf("err = %v, want ErrNotCapture", err)
+	}
+}
+
+func TestClaudeDesktopMessageKeepsOnlyTheJSON(t *testing.T) {
+	fl, err := parseForeign(ForeignClaudeDesktop, []byte(`2025-09-30T01:18:25.032Z [my server] [info] Message from server: {"jsonrpc":"2.0","id":0,"result":{}} { metadata: undefined }`))
+	if err != nil || fl.dir != wire.ServerToClient || string(fl.message) != `{"jsonrpc":"2.0","id":0,"result":{}}` {
+		t.Fatalf("%+v %v", fl, err)
+	}
+}
