@@ -39,7 +39,8 @@ is not found, 126 when it cannot be executed). If the capture cannot be
 written, the bytes are still passed on and one line says so on stderr.
 
 Tap directory: --dir, else $LINESMAN_TAP_DIR, else $XDG_STATE_HOME/linesman/taps,
-else ~/.local/state/linesman/taps.
+else ~/.local/state/linesman/taps. The newest --keep ended captures of each
+name are kept; older ones are removed when a tap of that name starts.
 
 'linesman wrap' rewrites a host's config to run its servers through tap.
 
@@ -54,6 +55,7 @@ type tapFlags struct {
 	dir      string
 	maxFrame int
 	timeout  time.Duration
+	keep     int
 }
 
 // runTap is "linesman tap": forward, record, judge, and exit as the server did.
@@ -64,6 +66,7 @@ func runTap(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&tf.dir, "dir", "", "directory of the tap captures (default: see above)")
 	fs.IntVar(&tf.maxFrame, "max-frame", 16<<20, "largest frame the judge keeps whole, in bytes (forwarding is never limited)")
 	fs.DurationVar(&tf.timeout, "timeout", session.DefaultTimeout, "a request of the host unanswered this long is flagged request-timeout")
+	fs.IntVar(&tf.keep, "keep", 20, "ended captures of this tap's name to keep; older ones are removed when it starts")
 	if status, ok := parseFlags(fs, args); !ok {
 		return status
 	}
@@ -229,6 +232,7 @@ func startTapRecording(tf *tapFlags, command []string, log *session.Log, stderr 
 		return r
 	}
 	r.lock = capture.LockTap(path)
+	capture.PruneTaps(dir, tf.name, tf.keep)
 	return r
 }
 

@@ -91,3 +91,20 @@ func lineWith(b []byte, s string) []byte {
 	}
 	return nil
 }
+
+// TestNewModesHelp: each mode of the tap has a --help on stdout, and
+// usage errors say how to get it.
+func TestNewModesHelp(t *testing.T) {
+	for _, mode := range []string{"tap", "taps", "wrap", "unwrap"} {
+		status, stdout, stderr := runBinary(t, nil, mode, "--help")
+		if status != exitOK || !bytes.Contains(stdout, []byte("Usage:")) || len(stderr) != 0 {
+			t.Errorf("%s --help: %d, stdout %q, stderr %q", mode, status, stdout, stderr)
+		}
+	}
+	for _, args := range [][]string{{"tap"}, {"taps", "extra"}, {"wrap"}, {"unwrap", "--host", "nope"}} {
+		status, stdout, stderr := runBinary(t, nil, args...)
+		if status != exitUsage || len(stdout) != 0 || len(stderr) == 0 {
+			t.Errorf("%q: %d, stdout %q, stderr %q; want a usage error on stderr only", args, status, stdout, stderr)
+		}
+	}
+}

@@ -243,3 +243,28 @@ func ResolveTap(dir, arg string) (Tap, error) {
 	}
 	return match[0], nil
 }
+
+// PruneTaps removes the oldest ended captures of the tap named name in dir,
+// keeping the newest keep of them (live taps are never touched, nor other
+// names). It returns how many it removed; errors are left unsaid, as a tap
+// must stay invisible.
+func PruneTaps(dir, name string, keep int) int {
+	taps, err := ListTaps(dir)
+	if err != nil || keep < 0 {
+		return 0
+	}
+	removed, kept := 0, 0
+	for _, t := range taps { // newest first
+		if t.Name != TapName(name) || t.Live {
+			continue
+		}
+		if kept < keep {
+			kept++
+			continue
+		}
+		if os.Remove(t.Path) == nil {
+			removed++
+		}
+	}
+	return removed
+}
