@@ -51,4 +51,3 @@ func TestTapDirListResolvePrune(t *testing.T) {
 		}
 	}
 }
-
