@@ -47,7 +47,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return status
 	}
-	return runHeadless("check", &flags, command, stdout, stderr, checkSteps)
+	return runHeadless("check", &flags, sessionConfig(&flags, command), stdout, stderr, checkSteps)
 }
 
 // parseHeadless parses the flags of check and send and returns the server
@@ -195,8 +195,9 @@ type headlessSteps func(ctx context.Context, s *session.Session, flags *commonFl
 // per-request timeout, the end by the ladder's waits plus a margin, after
 // which the group is killed; interrupting linesman (^C) skips to the
 // shutdown and the report.
-func runHeadless(mode string, flags *commonFlags, command []string, stdout, stderr io.Writer, steps headlessSteps) int {
-	r, status, startErr := startServerRun("linesman "+mode, flags, sessionConfig(flags, command), stderr)
+func runHeadless(mode string, flags *commonFlags, cfg session.Config, stdout, stderr io.Writer, steps headlessSteps) int {
+	command := cfg.Command
+	r, status, startErr := startServerRun("linesman "+mode, flags, cfg, stderr)
 	if r == nil {
 		if startErr != nil && flags.jsonOut {
 			// A script still gets a report to read: no process, and why.

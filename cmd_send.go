@@ -1,9 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -19,11 +18,12 @@ Usage:
   linesman send [flags] -- COMMAND [ARG...]  < frames.jsonl
   linesman send [flags] --file frames.jsonl -- COMMAND [ARG...]
 
-Frames are read one per line, all of them, before the server starts (a
-JSON value written over several lines, pretty-printed, is joined and sent
-as one compact line). By
-default linesman makes the handshake first (the era probe, then initialize or
-server/discover), then sends each line, filling in ids: a line that is a JSON
+The server starts first. Frames are read one per line, and each goes to the
+server as soon as it is read, so a slow producer paces the conversation (a
+JSON value written over several lines, pretty-printed, is joined and sent as
+one compact line once its last line is read). By default linesman makes the
+handshake first (the era probe, then initialize or server/discover), then
+sends each line, filling in ids: a line that is a JSON
 object with a "method", without an "id", and whose method does not start with
 "notifications/" is a request, and gets the next free id (one never used in
 the session, past every integer id given by hand). In the modern era
@@ -33,16 +33,19 @@ start of params; a _meta written by hand is left alone. Blank lines are skipped.
 Other lines are sent as they are, followed by "\n". The handshake used the
 first ids: a hand-written id that repeats one is reported as a reused id.
 
---raw sends the input exactly as given, byte for byte — no handshake, no ids,
-no line ends added or changed, malformed frames included: that is how to show
-a server a broken frame on purpose. A request on a last line without a
-newline is not waited for (a server reading lines sees it only at EOF).
+--raw sends the input exactly as given, byte for byte, each frame as the
+wire cuts it — no handshake, no ids, no line ends added or changed,
+malformed frames included: that is how to show a server a broken frame on
+purpose. linesman adds nothing of its own: the server's requests are not
+answered unless --answer asks for it. --era still says which era's rules
+judge the conversation. A request on a last line without a newline is not
+waited for (a server reading lines sees it only at EOF).
 
-linesman then waits for the answers to every request sent (each at most
---timeout), closes the server's stdin, runs the shutdown ladder and prints
-the report with every frame that crossed the wire, each whole (--json: one
-JSON document, schema in README.md; --max-text N cuts each frame's text at N
-bytes and says so).
+When the input ends, linesman waits for the answers to every request sent
+(each at most --timeout), closes the server's stdin, runs the shutdown ladder
+and prints the report with every frame that crossed the wire, each whole
+(--json: one JSON document, schema in README.md; --max-text N cuts each
+frame's text at N bytes and says so).
 
 Exit status: 0 no finding of severity error, 1 at least one (or the run
 failed: no handshake, no server), 2 usage error, 130 interrupted (^C,
@@ -60,109 +63,93 @@ func runSend(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("send", sendHeader, stdout, stderr)
 	flags.register(fs, true, false)
 	file := fs.String("file", "", "read the frames from this file instead of stdin")
-	raw := fs.Bool("raw", false, "send the input byte for byte: no handshake, no ids filled in, nothing fixed")
+	raw := fs.Bool("raw", false, "send the input byte for byte: no handshake, no ids filled in, nothing fixed, nothing added")
+	answer := fs.Bool("answer", false, "with --raw: answer the server's requests as check does (ping, roots/list; sampling and elicitation declined)")
 	fs.IntVar(&flags.maxText, "max-text", 0, "cut each frame's text in the report at this many bytes (0: every frame whole, however large)")
 	command, status, ok := parseHeadless(fs, &flags, args, stderr)
 	if !ok {
 		return status
 	}
-
-	var input []byte
-	var err error
-	if *file != "" {
-		input, err = os.ReadFile(*file)
-	} else {
-		if inspectTerminal(stdin) {
-			// Otherwise a person sees nothing happen: say what is awaited.
-			fmt.Fprintln(stderr, "linesman send: reading frames from the terminal, one per line; end with ctrl+d (or give --file F)")
-		}
-		input, err = io.ReadAll(stdin)
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "linesman send: reading the frames: %v\n", err)
+	if *answer && !*raw {
+		fmt.Fprintln(stderr, "linesman send: --answer applies to --raw (without it, linesman answers the server's requests anyway)")
 		return exitUsage
 	}
+	input := stdin
+	if *file != "" {
+		f, err := os.Open(*file)
+		if err != nil {
+			fmt.Fprintf(stderr, "linesman send: reading the frames: %v\n", err)
+			return exitUsage
+		}
+		defer f.Close()
+		input = f
+	} else if inspectTerminal(stdin) {
+		// Otherwise a person sees nothing happen: say what is awaited.
+		fmt.Fprintln(stderr, "linesman send: reading frames from the terminal, one per line; end with ctrl+d (or give --file F)")
+	}
 
-	return runHeadless("send", &flags, command, stdout, stderr,
-		func(ctx context.Context, s *session.Session, flags *commonFlags) error {
-			if *raw {
-				if len(input) > 0 {
-					if err := s.Send(input); err != nil {
-						return fmt.Errorf("send: %w", err)
-					}
+	cfg := sessionConfig(&flags, command)
+	next := newInputReader(input).next
+	if *raw {
+		// The input opens the conversation; --era still says which era's
+		// rules judge it. linesman adds no frame of its own unless asked.
+		cfg.NoHandshake = true
+		cfg.Observe = !*answer
+		next = newRawInput(input, flags.maxFrame).next
+	}
+	return runHeadless("send", &flags, cfg, stdout, stderr, sendSteps(next, !*raw))
+}
+
+// sendSteps makes the handshake (with --raw it only pins the era asked
+// for), then sends each frame as next reads it — completed with an id and
+// the era's _meta when complete is set — and, once the input ends, waits
+// for the answers. A server that exits ends the run where it stands.
+func sendSteps(next func() ([]byte, error), complete bool) headlessSteps {
+	return func(ctx context.Context, s *session.Session, flags *commonFlags) error {
+		if err := handshake(ctx, s, flags); err != nil {
+			return err
+		}
+		frames := make(chan []byte)
+		ended := make(chan error, 1)
+		stop := make(chan struct{})
+		defer close(stop)
+		// The input is read on its own goroutine, so that a server that
+		// exits or an interrupt ends the run while a read waits.
+		go func() {
+			for {
+				f, err := next()
+				if err != nil {
+					ended <- err
+					return
 				}
-				return waitForAnswers(ctx, s, flags.timeout)
+				select {
+				case frames <- f:
+				case <-stop:
+					return
+				}
 			}
-			if err := handshake(ctx, s, flags); err != nil {
-				return err
-			}
-			for _, line := range inputFrames(input) {
-				line = s.CompleteRequest(line)
-				if err := s.Send(append(line, '\n')); err != nil {
+		}()
+		for {
+			select {
+			case f := <-frames:
+				if complete {
+					f = append(s.CompleteRequest(f), '\n')
+				}
+				if err := s.Send(f); err != nil {
 					return fmt.Errorf("send: %w", err)
 				}
-			}
-			return waitForAnswers(ctx, s, flags.timeout)
-		})
-}
-
-// maxJoinedBytes bounds the JSON value inputFrames joins from several lines.
-const maxJoinedBytes = 16 << 20
-
-// inputFrames splits send's input into the frames to send: one per line,
-// blank lines skipped, a "\r" before the "\n" dropped. A JSON value typed
-// over several lines (a pretty-printed request.json) is joined and sent as
-// one compact line: sent line by line it would only show the server a
-// broken frame, which is what --raw is for. Lines that do not complete a
-// value are sent as they are.
-func inputFrames(input []byte) [][]byte {
-	var out [][]byte
-	for pos := 0; pos < len(input); {
-		end, next := len(input), len(input)
-		if i := bytes.IndexByte(input[pos:], '\n'); i >= 0 {
-			end, next = pos+i, pos+i+1
-		}
-		line := bytes.TrimSuffix(input[pos:end], []byte("\r"))
-		trimmed := bytes.TrimSpace(line)
-		if len(trimmed) == 0 {
-			pos = next
-			continue
-		}
-		if !json.Valid(trimmed) && (trimmed[0] == '{' || trimmed[0] == '[') {
-			if value, after, ok := multiLineValue(input, pos); ok {
-				out = append(out, value)
-				pos = after
-				continue
+			case err := <-ended:
+				if !errors.Is(err, io.EOF) {
+					return fmt.Errorf("reading the frames: %w", err)
+				}
+				return waitForAnswers(ctx, s, flags.timeout)
+			case <-s.Exited():
+				return nil // the report tells how the server ended
+			case <-ctx.Done():
+				return ctx.Err()
 			}
 		}
-		out = append(out, line)
-		pos = next
 	}
-	return out
-}
-
-// multiLineValue reads the JSON value that starts on the line at pos and
-// runs over later lines, ending its own line. It returns the value compact
-// and the position of the line after it.
-func multiLineValue(input []byte, pos int) (value []byte, after int, ok bool) {
-	dec := json.NewDecoder(io.LimitReader(bytes.NewReader(input[pos:]), maxJoinedBytes))
-	var v json.RawMessage
-	if dec.Decode(&v) != nil {
-		return nil, 0, false
-	}
-	vend := pos + int(dec.InputOffset())
-	tail, after := input[vend:], len(input)
-	if i := bytes.IndexByte(tail, '\n'); i >= 0 {
-		tail, after = tail[:i], vend+i+1
-	}
-	if len(bytes.TrimSpace(tail)) != 0 {
-		return nil, 0, false // something else follows on its last line
-	}
-	var c bytes.Buffer
-	if json.Compact(&c, v) != nil {
-		return nil, 0, false
-	}
-	return c.Bytes(), after, true
 }
 
 // unterminated reports whether the frame at seq ended without a line end

@@ -6,6 +6,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -365,5 +366,125 @@ func TestSendReturnsAnswersWhole(t *testing.T) {
 	if status != 0 || !strings.Contains(text, strings.Repeat(unit, size/len(unit)-1)) ||
 		strings.Contains(text, "bytes in all") {
 		t.Errorf("status %d: the text report does not hold the whole answer (%d bytes of output)\nstderr:\n%s", status, len(text), errOut)
+	}
+}
+
+// TestSendStreamsItsInput: each line goes to the server as it is read, so a
+// slow producer paces the conversation: the answer to the first request is
+// logged before the second line is even written (linesman used to read all
+// of its input before it started the server, and logged every server frame
+// after every client line).
+func TestSendStreamsItsInput(t *testing.T) {
+	capPath := filepath.Join(t.TempDir(), "run.jsonl")
+	args := append([]string{"send", "--json", "--capture", capPath}, fakeServerArgs("headless-good")...)
+	cmd := exec.Command(linesmanBinary(t), args...)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ended := make(chan error, 1)
+	go func() { ended <- cmd.Wait() }()
+	call := func(text string) string {
+		return `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"echo","arguments":{"text":"` + text + `"}}}` + "\n"
+	}
+	io.WriteString(stdin, call("one"))
+	// The answer to "one" must be in the capture (logged) while the input
+	// is still open. A failure deadline, not a timing assertion.
+	answered := `{"text":"one","type":"text"}`
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		b, _ := os.ReadFile(capPath)
+		if bytes.Contains(b, []byte(answered)) {
+			break
+		}
+		select {
+		case err := <-ended:
+			t.Fatalf("linesman ended before its input did: %v\n%s", err, errb.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			stdin.Close()
+			<-ended
+			t.Fatalf("the first request was not answered while the input was open; stderr:\n%s", errb.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	io.WriteString(stdin, call("two"))
+	stdin.Close()
+	if err := <-ended; err != nil {
+		t.Fatalf("linesman: %v\n%s", err, errb.String())
+	}
+	var r jReport
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatalf("report: %v\n%s", err, out.String())
+	}
+	var answerOne, requestTwo uint64
+	for _, f := range r.Frames {
+		switch {
+		case f.Dir == "s2c" && f.Text != nil && strings.Contains(*f.Text, answered):
+			answerOne = f.Seq
+		case f.Dir == "c2s" && f.Text != nil && strings.Contains(*f.Text, `"text":"two"`):
+			requestTwo = f.Seq
+		}
+	}
+	if answerOne == 0 || requestTwo == 0 || answerOne > requestTwo {
+		t.Errorf("answer to one at seq %d, request two at seq %d: want the answer first", answerOne, requestTwo)
+	}
+	if len(r.Findings) != 0 {
+		t.Errorf("findings: %v", r.codes())
+	}
+}
+
+// TestSendRawAddsNothing: with --raw the server gets the input and nothing
+// else — its ping is not answered by linesman (it used to be, adding a
+// client frame that was never in the input) unless --answer asks for it.
+func TestSendRawAddsNothing(t *testing.T) {
+	input := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}` + "\n"
+	for _, c := range []struct {
+		flags   []string
+		answers int
+	}{{[]string{"--raw"}, 0}, {[]string{"--raw", "--answer"}, 1}} {
+		r, _ := sendJSON(t, "send-pinged", input, c.flags...)
+		var sent []string
+		answers := 0
+		for _, f := range r.c2s() {
+			if f.Kind == "result" || f.Kind == "error" {
+				answers++
+			}
+			sent = append(sent, deref(f.Text))
+		}
+		if len(sent) != 3+c.answers || answers != c.answers {
+			t.Errorf("%v: the client sent %d frames (%d answers), want %d (%d):\n%s", c.flags, len(sent), answers, 3+c.answers, c.answers, strings.Join(sent, "\n"))
+		}
+		pinged := false
+		for _, f := range r.Frames {
+			pinged = pinged || f.Dir == "s2c" && frameMethod(f) == "ping"
+		}
+		if !pinged {
+			t.Errorf("%v: the server's ping is not in the report", c.flags)
+		}
+	}
+	// --answer without --raw is a usage error: linesman answers anyway.
+	if status, _, _ := runBinary(t, nil, append([]string{"send", "--answer"}, fakeServerArgs("send-pinged")...)...); status != exitUsage {
+		t.Errorf("--answer without --raw: status %d, want %d", status, exitUsage)
+	}
+}
+
+// TestSendRawHonoursEra: --raw judges the conversation in the era asked
+// for (it used to ignore --era).
+func TestSendRawHonoursEra(t *testing.T) {
+	input := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}` + "\n"
+	for _, era := range []string{"legacy", "modern"} {
+		r, _ := sendJSON(t, "headless-good", input, "--raw", "--era", era)
+		if r.Era != era {
+			t.Errorf("--raw --era %s: the report says era %q", era, r.Era)
+		}
 	}
 }

@@ -36,6 +36,7 @@ var fakeServers = map[string]func(){
 	"capture-flood":               serveCaptureFlood,
 	"capture-roundtrip":           serveCaptureRoundtrip,
 	"headless-good":               serveHeadlessGood,
+	"send-pinged":                 servePinged,
 	"headless-stray-start":        serveHeadlessStrayStart,
 	"headless-stray-call":         serveHeadlessStrayCall,
 	"headless-pretty":             serveHeadlessPretty,
@@ -160,6 +161,21 @@ func serveCaptureRoundtrip() {
 }
 
 func serveHeadlessGood() { newFake("headless-good").serve() }
+
+// servePinged asks the client a ping as soon as it has answered initialize
+// (a server checking that its client is alive), before initialized.
+func servePinged() {
+	s := newFake("pinged")
+	s.on = func(s *fakeMCP, m fakeMsg) bool {
+		if m.Method != "initialize" {
+			return false
+		}
+		s.reply(m.ID, s.initResult())
+		s.send(map[string]any{"jsonrpc": "2.0", "id": "srv-1", "method": "ping"})
+		return true
+	}
+	s.serve()
+}
 
 func serveHeadlessStrayStart() {
 	fmt.Println("Starting weather server v1.0 ...")
