@@ -433,7 +433,8 @@ func (rd *reader) append(ev session.Event) {
 	// them, with the Seq they get (the reader is the log's only appender).
 	switch ev.Type {
 	case session.EventFrame:
-		_, next := log.Bounds()
+		first, next := log.Bounds()
+		tr.Forget(first)
 		tr.Frame(next, ev.Dir, ev.Frame, ev.At)
 	case session.EventProcess:
 		switch {

@@ -165,6 +165,9 @@ func (e *Event) approxSize() int64 {
 		}
 		n += int64(len(f.Msg.IDRaw) + len(f.Msg.Method) + len(f.Msg.ResultType) + len(f.Msg.ErrorMessage) + len(f.Msg.Invalid) + len(f.Msg.ProgressMessage))
 		n += int64(cap(f.Findings)) * int64(unsafe.Sizeof(wire.Finding{}))
+		if f.Msg.Kind == wire.KindRequest {
+			n += TrackedCost // the tracker's record of it lives as long as the frame
+		}
 		for _, x := range f.Findings {
 			n += int64(len(x.Message))
 		}

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -209,11 +210,15 @@ func (t *Tracker) nextIDLocked() (wire.ID, func()) {
 	}
 }
 
-// RequestCounts counts every request tracked so far by its state.
+// RequestCounts counts every request tracked so far by its state, those
+// Forget summarised included.
 func (t *Tracker) RequestCounts() map[RequestState]int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	out := map[RequestState]int{}
+	out := maps.Clone(t.forgotten)
+	if out == nil {
+		out = map[RequestState]int{}
+	}
 	for _, e := range t.all {
 		out[e.State]++
 	}

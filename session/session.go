@@ -268,6 +268,8 @@ func (s *Session) logFrame(dir wire.Dir, f *wire.Frame) uint64 {
 		s.tracker.Frame(seq, dir, f, at)
 		return Event{Type: EventFrame, Dir: dir, Frame: f}
 	})
+	first, _ := s.log.Bounds()
+	s.tracker.Forget(first) // the history stays inside the log's budget
 	s.onFrame(dir, f, seq)
 	return seq
 }

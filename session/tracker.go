@@ -121,6 +121,10 @@ type Tracker struct {
 	unreadable uint64
 	// nullAnswers maps an error answer with id null to that frame.
 	nullAnswers map[uint64]uint64
+	// forgotten counts, by state, the requests Forget summarised;
+	// forgotTo is the first Seq of its last pass.
+	forgotten map[RequestState]int
+	forgotTo  uint64
 
 	// Flush points for unflushed-output: when stdin was closed and when
 	// the process exited (0 = not yet), and when the server last wrote a frame.
