@@ -7,8 +7,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
+	"linesman/capture"
 	"linesman/session"
 	"linesman/session/report"
 	"linesman/wire"
@@ -18,6 +20,7 @@ const checkHeader = `linesman check — a headless conformance run of an MCP std
 
 Usage:
   linesman check [flags] -- COMMAND [ARG...]
+  linesman check [--json] --from FILE
 
 It starts COMMAND, probes the protocol era and makes the handshake, lists the
 tools, prompts and resources the server declares, pings it (in the legacy era,
@@ -25,7 +28,15 @@ which has ping), and runs the shutdown ladder: close stdin, SIGTERM, SIGKILL.
 It calls no tools (tools can have side effects). Then it prints a report: what
 the server is, its era and protocol version, the findings grouped by severity
 with the frame each points at and a one-line fix, the stderr tail, and how the
-process ended. --json prints one JSON document instead (schema in README.md).
+process ended, and for each family of protocol rules whether it held, was
+broken or was not observed. --json prints one JSON document instead (schema in
+README.md).
+
+--from FILE judges a conversation recorded earlier instead of running a
+server, with the same rules: a linesman capture, a Claude Desktop MCP server
+log (mcp-server-NAME.log), an mcpsnoop session log, or JSON Lines of
+{"dir":"c2s"|"s2c","message":{...}} (see README.md, "Judging recorded
+conversations").
 
 Exit status: 0 no finding of severity error, 1 at least one (or the run
 failed: no handshake, no server), 2 usage error, 130 interrupted (^C,
@@ -35,6 +46,7 @@ Examples:
   linesman check -- python3 server.py
   linesman check --json --timeout 10s -e API_KEY=test -- node build/index.js
   linesman check --era legacy -- ./my-server --stdio
+  linesman check --from ~/Library/Logs/Claude/mcp-server-weather.log
 `
 
 // runCheck is "linesman check": spawn, handshake, list, ping, shut down,
@@ -43,11 +55,57 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var flags commonFlags
 	fs := newFlagSet("check", checkHeader, stdout, stderr)
 	flags.register(fs, true, false)
+	from := fs.String("from", "", "judge the recorded conversation in `FILE` (a capture, a Claude Desktop MCP log, an mcpsnoop log, or JSON Lines of {dir, message}) instead of running a server")
+	if fromFlagGiven(args) {
+		if status, ok := parseFlags(fs, args); !ok {
+			return status
+		}
+		return checkFrom(*from, flags.jsonOut, splitCommand(fs), stdout, stderr)
+	}
 	command, status, ok := parseHeadless(fs, &flags, args, stderr)
 	if !ok {
 		return status
 	}
 	return runHeadless("check", &flags, sessionConfig(&flags, command), stdout, stderr, checkSteps)
+}
+
+// fromFlagGiven reports whether the flags (before "--") include --from.
+func fromFlagGiven(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "--from" || a == "-from" || strings.HasPrefix(a, "--from=") || strings.HasPrefix(a, "-from=") {
+			return true
+		}
+	}
+	return false
+}
+
+// checkFrom is "linesman check --from FILE": the recorded conversation is
+// read into a log through the same fold as a live session (capture.Open),
+// and reported as a check run would be.
+func checkFrom(path string, jsonOut bool, command []string, stdout, stderr io.Writer) int {
+	if path == "" || len(command) > 0 {
+		fmt.Fprintln(stderr, "linesman check: --from FILE judges a recorded conversation; give it a file and no server command")
+		return exitUsage
+	}
+	c, err := capture.Open(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "linesman check: %s\n", wire.VisibleString(err.Error(), wire.Pictures))
+		return exitFindings
+	}
+	rep := report.FromLog(c.Log, c.Tracker, report.Meta{Mode: "check", Command: c.Header.Command})
+	if jsonOut {
+		err = rep.WriteJSON(stdout)
+	} else {
+		err = rep.WriteText(stdout)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "linesman check: writing the report: %v\n", err)
+		return exitFindings
+	}
+	return rep.ExitStatus()
 }
 
 // parseHeadless parses the flags of check and send and returns the server

@@ -39,8 +39,11 @@ type Report struct {
 	Frames   []Frame   `json:"frames"`
 	Requests []Request `json:"requests"`
 	Findings []Finding `json:"findings"`
-	Summary  Summary   `json:"summary"`
-	Totals   Totals    `json:"totals"`
+	// Rules says, per family of rules, whether it held, was broken or was
+	// not observed in the session.
+	Rules   []Rule  `json:"rules"`
+	Summary Summary `json:"summary"`
+	Totals  Totals  `json:"totals"`
 	// Notes are what linesman itself logged: era decisions, restarts. The
 	// retention budget never drops them.
 	Notes   []Note   `json:"linesmanNotes"`
@@ -261,6 +264,7 @@ func FromLog(log *session.Log, tr *session.Tracker, meta Meta) Report {
 	}
 	r.keepStderr(meta.StderrLimit)
 	r.addTotals(log, tr)
+	r.addRules(tr)
 	return r
 }
 
