@@ -161,15 +161,12 @@ type rpcError struct {
 // idKey is the map key of an id: its JSON text, so 2 and "2" differ.
 func idKey(id json.RawMessage) string { return string(bytes.TrimSpace(id)) }
 
-// logf writes one line of the demo's log to stderr. The line quotes what
-// the client sent (a method name, an id), so it is made inert first: a
-// hostile method must not drive the terminal of whoever reads the log.
+// logf writes a log line to stderr, inert: it quotes the client (methods, ids).
 func (s *server) logf(format string, args ...any) {
-	line := fmt.Sprintf("linesman-demo: "+format, args...)
-	line = wire.VisibleString(strings.TrimRight(line, "\n"), wire.Pictures)
+	line := wire.VisibleString(strings.TrimRight(fmt.Sprintf("linesman-demo: "+format, args...), "\n"), wire.Pictures)
 	s.logm.Lock()
 	defer s.logm.Unlock()
-	io.WriteString(s.errw, strings.TrimRight(line, "\n")+"\n")
+	io.WriteString(s.errw, line+"\n")
 }
 
 func (s *server) serve(in io.Reader) error {

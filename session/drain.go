@@ -177,12 +177,17 @@ func (p *proc) releaseHolders() {
 		return // nothing holds them: EOF is on its way; the rest waits for the reap
 	}
 	members := groupMembers(p.pid)
-	outside := without(pipeHolders(files...), members)
+	// Only descendants are signalled: a stranger that opened the pipe
+	// (through /proc/PID/fd) is named, not killed.
+	outside, strangers := p.sp.ours(without(pipeHolders(files...), members))
 	signalGroup(p.pid, syscall.SIGKILL)
 	for _, pid := range outside {
 		syscall.Kill(pid, syscall.SIGKILL)
 	}
 	p.noteLeftovers(members, outside, false)
+	if len(strangers) > 0 {
+		p.s.note(fmt.Sprintf("pid %s, not a descendant of the server, holds its pipe open: not signalled", joinInts(strangers)))
+	}
 }
 
 // reapAndClear reaps the server and SIGKILLs what is left of its process
@@ -193,8 +198,11 @@ func (p *proc) releaseHolders() {
 // sequence, could give the number to anyone else.
 func (p *proc) reapAndClear() {
 	p.mu.Lock()
-	reap(p.cmd)
+	left := p.sp.end() // the reap; with the reaper, every descendant left too
 	p.mu.Unlock()
+	if note := leftoverNote(p.pid, left); note != "" {
+		p.s.note(note)
+	}
 	if !groupAlive(p.pid) {
 		return
 	}

@@ -19,6 +19,7 @@ import (
 type proc struct {
 	s     *Session
 	cmd   *exec.Cmd
+	sp    *serverProc // the started server (through the reaper helper on Linux)
 	pipes *pipes
 	pid   int // also the process group id
 
@@ -164,14 +165,16 @@ func (s *Session) spawn() (*proc, error) {
 		Detail: fmt.Sprintf("starting %s in %s", strings.Join(cfg.Command, " "), dir),
 	}})
 	closeInheritedOnExec()
-	if err := cmd.Start(); err != nil {
+	sp, err := startServer(cmd)
+	if err != nil {
 		pp.closeAll()
 		return nil, fail(startReason(err), path, explainStartError(path, err))
 	}
 	// The child has its own copies now; ours must go, or we would hold the
 	// write ends of its stdout/stderr and never see EOF.
 	pp.closeChildEnds()
-	p.pid = cmd.Process.Pid
+	p.sp = sp
+	p.pid = sp.pid
 	p.mu.Lock()
 	p.state = StateRunning
 	p.startedAt = time.Now()
@@ -193,7 +196,7 @@ func (s *Session) spawn() (*proc, error) {
 
 // wait observes the exit from the process itself.
 func (p *proc) wait() {
-	code, signum, err := waitExit(p.cmd)
+	code, signum, err := p.sp.waitExit()
 	now := time.Now()
 	sig := ""
 	if signum != 0 {

@@ -191,32 +191,23 @@ func writeEnd(pid int, fd string) bool {
 	return false
 }
 
-// waitExit observes the exit of cmd's process without reaping it: the
+// waitNoReap observes the exit of the child pid without reaping it: the
 // zombie keeps its pid, and so its process group id, from being reused until
-// reap. Until then a signal to the group can only reach the server's own
-// processes — never a stranger that got the recycled number (pid_max is
+// it is reaped. Until then a signal to the group can only reach the server's
+// own processes — never a stranger that got the recycled number (pid_max is
 // often 32768: a busy machine wraps it in minutes).
-func waitExit(cmd *exec.Cmd) (code int, sig syscall.Signal, err error) {
+func waitNoReap(pid int) (code int, sig syscall.Signal, err error) {
 	var info unix.Siginfo
 	for {
-		err = unix.Waitid(unix.P_PID, cmd.Process.Pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
+		err = unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
 		if err != unix.EINTR {
 			break
 		}
 	}
 	if err != nil {
-		// Not ours to wait for (cannot happen for our own child): reap it
-		// the ordinary way.
-		return waitReap(cmd)
+		return -1, 0, err
 	}
-	// The SIGCHLD fields follow the three ints of the header, aligned to a
-	// pointer: si_pid, si_uid, si_status.
-	raw := (*[unsafe.Sizeof(info)]byte)(unsafe.Pointer(&info))
-	at := 3 * 4
-	if unsafe.Sizeof(uintptr(0)) == 8 {
-		at = 4 * 4
-	}
-	status := int(int32(binary.NativeEndian.Uint32(raw[at+8:])))
+	status := siginfoField(&info, 2)
 	const cldExited = 1 // CLD_KILLED (2) and CLD_DUMPED (3) carry a signal
 	if info.Code == cldExited {
 		return status, 0, nil
@@ -224,6 +215,33 @@ func waitExit(cmd *exec.Cmd) (code int, sig syscall.Signal, err error) {
 	return -1, syscall.Signal(status), nil
 }
 
+// waitExit observes the exit of cmd's process without reaping it (see
+// waitNoReap); reap collects the zombie later.
+func waitExit(cmd *exec.Cmd) (code int, sig syscall.Signal, err error) {
+	code, sig, err = waitNoReap(cmd.Process.Pid)
+	if err != nil {
+		// Not ours to wait for (cannot happen for our own child): reap it
+		// the ordinary way.
+		return waitReap(cmd)
+	}
+	return code, sig, nil
+}
+
 // reap collects the zombie that waitExit left, once nothing will signal the
 // group any more.
 func reap(cmd *exec.Cmd) { cmd.Wait() }
+
+// siginfoField returns the k-th int of a SIGCHLD siginfo's fields: 0 si_pid,
+// 1 si_uid, 2 si_status. They follow the three ints of the header, aligned
+// to a pointer.
+func siginfoField(info *unix.Siginfo, k int) int {
+	raw := (*[unsafe.Sizeof(*info)]byte)(unsafe.Pointer(info))
+	at := 3 * 4
+	if unsafe.Sizeof(uintptr(0)) == 8 {
+		at = 4 * 4
+	}
+	return int(int32(binary.NativeEndian.Uint32(raw[at+4*k:])))
+}
+
+// siginfoPid is the pid a waitid reported (0: none was waitable).
+func siginfoPid(info *unix.Siginfo) int { return siginfoField(info, 0) }

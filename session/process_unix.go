@@ -43,3 +43,18 @@ func waitExit(cmd *exec.Cmd) (code int, sig syscall.Signal, err error) { return 
 
 // reap: waitExit already did.
 func reap(cmd *exec.Cmd) {}
+
+// startReaper: the reaper helper needs Linux (PR_SET_CHILD_SUBREAPER).
+func startReaper(cmd *exec.Cmd) (*reaperConn, error) { return nil, errNoReaper }
+
+// reaperConn is never made outside Linux.
+type reaperConn struct{}
+
+func (*reaperConn) waitExit() (int, syscall.Signal, error) { return -1, 0, errReaperLost }
+func (*reaperConn) end() []leftover                        { return nil }
+func (*reaperConn) helperPid() int                         { return 0 }
+func (*reaperConn) serverPid() int                         { return 0 }
+
+// isOurDescendant cannot be told without /proc: nobody outside the group
+// is signalled.
+func isOurDescendant(pid, root int) bool { return false }
