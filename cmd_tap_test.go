@@ -360,3 +360,36 @@ func waitText(t *testing.T, s *syncBuffer, want string) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestTapHostClosesStdout: a host that stops reading (closes its end of
+// the tap's stdout) is met as a direct pipe would meet it: the server's
+// next write fails, here killing it by SIGPIPE, and the tap ends with that
+// status instead of hanging or dying first.
+func TestTapHostClosesStdout(t *testing.T) {
+	cmd := exec.Command(linesmanBinary(t), "tap", "--dir", t.TempDir(), "--", testBinary, "-test.run=^$")
+	cmd.Env = append(os.Environ(), "LINESMAN_FAKE_SERVER=tap-flood")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdin, _ := cmd.StdinPipe()
+	defer stdin.Close()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.ReadFull(out, make([]byte, 1<<20)); err != nil {
+		t.Fatal(err)
+	}
+	out.Close()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		cmd.Process.Kill()
+		t.Fatal("the tap did not end after its host closed stdout")
+	}
+	if got := cmd.ProcessState.ExitCode(); got != 128+int(syscall.SIGPIPE) {
+		t.Errorf("exit status %d, want %d (the server's death by SIGPIPE)", got, 128+int(syscall.SIGPIPE))
+	}
+}

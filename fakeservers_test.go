@@ -69,6 +69,7 @@ var fakeServers = map[string]func(){
 	"tap-signal":                  serveTapSignal,
 	"tap-echo":                    serveTapEcho,
 	"tap-flood":                   serveTapFlood,
+	"tap-proxy":                   serveTapProxy,
 }
 
 // fakeServerArgs returns "-e LINESMAN_FAKE_SERVER=<name> -- <this test binary>",
@@ -765,4 +766,23 @@ func serveTapFlood() {
 			return
 		}
 	}
+}
+
+// serveTapProxy is the least a process in the middle can do: it starts
+// tap-echo and copies bytes both ways, judging nothing. The latency
+// benchmark measures it beside the tap, as the floor of any tap.
+func serveTapProxy() {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "LINESMAN_FAKE_SERVER=tap-echo")
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		os.Exit(1)
+	}
+	go func() {
+		io.Copy(in, os.Stdin)
+		in.Close()
+	}()
+	io.Copy(os.Stdout, out)
+	cmd.Wait()
 }
