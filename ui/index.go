@@ -109,6 +109,9 @@ func (x *index) ingest() bool {
 		x.next = to
 		changed = true
 	}
+	if changed && !x.fold {
+		x.takeTotals()
+	}
 	if first > x.firstDropped {
 		x.firstDropped = first
 		x.frames = trimBefore(x.frames, first)
@@ -119,6 +122,22 @@ func (x *index) ingest() bool {
 		changed = true
 	}
 	return changed
+}
+
+// takeTotals takes the counts the status bar and the side panes show from
+// the log's totals ([session.Log.Totals]): they count what the retention
+// budget dropped too, even before the index saw it. (When the index runs
+// the fold itself, the findings it adds are its own to count.)
+func (x *index) takeTotals() {
+	t := x.log.Totals()
+	for sev := range x.counts {
+		x.counts[sev] = t.Severities[sev]
+	}
+	for d := range x.frameCount {
+		x.frameCount[d] = int(t.Frames[d])
+	}
+	x.bytesC2S, x.bytesS2C = t.Bytes[wire.ClientToServer], t.Bytes[wire.ServerToClient]
+	x.bytesStderr, x.stderrLines = t.StderrBytes, int(t.StderrLines)
 }
 
 // prune forgets the late findings of dropped frames, now and then

@@ -301,3 +301,29 @@ func TestEverySizeKeepsTheShape(t *testing.T) {
 func lastLine(screen string) string {
 	return screen[strings.LastIndexByte(screen, '\n')+1:]
 }
+
+// TestStatusCountsExactPastRetention: the status bar counts every frame and
+// finding from the log's totals, also those the retention budget dropped
+// before the UI saw them.
+func TestStatusCountsExactPastRetention(t *testing.T) {
+	log := session.NewLog(64 << 10)
+	tr := session.NewTracker(session.TrackerOptions{})
+	m := NewModel(Options{Log: log, Tracker: tr})
+	t.Cleanup(m.Close)
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 24})
+	for i := 0; i < 20000; i++ {
+		for _, fr := range wire.FramesOf([]byte(fmt.Sprintf("{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"ping\"}\nstray %d\n", i, i)), wire.Options{}) {
+			log.AppendWith(func(seq uint64, at time.Duration) session.Event {
+				tr.Frame(seq, wire.ServerToClient, fr, at)
+				return session.Event{Type: session.EventFrame, Dir: wire.ServerToClient, Frame: fr}
+			})
+		}
+	}
+	m.Update(logMsg{})
+	if first, _ := log.Bounds(); first == 1 {
+		t.Fatal("nothing was dropped")
+	}
+	if s := ansi.Strip(m.statusBar()); !strings.Contains(s, "✖ 20000 ") || !strings.Contains(s, "→0 ←40000") {
+		t.Errorf("status bar %q: want 20000 errors and 40000 frames received", s)
+	}
+}
