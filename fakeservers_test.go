@@ -18,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"linesman/session/fakeserver"
+
 	mcpgomcp "github.com/mark3labs/mcp-go/mcp"
 	mcpgoserver "github.com/mark3labs/mcp-go/server"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -25,12 +27,12 @@ import (
 
 // fakeServers is the one registry of the servers that end-to-end tests
 // start as real child processes by re-running this test binary with
-// LINESMAN_FAKE_SERVER=<name> (see [TestMain]). Every fake server of the
+// LINESMAN_FAKE_SERVER=<name> (see [fakeserver.Registry]). Every fake server of the
 // package is defined in this file: a small legacy-era server with hooks
 // ([fakeMCP]) and one variant per way a real server misbehaves on stdio.
 // None of them imports linesman's own packages, so they cannot share its
 // mistakes.
-var fakeServers = map[string]func(){
+var fakeServers = fakeserver.Registry{
 	"capture-messy":               serveCaptureMessy,
 	"capture-sink":                serveCaptureSink,
 	"capture-flood":               serveCaptureFlood,
@@ -75,23 +77,11 @@ var fakeServers = map[string]func(){
 // fakeServerArgs returns "-e LINESMAN_FAKE_SERVER=<name> -- <this test binary>",
 // the tail of a linesman command line that inspects the named fake server.
 func fakeServerArgs(name string) []string {
-	if _, ok := fakeServers[name]; !ok {
-		panic("unknown fake server " + name)
-	}
-	return []string{"-e", "LINESMAN_FAKE_SERVER=" + name, "--", testBinary, "-test.run=^$"}
+	return append([]string{"-e", fakeServers.Env(name), "--"}, fakeServers.Command(name)...)
 }
 
 func TestMain(m *testing.M) {
-	if name := os.Getenv("LINESMAN_FAKE_SERVER"); name != "" {
-		serve, ok := fakeServers[name]
-		if !ok {
-			fmt.Fprintf(os.Stderr, "no fake server %q\n", name)
-			os.Exit(97)
-		}
-		serve()
-		os.Exit(0)
-	}
-	code := m.Run()
+	code := fakeServers.Run(m)
 	if builtPath != "" {
 		os.RemoveAll(filepath.Dir(builtPath))
 	}

@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"linesman/session/fakeserver"
+
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	mcpgoserver "github.com/mark3labs/mcp-go/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -24,14 +26,14 @@ import (
 
 // fakeServers is the one registry of the misbehaving (or well-behaved)
 // servers that tests start as real child processes by re-running this test
-// binary with LINESMAN_FAKE_SERVER=<name> (see [TestMain]); every fake server
+// binary with LINESMAN_FAKE_SERVER=<name> (see [fakeserver.Registry]); every fake server
 // of the package is defined in this file. It is filled by init rather than
 // declared as a literal because a server may start another one by name
 // ([fakeCommand]), which a literal would make an initialization cycle.
-var fakeServers map[string]func()
+var fakeServers fakeserver.Registry
 
 func init() {
-	fakeServers = map[string]func(){
+	fakeServers = fakeserver.Registry{
 		"transport-ingest":            serveTransportIngest,
 		"proto-gosdk":                 serveProtoGosdk,
 		"proto-gosdk-keepalive":       serveProtoGosdkKeepalive,
@@ -67,28 +69,12 @@ func init() {
 }
 
 // fakeCommand returns the argv that starts the named fake server.
-func fakeCommand(name string) []string {
-	if _, ok := fakeServers[name]; !ok {
-		panic("unknown fake server " + name)
-	}
-	return []string{os.Args[0], "-test.run=^$"}
-}
+func fakeCommand(name string) []string { return fakeServers.Command(name) }
 
 // fakeEnv returns the environment override that selects the named fake server.
-func fakeEnv(name string) []string { return []string{"LINESMAN_FAKE_SERVER=" + name} }
+func fakeEnv(name string) []string { return []string{fakeServers.Env(name)} }
 
-func TestMain(m *testing.M) {
-	if name := os.Getenv("LINESMAN_FAKE_SERVER"); name != "" {
-		serve, ok := fakeServers[name]
-		if !ok {
-			fmt.Fprintf(os.Stderr, "no fake server %q\n", name)
-			os.Exit(97)
-		}
-		serve()
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { os.Exit(fakeServers.Run(m)) }
 
 // Writes LINESMAN_INGEST_FRAMES notifications of 1 KiB as fast as it can.
 func serveTransportIngest() {
