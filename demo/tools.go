@@ -38,6 +38,7 @@ const debugLine = "DEBUG: print_debug was called (a stray print on stdout)"
 var errNoReply = errors.New("demo: no reply")
 
 // Tools returns the demo server's tools, in the order tools/list gives them.
+// Long by design: a table, one entry per tool.
 func Tools() []Tool {
 	return []Tool{
 		{

@@ -10,6 +10,10 @@ import (
 // reports whether it did. Strings are rendered inert: JSON escapes stay as
 // written (a \u001b shows as the six characters \u001b), and raw bytes that
 // would act on a terminal become symbols.
+//
+// Long by design: one loop over the bytes whose state (depth, the bracket
+// stack, whether a key comes next) lives in locals; split, that state would
+// have to travel through a struct between the pieces.
 func prettyJSON(st *Styles, text []byte, maxLines int) (lines []string, cut bool) {
 	var (
 		cur    strings.Builder

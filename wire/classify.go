@@ -47,6 +47,8 @@ func Classify(text []byte) (Message, []Finding) {
 
 // classify classifies text into *m (which it overwrites): the Framer has it
 // written straight into the frame it will return, not copied there.
+// Long by design: the one pass over a line that every frame goes through,
+// kept whole so that the hot path makes no extra calls.
 func classify(text []byte, truncated bool, m *Message) (c classified) {
 	*m = Message{}
 	body := text
@@ -245,6 +247,8 @@ func rawValue(s *scanner) ([]byte, bool) {
 	return s.s[start:s.i], true
 }
 
+// object collects the members of the top-level object, one case per
+// member JSON-RPC knows. Long by design: the switch is the list of members.
 func (t *top) object(s *scanner) {
 	ok := s.members(func(key []byte) bool {
 		t.noteKey(s)
@@ -442,6 +446,9 @@ func (t *top) dup(key []byte) {
 // and fills the message. partial is set for the prefix of a truncated frame:
 // members may be missing only because they were cut off, so no rule about a
 // missing member is applied.
+//
+// Long by design: the rules, one after the other in the order a reader of
+// the specification checks them; each is a few lines.
 func (t *top) judge(c *classified, m *Message, partial bool) {
 	c.rpcObject = t.hasJSONRPC && !partial
 	var bad []string

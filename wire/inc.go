@@ -83,6 +83,9 @@ func (z *incScanner) feed(b []byte) incResult {
 
 // step consumes c, or returns true when c ended a number and must be
 // consumed again in the state that follows.
+//
+// Long by design: the state machine, one case per state; the switch is the
+// transition table.
 func (z *incScanner) step(c byte) (again bool) {
 	switch z.st {
 	case stStart:
