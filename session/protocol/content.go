@@ -15,10 +15,23 @@ func quoteByte(c byte) string {
 	return strconv.QuoteRune(rune(c))
 }
 
-// contentTypesSince says in which revision each content block type appeared.
-var contentTypesSince = map[string]string{
-	"text": V20241105, "image": V20241105, "resource": V20241105,
-	"audio": V20250326, "resource_link": V20250618,
+// contentType reads a content block's type and the revision it appeared
+// in, without allocating for the known ones.
+func contentType(v val) (typ, since string, known bool) {
+	switch string(v.rawStr()) {
+	case "text":
+		return "text", V20241105, true
+	case "image":
+		return "image", V20241105, true
+	case "resource":
+		return "resource", V20241105, true
+	case "audio":
+		return "audio", V20250326, true
+	case "resource_link":
+		return "resource_link", V20250618, true
+	}
+	typ, _ = v.str()
+	return typ, "", false
 }
 
 // contentBlock judges one content block (tool result, prompt message)
@@ -29,8 +42,7 @@ func (j *Judge) contentBlock(f *wire.Frame, where place, b *obj, el val) string 
 		raise(f, "content-block-invalid", "%s is %s; a content block is an object", where, el.kindName())
 		return ""
 	}
-	typ, _ := b.get("type").str()
-	since, known := contentTypesSince[typ]
+	typ, since, known := contentType(b.get("type"))
 	switch {
 	case !known:
 		raise(f, "content-block-invalid", "%s has type %s; content blocks are text, image, audio, resource_link or resource", where, b.get("type").text())
