@@ -34,6 +34,9 @@ func checkCaptureTarget(path string) error {
 	if path == "" {
 		return nil
 	}
+	if err := capture.CheckNotBusy(path); err != nil {
+		return fmt.Errorf("--capture %s: another linesman is recording to it; choose another name, or wait until it ends", path)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil // does not exist (or cannot be read): Create will say

@@ -288,6 +288,9 @@ func runHeadless(mode string, flags *commonFlags, cfg session.Config, stdout, st
 		meta.Error = "interrupted"
 	case ownFailure:
 		meta.Error = stepErr.Error()
+	case captureErr != nil:
+		// The run fails (exit 1): the report must say so, not "exit status 0".
+		meta.Error = captureErr.Error()
 	}
 	rep := report.FromLog(r.s.Log(), r.s.Tracker(), meta)
 	var err error
@@ -301,7 +304,7 @@ func runHeadless(mode string, flags *commonFlags, cfg session.Config, stdout, st
 		return exitFindings
 	}
 	if captureErr != nil {
-		fmt.Fprintf(stderr, "linesman %s: capture: %v\n", mode, captureErr)
+		fmt.Fprintf(stderr, "linesman %s: %v\n", mode, captureErr)
 		return exitFindings
 	}
 	if meta.Interrupted {

@@ -159,6 +159,9 @@ func viewUI(c *capture.Capture, fl *capture.Follower, path, theme string) error 
 	if c.Torn > 0 {
 		title += " — torn last record skipped"
 	}
+	if c.SkippedCount > 0 {
+		title += fmt.Sprintf(" — %d bad record(s) skipped (listed on exit)", c.SkippedCount)
+	}
 	env := make([]string, len(c.Header.Env))
 	for i, v := range c.Header.Env {
 		env[i] = v.Name
@@ -244,6 +247,13 @@ func reportTorn(stderr io.Writer, prefix, path string, c *capture.Capture) {
 	}
 	if c.Dropped > 0 {
 		fmt.Fprintf(stderr, "%s: %s: the recorder lost %d events to the live log's retention limit\n", prefix, path, c.Dropped)
+	}
+	// Bad records were skipped, not fatal: say which, with line numbers.
+	for _, sk := range c.Skipped {
+		fmt.Fprintf(stderr, "%s: %s:%d: skipped a bad record (%d bytes): %s\n", prefix, path, sk.Line, sk.Bytes, sk.Reason)
+	}
+	if more := c.SkippedCount - len(c.Skipped); more > 0 {
+		fmt.Fprintf(stderr, "%s: %s: and %d more bad records skipped\n", prefix, path, more)
 	}
 }
 

@@ -30,6 +30,51 @@ type Capture struct {
 	// Torn is the length in bytes of a last record that was cut short (a
 	// recorder killed while writing it) and skipped; 0 when there was none.
 	Torn int
+	// Skipped describes the records that could not be read (not JSON, a
+	// record that contradicts those before it, a line longer than any
+	// record can be) and were skipped, so that the rest of the file still
+	// opens: the first maxSkippedKept of them; SkippedCount counts all.
+	Skipped      []SkippedRecord
+	SkippedCount int
+}
+
+// SkippedRecord is a line of a capture file that Open skipped.
+type SkippedRecord struct {
+	Line   int    // its line number in the file, from 1
+	Bytes  int    // its length
+	Reason string // why it could not be read
+}
+
+// maxSkippedKept bounds the skipped records described one by one.
+const maxSkippedKept = 100
+
+// maxHeaderLine bounds the first line of a capture (a header holds the
+// command and the environment's names, values only when asked): a longer
+// first line means the file is not a capture (/dev/zero, a binary).
+const maxHeaderLine = 4 << 20
+
+// maxLine bounds a line of the file: the header's bound, then what the
+// longest record can take, a frame of the session's largest kept size
+// spelled as JSON escapes (6 bytes for one) with room for the rest. A longer
+// line is skipped as it streams by, never held whole: opening a file
+// without newlines cannot grow without bound.
+func (rd *reader) maxLine() int {
+	if rd.c == nil {
+		return maxHeaderLine
+	}
+	mf := rd.maxFrame
+	if mf <= 0 {
+		mf = wire.DefaultMaxFrame
+	}
+	return 6*mf + 1<<20
+}
+
+// skip records that the line lineNo of n bytes was skipped, and why.
+func (rd *reader) skip(lineNo, n int, reason string) {
+	rd.c.SkippedCount++
+	if len(rd.c.Skipped) < maxSkippedKept {
+		rd.c.Skipped = append(rd.c.Skipped, SkippedRecord{Line: lineNo, Bytes: n, Reason: reason})
+	}
 }
 
 // ErrNotCapture is returned (wrapped) by Open and Follow for a file that is
@@ -120,6 +165,7 @@ type reader struct {
 	segments    []seqShift      // how the writer's Seqs map to the refilled log's
 	maxFrame    int
 	version     int // the file's format version
+	overlong    int // bytes so far of a line too long to keep (see consume)
 }
 
 // seqShift says that the writer's Seqs from From on are Shift more than
@@ -154,34 +200,51 @@ func (rd *reader) poll() error {
 }
 
 // consume splits data (after what is pending) into lines and handles the
-// complete ones.
+// complete ones. A line longer than maxLine is not kept: the first line
+// ends the read (not a capture), a later one is skipped as it streams by.
 func (rd *reader) consume(data []byte) error {
-	if len(rd.pending) > 0 {
+	for len(data) > 0 {
 		i := bytes.IndexByte(data, '\n')
-		if i < 0 {
-			rd.pending = append(rd.pending, data...)
-			return nil
+		if rd.overlong > 0 { // inside a line too long to keep
+			if i < 0 {
+				rd.overlong += len(data)
+				return nil
+			}
+			rd.skip(rd.line, rd.overlong+i, fmt.Sprintf("a line longer than %d bytes, more than any record takes", rd.maxLine()))
+			rd.line++
+			rd.overlong = 0
+			data = data[i+1:]
+			continue
 		}
-		rd.pending = append(rd.pending, data[:i]...)
-		data = data[i+1:]
-		line := rd.pending
-		rd.pending = nil
+		end := i
+		if i < 0 {
+			end = len(data)
+		}
+		if len(rd.pending)+end > rd.maxLine() {
+			if rd.c == nil {
+				return fmt.Errorf("capture: %s: %w (its first line is longer than %d bytes)", rd.path, ErrNotCapture, maxHeaderLine)
+			}
+			rd.overlong = len(rd.pending) + end
+			rd.pending = nil
+			if i < 0 {
+				return nil
+			}
+			data = data[i:] // the newline ends the overlong line above
+			continue
+		}
+		if i < 0 {
+			rd.pending = append(rd.pending, data...) // a copy: data is the read buffer
+			break
+		}
+		line := data[:i]
+		if len(rd.pending) > 0 {
+			line = append(rd.pending, line...)
+			rd.pending = nil
+		}
 		if err := rd.record(line); err != nil {
 			return err
 		}
-	}
-	for {
-		i := bytes.IndexByte(data, '\n')
-		if i < 0 {
-			break
-		}
-		if err := rd.record(data[:i]); err != nil {
-			return err
-		}
 		data = data[i+1:]
-	}
-	if len(data) > 0 {
-		rd.pending = append(rd.pending[:0:0], data...)
 	}
 	rd.flush()
 	return nil
@@ -268,12 +331,15 @@ func (rd *reader) record(b []byte) error {
 	if rd.c == nil {
 		return rd.header(b)
 	}
+	// A bad record is skipped, with its line number, not fatal: one bad
+	// line must not make the rest of a shared file unreadable.
 	var rec rawRecord
 	if err := json.Unmarshal(b, &rec); err != nil {
-		return fmt.Errorf("capture: %s:%d: %w", rd.path, lineNo, err)
+		rd.skip(lineNo, len(b), err.Error())
+		return nil
 	}
 	if err := rd.event(&rec); err != nil {
-		return fmt.Errorf("capture: %s:%d: %s record: %w", rd.path, lineNo, rec.Type, err)
+		rd.skip(lineNo, len(b), fmt.Sprintf("%s record: %v", rec.Type, err))
 	}
 	return nil
 }

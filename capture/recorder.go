@@ -1,9 +1,11 @@
 package capture
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"sync"
+	"syscall"
 
 	"linesman/session"
 )
@@ -66,9 +68,15 @@ func create(path string, log *session.Log, h Header, perRecord bool) (*Recorder,
 // prepare creates the file and writes the header: a recorder that does not
 // run yet.
 func prepare(path string, log *session.Log, h Header, perRecord bool) (*Recorder, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o600)
+	// Not O_TRUNC: the file may be another recorder's, still being
+	// written; it is truncated only once its lock is ours.
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("capture: %w", err)
+	}
+	if err := lockCapture(f, path); err != nil {
+		f.Close()
+		return nil, err
 	}
 	// An existing file keeps its mode through O_TRUNC: a capture may hold
 	// what a server said in confidence, so make it private either way.
@@ -273,4 +281,75 @@ func (r *Recorder) failed() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.err != nil
+}
+
+// ErrBusy is returned (wrapped) by Create when another recorder, in this
+// process or another, is writing the same capture file: two writers would
+// interleave their records and leave a file no reader can follow.
+var ErrBusy = errors.New("another linesman is recording to this file")
+
+// lockCapture takes an exclusive advisory lock (flock) on a regular capture
+// file for as long as f stays open, then truncates it. The kernel drops the
+// lock when the recorder closes the file or dies, even by SIGKILL, so a
+// stale lock cannot outlive its writer. A pipe or a device is not locked.
+func lockCapture(f *os.File, path string) error {
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return nil
+	}
+	var lerr error
+	rc.Control(func(fd uintptr) {
+		for {
+			lerr = syscall.Flock(int(fd), syscall.LOCK_EX|syscall.LOCK_NB)
+			if lerr != syscall.EINTR {
+				return
+			}
+		}
+	})
+	switch {
+	case errors.Is(lerr, syscall.EWOULDBLOCK):
+		return fmt.Errorf("capture: %s: %w (it holds the file's lock); choose another name, or wait until it ends", path, ErrBusy)
+	case lerr != nil && !errors.Is(lerr, syscall.ENOLCK) && !errors.Is(lerr, syscall.ENOTSUP):
+		return fmt.Errorf("capture: locking %s: %w", path, lerr)
+	}
+	if err := f.Truncate(0); err != nil {
+		return fmt.Errorf("capture: %w", err)
+	}
+	return nil
+}
+
+// CheckNotBusy returns an error wrapping ErrBusy when a recorder holds the
+// lock of the capture at path (see Create); a missing file is not busy.
+// Modes call it before they start a server, so that a second run aimed at
+// the same file stops at once instead of after the server started.
+func CheckNotBusy(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return nil
+	}
+	busy := false
+	rc.Control(func(fd uintptr) {
+		if syscall.Flock(int(fd), syscall.LOCK_EX|syscall.LOCK_NB) == syscall.EWOULDBLOCK {
+			busy = true
+			return
+		}
+		syscall.Flock(int(fd), syscall.LOCK_UN)
+	})
+	if busy {
+		return fmt.Errorf("capture: %s: %w (it holds the file's lock); choose another name, or wait until it ends", path, ErrBusy)
+	}
+	return nil
 }
