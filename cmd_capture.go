@@ -53,14 +53,15 @@ func checkCaptureTarget(path string) error {
 
 // captureHeader describes the session for the capture's header: the server's
 // command, its working directory, and its environment as the child got it
-// (ours, then the -e overrides) — names only unless --capture-env.
+// (ours, or only the few of --clean-env, then the -e overrides) — names
+// only unless --capture-env.
 func captureHeader(flags *commonFlags, command []string) capture.Header {
 	cwd, err := filepath.Abs(flags.cwd) // "" is ours
 	if err != nil {
 		cwd = flags.cwd
 	}
 	env := map[string]string{}
-	for _, kv := range append(os.Environ(), flags.env...) {
+	for _, kv := range session.ChildEnv(flags.cleanEnv, flags.env) {
 		k, v, _ := strings.Cut(kv, "=")
 		env[k] = v
 	}

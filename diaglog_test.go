@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"linesman/capture"
 )
 
 // TestLogFileIsPrivateAndInert: --log creates its file 0600 (it quotes the
@@ -51,6 +53,8 @@ func TestCleanEnv(t *testing.T) {
 	for _, clean := range []bool{false, true} {
 		out := filepath.Join(dir, "env")
 		args := []string{"check", "-e", "FROM_FLAG=1"}
+		capPath := filepath.Join(dir, "env.jsonl")
+		args = append(args, "--capture", capPath)
 		if clean {
 			args = append(args, "--clean-env")
 		}
@@ -80,6 +84,18 @@ func TestCleanEnv(t *testing.T) {
 					t.Errorf("--clean-env: the server got %s", k)
 				}
 			}
+		}
+		// The capture's header lists the environment the server got.
+		c, err := capture.Open(capPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		secret := false
+		for _, v := range c.Header.Env {
+			secret = secret || v.Name == "LINESMAN_TEST_SECRET"
+		}
+		if secret == clean {
+			t.Errorf("clean=%v: the capture header lists LINESMAN_TEST_SECRET: %v", clean, secret)
 		}
 		os.Remove(out)
 	}

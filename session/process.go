@@ -33,6 +33,10 @@ func cleanEnv(env []string) []string {
 	return out
 }
 
+// ChildEnv is the environment a server started with these settings
+// (Config.CleanEnv, Config.Env) receives.
+func ChildEnv(clean bool, overrides []string) []string { return childEnv(clean, overrides) }
+
 // childEnv returns os.Environ() — or, when clean, only its variables named
 // in [CleanEnvKeys] — with the KEY=VALUE overrides applied: an override
 // replaces the inherited value of its key (keeping its place), a new key is
