@@ -252,6 +252,12 @@ func withConfig(mode string, args []string, stderr io.Writer) (out []string, sta
 			rest = append(rest, args[i:]...)
 			break
 		}
+		if !strings.HasPrefix(a, "-") && (i == 0 || !takesValue(args[i-1])) {
+			// The first positional argument: NAME, or a server command
+			// given without "--" (whose own --config is not ours).
+			rest = append(rest, args[i:]...)
+			break
+		}
 		matched := false
 		for _, fl := range []struct {
 			name string
@@ -278,6 +284,20 @@ func withConfig(mode string, args []string, stderr io.Writer) (out []string, sta
 		return args, 0, true
 	}
 	return configServer(mode, config, host, workspace, rest, stderr)
+}
+
+// takesValue reports whether a flag argument of the inspector, check or
+// send is followed by its value ("--era legacy"), as opposed to a boolean
+// flag or one written with "=".
+func takesValue(arg string) bool {
+	if !strings.HasPrefix(arg, "-") || arg == "--" || strings.Contains(arg, "=") {
+		return false
+	}
+	switch strings.TrimLeft(arg, "-") {
+	case "json", "capture-env", "clean-env", "no-handshake", "demo-unsafe", "raw", "answer", "h", "help":
+		return false
+	}
+	return true
 }
 
 func modeSuffix(mode string) string {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -122,4 +123,23 @@ func runBinaryEnv(t *testing.T, env []string, args ...string) (int, []byte, []by
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.Run()
 	return cmd.ProcessState.ExitCode(), stdout.Bytes(), stderr.Bytes()
+}
+
+// TestWithConfigArguments: --config is the mode's only when it comes
+// before the first positional argument; NAME may come before the mode's
+// later flags; the config's env and cwd come first so the user's -e wins.
+func TestWithConfigArguments(t *testing.T) {
+	path, _ := writeConfig(t)
+	t.Setenv("LINESMAN_TEST_FAKE", "headless-good")
+	var stderr bytes.Buffer
+	server := []string{"node", "server.js", "--config", "cfg.json"}
+	if out, _, ok := withConfig("", server, &stderr); !ok || !slices.Equal(out, server) {
+		t.Errorf("a server's own --config was taken: %q", out)
+	}
+	out, _, ok := withConfig("check", []string{"--era", "legacy", "--config", path, "good", "--json", "-e", "X=1"}, &stderr)
+	want := []string{"-e", "LINESMAN_FAKE_SERVER=headless-good", "-e", "SECRET_TOKEN=do-not-print-me",
+		"--era", "legacy", "--json", "-e", "X=1", "--", testBinary, "-test.run=^$"}
+	if !ok || !slices.Equal(out, want) {
+		t.Errorf("check --config:\n got %q\nwant %q (%s)", out, want, stderr.String())
+	}
 }
