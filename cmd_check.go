@@ -255,7 +255,10 @@ type headlessSteps func(ctx context.Context, s *session.Session, flags *commonFl
 // shutdown and the report.
 func runHeadless(mode string, flags *commonFlags, cfg session.Config, stdout, stderr io.Writer, steps headlessSteps) int {
 	command := cfg.Command
-	r, status, startErr := startServerRun("linesman "+mode, flags, cfg, stderr)
+	// SIGHUP too: when the terminal goes away, the server's process group
+	// must not outlive linesman (the parent-death signal reaches only the
+	// server itself, not its children).
+	r, status, startErr := startServerRun("linesman "+mode, flags, cfg, stderr, runSignals{sigs: stopSignals()})
 	if r == nil {
 		if startErr != nil && flags.jsonOut {
 			// A script still gets a report to read: no process, and why.
@@ -266,10 +269,6 @@ func runHeadless(mode string, flags *commonFlags, cfg session.Config, stdout, st
 		return status
 	}
 	defer r.close()
-	// SIGHUP too: when the terminal goes away, the server's process group
-	// must not outlive linesman (the parent-death signal reaches only the
-	// server itself, not its children).
-	r.watch(nil, stopSignals()...)
 	stepErr := steps(r.ctx, r.s, flags)
 	// Judge now, before the ladder ends the process: did the steps fail
 	// because the server was gone, or for a reason of their own?

@@ -81,7 +81,11 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 	// to --log FILE, or nowhere.
 	cfg := sessionConfig(&flags, command)
 	cfg.Headless = false // a person answers sampling and elicitation
-	r, status, _ := startServerRun("linesman", &flags, cfg, stderr)
+	// A hangup (the terminal closed) would end linesman at once, and the
+	// parent-death signal only reaches the server itself: its children
+	// would be orphaned. Kill the whole group instead, then leave the UI
+	// (its context ends with the run's).
+	r, status, _ := startServerRun("linesman", &flags, cfg, stderr, runSignals{sigs: []os.Signal{syscall.SIGHUP}, kill: true})
 	if r == nil {
 		return status
 	}
@@ -94,12 +98,8 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 		}
 	}()
 
-	// A hangup (the terminal closed) would end linesman at once, and the
-	// parent-death signal only reaches the server itself: its children
-	// would be orphaned. Kill the whole group instead, then leave the UI.
 	uiCtx, uiCancel := context.WithCancel(r.ctx)
 	defer uiCancel()
-	r.watch(func() { r.s.Kill(); uiCancel() }, syscall.SIGHUP)
 	runErr := ui.Run(inspectOptions(uiCtx, r, command, title, !*noHandshake))
 	uiCancel()
 

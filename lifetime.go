@@ -22,30 +22,28 @@ const drainMargin = 5 * time.Second
 // check, send): the --log file, the session, the capture, the signals that
 // end the run early, and the bounded shutdown. A mode reads top to bottom:
 //
-//	r, status, _ := startServerRun(name, flags, cfg, stderr)
+//	r, status, _ := startServerRun(name, flags, cfg, stderr, runSignals{sigs: stopSignals()})
 //	if r == nil {
 //		return status
 //	}
 //	defer r.close()
-//	r.watch(nil, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 //	... talk to r.s until r.ctx ends ...
 //	r.shutdown()
 //	captureErr := r.stopCapture()
 //
-// The watched signals are registered once, for the whole run and until
-// linesman exits: there is no moment between two phases in which a signal
-// takes its default action and ends linesman with the server's group alive
-// or its report unwritten.
+// The watched signals are registered once, before the server starts, for
+// the whole run and until linesman exits: there is no moment in which a
+// signal takes its default action and ends linesman with the server's group
+// alive or its report unwritten.
 type serverRun struct {
 	name  string // "linesman check": the prefix of messages and log lines
 	flags *commonFlags
 	diag  *diagLog
-	s     *session.Session
+	s     *session.Session // set once started (under mu: the signal goroutine reads it)
 	// stopCap stops the capture (see startCapture).
 	stopCap func() error
 
-	// ctx ends when the run closes, or at the first watched signal when
-	// watch was given no handler of its own.
+	// ctx ends when the run closes, or at the first watched signal.
 	ctx    context.Context
 	cancel context.CancelFunc
 	// interrupted records that a watched signal arrived.
@@ -53,26 +51,51 @@ type serverRun struct {
 
 	mu       sync.Mutex
 	onSignal func() // what a signal does now; changes with the phase
-	sigc     chan os.Signal
 	closed   chan struct{}
 }
 
-// startServerRun opens the --log file, starts the server and its capture.
-// When it cannot, it has said why on stderr and cleaned up, and returns a
-// nil run and the exit status; startErr is the session's start error, for a
-// report of a server that never ran.
-func startServerRun(name string, flags *commonFlags, cfg session.Config, stderr io.Writer) (r *serverRun, status int, startErr error) {
+// runSignals are the signals that end a run early (those linesman was
+// started with ignored excepted: see [serverRun.watch]). Each ends the run's
+// context; with kill it also kills the server's process group at once (the
+// inspector's hangup: the terminal is gone, nobody will quit the UI).
+type runSignals struct {
+	sigs []os.Signal
+	kill bool
+}
+
+// startServerRun watches the signals, opens the --log file, starts the
+// server and its capture. When it cannot, it has said why on stderr and
+// cleaned up, and returns a nil run and the exit status; startErr is the
+// session's start error, for a report of a server that never ran.
+func startServerRun(name string, flags *commonFlags, cfg session.Config, stderr io.Writer, sig runSignals) (r *serverRun, status int, startErr error) {
+	run := &serverRun{name: name, flags: flags, closed: make(chan struct{})}
+	run.ctx, run.cancel = context.WithCancel(context.Background())
+	run.watch(sig)
+	defer func() {
+		if r == nil { // the signals stay caught; their goroutine ends
+			close(run.closed)
+			run.cancel()
+		}
+	}()
+	r = run
 	diag, err := openDiagLog(flags.logFile, name)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: --log: %s\n", name, inertErr(err))
 		return nil, exitUsage, nil
 	}
+	r.diag = diag
 	s, err := session.Start(cfg)
 	if err != nil {
 		diag.logf("cannot start %q: %v", cfg.Command, err)
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		diag.Close()
 		return nil, exitFindings, err
+	}
+	r.mu.Lock()
+	r.s = s
+	r.mu.Unlock()
+	if sig.kill && r.interrupted.Load() {
+		s.Kill() // the signal came while the server was starting
 	}
 	stopCap, err := startCapture(flags, s.Log(), cfg.Command)
 	if err != nil {
@@ -82,44 +105,48 @@ func startServerRun(name string, flags *commonFlags, cfg session.Config, stderr 
 		diag.Close()
 		return nil, exitFindings, nil
 	}
+	r.stopCap = stopCap
 	diag.logf("started %q, pid %d", cfg.Command, s.Info().Pid)
-	r = &serverRun{name: name, flags: flags, diag: diag, s: s, stopCap: stopCap, closed: make(chan struct{})}
-	r.ctx, r.cancel = context.WithCancel(context.Background())
-	r.onSignal = func() {}
 	return r, 0, nil
 }
 
 // logf writes a line to the --log file (nowhere without --log).
 func (r *serverRun) logf(format string, a ...any) { r.diag.logf(format, a...) }
 
-// watch makes the signals among sigs that linesman was not started with
-// ignored end the run early: on is called at each one until the shutdown
-// (nil: r.ctx ends). A signal ignored at start stays ignored (Notify would
-// install a handler): under nohup a hangup must not end the run, and a
-// background job (^C ignored) must not be interrupted by one. Call it once.
-func (r *serverRun) watch(on func(), sigs ...os.Signal) {
-	if on == nil {
-		on = r.cancel
-	}
-	r.setOnSignal(func() {
+// watch registers the signals of sig that linesman was not started with
+// ignored, for the rest of the process's life; until the shutdown each one
+// ends r.ctx (and with sig.kill kills the group). A signal ignored at start
+// stays ignored (Notify would install a handler): under nohup a hangup must
+// not end the run, and a background job (^C ignored) must not be
+// interrupted by one.
+func (r *serverRun) watch(sig runSignals) {
+	r.onSignal = func() {
 		r.interrupted.Store(true)
-		on()
-	})
+		r.cancel()
+		if sig.kill {
+			r.mu.Lock()
+			s := r.s
+			r.mu.Unlock()
+			if s != nil {
+				s.Kill()
+			}
+		}
+	}
 	var watched []os.Signal
-	for _, sig := range sigs {
-		if !signal.Ignored(sig) {
-			watched = append(watched, sig)
+	for _, s := range sig.sigs {
+		if !signal.Ignored(s) {
+			watched = append(watched, s)
 		}
 	}
 	if len(watched) == 0 {
 		return // Notify with no signals would relay every signal
 	}
-	r.sigc = make(chan os.Signal, 1)
-	signal.Notify(r.sigc, watched...)
+	sigc := make(chan os.Signal, 1)
+	signal.Notify(sigc, watched...)
 	go func() {
 		for {
 			select {
-			case <-r.sigc:
+			case <-sigc:
 				r.mu.Lock()
 				f := r.onSignal
 				r.mu.Unlock()
@@ -178,7 +205,7 @@ func (r *serverRun) close() {
 
 // stopSignals are the signals that make a headless run stop waiting, shut
 // the server down and report: ^C, kill, and a hangup (the terminal closed),
-// but those linesman was started with ignored (see [serverRun.watch]).
+// but those linesman was started with ignored.
 func stopSignals() []os.Signal {
 	var out []os.Signal
 	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP} {
