@@ -251,13 +251,6 @@ func (t *Tracker) Frame(seq uint64, dir wire.Dir, f *wire.Frame, at time.Duratio
 	t.judge(Judged{Seq: seq, Dir: dir, Frame: f, At: at, Era: era}, req)
 }
 
-func opposite(d wire.Dir) wire.Dir {
-	if d == wire.ClientToServer {
-		return wire.ServerToClient
-	}
-	return wire.ClientToServer
-}
-
 // request records a request sent in direction dir and returns its entry.
 func (t *Tracker) request(seq uint64, dir wire.Dir, f *wire.Frame, at time.Duration) *entry {
 	m := &f.Msg
@@ -372,14 +365,6 @@ func (t *Tracker) beforeInitialized(f *wire.Frame) {
 	}
 	addFinding(f, wire.NewFinding("message-before-initialized", fmt.Sprintf(
 		"the server sent %s %s before the client's notifications/initialized", withArticle(f.Msg.Method), kind)))
-}
-
-// withArticle is "a ping", "an initialize", "an elicitation/create".
-func withArticle(method string) string {
-	if method != "" && strings.ContainsRune("aeiouAEIOU", rune(method[0])) {
-		return "an " + method
-	}
-	return "a " + method
 }
 
 // observeID advances the mint counter past an integer id or a numeric
@@ -592,38 +577,3 @@ const (
 	// CodeMethodNotFound is JSON-RPC's "method not found".
 	CodeMethodNotFound = -32601
 )
-
-// otherType returns the id of the other type that a careless peer might
-// answer with: "2" for 2, and 2 for "2".
-func otherType(id wire.ID) (wire.ID, bool) {
-	switch id.Kind {
-	case wire.IDInt:
-		return wire.StringID(strconv.FormatInt(id.Num, 10)), true
-	case wire.IDString:
-		if n, err := strconv.ParseInt(id.Str, 10, 64); err == nil && strconv.FormatInt(n, 10) == id.Str {
-			return wire.IntID(n), true
-		}
-	}
-	return wire.ID{}, false
-}
-
-func addFinding(f *wire.Frame, fd wire.Finding) { f.Findings = append(f.Findings, fd) }
-
-func idText(id wire.ID) string {
-	if id.Kind == wire.IDAbsent {
-		return "(none)"
-	}
-	return id.String()
-}
-
-func fmtNum(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-
-func cmpSeq(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
