@@ -71,6 +71,9 @@ type Request struct {
 	ErrorMessage string
 	// CancelSeq is the Seq of the notifications/cancelled frame, or 0.
 	CancelSeq uint64
+	// ProgressAfterCancel counts the progress notifications for it that
+	// came after it was cancelled.
+	ProgressAfterCancel int
 	// CollidesWith is the Seq of the request still in flight with the same
 	// id when this one was sent (reused-id-in-flight), or 0.
 	CollidesWith uint64

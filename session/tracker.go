@@ -427,8 +427,17 @@ func (t *Tracker) progress(dir wire.Dir, f *wire.Frame, at time.Duration) {
 			"progress for token %s after request #%d (%s, id %s) was answered",
 			idText(m.ProgressToken), e.Seq, e.Method, idText(e.ID))))
 		return
+	case ReqCancelled:
+		// The cancel and one progress may cross on the wire; a second
+		// progress after it means the work goes on.
+		if e.ProgressAfterCancel++; e.ProgressAfterCancel == 2 {
+			addFinding(f, wire.NewFinding("progress-after-cancel", fmt.Sprintf(
+				"progress for token %s keeps coming after request #%d (%s, id %s) was cancelled at #%d: the work was not stopped",
+				idText(m.ProgressToken), e.Seq, e.Method, idText(e.ID), e.CancelSeq)))
+		}
+		return
 	default:
-		// Cancelled, timed out or lost: the sender may not know yet.
+		// Timed out or lost: the sender may not know yet.
 		return
 	}
 	if e.HasProgress && !(m.Progress > e.Progress) {

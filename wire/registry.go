@@ -302,6 +302,13 @@ var entries = []Info{
 		Spec:  `MCP, Progress: "Progress notifications MUST stop after completion."`,
 	},
 	{
+		Code: "progress-after-cancel", Severity: SeverityWarning, Family: FamilyIDs, Eras: EraBoth,
+		Title: "Progress keeps coming after the request was cancelled",
+		Why:   `One progress notification may cross the cancel on the wire; more mean the work goes on, spending what the client asked to stop spending (and a late answer may follow).`,
+		Fix:   `On notifications/cancelled, stop the work: abort the task (Python: the request's cancel scope; Node: an AbortSignal; Go: cancel the request's context) and stop its progress reporter.`,
+		Spec:  `MCP 2025-11-25, Utilities › Cancellation › Behavior Requirements: "Receivers of cancellation notifications SHOULD: Stop processing the cancelled request; Free associated resources; Not send a response for the cancelled request"`,
+	},
+	{
 		Code: "progress-unknown-token", Severity: SeverityNote,
 		Title: "A progress notification for a token no request carried",
 		Why:   `Progress is only allowed for a progressToken sent in params._meta of an active request. An unknown token usually means a made-up token or the wrong field.`,

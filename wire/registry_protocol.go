@@ -264,6 +264,13 @@ var protocolEntries = []Info{
 		Spec:  `MCP 2025-11-25 schema.ts › CancelledNotificationParams.requestId: "This MUST be provided for cancelling non-task requests." 2026-07-28: requestId: RequestId (required) "This MUST correspond to the ID of a request the client previously issued."`,
 	},
 	{
+		Code: "cancel-initialize", Severity: SeverityError, Family: FamilyLifecycle, Eras: EraLegacyOnly,
+		Title: "The client cancelled initialize",
+		Why:   `The handshake cannot be half-done: a server that drops initialize leaves the session without a version or capabilities, and one that ignores the cancel answers a client that no longer listens.`,
+		Fix:   `Let initialize complete (or time out and close the connection); never send notifications/cancelled for it.`,
+		Spec:  `MCP 2025-11-25, Utilities › Cancellation › Behavior Requirements: "The initialize request MUST NOT be cancelled by clients"`,
+	},
+	{
 		Code: "server-cancel-misused", Severity: SeverityError, Family: FamilySubscriptions, Eras: EraModernOnly,
 		Title: "The server sent notifications/cancelled for something other than a subscription",
 		Why:   `In 2026-07-28 the server cancels only to end a subscriptions/listen stream; a client does not expect to have its other requests cancelled by the server.`,

@@ -51,8 +51,11 @@ func (j *Judge) notification(in Input, msg val) {
 	j.checkMetaKeys(f, params.get("_meta"), "params._meta")
 	if m.Method == "notifications/cancelled" {
 		j.ran(famIDs)
-		if m.RequestID.Kind == wire.IDAbsent {
+		switch {
+		case m.RequestID.Kind == wire.IDAbsent:
 			raise(f, "cancel-without-request-id", "notifications/cancelled has no params.requestId: the receiver cannot tell which request to stop")
+		case in.Dir == wire.ClientToServer && j.lc.initSent && !j.lc.initAnswered && m.RequestID == j.lc.initID:
+			raise(f, "cancel-initialize", "the client cancelled its initialize request (id %s)", m.RequestID.String())
 		}
 	}
 	if in.Dir == wire.ClientToServer {

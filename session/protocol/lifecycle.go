@@ -11,6 +11,7 @@ type lifecycle struct {
 	initAnswered    bool // the server answered it (result or error)
 	initOK          bool // with a result
 	initializedSent bool // the client sent notifications/initialized
+	initID          wire.ID
 }
 
 // lifecycleRequest applies the legacy handshake rules to a client request.
@@ -23,6 +24,7 @@ func (j *Judge) lifecycleRequest(f *wire.Frame, method string, params *obj, era 
 	j.ran(famLifecycle)
 	if method == "initialize" {
 		j.lc.firstJudged, j.lc.initSent = true, true
+		j.lc.initID = f.Msg.ID
 		j.initializeParams(f, params)
 		return
 	}

@@ -131,6 +131,11 @@ var ruleCases = []ruleCase{
 > {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"reason":"user"}}`,
 		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}
 > {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"user"}}`},
+	{"cancel-initialize",
+		`> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+> {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":0}}`,
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}
+> {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`},
 	{"server-cancel-misused",
 		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x",$META}}
 < {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`,
