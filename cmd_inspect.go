@@ -35,9 +35,10 @@ Examples:
 Other modes:
   linesman check [flags] -- COMMAND [ARG...]  headless conformance run; report; exit status
   linesman send  [flags] -- COMMAND [ARG...]  headless: send hand-written frames (stdin or --file)
-  linesman view  [--follow] FILE              open a capture
+  linesman check [--json] --from FILE         judge a recorded conversation
+  linesman view  [--follow] FILE              open a capture or a recorded conversation
   linesman export FILE --format F             export a capture (replay, findings, transcript)
-  linesman explain [CODE]                     what a finding means and how to fix it
+  linesman explain [CODE|FAMILY]              the rule families; what a finding means, how to fix it
   linesman demo-server [--isolate=false]      the demo server itself
   linesman help                               this overview
 `

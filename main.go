@@ -34,14 +34,15 @@ const usageText = `linesman — a line judge for MCP servers that speak JSON-RPC
 Usage:
   linesman [flags] [-- COMMAND [ARG...]]      inspect COMMAND (default: the built-in demo server)
   linesman check [flags] -- COMMAND [ARG...]  headless conformance run; report; exit status
+  linesman check [--json] --from FILE         judge a recorded conversation (capture, Claude Desktop log, mcpsnoop log, JSON Lines)
   linesman send  [flags] -- COMMAND [ARG...]  headless: send hand-written frames (stdin or --file)
   linesman --config FILE [flags] NAME         inspect the server NAME of a host's config (check too)
   linesman tap [--name N] -- COMMAND [ARG...] run by a host in place of the server: forwards, records, judges
   linesman taps                               list live and recent taps
-  linesman view  [--follow] FILE|TAP          open a capture (--follow tails one being written; TAP: a tap's name or latest)
+  linesman view  [--follow] FILE|TAP          open a capture or a recorded conversation (--follow tails a capture; TAP: a tap's name or latest)
   linesman wrap|unwrap (--host H|--config F)  route a host's servers through the tap, and back
   linesman export FILE --format F             export a capture (replay script, findings JSON, transcript)
-  linesman explain [CODE]                     what a finding means and how to fix it
+  linesman explain [CODE|FAMILY]              the rule families; what a finding means and how to fix it
   linesman demo-server [--isolate=false]      the demo server itself (speaks MCP on stdio)
 
 Run 'linesman COMMAND --help' for the flags of a mode.

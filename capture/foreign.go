@@ -42,6 +42,9 @@ var ErrUnknownFormat = errors.New("neither a linesman capture nor a known conver
 // claudeLine matches a line of Claude Desktop's MCP log that carries a message.
 var claudeLine = regexp.MustCompile(`^(\d{4}-\d\d-\d\dT[0-9:.]+Z) \[(.*?)\] \[(\w+)\] Message from (client|server): (.*)$`)
 
+// claudeTime matches the time that starts the host's own lines.
+var claudeTime = regexp.MustCompile(`^(\d{4}-\d\d-\d\dT[0-9:.]+Z) \[`)
+
 // foreignLine is one line of a foreign log, interpreted.
 type foreignLine struct {
 	ts      time.Time // zero when the line carries none
@@ -79,7 +82,12 @@ func parseForeign(format string, line []byte) (foreignLine, error) {
 	case ForeignClaudeDesktop:
 		m := claudeLine.FindSubmatch(line)
 		if m == nil {
-			return foreignLine{text: line}, nil
+			// The host's own lines carry a time too; the server's stderr lines do not.
+			fl := foreignLine{text: line}
+			if t := claudeTime.FindSubmatch(line); t != nil {
+				fl.ts, _ = time.Parse(time.RFC3339Nano, string(t[1]))
+			}
+			return fl, nil
 		}
 		ts, _ := time.Parse(time.RFC3339Nano, string(m[1]))
 		dir := wire.ClientToServer
