@@ -7,6 +7,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"linesman/wire"
 )
 
 // After the exit: what a process left in its pipes is drained, the exit is
@@ -46,6 +48,8 @@ func (p *proc) drainAfterExit(shutdownC <-chan struct{}) {
 		case <-p.killCh:
 			p.markShutdown()
 			d.releaseLeftovers()
+		case <-d.judgeC:
+			d.judgeHeld()
 		case <-d.forceC:
 			d.forceC = nil
 			d.stopListening()
@@ -53,6 +57,9 @@ func (p *proc) drainAfterExit(shutdownC <-chan struct{}) {
 	}
 	d.settle()
 	d.reportExit()
+	if d.judge != nil { // both pipes closed within the grace: released, no finding
+		d.judge.Stop()
+	}
 }
 
 // exitDrain is the state of [proc.drainAfterExit].
@@ -76,6 +83,28 @@ type exitDrain struct {
 	// force gives up on pipes still held a wait after the shutdown.
 	force  *time.Timer
 	forceC <-chan time.Time
+
+	// judge decides pipe-held-after-exit heldGrace after the exit, or at
+	// the teardown if that comes first (nil once decided, or when no pipe
+	// was held at the exit).
+	judge  *time.Timer
+	judgeC <-chan time.Time
+}
+
+// heldGrace is how long after the exit a pipe may stay open before it
+// counts as held: the processes of a wrapper's tree (npm exec → sh → node)
+// end a moment after the server itself, and that teardown is no fault.
+const heldGrace = 500 * time.Millisecond
+
+// judgeHeld decides pipe-held-after-exit once, by what holds the pipes
+// now: nothing if they were released (EOF came, or no writer is left).
+func (d *exitDrain) judgeHeld() {
+	if d.judge == nil {
+		return
+	}
+	d.judge.Stop()
+	d.judge, d.judgeC = nil, nil
+	d.p.reportHeld()
 }
 
 // newExitDrain finds which pipes another process still holds, reports
@@ -86,7 +115,10 @@ func (p *proc) newExitDrain() *exitDrain {
 	stdoutHeld := isOpen(p.stdoutDone) && pipeHeld(p.pipes.stdoutR)
 	stderrHeld := isOpen(p.stderrDone) && pipeHeld(p.pipes.stderrR)
 	if stdoutHeld || stderrHeld {
-		p.reportHeld(stdoutHeld, stderrHeld)
+		// Not judged yet: a wrapper's children often let go a moment
+		// after it exits (npm exec → sh → node). See judgeHeld.
+		d.judge = time.NewTimer(heldGrace)
+		d.judgeC = d.judge.C
 	}
 	if stdoutHeld {
 		d.target = p.stdoutRead.Load() + pipeBuffered(p.pipes.stdoutR)
@@ -135,6 +167,7 @@ func (d *exitDrain) settle() {
 // releases pipes its members hold), and gives up on pipes still open a
 // wait later.
 func (d *exitDrain) releaseLeftovers() {
+	d.judgeHeld() // by what holds the pipes before anything is killed
 	d.p.releaseHolders()
 	if d.force == nil && (isOpen(d.p.stdoutDone) || isOpen(d.p.stderrDone)) {
 		d.force = time.NewTimer(d.p.s.cfg.SIGTERMWait)
@@ -241,40 +274,71 @@ func (p *proc) heldPipesNow() []*os.File {
 	return fs
 }
 
-// reportHeld records the finding pipe-held-after-exit.
-func (p *proc) reportHeld(stdout, stderr bool) {
+// reportHeld records pipe-held-after-exit if a pipe is still held now,
+// worded by what was observed: the holders found by the pipe they hold, as
+// members of the server's process group, descendants that left it, or
+// processes that are not the server's at all. The holders are looked up
+// before the pipe is checked again, so a holder that let go in between
+// makes no finding rather than an unnamed one.
+func (p *proc) reportHeld() {
 	var which []string
 	var files []*os.File
-	if stdout {
-		which = append(which, "stdout")
-		files = append(files, p.pipes.stdoutR)
+	for _, c := range []struct {
+		name string
+		done <-chan struct{}
+		f    *os.File
+	}{{"stdout", p.stdoutDone, p.pipes.stdoutR}, {"stderr", p.stderrDone, p.pipes.stderrR}} {
+		if isOpen(c.done) {
+			files = append(files, c.f)
+			which = append(which, c.name)
+		}
 	}
-	if stderr {
-		which = append(which, "stderr")
-		files = append(files, p.pipes.stderrR)
-	}
-	p.mu.Lock()
-	p.heldPipes = which
-	p.mu.Unlock()
-	msg := fmt.Sprintf("the server (pid %d) exited but its %s stayed open", p.pid, strings.Join(which, " and "))
 	members := groupMembers(p.pid)
 	holders := pipeHolders(files...)
-	inGroup := without(holders, without(holders, members))
-	outside := without(holders, members)
-	switch {
-	case len(inGroup) > 0 && len(outside) > 0:
-		msg += fmt.Sprintf(", held by pid %s of its process group and pid %s outside it", joinInts(inGroup), joinInts(outside))
-	case len(inGroup) > 0:
-		msg += fmt.Sprintf(", held by pid %s of its process group", joinInts(inGroup))
-	case len(outside) > 0:
-		msg += fmt.Sprintf(", held by pid %s outside its process group", joinInts(outside))
-	case len(members) > 0:
-		msg += fmt.Sprintf(", held by pid %s of its process group", joinInts(members))
-	default:
-		msg += ", held by a descendant outside its process group"
+	var held []string
+	for i, f := range files {
+		if pipeHeld(f) {
+			held = append(held, which[i])
+		}
 	}
-	msg += "; reading on until it closes"
+	if len(held) == 0 {
+		return // released: the teardown of the server's tree, not a fault
+	}
+	p.mu.Lock()
+	p.heldPipes = held
+	exitedAt := p.exitedAt
+	p.mu.Unlock()
+	msg := fmt.Sprintf("the server (pid %d) exited but its %s stayed open %s later", p.pid, strings.Join(held, " and "),
+		time.Since(exitedAt).Round(time.Millisecond))
+	inGroup := without(holders, without(holders, members))
+	escaped, strangers := p.sp.ours(without(holders, members))
+	var by []string
+	if len(inGroup) > 0 {
+		by = append(by, fmt.Sprintf("pid %s of its process group", namedPids(inGroup)))
+	}
+	if len(escaped) > 0 {
+		by = append(by, fmt.Sprintf("pid %s outside its process group", namedPids(escaped)))
+	}
+	if len(strangers) > 0 {
+		by = append(by, fmt.Sprintf("pid %s, not a descendant of the server", namedPids(strangers)))
+	}
+	if len(by) == 0 {
+		by = append(by, "a process linesman cannot see (another user's?)")
+	}
+	msg += ", held by " + strings.Join(by, " and ") + "; reading on until it closes"
 	p.s.logFinding("pipe-held-after-exit", msg)
+}
+
+// namedPids renders pids with their command names: "123 (node), 124 (sh)".
+func namedPids(pids []int) string {
+	out := make([]string, len(pids))
+	for i, pid := range pids {
+		out[i] = fmt.Sprint(pid)
+		if name := procName(pid); name != "" {
+			out[i] = fmt.Sprintf("%d (%s)", pid, wire.VisibleString(name, wire.Pictures))
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // without returns the elements of a not in b.
@@ -295,17 +359,25 @@ func (p *proc) reportExit() {
 	p.mu.Lock()
 	restarting := p.restarting
 	p.mu.Unlock()
+	// One verdict per fault, decided from what happened, not from which
+	// goroutine saw what first: a server that exited on its own (before
+	// any step of the ladder, fixed at the exit) without ever writing to
+	// stdout is exit-at-start, and that alone; whether a request had
+	// reached its pipe before it died is timing, not another fault.
+	p.mu.Lock()
+	atStart := p.onItsOwn && p.s2cFrames == 0
+	how := exitHow(p.exitCode, p.signal)
+	p.mu.Unlock()
 	if !restarting {
 		// On a restart, Tracker.Restarted ends what is still in flight,
 		// without a finding: the user asked for it.
-		s.logFindings(s.tracker.Exited(s.log.Since()))
+		fs := s.tracker.Exited(s.log.Since())
+		if atStart {
+			fs = slices.DeleteFunc(fs, func(f LoggedFinding) bool { return f.Code == "exited-during-request" })
+		}
+		s.logFindings(fs)
 	}
-	p.mu.Lock()
-	onItsOwn := p.endedBy == StepNone && p.shutdownAt.IsZero()
-	frames := p.s2cFrames
-	how := exitHow(p.exitCode, p.signal)
-	p.mu.Unlock()
-	if onItsOwn && frames == 0 {
+	if atStart {
 		s.logFinding("exit-at-start", fmt.Sprintf("the server %s before writing anything to stdout", how))
 	}
 }

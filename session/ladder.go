@@ -13,6 +13,15 @@ import (
 func (p *proc) kill() {
 	p.mu.Lock()
 	running := p.state != StateExited
+	if running && exitedNow(p.pid) {
+		// It has exited already, though wait has not recorded it yet: the
+		// exit came first, so no step of ours ended it. What is left of
+		// the group is for the leftovers' release.
+		running = false
+		if p.shutdownAt.IsZero() {
+			p.shutdownAt = time.Now()
+		}
+	}
 	if running {
 		p.state = StateExiting
 		p.step = StepSIGKILL
@@ -124,6 +133,15 @@ func (p *proc) beginShutdown() bool {
 	p.mu.Lock()
 	if p.state == StateExited || p.step != StepNone {
 		// Already exited, or Kill came first: nothing to climb.
+		p.mu.Unlock()
+		return false
+	}
+	if exitedNow(p.pid) {
+		// Exited in fact, not yet recorded by wait (a headless step saw
+		// the failed write first): the exit was the server's own doing,
+		// whichever goroutine noticed first. A shutdown was asked for:
+		// the leftovers of the group are released after the exit.
+		p.shutdownAt = time.Now()
 		p.mu.Unlock()
 		return false
 	}

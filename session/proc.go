@@ -47,6 +47,7 @@ type proc struct {
 	step         ShutdownStep
 	startedAt    time.Time
 	shutdownAt   time.Time // first shutdown step (Shutdown or Kill), zero if none
+	onItsOwn     bool      // the server exited before any step of the ladder (fixed at the exit)
 	exitedAt     time.Time
 	exitCode     int
 	signal       string
@@ -207,6 +208,7 @@ func (p *proc) wait() {
 	p.exitedAt = now
 	p.exitCode, p.signal = code, sig
 	p.endedBy = p.step
+	p.onItsOwn = p.step == StepNone // no step of the ladder came before the exit
 	if !p.shutdownAt.IsZero() {
 		p.shutdownTook = now.Sub(p.shutdownAt)
 	}

@@ -245,3 +245,17 @@ func siginfoField(info *unix.Siginfo, k int) int {
 
 // siginfoPid is the pid a waitid reported (0: none was waitable).
 func siginfoPid(info *unix.Siginfo) int { return siginfoField(info, 0) }
+
+// exitedNow reports whether the process pid has exited, as the kernel sees
+// it now: a zombie (its parent has not reaped it yet) or gone. It tells
+// the ladder that an exit came first even before wait has recorded it.
+func exitedNow(pid int) bool {
+	p, ok := readProc(pid)
+	return !ok || p.state == 'Z' || p.state == 'X'
+}
+
+// procName is the command name of pid ("" when unknown).
+func procName(pid int) string {
+	p, _ := readProc(pid)
+	return p.comm
+}

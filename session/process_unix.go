@@ -58,3 +58,9 @@ func (*reaperConn) serverPid() int                         { return 0 }
 // isOurDescendant cannot be told without /proc: nobody outside the group
 // is signalled.
 func isOurDescendant(pid, root int) bool { return false }
+
+// exitedNow is not known without /proc: the ladder goes by what wait saw.
+func exitedNow(pid int) bool { return false }
+
+// procName is not known without /proc.
+func procName(pid int) string { return "" }

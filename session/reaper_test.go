@@ -79,3 +79,24 @@ func TestStrangerHoldingThePipeIsNotSignalled(t *testing.T) {
 		t.Error("no note names the stranger holding the pipe")
 	}
 }
+
+// TestWrapperChildLettingGoIsNoFinding: a wrapper exits and its child,
+// which shares its stdout, ends a moment later (npm exec → sh → node at the
+// end of a session): the pipe was held at the exit, but only by the tree's
+// own teardown. pipe-held-after-exit is decided after that, by what holds
+// the pipe then: nothing, so no finding (it used to be raised at the exit,
+// sometimes saying "held by a descendant outside its process group" of a
+// child that was inside it).
+func TestWrapperChildLettingGoIsNoFinding(t *testing.T) {
+	s := startFake(t, Config{Command: []string{"sh", "-c",
+		`p=$$; (while [ "$(cut -d' ' -f3 /proc/$p/stat 2>/dev/null)" = S ] || [ "$(cut -d' ' -f3 /proc/$p/stat 2>/dev/null)" = R ]; do sleep 0.01; done) & exit 0`}})
+	waitClosed(t, s.Done(), "Done")
+	for _, code := range findingCodes(s.Log()) {
+		if code == "pipe-held-after-exit" {
+			t.Errorf("pipe-held-after-exit for a child that let go with the wrapper's exit: %v", findingCodes(s.Log()))
+		}
+	}
+	if got := s.Info().HeldPipes; len(got) != 0 {
+		t.Errorf("HeldPipes = %q", got)
+	}
+}
