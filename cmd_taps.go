@@ -99,6 +99,21 @@ func tapCapturePath(arg string) (path, title string, ok bool) {
 	return t.Path, fmt.Sprintf("tap %s (%s, started %s)", t.Name, state, t.Start.Local().Format(time.TimeOnly)), true
 }
 
+// viewTarget is the capture 'linesman view' opens for arg: arg itself,
+// or the capture of the tap it names ("latest": the newest live one).
+func viewTarget(arg string) (string, error) {
+	if p, _, ok := tapCapturePath(arg); ok {
+		return p, nil
+	}
+	if arg == "latest" {
+		if _, err := os.Stat(arg); err != nil {
+			d, _ := capture.TapDirPath("")
+			return "", fmt.Errorf("no tap in %s yet ('linesman wrap' routes a host's servers through the tap)", d)
+		}
+	}
+	return arg, nil
+}
+
 // tapTitle is the inspector's title for a capture in the tap directory.
 func tapTitle(path string) (string, bool) {
 	d, err := capture.TapDirPath("")

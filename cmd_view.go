@@ -83,9 +83,10 @@ func runView(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "linesman view: --theme: %v\n", err)
 		return exitUsage
 	}
-	path := files[0]
-	if p, _, ok := tapCapturePath(path); ok { // a tap's name, or latest
-		path = p
+	path, err := viewTarget(files[0]) // a tap's name, or latest
+	if err != nil {
+		fmt.Fprintf(stderr, "linesman view: %v\n", err)
+		return exitFindings
 	}
 	interactive := !*text && isTerminal(stdout)
 
