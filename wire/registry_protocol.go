@@ -214,7 +214,7 @@ var protocolEntries = []Info{
 	},
 	{
 		Code: "params-invalid", Severity: SeverityError, Family: FamilyShapes, Eras: EraBoth,
-		Title: "A request's params do not have the shape its method requires",
+		Title: "Params that do not have the shape their method requires",
 		Why:   `The receiver cannot serve a tools/call without a name, a resources/read without a uri: it answers Invalid params, or worse, guesses.`,
 		Fix:   `Build params from the schema of the method: tools/call {name, arguments: {...}}, prompts/get {name, arguments}, resources/read {uri}, completion/complete {ref, argument}.`,
 		Spec:  specSchemaTypes + ` e.g. CallToolRequestParams { name: string; arguments?: { [key: string]: unknown } }, ReadResourceRequestParams { uri: string }, GetPromptRequestParams { name: string; arguments?: { [key: string]: string } }.`,

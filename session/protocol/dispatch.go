@@ -49,6 +49,7 @@ func (j *Judge) notification(in Input, msg val) {
 	p := index(msg.open("params"))
 	params := &p
 	j.checkMetaKeys(f, params.get("_meta"), "params._meta")
+	j.notificationShape(f, m, params)
 	if m.Method == "notifications/cancelled" {
 		j.ran(famIDs)
 		switch {

@@ -70,6 +70,7 @@ func (v val) isObject() bool { return v.kind() == kObject }
 func (v val) isArray() bool  { return v.kind() == kArray }
 func (v val) isString() bool { return v.kind() == kString }
 func (v val) isNull() bool   { return v.kind() == kNull }
+func (v val) isNumber() bool { return v.kind() == kNumber }
 
 // kindName is the JSON type's name, for messages.
 func (v val) kindName() string {

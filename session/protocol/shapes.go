@@ -73,6 +73,28 @@ func (j *Judge) paramsShape(f *wire.Frame, method string, params *obj) {
 		need("argument", kObject, "an object")
 	case "subscriptions/listen":
 		need("notifications", kObject, "an object")
+	case "logging/setLevel":
+		j.ran(famShapes)
+		if _, ok := logLevels[string(params.get("level").rawStr())]; !ok {
+			raise(f, "params-invalid", "logging/setLevel's params.level is %s; it must be one of debug, info, notice, warning, error, critical, alert, emergency", params.get("level").text())
+		}
+	}
+}
+
+// notificationShape checks the params of the notifications whose shape the
+// receiver relies on.
+func (j *Judge) notificationShape(f *wire.Frame, m *wire.Message, params *obj) {
+	switch m.Method {
+	case "notifications/progress":
+		j.ran(famShapes)
+		if m.ProgressToken.Kind == wire.IDAbsent || !params.get("progress").isNumber() {
+			raise(f, "params-invalid", "notifications/progress needs a progressToken (string or integer) and a numeric progress")
+		}
+	case "notifications/message":
+		j.ran(famShapes)
+		if _, ok := logLevels[string(params.get("level").rawStr())]; !ok || !params.has("data") {
+			raise(f, "params-invalid", "notifications/message needs a level (debug … emergency) and data; it has level %s", params.get("level").text())
+		}
 	}
 }
 

@@ -95,6 +95,13 @@ func (j *Judge) toolDefinition(f *wire.Frame, i int, name string, t val) {
 		return // unchanged: keep what was compiled
 	}
 	j.tools.byName[name] = nt
+	// Compiled now, so that a schema that is not JSON Schema is flagged on
+	// the listing that carries it (once per distinct schema: see compileSchema).
+	j.compile(nt)
+	if nt.schemaErr != "" {
+		nt.schemaReported = true
+		raise(f, "tool-schema-invalid", "tool %q's schema does not compile as JSON Schema: %s", name, nt.schemaErr)
+	}
 }
 
 // toolOrder flags a tools/list whose tools are the same as last time but in another order.
