@@ -15,13 +15,18 @@ func (j *Judge) request(in Input, msg val) {
 		j.ran(famShapes)
 		raise(f, "notification-with-id", "%s is a notification but carries id %s: the peer will treat it as a request and the sender will wait for an answer that never comes", m.Method, m.ID.String())
 	}
-	j.checkMetaKeys(f, params.get("_meta"), "params._meta")
+	meta := params.get("_meta")
+	j.checkMetaKeys(f, meta, "params._meta")
 	if in.Dir == wire.ServerToClient {
 		j.serverRequest(f, m.Method)
 		return
 	}
-	j.observeEra(m.Method, params)
-	era := j.requestEra(m.Method, params)
+	var mv string
+	if meta != nil {
+		mv, _ = meta.get(metaProtocolVersion).str()
+	}
+	j.observeEra(m.Method, params, mv)
+	era := j.requestEra(m.Method, meta, mv)
 	if era != j.era {
 		// Remembered only when it differs from the session's, which is what
 		// the answer is judged by otherwise.

@@ -188,7 +188,8 @@ func keyIs(raw []byte, name string) bool {
 	if len(raw) == len(name)+2 && string(raw[1:len(raw)-1]) == name {
 		return true
 	}
-	if bytes.IndexByte(raw, '\\') < 0 {
+	// A key spelled with escapes is longer than the name it decodes to.
+	if len(raw) <= len(name)+2 || bytes.IndexByte(raw, '\\') < 0 {
 		return false
 	}
 	s, ok := val(raw).str()

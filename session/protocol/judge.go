@@ -202,8 +202,8 @@ func metaVersion(params *obj) string {
 // requestEra is the era a request is judged by: its own _meta first (a
 // dual-era server serves each request by how it opens), then initialize,
 // then the session's era.
-func (j *Judge) requestEra(method string, params *obj) Era {
-	if v := metaVersion(params); v != "" {
+func (j *Judge) requestEra(method string, meta val, v string) Era {
+	if v != "" {
 		if v >= V20260728 {
 			return EraModern
 		}
@@ -212,14 +212,14 @@ func (j *Judge) requestEra(method string, params *obj) Era {
 	if method == "initialize" {
 		return EraLegacy
 	}
-	if params.get("_meta").has(metaClientCapabilities) {
+	if meta.has(metaClientCapabilities) {
 		return EraModern
 	}
 	return j.era
 }
 
 // observeEra infers the session era from a client request, unless pinned.
-func (j *Judge) observeEra(method string, params *obj) {
+func (j *Judge) observeEra(method string, params *obj, mv string) {
 	if j.pinned {
 		return
 	}
@@ -229,9 +229,9 @@ func (j *Judge) observeEra(method string, params *obj) {
 		if v, ok := params.get("protocolVersion").str(); ok && j.version == "" {
 			j.version = v
 		}
-	case metaVersion(params) >= V20260728:
+	case mv >= V20260728:
 		j.era = EraModern
-		j.version = metaVersion(params)
+		j.version = mv
 	}
 }
 
