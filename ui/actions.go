@@ -15,6 +15,11 @@ import (
 	"linesman/wire"
 )
 
+// The actions of the key table ([DefaultKeyMap]) and the reasons it gives
+// when one cannot act. They run in Update, on the program's goroutine; what
+// does I/O is returned as a command.
+
+// selectedEvent is the frame selected in the Frames pane, if any.
 func (m *Model) selectedEvent() (session.Event, bool) {
 	seq := m.frames.SelectedSeq()
 	if seq == 0 {
@@ -49,6 +54,7 @@ func (m *Model) cycleFocus(d int) {
 	m.focus = next
 }
 
+// focusComposer gives the composer the focus, remembering where it came from.
 func (m *Model) focusComposer() {
 	if m.focus != focusComposer {
 		m.lastFocus = m.focus
@@ -57,6 +63,8 @@ func (m *Model) focusComposer() {
 	m.composer.ta.Focus()
 }
 
+// jumpFinding selects the next (d > 0) or previous flagged frame, wrapping
+// around, and shows its findings; a filter that hides it is cleared.
 func (m *Model) jumpFinding(d int) {
 	fl := m.c.ix.flagged
 	if len(fl) == 0 {
@@ -103,6 +111,9 @@ func (m *Model) switchSource() tea.Cmd {
 	return tea.Quit
 }
 
+// quit leaves at once when there is no server to stop; otherwise the first
+// quit starts the ladder (the UI leaves when the server is done) and the
+// second kills the group.
 func (m *Model) quit() tea.Cmd {
 	s := m.opts.Session
 	if s == nil || m.sessionDone {
@@ -134,6 +145,8 @@ func (m *Model) templateContext() templateCtx {
 	return c
 }
 
+// openComposer opens the composer on the templates (or on the draft it
+// still holds) and gives it the focus.
 func (m *Model) openComposer() {
 	if !m.live() {
 		return
