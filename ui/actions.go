@@ -148,9 +148,6 @@ func (m *Model) templateContext() templateCtx {
 // openComposer opens the composer on the templates (or on the draft it
 // still holds) and gives it the focus.
 func (m *Model) openComposer() {
-	if !m.live() {
-		return
-	}
 	if !m.composer.open {
 		m.composer.openWith(templates(m.templateContext()), 0)
 	}
