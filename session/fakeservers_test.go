@@ -85,7 +85,12 @@ func serveTransportIngest() {
 
 func serveProtoGosdk() { serveGoSDK(nil, 0) }
 
-func serveProtoGosdkKeepalive() { serveGoSDK(nil, 20*time.Millisecond) }
+// serveProtoGosdkKeepalive pings its client every 200 ms. go-sdk gives each
+// keepalive ping half the interval to be answered (mcp/shared.go,
+// startKeepalive, v1.8.0) and closes the session
+// otherwise: at 20 ms (10 ms for the answer) a loaded machine running the
+// race detector lost the session before initialize was answered.
+func serveProtoGosdkKeepalive() { serveGoSDK(nil, 200*time.Millisecond) }
 
 func serveProtoGosdkLegacy() {
 	// A go-sdk server that speaks only the legacy revisions.
