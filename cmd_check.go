@@ -30,7 +30,8 @@ the server is, its era and protocol version, the findings grouped by severity
 with the frame each points at and a one-line fix, the stderr tail, and how the
 process ended, and for each family of protocol rules whether it held, was
 broken or was not observed. --json prints one JSON document instead (schema in
-README.md).
+README.md). --junit FILE and --sarif FILE also write the report for CI, as
+JUnit XML and SARIF 2.1.0 (any combination with the text or JSON report).
 
 --from FILE judges a conversation recorded earlier instead of running a
 server, with the same rules: a linesman capture, a Claude Desktop MCP server
@@ -46,6 +47,7 @@ Examples:
   linesman check -- python3 server.py
   linesman check --json --timeout 10s -e API_KEY=test -- node build/index.js
   linesman check --era legacy -- ./my-server --stdio
+  linesman check --junit junit.xml --sarif linesman.sarif -- node build/index.js
   linesman check --from ~/Library/Logs/Claude/mcp-server-weather.log
 `
 
@@ -55,6 +57,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var flags commonFlags
 	fs := newFlagSet("check", checkHeader, stdout, stderr)
 	flags.register(fs, true, false)
+	flags.ci.register(fs)
 	from := fs.String("from", "", "judge the recorded conversation in `FILE` (a capture, a Claude Desktop MCP log, an mcpsnoop log, or JSON Lines of {dir, message}) instead of running a server")
 	if fromFlagGiven(args) {
 		if status, ok := parseFlags(fs, args); !ok {
@@ -255,16 +258,22 @@ type headlessSteps func(ctx context.Context, s *session.Session, flags *commonFl
 // shutdown and the report.
 func runHeadless(mode string, flags *commonFlags, cfg session.Config, stdout, stderr io.Writer, steps headlessSteps) int {
 	command := cfg.Command
+	flags.ci.start = time.Now()
 	// SIGHUP too: when the terminal goes away, the server's process group
 	// must not outlive linesman (the parent-death signal reaches only the
 	// server itself, not its children).
 	r, status, startErr := startServerRun("linesman "+mode, flags, cfg, stderr, runSignals{sigs: stopSignals()})
 	if r == nil {
-		if startErr != nil && flags.jsonOut {
-			// A script still gets a report to read: no process, and why.
+		if startErr != nil {
+			// A script and CI still get a report to read: no process, and why.
 			rep := report.FromLog(session.NewLog(0), nil, report.Meta{
 				Mode: mode, Command: command, Error: startErr.Error()})
-			rep.WriteJSON(stdout)
+			if flags.jsonOut {
+				rep.WriteJSON(stdout)
+			}
+			if err := flags.ci.write(&rep); err != nil {
+				fmt.Fprintf(stderr, "linesman %s: %v\n", mode, err)
+			}
 		}
 		return status
 	}
@@ -297,6 +306,9 @@ func runHeadless(mode string, flags *commonFlags, cfg session.Config, stdout, st
 		err = rep.WriteJSON(stdout)
 	} else {
 		err = rep.WriteText(stdout)
+	}
+	if err == nil {
+		err = flags.ci.write(&rep)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "linesman %s: writing the report: %v\n", mode, err)

@@ -62,6 +62,7 @@ func runSend(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var flags commonFlags
 	fs := newFlagSet("send", sendHeader, stdout, stderr)
 	flags.register(fs, true, false)
+	flags.ci.register(fs)
 	file := fs.String("file", "", "read the frames from this file instead of stdin")
 	raw := fs.Bool("raw", false, "send the input byte for byte: no handshake, no ids filled in, nothing fixed, nothing added")
 	answer := fs.Bool("answer", false, "with --raw: answer the server's requests as check does (ping, roots/list; sampling and elicitation declined)")

@@ -352,6 +352,9 @@ func configServer(mode, config, host, workspace string, rest []string, stderr io
 	if srv.Dir != "" {
 		out = append(out, "--cwd", srv.Dir)
 	}
+	if mode == "check" || mode == "send" {
+		out = append(out, "--config-origin", config) // SARIF points at the entry's file
+	}
 	out = append(out, rest...) // the user's own -e and --cwd come later, and win
 	return append(append(out, "--"), srv.Command...), 0, true
 }

@@ -137,7 +137,7 @@ func TestWithConfigArguments(t *testing.T) {
 		t.Errorf("a server's own --config was taken: %q", out)
 	}
 	out, _, ok := withConfig("check", []string{"--era", "legacy", "--config", path, "good", "--json", "-e", "X=1"}, &stderr)
-	want := []string{"-e", "LINESMAN_FAKE_SERVER=headless-good", "-e", "SECRET_TOKEN=do-not-print-me",
+	want := []string{"-e", "LINESMAN_FAKE_SERVER=headless-good", "-e", "SECRET_TOKEN=do-not-print-me", "--config-origin", path,
 		"--era", "legacy", "--json", "-e", "X=1", "--", testBinary, "-test.run=^$"}
 	if !ok || !slices.Equal(out, want) {
 		t.Errorf("check --config:\n got %q\nwant %q (%s)", out, want, stderr.String())

@@ -128,7 +128,8 @@ type commonFlags struct {
 	maxFrame    int
 	stdinWait   time.Duration
 	sigtermWait time.Duration
-	maxText     int // send: cap on each frame's text in the report (0: whole)
+	maxText     int     // send: cap on each frame's text in the report (0: whole)
+	ci          ciFlags // check, send: --junit, --sarif (cmd_ci.go)
 }
 
 // register adds the common flags to fs; which says which of the optional ones

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"linesman/session/report"
+)
+
+// ciFlags are the flags of check and send for CI: report files beside the
+// text or JSON report.
+type ciFlags struct {
+	junit string
+	sarif string
+	// origin is the host config file the server came from (--config),
+	// passed on by configServer as --config-origin.
+	origin string
+	start  time.Time // when the run began, for JUnit's time
+}
+
+// register adds the CI flags to fs.
+func (c *ciFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.junit, "junit", "", "also write a JUnit XML report to `FILE`: a test suite for the server, a test case per rule family (held passes, broken fails, not observed is skipped)")
+	fs.StringVar(&c.origin, "config-origin", "", "the host config `FILE` the server came from (set by --config; SARIF results point at it)")
+	fs.StringVar(&c.sarif, "sarif", "", "also write a SARIF 2.1.0 log to `FILE`: a rule per finding code (title, why and fix, clause), a result per finding")
+}
+
+// write writes the report files asked for. Each is written whole to a
+// temporary file beside it and renamed, so a reader never sees half.
+func (c *ciFlags) write(rep *report.Report) error {
+	opt := report.CIOptions{ConfigFile: c.origin}
+	if !c.start.IsZero() {
+		opt.Seconds = time.Since(c.start).Seconds()
+	}
+	for _, out := range []struct {
+		path  string
+		write func(io.Writer, report.CIOptions) error
+	}{{c.junit, rep.WriteJUnit}, {c.sarif, rep.WriteSARIF}} {
+		if out.path == "" {
+			continue
+		}
+		var buf bytes.Buffer
+		if err := out.write(&buf, opt); err != nil {
+			return fmt.Errorf("%s: %w", out.path, err)
+		}
+		if err := writeFileAtomic(out.path, buf.Bytes()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeFileAtomic writes data to path through a temporary file in the same
+// directory and a rename.
+func writeFileAtomic(path string, data []byte) error {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}

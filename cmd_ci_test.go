@@ -1,0 +1,143 @@
+package main
+
+// End-to-end tests of the CI reports: the real binary writes JUnit and
+// SARIF files beside its JSON or text report.
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+type ciSARIF struct {
+	Version string `json:"version"`
+	Runs    []struct {
+		Results []struct {
+			RuleID string `json:"ruleId"`
+			Level  string `json:"level"`
+		} `json:"results"`
+	} `json:"runs"`
+}
+
+type ciJUnit struct {
+	Suites []struct {
+		Name     string `xml:"name,attr"`
+		Failures int    `xml:"failures,attr"`
+		Errors   int    `xml:"errors,attr"`
+		Cases    []struct {
+			Name    string    `xml:"name,attr"`
+			Failure *struct{} `xml:"failure"`
+		} `xml:"testcase"`
+	} `xml:"testsuite"`
+}
+
+func readCI(t *testing.T, junitPath, sarifPath string) (ciJUnit, ciSARIF) {
+	t.Helper()
+	var j ciJUnit
+	var s ciSARIF
+	jb, err := os.ReadFile(junitPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := xml.Unmarshal(jb, &j); err != nil {
+		t.Fatalf("junit: %v\n%s", err, jb)
+	}
+	sb, err := os.ReadFile(sarifPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(sb, &s); err != nil {
+		t.Fatalf("sarif: %v\n%s", err, sb)
+	}
+	return j, s
+}
+
+// TestCheckCIReports: check --json --junit --sarif writes all three, and
+// they agree: the stray print is a failed framing test case and an error
+// result.
+func TestCheckCIReports(t *testing.T) {
+	dir := t.TempDir()
+	jp, sp := filepath.Join(dir, "junit.xml"), filepath.Join(dir, "out.sarif")
+	r, status := checkJSON(t, "headless-stray-start", "--junit", jp, "--sarif", sp)
+	if status != 1 {
+		t.Fatalf("status %d", status)
+	}
+	j, s := readCI(t, jp, sp)
+	if len(j.Suites) != 1 || j.Suites[0].Failures == 0 {
+		t.Fatalf("junit: %+v", j)
+	}
+	failed := false
+	for _, c := range j.Suites[0].Cases {
+		if strings.HasPrefix(c.Name, "framing") && c.Failure != nil {
+			failed = true
+		}
+	}
+	if !failed {
+		t.Errorf("framing is not a failed test case: %+v", j.Suites[0].Cases)
+	}
+	if len(s.Runs) != 1 || len(s.Runs[0].Results) != len(r.Findings) {
+		t.Fatalf("sarif results %+v for %d findings", s.Runs, len(r.Findings))
+	}
+	found := false
+	for _, res := range s.Runs[0].Results {
+		found = found || (res.RuleID == "non-json-line" && res.Level == "error")
+	}
+	if !found {
+		t.Errorf("no non-json-line error result: %+v", s.Runs[0].Results)
+	}
+	if _, err := os.Stat(jp + ".tmp"); err == nil {
+		t.Error("temporary file left behind")
+	}
+}
+
+// TestCheckCIReportsNotStarted: a server that cannot start is an error
+// test case, and the text report still goes to the terminal.
+func TestCheckCIReportsNotStarted(t *testing.T) {
+	dir := t.TempDir()
+	jp, sp := filepath.Join(dir, "junit.xml"), filepath.Join(dir, "out.sarif")
+	status, _, _ := runBinary(t, nil, "check", "--junit", jp, "--sarif", sp, "--", "/nonexistent/mcp-server")
+	if status != 1 {
+		t.Fatalf("status %d", status)
+	}
+	j, _ := readCI(t, jp, sp)
+	if len(j.Suites) != 1 || j.Suites[0].Errors != 1 {
+		t.Fatalf("junit: %+v", j)
+	}
+}
+
+// TestSendCIReports: send writes the CI reports too.
+func TestSendCIReports(t *testing.T) {
+	dir := t.TempDir()
+	jp, sp := filepath.Join(dir, "junit.xml"), filepath.Join(dir, "out.sarif")
+	_, status := sendJSON(t, "headless-good", "", "--junit", jp, "--sarif", sp)
+	if status != 0 {
+		t.Fatalf("status %d", status)
+	}
+	j, s := readCI(t, jp, sp)
+	if len(j.Suites) != 1 || j.Suites[0].Failures != 0 || s.Version != "2.1.0" {
+		t.Fatalf("junit %+v sarif %+v", j, s)
+	}
+}
+
+// TestCheckConfigSARIFPointsAtConfig: started from a host config, the SARIF
+// results point at the config file, and no env value of it is written.
+func TestCheckConfigSARIFPointsAtConfig(t *testing.T) {
+	path, _ := writeConfig(t)
+	sp := filepath.Join(t.TempDir(), "out.sarif")
+	cmd := exec.Command(linesmanBinary(t), "check", "--sarif", sp, "--config", path, "good")
+	cmd.Env = append(os.Environ(), "LINESMAN_TEST_FAKE=headless-stray-start")
+	if out, err := cmd.CombinedOutput(); err == nil {
+		t.Fatalf("check passed a stray print:\n%s", out)
+	}
+	b, err := os.ReadFile(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"uri": "file://`+filepath.ToSlash(path)+`"`) || strings.Contains(string(b), "do-not-print-me") {
+		t.Fatalf("SARIF does not point at %s (or prints an env value):\n%s", path, b)
+	}
+}
