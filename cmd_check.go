@@ -39,7 +39,8 @@ log (mcp-server-NAME.log), an mcpsnoop session log, or JSON Lines of
 {"dir":"c2s"|"s2c","message":{...}} (see README.md, "Judging recorded
 conversations").
 
-Exit status: 0 no finding of severity error, 1 at least one (or the run
+Exit status: 0 no finding at or above the --fail-on severity (error by
+default; warning or note to be stricter), 1 at least one (or the run
 failed: no handshake, no server), 2 usage error, 130 interrupted (^C,
 SIGTERM, SIGHUP: the server is still shut down and the report printed).
 
@@ -118,6 +119,10 @@ func parseHeadless(fs *flag.FlagSet, flags *commonFlags, args []string, stderr i
 		return nil, status, false
 	}
 	if err := flags.validate(); err != nil {
+		fmt.Fprintf(stderr, "linesman %s: %v\n", fs.Name(), err)
+		return nil, exitUsage, false
+	}
+	if err := flags.ci.validate(); err != nil {
 		fmt.Fprintf(stderr, "linesman %s: %v\n", fs.Name(), err)
 		return nil, exitUsage, false
 	}
@@ -321,7 +326,7 @@ func runHeadless(mode string, flags *commonFlags, cfg session.Config, stdout, st
 	if meta.Interrupted {
 		return exitSignal
 	}
-	return rep.ExitStatus()
+	return flags.ci.exitStatus(&rep)
 }
 
 // serverGone reports whether err only says that the server exited: the

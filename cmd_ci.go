@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"time"
 
 	"linesman/session/report"
@@ -19,12 +20,14 @@ type ciFlags struct {
 	// origin is the host config file the server came from (--config),
 	// passed on by configServer as --config-origin.
 	origin string
+	failOn string    // --fail-on: the least severity that fails the run
 	start  time.Time // when the run began, for JUnit's time
 }
 
 // register adds the CI flags to fs.
 func (c *ciFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.junit, "junit", "", "also write a JUnit XML report to `FILE`: a test suite for the server, a test case per rule family (held passes, broken fails, not observed is skipped)")
+	fs.StringVar(&c.failOn, "fail-on", "error", "the least severity of finding that fails the run (exit status 1): error, warning or note")
 	fs.StringVar(&c.origin, "config-origin", "", "the host config `FILE` the server came from (set by --config; SARIF results point at it)")
 	fs.StringVar(&c.sarif, "sarif", "", "also write a SARIF 2.1.0 log to `FILE`: a rule per finding code (title, why and fix, clause), a result per finding")
 }
@@ -66,4 +69,18 @@ func writeFileAtomic(path string, data []byte) error {
 		return err
 	}
 	return nil
+}
+
+// validate checks the CI flags' values.
+func (c *ciFlags) validate() error {
+	if !slices.Contains(report.FailOnLevels, c.failOn) {
+		return fmt.Errorf("--fail-on %q: want error, warning or note", c.failOn)
+	}
+	return nil
+}
+
+// exitStatus is the report's exit status under --fail-on.
+func (c *ciFlags) exitStatus(rep *report.Report) int {
+	status, _ := rep.ExitStatusAt(c.failOn)
+	return status
 }

@@ -141,3 +141,21 @@ func TestCheckConfigSARIFPointsAtConfig(t *testing.T) {
 		t.Fatalf("SARIF does not point at %s (or prints an env value):\n%s", path, b)
 	}
 }
+
+// TestCheckFailOn: a server whose only findings are notes passes by
+// default and fails under --fail-on note; an unknown level is a usage error.
+func TestCheckFailOn(t *testing.T) {
+	r, status := checkJSON(t, "headless-crlf")
+	if status != 0 || *r.Summary.Errors != 0 || *r.Summary.Warnings != 0 || *r.Summary.Notes == 0 {
+		t.Fatalf("status %d, summary %+v: want notes only, passing", status, r.Summary)
+	}
+	if _, status = checkJSON(t, "headless-crlf", "--fail-on", "warning"); status != 0 {
+		t.Errorf("--fail-on warning: status %d, want 0 (notes only)", status)
+	}
+	if _, status = checkJSON(t, "headless-crlf", "--fail-on", "note"); status != 1 {
+		t.Errorf("--fail-on note: status %d, want 1", status)
+	}
+	if status, _, errOut := runBinary(t, nil, append([]string{"check", "--fail-on", "info"}, fakeServerArgs("headless-good")...)...); status != exitUsage || !strings.Contains(string(errOut), "--fail-on") {
+		t.Errorf("--fail-on info: status %d, stderr %s", status, errOut)
+	}
+}

@@ -47,9 +47,10 @@ and prints the report with every frame that crossed the wire, each whole
 (--json: one JSON document, schema in README.md; --max-text N cuts each
 frame's text at N bytes and says so).
 
-Exit status: 0 no finding of severity error, 1 at least one (or the run
-failed: no handshake, no server), 2 usage error, 130 interrupted (^C,
-SIGTERM, SIGHUP: the server is still shut down and the report printed).
+Exit status: 0 no finding at or above the --fail-on severity (error by
+default), 1 at least one (or the run failed: no handshake, no server), 2
+usage error, 130 interrupted (^C, SIGTERM, SIGHUP: the server is still shut
+down and the report printed).
 
 Examples:
   echo '{"jsonrpc":"2.0","method":"tools/list"}' | linesman send -- python3 server.py

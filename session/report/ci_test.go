@@ -222,3 +222,28 @@ func TestJUnitStructure(t *testing.T) {
 		t.Errorf("the hostile finding is not listed, escaped:\n%s", out)
 	}
 }
+
+func TestExitStatusAt(t *testing.T) {
+	for _, c := range []struct {
+		sum                Summary
+		errS, warnS, noteS int
+	}{
+		{Summary{}, 0, 0, 0},
+		{Summary{Notes: 1}, 0, 0, 1},
+		{Summary{Warnings: 1}, 0, 1, 1},
+		{Summary{Errors: 1}, 1, 1, 1},
+	} {
+		r := Report{Summary: c.sum}
+		for level, want := range map[string]int{"error": c.errS, "warning": c.warnS, "note": c.noteS} {
+			if got, ok := r.ExitStatusAt(level); !ok || got != want {
+				t.Errorf("%+v at %s: %d, want %d", c.sum, level, got, want)
+			}
+		}
+	}
+	if _, ok := (&Report{}).ExitStatusAt("info"); ok {
+		t.Error("an unknown level accepted")
+	}
+	if got, _ := (&Report{Error: "no handshake"}).ExitStatusAt("note"); got != 1 {
+		t.Errorf("a failed run: %d", got)
+	}
+}

@@ -482,13 +482,37 @@ func (r *Report) addFinding(f wire.Finding, seq *uint64, dir *string) {
 // linesman was interrupted, 1 when any finding is an error (or linesman's
 // own run failed), else 0.
 func (r *Report) ExitStatus() int {
+	status, _ := r.ExitStatusAt("error")
+	return status
+}
+
+// FailOnLevels are the values of --fail-on, most severe first.
+var FailOnLevels = []string{"error", "warning", "note"}
+
+// ExitStatusAt is the exit status under --fail-on failOn: 1 when a finding
+// of that severity or a more severe one was raised (or the run failed),
+// 130 when interrupted, else 0. ok is false for an unknown level.
+func (r *Report) ExitStatusAt(failOn string) (status int, ok bool) {
+	count := 0
+	switch failOn {
+	case "note":
+		count += r.Summary.Notes
+		fallthrough
+	case "warning":
+		count += r.Summary.Warnings
+		fallthrough
+	case "error":
+		count += r.Summary.Errors
+	default:
+		return 0, false
+	}
 	if r.Interrupted {
-		return ExitInterrupted
+		return ExitInterrupted, true
 	}
-	if r.Summary.Errors > 0 || r.Error != "" {
-		return 1
+	if count > 0 || r.Error != "" {
+		return 1, true
 	}
-	return 0
+	return 0, true
 }
 
 // WriteJSON writes the report as one indented JSON document and a newline.
