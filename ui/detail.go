@@ -246,7 +246,7 @@ func (p *detailPane) rawLines(f *wire.Frame) []string {
 		if p.w-len(label) < 16 {
 			prefix, pad, lead = "", "", label // too narrow to spare the gutter on every row
 		}
-		rows := rawRows(st, lead+wire.Visible(content, wire.Notation), term, p.w-len(pad), detailMaxLines)
+		rows := rawRows(st, append([]byte(lead), content...), term, p.w-len(pad), detailMaxLines)
 		for j, r := range rows {
 			if j == 0 {
 				out = append(out, prefix+r)
@@ -264,11 +264,13 @@ func (p *detailPane) rawLines(f *wire.Frame) []string {
 	return out
 }
 
-// rawRows lays out the visible form of a raw line (wire.Notation) and its
-// styled terminator in rows of at most w cells. It breaks between escapes,
-// never inside one, so "\x1b" or "\r\n" is never cut in two, and it
-// highlights the escapes (one styled run per row and kind, not per escape).
-func rawRows(st *Styles, s, term string, w, maxRows int) []string {
+// rawRows lays out a raw line and its styled terminator in rows of at most
+// w cells. Bytes show as they were; only what wire.Visible changes (control
+// bytes, invalid UTF-8, unsafe runes) is replaced by its \xNN notation and
+// highlighted (one styled run per row and kind, not per escape). A
+// backslash on the wire is one backslash on screen. Rows break between
+// escapes, never inside one, so "\x1b" or "\r\n" is never cut in two.
+func rawRows(st *Styles, b []byte, term string, w, maxRows int) []string {
 	w = max(w, 4) // room for the widest escape
 	var rows []string
 	var row, run strings.Builder
@@ -290,17 +292,7 @@ func rawRows(st *Styles, s, term string, w, maxRows int) []string {
 		row.Reset()
 		cells = 0
 	}
-	for i := 0; i < len(s) && len(rows) <= maxRows; {
-		n, esc := 0, false
-		if s[i] == '\\' && i+1 < len(s) {
-			n, esc = 2, true
-			if s[i+1] == 'x' {
-				n = min(4, len(s)-i)
-			}
-		} else {
-			_, n = utf8.DecodeRuneInString(s[i:])
-		}
-		tok := s[i : i+n]
+	place := func(tok string, esc bool) {
 		tw := ansi.StringWidth(tok)
 		if cells > 0 && cells+tw > w {
 			endRow()
@@ -311,6 +303,20 @@ func rawRows(st *Styles, s, term string, w, maxRows int) []string {
 		}
 		run.WriteString(tok)
 		cells += tw
+	}
+	for i := 0; i < len(b) && len(rows) <= maxRows; {
+		_, n := utf8.DecodeRune(b[i:])
+		tok := string(b[i : i+n])
+		v := wire.Visible(b[i:i+n], wire.Notation)
+		switch {
+		case tok == `\` || v == tok:
+			place(tok, false)
+		default: // one escape per byte, so runs of them wrap between escapes
+			for ; len(v) > 4 && strings.HasPrefix(v, `\x`); v = v[4:] {
+				place(v[:4], true)
+			}
+			place(v, true)
+		}
 		i += n
 	}
 	if tw := ansi.StringWidth(term); cells > 0 && cells+tw > w {

@@ -48,3 +48,21 @@ func TestWrapIndentedKeepsEveryCell(t *testing.T) {
 		t.Fatalf("wrapping lost text:\n%q\n%q", joined, src)
 	}
 }
+
+// TestRawTabShowsBytesAsTheyWere: the Raw tab shows the wire's bytes as
+// they were — a JSON escape `\n` on the wire is the two bytes `\` `n` and
+// shows as `\n`, not `\\n` — and only control and invalid bytes are made
+// visible (wire.Visible's notation: \x01, \xff).
+func TestRawTabShowsBytesAsTheyWere(t *testing.T) {
+	f := newFixture(t)
+	f.s2c(`{"jsonrpc":"2.0","id":1,"result":{"text":"42\n","c":"` + "\x01\xff" + `"}}` + "\n")
+	m := f.model(160, 40, nil)
+	press(m, "]")
+	screen := ansi.Strip(m.Render())
+	if !strings.Contains(screen, `"text":"42\n"`) || strings.Contains(screen, `42\\n`) {
+		t.Errorf("raw tab does not show the bytes as they were:\n%s", screen)
+	}
+	if !strings.Contains(screen, `"c":"\x01\xff"}}\n`) {
+		t.Errorf("raw tab does not make control/invalid bytes visible:\n%s", screen)
+	}
+}

@@ -3,7 +3,6 @@ package ui
 import (
 	"bytes"
 	"linesman/themes"
-	"linesman/wire"
 	"regexp"
 	"strings"
 	"testing"
@@ -18,8 +17,7 @@ import (
 // backslash and stray hex digits).
 func TestRawRowsNeverCutAnEscape(t *testing.T) {
 	st := NewStyles(themes.None(), true)
-	vis := wire.Visible([]byte(strings.Repeat("\x01", 9)+"ab"), wire.Notation)
-	rows := rawRows(st, vis, `\r\n`, 10, 100)
+	rows := rawRows(st, []byte(strings.Repeat("\x01", 9)+"ab"), `\r\n`, 10, 100)
 	want := []string{`\x01\x01`, `\x01\x01`, `\x01\x01`, `\x01\x01`, `\x01ab\r\n`}
 	got := make([]string, len(rows))
 	for i, r := range rows {
@@ -30,7 +28,7 @@ func TestRawRowsNeverCutAnEscape(t *testing.T) {
 	}
 	// The terminator moves to a row of its own rather than being cut.
 	got = nil
-	for _, r := range rawRows(st, "abcdefgh", `\r\n`, 9, 100) {
+	for _, r := range rawRows(st, []byte("abcdefgh"), `\r\n`, 9, 100) {
 		got = append(got, ansi.Strip(r))
 	}
 	if strings.Join(got, "|") != `abcdefgh|\r\n` {
