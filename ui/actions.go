@@ -101,7 +101,7 @@ func (m *Model) jumpFinding(d int) {
 		}
 	}
 	m.frames.selectSeq(target)
-	m.detail.setTab(tabFindings)
+	m.detail.showFindings(target)
 	m.refresh()
 }
 

@@ -41,6 +41,13 @@ type detailPane struct {
 
 	key   detailKey
 	lines []string
+
+	// n/N show the Findings tab of the frame they reach for as long as the
+	// selection stays there: auto is set while that tab was chosen by n,
+	// autoSeq is the frame it was chosen for and autoFrom the tab before.
+	auto     bool
+	autoSeq  uint64
+	autoFrom int
 }
 
 type detailKey struct {
@@ -52,9 +59,24 @@ type detailKey struct {
 
 func (p *detailPane) SetSize(w, h int) { p.w, p.h = w, h }
 
+// setTab is the user choosing a tab: it stays chosen.
 func (p *detailPane) setTab(t int) {
 	p.tab = (t + numTabs) % numTabs
 	p.scroll = 0
+	p.auto = false
+}
+
+// showFindings shows the Findings tab for frame seq, which n or N reached.
+// Unless the user had chosen that tab, it lasts until another frame is
+// selected: refresh then returns to the tab the user had.
+func (p *detailPane) showFindings(seq uint64) {
+	if p.tab != tabFindings {
+		p.auto, p.autoFrom = true, p.tab
+		p.tab, p.scroll = tabFindings, 0
+	}
+	if p.auto {
+		p.autoSeq = seq
+	}
 }
 
 func (p *detailPane) scrollBy(d int) {
@@ -63,6 +85,9 @@ func (p *detailPane) scrollBy(d int) {
 
 // refresh rebuilds the cached content if the frame, tab or width changed.
 func (p *detailPane) refresh(seq uint64) {
+	if p.auto && seq != p.autoSeq {
+		p.auto, p.tab = false, p.autoFrom
+	}
 	pp, _ := p.c.ix.tr.PairOf(seq)
 	k := detailKey{seq: seq, tab: p.tab, w: p.w, late: len(p.c.ix.later[seq]),
 		pair: int(pp.Response), state: pp.Request.State}

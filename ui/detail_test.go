@@ -66,3 +66,39 @@ func TestRawTabShowsBytesAsTheyWere(t *testing.T) {
 		t.Errorf("raw tab does not make control/invalid bytes visible:\n%s", screen)
 	}
 }
+
+// TestFindingsTabAfterNextFinding: n shows the Findings tab of the frame it
+// jumps to, but only for as long as the selection stays on the frames n
+// (or N) reached: selecting another frame any other way returns to the tab
+// the user had before n (JSON here), so a later frame shows its content
+// rather than "no findings on this frame". A Findings tab the user chose
+// with ] stays chosen.
+func TestFindingsTabAfterNextFinding(t *testing.T) {
+	f := misbehaving(t, false)
+	m := f.model(160, 40, nil)
+	press(m, "g", "n")
+	if m.detail.tab != tabFindings {
+		t.Fatal("n does not show the findings tab")
+	}
+	press(m, "n")
+	if m.detail.tab != tabFindings {
+		t.Fatal("a second n left the findings tab")
+	}
+	for range 3 {
+		press(m, "j")
+		if m.detail.tab != tabJSON {
+			t.Fatalf("moving off the finding n reached leaves the detail on tab %s", tabNames[m.detail.tab])
+		}
+		if s := ansi.Strip(m.Render()); strings.Contains(s, "no findings on this frame") {
+			t.Fatalf("a later frame shows the findings tab:\n%s", s)
+		}
+	}
+	press(m, "]", "n", "j")
+	if m.detail.tab != tabRaw {
+		t.Fatalf("after ] n j the tab is %s, want Raw (the tab before n)", tabNames[m.detail.tab])
+	}
+	press(m, "]", "j")
+	if m.detail.tab != tabFindings {
+		t.Fatal("a Findings tab chosen with ] did not stay chosen")
+	}
+}
