@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
@@ -22,6 +23,8 @@ type framesPane struct {
 	selSeq uint64
 	top    int
 	follow bool
+
+	targets map[uint64]string // seq → target (see target), parsed once
 }
 
 func (p *framesPane) SetSize(w, h int) { p.w, p.h = w, h; p.sync() }
@@ -225,7 +228,11 @@ func (p *framesPane) what(ev *session.Event) string {
 	m := &f.Msg
 	switch m.Kind {
 	case wire.KindRequest, wire.KindNotification:
-		return wire.VisibleString(m.Method, wire.Pictures)
+		method := wire.VisibleString(m.Method, wire.Pictures)
+		if t := p.target(ev); t != "" {
+			return method + " " + t
+		}
+		return method
 	case wire.KindResult, wire.KindError:
 		method := ""
 		if r, ok := p.c.ix.tr.AnswerTo(ev.Seq); ok {
@@ -287,4 +294,36 @@ func (p *framesPane) badges(fs []wire.Finding, w int, plain bool) string {
 		used += sep + ansi.StringWidth(b)
 	}
 	return sb.String()
+}
+
+// target names what a tools/call, prompts/get or resources/read request is
+// about (params.name or params.uri), made inert, or "". A frame is parsed
+// once; rows are drawn many times.
+func (p *framesPane) target(ev *session.Event) string {
+	m := &ev.Frame.Msg
+	if m.Kind != wire.KindRequest || (m.Method != "tools/call" && m.Method != "prompts/get" && m.Method != "resources/read") {
+		return ""
+	}
+	if t, ok := p.targets[ev.Seq]; ok {
+		return t
+	}
+	var req struct {
+		Params struct {
+			Name string `json:"name"`
+			URI  string `json:"uri"`
+		} `json:"params"`
+	}
+	t := ""
+	if json.Unmarshal(ev.Frame.Raw(), &req) == nil {
+		t = req.Params.Name
+		if m.Method == "resources/read" {
+			t = req.Params.URI
+		}
+		t = wire.VisibleString(t, wire.Pictures)
+	}
+	if p.targets == nil || len(p.targets) >= 4096 {
+		p.targets = map[uint64]string{} // bounded: forgotten rows are parsed again
+	}
+	p.targets[ev.Seq] = t
+	return t
 }

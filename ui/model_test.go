@@ -327,3 +327,28 @@ func TestStatusCountsExactPastRetention(t *testing.T) {
 		t.Errorf("status bar %q: want 20000 errors and 40000 frames received", s)
 	}
 }
+
+// TestRowsNameTheTarget: rows of tools/call, prompts/get and resources/read
+// name the tool, prompt or resource, made inert and cut to the column.
+func TestRowsNameTheTarget(t *testing.T) {
+	f := newFixture(t)
+	f.c2s(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}` + "\n")
+	f.c2s(`{"jsonrpc":"2.0","id":4,"method":"prompts/get","params":{"name":"greet\u001b[2J"}}` + "\n")
+	f.c2s(`{"jsonrpc":"2.0","id":5,"method":"resources/read","params":{"uri":"file:///` + strings.Repeat("very-long-path/", 20) + `end.txt"}}` + "\n")
+	f.c2s(`{"jsonrpc":"2.0","id":6,"method":"tools/list","params":{"name":"nope"}}` + "\n")
+	m := f.model(80, 24, nil)
+	screen := ansi.Strip(m.Render())
+	for _, want := range []string{"tools/call echo ", "prompts/get greet␛[2J", "resources/read file:///ve…"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("no %q in the frame list:\n%s", want, screen)
+		}
+	}
+	if strings.Contains(screen, "tools/list nope") || strings.Contains(screen, "end.txt") {
+		t.Errorf("a row names what it should not, or is not cut to its column:\n%s", screen)
+	}
+	for _, l := range strings.Split(screen, "\n") {
+		if ansi.StringWidth(l) > 80 {
+			t.Errorf("row wider than the screen: %q", l)
+		}
+	}
+}
