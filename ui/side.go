@@ -40,8 +40,9 @@ func (p *stderrPane) Render(focused bool, anchor uint64) string {
 	ix := p.c.ix
 	evs := ix.events
 	rows := p.rows()
-	extra := fmt.Sprintf("%d lines", ix.stderrLines)
-	if ix.stderrLines == 1 {
+	// The header counts the rows the pane lists: stderr lines and events.
+	extra := fmt.Sprintf("%d lines", len(evs))
+	if len(evs) == 1 {
 		extra = "1 line"
 	}
 	top := max(0, len(evs)-rows)

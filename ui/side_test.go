@@ -31,3 +31,19 @@ func TestProcessPaneQuotesTheCommand(t *testing.T) {
 		t.Errorf("process pane:\n%s", screen)
 	}
 }
+
+// TestStderrHeaderCountsWhatItShows: the pane lists stderr lines and events
+// (notes, process changes, findings) one per row; its header counts them
+// all, not the stderr lines alone.
+func TestStderrHeaderCountsWhatItShows(t *testing.T) {
+	f := newFixture(t)
+	f.stderr("one")
+	f.note("a note")
+	f.stderr("two")
+	f.finding("request-timeout", "no answer", 0)
+	f.stderr("three")
+	screen := ansi.Strip(f.model(80, 24, nil).Render())
+	if !strings.Contains(screen, "stderr & events 5 lines") {
+		t.Errorf("the header does not count the 5 rows it lists:\n%s", screen)
+	}
+}
