@@ -38,6 +38,7 @@ var fakeServers = fakeserver.Registry{
 	"capture-flood":               serveCaptureFlood,
 	"capture-roundtrip":           serveCaptureRoundtrip,
 	"headless-good":               serveHeadlessGood,
+	"headless-asks-roots":         serveAsksRoots,
 	"send-pinged":                 servePinged,
 	"headless-stray-start":        serveHeadlessStrayStart,
 	"headless-stray-call":         serveHeadlessStrayCall,

@@ -75,11 +75,23 @@ func (s *Session) clientInfo() map[string]string {
 	return map[string]string{"name": name, "version": version}
 }
 
-// rootsDeclared reports whether linesman declares the roots capability.
-func (s *Session) rootsDeclared() bool { return !s.cfg.NoRoots }
+// rootsDeclared reports whether linesman declares the roots capability: in
+// the inspector unless turned off, never in a headless run. A headless run
+// closes the server's stdin as soon as its own requests are answered, and a
+// server may ask roots/list whenever it likes after initialized
+// (server-everything asks 350 ms later, on a timer): declared, that request
+// would arrive after stdin closed, stay unanswered and keep the server alive
+// past its EOF — an ignored-stdin-eof of linesman's own making, and a wait
+// of --stdin-wait on every run. A quiet period before closing stdin would
+// only move the race (how long is long enough on a loaded machine?) and
+// cost every run its length; not declaring what the run cannot honour for
+// the server's lifetime is exact (the spec: a client that supports roots
+// MUST declare it; one that does not, does not).
+func (s *Session) rootsDeclared() bool { return !s.cfg.NoRoots && !s.cfg.Headless }
 
-// clientCapabilities are the capabilities linesman declares: roots unless
-// turned off; sampling and elicitation only when a person can answer them.
+// clientCapabilities are the capabilities linesman declares: roots, sampling
+// and elicitation only in the inspector, where the session lasts as long as
+// the person wants and a person can answer them.
 func (s *Session) clientCapabilities() map[string]any {
 	caps := map[string]any{}
 	if s.rootsDeclared() {

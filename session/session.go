@@ -45,7 +45,7 @@ type Config struct {
 	ProbeTimeout time.Duration // era probe (0 = DefaultProbeTimeout)
 	Roots        []string      // answered to roots/list (default: the server's directory)
 	NoRoots      bool          // do not declare the roots capability
-	Headless     bool          // no person to answer sampling/elicitation: decline them
+	Headless     bool          // a one-shot run: declares no client capability (roots, sampling, elicitation); answers what the server asks anyway (roots/list -32601, sampling/elicitation declined)
 	ClientName   string        // clientInfo.name ("" = DefaultClientName)
 
 	// Observe is for a host that drives the server itself (linesman tap):
