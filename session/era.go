@@ -82,11 +82,32 @@ func (s *Session) Handshake(ctx context.Context) error {
 			return fmt.Errorf("%w: server/discover: %w", ErrHandshake, err)
 		}
 		if f.Msg.Kind == wire.KindError {
-			s.note(fmt.Sprintf("server/discover failed (%d %s); staying in the modern era as asked", f.Msg.ErrorCode, f.Msg.ErrorMessage))
+			return s.modernRefused(f)
 		}
 		return nil
 	}
 	return s.probe(ctx)
+}
+
+// modernRefused judges an error answer to server/discover under --era
+// modern. An error the probe would read as modern (-32022 listing a modern
+// version, or none) leaves the era as asked, with a note. Any other error
+// says the server does not speak the era asked for: an era-not-spoken
+// finding names what it does speak, as its error tells, and the handshake
+// fails, so that check lists nothing it cannot judge and exits 1 instead
+// of passing a conversation that never happened.
+func (s *Session) modernRefused(f *wire.Frame) error {
+	era, _, rule := decideEra(f)
+	if era == EraModern {
+		s.note(fmt.Sprintf("server/discover failed (%d %s); staying in the modern era as asked", f.Msg.ErrorCode, f.Msg.ErrorMessage))
+		return nil
+	}
+	msg := fmt.Sprintf("--era modern asked for protocol %s, but the server does not speak it: %s; "+
+		"it speaks the legacy era (initialize, %s and earlier): run with --era legacy, or --era auto to probe",
+		ModernProtocolVersion, rule, LegacyProtocolVersion)
+	s.logFinding("era-not-spoken", msg)
+	s.decide(EraModern, "", "") // no version was agreed: do not claim the one asked for
+	return fmt.Errorf("%w: the server does not speak the modern era (%s)", ErrHandshake, rule)
 }
 
 func defaultVersion(e Era) string {

@@ -344,6 +344,17 @@ var entries = []Info{
 		Spec:  `MCP, Lifecycle › Initialization: "The server SHOULD NOT send requests other than pings and logging before receiving the initialized notification."`,
 	},
 	{
+		Code: "era-not-spoken", Severity: SeverityError, Family: FamilyLifecycle, Eras: EraModernOnly,
+		Title: "The server does not speak the era asked for (--era modern)",
+		Why: `linesman was told to speak 2026-07-28, whose conversation opens with server/discover; the server refused it with an error that ` +
+			`only a server of the older, initialize-based era gives (-32601 method not found, or -32022 listing only older versions). ` +
+			`Nothing more can be judged in that era: a check that carried on would list nothing and pass a conversation that never happened.`,
+		Fix: `If the server should speak 2026-07-28, implement server/discover (current SDKs do). Otherwise check it in the era it speaks: ` +
+			`--era legacy, or --era auto (the default), which probes and falls back to initialize.`,
+		Spec: `MCP 2026-07-28, Lifecycle › Version discovery: a client probes with server/discover; a server that does not support it ` +
+			`answers with an error (method not found from an older server, or -32022 UnsupportedProtocolVersion listing the versions it supports).`,
+	},
+	{
 		Code: "unflushed-output", Severity: SeverityWarning,
 		Title: "Replies arrived only when stdin closed or at exit (block-buffered stdout)",
 		Why: `When stdout is a pipe, many runtimes buffer it in 4–64 KiB blocks: replies sit in the buffer until it fills or the process exits, ` +

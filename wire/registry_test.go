@@ -30,7 +30,7 @@ var contractCodes = map[string]Severity{
 	"progress-after-cancel":        SeverityWarning,
 	"server-request-in-modern-era": SeverityError, "missing-result-type": SeverityWarning,
 	"unknown-result-type": SeverityError, "message-before-initialized": SeverityWarning,
-	"unflushed-output": SeverityWarning,
+	"unflushed-output": SeverityWarning, "era-not-spoken": SeverityError,
 }
 
 func TestRegistryHoldsEveryContractCode(t *testing.T) {
