@@ -65,7 +65,7 @@ func runTap(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&tf.name, "name", "", "name of the tap, as 'linesman taps' lists it (default: the command's base name)")
 	fs.StringVar(&tf.dir, "dir", "", "directory of the tap captures (default: see above)")
 	fs.IntVar(&tf.maxFrame, "max-frame", 16<<20, "largest frame the judge keeps whole, in bytes (forwarding is never limited)")
-	fs.DurationVar(&tf.timeout, "timeout", session.DefaultTimeout, "a request of the host unanswered this long is flagged request-timeout")
+	durationVar(fs, &tf.timeout, "timeout", session.DefaultTimeout, "a request of the host unanswered this long is flagged request-timeout")
 	fs.IntVar(&tf.keep, "keep", 20, "ended captures of this tap's name to keep; older ones are removed when it starts")
 	if status, ok := parseFlags(fs, args); !ok {
 		return status

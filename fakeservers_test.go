@@ -39,6 +39,7 @@ var fakeServers = fakeserver.Registry{
 	"capture-roundtrip":           serveCaptureRoundtrip,
 	"headless-good":               serveHeadlessGood,
 	"headless-asks-roots":         serveAsksRoots,
+	"headless-silent-list":        serveSilentList,
 	"send-pinged":                 servePinged,
 	"headless-stray-start":        serveHeadlessStrayStart,
 	"headless-stray-call":         serveHeadlessStrayCall,

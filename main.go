@@ -136,15 +136,15 @@ type commonFlags struct {
 // (json, theme, capture) the mode has.
 func (c *commonFlags) register(fs *flag.FlagSet, json, theme bool) {
 	fs.StringVar(&c.era, "era", "auto", "protocol era: auto (probe with server/discover, fall back to initialize), legacy or modern")
-	fs.DurationVar(&c.timeout, "timeout", 60*time.Second, "how long to wait for the answer to each request")
+	durationVar(fs, &c.timeout, "timeout", 60*time.Second, "how long to wait for the answer to each request")
 	fs.Var(&c.env, "e", "set an environment variable for the server, KEY=VALUE (repeatable)")
 	fs.BoolVar(&c.cleanEnv, "clean-env", false, "start the server with a minimal environment, as hosts do: only PATH, HOME, LANG, TERM, USER, LOGNAME and SHELL from linesman's, plus -e values")
 	fs.StringVar(&c.cwd, "cwd", "", "working directory of the server (default: the current one)")
 	fs.StringVar(&c.capture, "capture", "", "record the session to this file (JSON Lines)")
 	fs.BoolVar(&c.captureEnv, "capture-env", false, "write environment variable values into the capture (names only by default)")
 	fs.IntVar(&c.maxFrame, "max-frame", 16<<20, "largest frame kept whole, in bytes; longer lines are kept truncated and flagged")
-	fs.DurationVar(&c.stdinWait, "stdin-wait", 2*time.Second, "shutdown: how long to wait after closing stdin before SIGTERM")
-	fs.DurationVar(&c.sigtermWait, "sigterm-wait", 2*time.Second, "shutdown: how long to wait after SIGTERM before SIGKILL")
+	durationVar(fs, &c.stdinWait, "stdin-wait", 2*time.Second, "shutdown: how long to wait after closing stdin before SIGTERM")
+	durationVar(fs, &c.sigtermWait, "sigterm-wait", 2*time.Second, "shutdown: how long to wait after SIGTERM before SIGKILL")
 	fs.StringVar(&c.logFile, "log", "", "write linesman's own diagnostics to this file")
 	if json {
 		fs.BoolVar(&c.jsonOut, "json", false, "print one JSON report instead of the human one")

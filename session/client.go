@@ -182,7 +182,7 @@ func (s *Session) Call(ctx context.Context, method string, params any) (*wire.Fr
 			if method != "initialize" {
 				_ = s.Cancel(id)
 			}
-			return nil, &waitError{id: id, waited: time.Since(start), err: ctx.Err()}
+			return nil, &waitError{id: id, waited: time.Since(start), timeout: s.requestTimeout(), err: ctx.Err()}
 		case <-done:
 			// The answer may have been logged just before the end.
 			select {
@@ -215,14 +215,22 @@ type sentAt struct {
 // words ("no answer to id 2 within 3s"), and errors.Is still sees the
 // context's error.
 type waitError struct {
-	id     wire.ID
-	waited time.Duration
-	err    error
+	id      wire.ID
+	waited  time.Duration
+	timeout time.Duration // the per-request timeout, as given (--timeout)
+	err     error
 }
 
 func (e *waitError) Error() string {
 	if errors.Is(e.err, context.DeadlineExceeded) {
-		return fmt.Sprintf("no answer to id %s within %s", e.id, e.waited.Round(10*time.Millisecond))
+		// A caller's deadline may include a margin past the timeout (check's
+		// calls wait a second more, so that the tracker's request-timeout is
+		// logged first): the user gave the timeout, so it is the one said.
+		within := e.waited.Round(10 * time.Millisecond)
+		if e.timeout > 0 && e.waited >= e.timeout {
+			within = e.timeout
+		}
+		return fmt.Sprintf("no answer to id %s within %s", e.id, within)
 	}
 	return fmt.Sprintf("stopped waiting for the answer to id %s (%v)", e.id, e.err)
 }
