@@ -40,6 +40,8 @@ var fakeServers = fakeserver.Registry{
 	"headless-good":               serveHeadlessGood,
 	"headless-asks-roots":         serveAsksRoots,
 	"headless-silent-list":        serveSilentList,
+	"headless-stdout-closed":      serveStdoutClosed,
+	"headless-deep-init":          serveDeepInit,
 	"send-pinged":                 servePinged,
 	"headless-stray-start":        serveHeadlessStrayStart,
 	"headless-stray-call":         serveHeadlessStrayCall,

@@ -166,7 +166,7 @@ func (s *Session) Request(method string, params any) (wire.ID, error) {
 // initialize, and ctx's error returned. When the server exits first, the
 // error wraps ErrNoAnswer.
 func (s *Session) Call(ctx context.Context, method string, params any) (*wire.Frame, error) {
-	done := s.Done()
+	done, lost := s.Done(), s.current().stdoutLost
 	start := time.Now()
 	id, wait, sent, err := s.request(method, params, true)
 	if err != nil {
@@ -177,6 +177,9 @@ func (s *Session) Call(ctx context.Context, method string, params any) (*wire.Fr
 	for {
 		select {
 		case f := <-wait:
+			if f.Msg.Kind == wire.KindNonJSON {
+				return nil, fmt.Errorf("the answer to id %s came but cannot be read: it is nested deeper than %d levels", id, wire.MaxDepth)
+			}
 			return f, nil
 		case <-ctx.Done():
 			if method != "initialize" {
@@ -191,6 +194,13 @@ func (s *Session) Call(ctx context.Context, method string, params any) (*wire.Fr
 			default:
 			}
 			return nil, fmt.Errorf("%w (id %s)", ErrNoAnswer, id)
+		case <-lost:
+			select {
+			case f := <-wait:
+				return f, nil
+			default:
+			}
+			return nil, fmt.Errorf("%w (id %s): the server closed its stdout (pid still running)", ErrNoAnswer, id)
 		case <-broken:
 			// Writing to stdin failed. A request that went out before
 			// may still be answered; one that never went out will not.
@@ -429,6 +439,25 @@ func (s *Session) onFrame(dir wire.Dir, f *wire.Frame, seq uint64) {
 		s.onAnswer(f, seq)
 	case wire.KindRequest:
 		s.onServerRequest(f, seq)
+	case wire.KindNonJSON:
+		if f.Msg.DeepID.Kind != wire.IDAbsent {
+			s.onUnreadableAnswer(f)
+		}
+	}
+}
+
+// onUnreadableAnswer hands a frame too deeply nested to read, whose
+// top-level id names a request a Call waits on, to that Call: the answer
+// came and cannot be read, which Call says at once (the frame's
+// non-json-line finding says why). The request stays in flight for the
+// tracker: no message answered it.
+func (s *Session) onUnreadableAnswer(f *wire.Frame) {
+	s.client.mu.Lock()
+	ch, ok := s.client.waiters[f.Msg.DeepID]
+	delete(s.client.waiters, f.Msg.DeepID)
+	s.client.mu.Unlock()
+	if ok {
+		ch <- f
 	}
 }
 

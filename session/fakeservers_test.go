@@ -85,12 +85,16 @@ func serveTransportIngest() {
 
 func serveProtoGosdk() { serveGoSDK(nil, 0) }
 
-// serveProtoGosdkKeepalive pings its client every 200 ms. go-sdk gives each
+// serveProtoGosdkKeepalive pings its client every second. go-sdk gives each
 // keepalive ping half the interval to be answered (mcp/shared.go,
-// startKeepalive, v1.8.0) and closes the session
-// otherwise: at 20 ms (10 ms for the answer) a loaded machine running the
-// race detector lost the session before initialize was answered.
-func serveProtoGosdkKeepalive() { serveGoSDK(nil, 200*time.Millisecond) }
+// startKeepalive, v1.8.0) and, at its default failure threshold of 1,
+// closes the session at the first miss: at 20 ms (10 ms for linesman's
+// whole path: read, log, fold, answer, write, and the scheduling of a
+// loaded machine) the race detector lost the session in 2 runs of 4 — the
+// log showed the server's exit before its ping was even read. 200 ms
+// (53f9c2c) leaves 100 ms; a second leaves 500 ms, far above any real
+// host's answer, and real servers use seconds to minutes.
+func serveProtoGosdkKeepalive() { serveGoSDK(nil, time.Second) }
 
 func serveProtoGosdkLegacy() {
 	// A go-sdk server that speaks only the legacy revisions.

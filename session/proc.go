@@ -34,6 +34,7 @@ type proc struct {
 	shutdownCh chan struct{} // closed by shutdown()
 	killCh     chan struct{} // a kill() happened (coalescing)
 	stdoutDone chan struct{}
+	stdoutLost chan struct{} // closed when stdout ended while the process ran on (stdoutlost.go)
 	// stdoutProgress is poked (coalescing) after each stdout frame is
 	// logged; stdoutRead counts the bytes read from the pipe.
 	stdoutProgress chan struct{}
@@ -117,6 +118,7 @@ func newProc(s *Session, cmd *exec.Cmd, pp *pipes, path string, env []string, di
 		shutdownCh:     make(chan struct{}),
 		killCh:         make(chan struct{}, 1),
 		stdoutDone:     make(chan struct{}),
+		stdoutLost:     make(chan struct{}),
 		stdoutProgress: make(chan struct{}, 1),
 		stderrDone:     make(chan struct{}),
 		state:          StateStarting,

@@ -16,6 +16,7 @@ import (
 // goroutine (and reading ahead on a third) was measured and did not pay on
 // a loaded two-core machine; the framer's classification is the cost.
 func (p *proc) readStdout() {
+	defer func() { go p.judgeStdoutEnd() }()
 	defer close(p.stdoutDone)
 	defer p.pipes.stdoutR.Close()
 	var r io.Reader = p.pipes.stdoutR

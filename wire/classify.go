@@ -123,6 +123,9 @@ func classify(text []byte, truncated bool, m *Message) (c classified) {
 		why = "not JSON: the text ends in the middle of a value"
 	case errDepth:
 		why = fmt.Sprintf("not JSON: nested deeper than %d levels", maxDepth)
+		if t.hasID {
+			m.DeepID, _, _ = parseID(t.id)
+		}
 	default:
 		if trailing {
 			why = fmt.Sprintf("not JSON: a complete value followed by more text at byte %d", off+s.at)

@@ -344,6 +344,15 @@ var entries = []Info{
 		Spec:  `MCP, Lifecycle › Initialization: "The server SHOULD NOT send requests other than pings and logging before receiving the initialized notification."`,
 	},
 	{
+		Code: "stdout-closed", Severity: SeverityError, Family: FamilyProcess, Eras: EraBoth,
+		Title: "The server closed its stdout and kept running",
+		Why: `stdout is the server's only way to answer. Once it is closed, every request in flight or sent later goes unanswered, ` +
+			`and a client sees only timeouts, while the process still looks alive.`,
+		Fix: `Do not close or redirect fd 1 while serving (a daemonizing step, a library that closes stdout, os.Stdout.Close(), ` +
+			`exec of a child with stdout closed). If the server is done, exit.`,
+		Spec: specStdout + ` MCP, Transports › stdio: "The server reads JSON-RPC messages from its standard input (stdin) and sends messages to its standard output (stdout)."`,
+	},
+	{
 		Code: "era-not-spoken", Severity: SeverityError, Family: FamilyLifecycle, Eras: EraModernOnly,
 		Title: "The server does not speak the era asked for (--era modern)",
 		Why: `linesman was told to speak 2026-07-28, whose conversation opens with server/discover; the server refused it with an error that ` +

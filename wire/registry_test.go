@@ -31,6 +31,7 @@ var contractCodes = map[string]Severity{
 	"server-request-in-modern-era": SeverityError, "missing-result-type": SeverityWarning,
 	"unknown-result-type": SeverityError, "message-before-initialized": SeverityWarning,
 	"unflushed-output": SeverityWarning, "era-not-spoken": SeverityError,
+	"stdout-closed": SeverityError,
 }
 
 func TestRegistryHoldsEveryContractCode(t *testing.T) {

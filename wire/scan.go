@@ -11,6 +11,9 @@ import (
 // applies, so that both agree on what is JSON and recursion stays bounded.
 const maxDepth = 10000
 
+// MaxDepth is maxDepth, for the words of those who report it.
+const MaxDepth = maxDepth
+
 // scanErr says why a scan stopped.
 type scanErr uint8
 

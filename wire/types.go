@@ -192,6 +192,13 @@ type Message struct {
 	ErrorMessage string
 	// Invalid explains, for KindInvalid, what is wrong (e.g. `"jsonrpc" must be "2.0"`).
 	Invalid string
+	// DeepID is, for a KindNonJSON text nested deeper than the scanner's
+	// limit, the top-level "id" read before the limit was reached (IDAbsent
+	// when none came first): a client waiting for that answer learns at
+	// once that it came and cannot be read, instead of waiting out its
+	// timeout. Kind stays KindNonJSON, and ID stays absent: the text is no
+	// message, and nothing pairs it.
+	DeepID ID
 }
 
 // Severity orders findings: Error is the worst.

@@ -1,0 +1,46 @@
+package session
+
+import (
+	"fmt"
+	"time"
+)
+
+// stdoutLostGrace is how long after its stdout ended a process must still
+// be running, with no shutdown under way, for the end to be its own doing
+// rather than the first part of its exit: a process closes its files
+// before the kernel makes it a zombie, so the pipe's EOF may come a moment
+// before the exit is seen.
+const stdoutLostGrace = 500 * time.Millisecond
+
+// judgeStdoutEnd runs once stdout has ended. When the process is still
+// running stdoutLostGrace later and linesman did not end it, the server
+// closed its stdout and lives on: nothing it writes can arrive, so every
+// request in flight or sent later would only wait out its timeout (and be
+// called request-timeout, with advice to flush). It logs stdout-closed,
+// which names the cause, and closes p.stdoutLost, which ends the calls
+// waiting for answers at once.
+func (p *proc) judgeStdoutEnd() {
+	t := time.NewTimer(stdoutLostGrace)
+	defer t.Stop()
+	select {
+	case <-p.exited:
+		return
+	case <-p.shutdownCh:
+		return
+	case <-t.C:
+	}
+	p.mu.Lock()
+	running := p.shutdownAt.IsZero() && !p.restarting
+	p.mu.Unlock()
+	select {
+	case <-p.exited:
+		running = false
+	default:
+	}
+	if !running {
+		return
+	}
+	close(p.stdoutLost)
+	p.s.logFinding("stdout-closed", fmt.Sprintf(
+		"the server closed its stdout (pid %d still running): nothing it writes can reach the client, so no request can be answered", p.pid))
+}
