@@ -4,6 +4,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -75,5 +76,24 @@ func TestDeepInitializeReplyIsNamedAtOnce(t *testing.T) {
 	r, status := checkJSON(t, "headless-deep-init", "--era", "legacy", "--timeout", "1h")
 	if status != 1 || !strings.Contains(r.Error, "initialize") || !strings.Contains(r.Error, "nested deeper than 10000 levels") {
 		t.Errorf("status %d, error %q; want 1 and the depth named", status, r.Error)
+	}
+}
+
+// serveSelfStop stops itself (SIGSTOP) when its stdin reaches EOF.
+func serveSelfStop() {
+	s := newFake("self-stop")
+	s.atEOF = func(*fakeMCP) { syscall.Kill(os.Getpid(), syscall.SIGSTOP) }
+	s.serve()
+}
+
+// A server stopped by SIGSTOP is called stopped, not "still running": it
+// cannot read its EOF, and SIGTERM stays pending until SIGCONT.
+func TestStoppedServerIsCalledStopped(t *testing.T) {
+	r, _ := checkJSON(t, "headless-self-stop", "--stdin-wait", "200ms", "--sigterm-wait", "200ms")
+	for _, code := range []string{"ignored-stdin-eof", "needed-sigkill"} {
+		fs := r.findings(t, code)
+		if len(fs) != 1 || !strings.Contains(fs[0].Message, "was stopped (SIGSTOP)") {
+			t.Errorf("%s: %+v; want it to say the server was stopped (SIGSTOP)", code, fs)
+		}
 	}
 }

@@ -42,6 +42,7 @@ var fakeServers = fakeserver.Registry{
 	"headless-silent-list":        serveSilentList,
 	"headless-stdout-closed":      serveStdoutClosed,
 	"headless-deep-init":          serveDeepInit,
+	"headless-self-stop":          serveSelfStop,
 	"send-pinged":                 servePinged,
 	"headless-stray-start":        serveHeadlessStrayStart,
 	"headless-stray-call":         serveHeadlessStrayCall,

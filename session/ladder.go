@@ -173,7 +173,7 @@ func (p *proc) nextRung() (time.Duration, bool) {
 	case StepStdinClose:
 		p.step = StepSIGTERM
 		p.logExitingLocked(StepSIGTERM, "SIGTERM sent to the process group")
-		s.logFinding("ignored-stdin-eof", fmt.Sprintf("the server was still running %s after its stdin was closed; SIGTERM was needed", s.cfg.StdinCloseWait))
+		s.logFinding("ignored-stdin-eof", fmt.Sprintf("the server was %s %s after its stdin was closed; SIGTERM was needed", runState(p.pid), s.cfg.StdinCloseWait))
 		signalGroup(p.pid, syscall.SIGTERM) // under p.mu, as in kill
 		p.mu.Unlock()
 		p.w.stop(true)
@@ -181,7 +181,7 @@ func (p *proc) nextRung() (time.Duration, bool) {
 	case StepSIGTERM:
 		p.step = StepSIGKILL
 		p.logExitingLocked(StepSIGKILL, "SIGKILL sent to the process group")
-		s.logFinding("needed-sigkill", fmt.Sprintf("the server was still running %s after SIGTERM; SIGKILL was needed", s.cfg.SIGTERMWait))
+		s.logFinding("needed-sigkill", fmt.Sprintf("the server was %s %s after SIGTERM; SIGKILL was needed", runState(p.pid), s.cfg.SIGTERMWait))
 		signalGroup(p.pid, syscall.SIGKILL) // under p.mu, as in kill
 		p.mu.Unlock()
 		return 0, false
