@@ -337,20 +337,16 @@ func (m *Model) whyNoServerRequestFrame() string {
 }
 
 func (m *Model) whyNoCancel() string {
-	if why := m.whyNotLive(); why != "" {
-		return why
-	}
-	r, ok := m.inflight.selected()
-	switch {
-	case !ok:
-		return whyNoRequest
-	case r.Dir != wire.ClientToServer:
-		return "only the client's own requests can be cancelled; a: answer it"
-	}
-	return ""
+	return m.whyNoInFlightFrom(wire.ClientToServer, "only the client's own requests can be cancelled; a: answer it")
 }
 
 func (m *Model) whyNoServerRequestInFlight() string {
+	return m.whyNoInFlightFrom(wire.ServerToClient, "the selected request is the client's own; x: cancel it")
+}
+
+// whyNoInFlightFrom says why the selected in-flight request is not one sent in
+// direction want (wrongDir when it goes the other way), or "" when it is.
+func (m *Model) whyNoInFlightFrom(want wire.Dir, wrongDir string) string {
 	if why := m.whyNotLive(); why != "" {
 		return why
 	}
@@ -358,8 +354,8 @@ func (m *Model) whyNoServerRequestInFlight() string {
 	switch {
 	case !ok:
 		return whyNoRequest
-	case r.Dir != wire.ServerToClient:
-		return "the selected request is the client's own; x: cancel it"
+	case r.Dir != want:
+		return wrongDir
 	}
 	return ""
 }
