@@ -247,11 +247,19 @@ func reapAll() {
 }
 
 // killTree SIGKILLs every live descendant of the helper, round after round
-// until none is left (a process forked between a scan and the kills is
-// found by the next scan; a hydra runs out of live parents), reaping the
-// orphans that land on the helper. It writes "K pid pgid sid comm" for each
-// process killed. Bounded: a tree that could outrun it would have to fork
-// faster than SIGKILL lands.
+// until the helper has no child left, reaping the orphans that land on it.
+// It writes "K pid pgid sid comm" for each process killed.
+//
+// The end is decided by the kernel, not by a /proc scan: a scan lists the
+// directory first and reads each stat after, so a process forked by a
+// parent that dies between the two is in neither (the CI run of
+// TestKilledLinesmanLeavesNoSurvivor/hydra caught one: an empty scan ended
+// the helper and the new generation went to init). A subreaper with no
+// child, dead or alive, has no descendant at all: every descendant hangs
+// below one of its children, and an orphan is handed to it before its
+// parent turns into a zombie. So the rounds go on until waitid says ECHILD.
+// Bounded: a tree that could outrun it would have to fork faster than
+// SIGKILL lands; after the bound the helper gives up rather than spin.
 func killTree(w io.Writer) {
 	self := os.Getpid()
 	killed := map[int]bool{}
@@ -268,8 +276,13 @@ func killTree(w io.Writer) {
 			}
 		}
 		reapAll()
-		if live == 0 {
+		if !hasChildren() {
 			return
+		}
+		if live == 0 {
+			// Children the scan did not see (forked after it listed
+			// /proc) or dying ones not yet zombies: look again shortly.
+			time.Sleep(time.Millisecond)
 		}
 	}
 }
