@@ -63,48 +63,6 @@ func (m *Model) focusComposer() {
 	m.composer.ta.Focus()
 }
 
-// jumpFinding selects the next (d > 0) or previous flagged frame, wrapping
-// around, and shows its findings; a filter that hides it is cleared.
-func (m *Model) jumpFinding(d int) {
-	fl := m.c.ix.flagged
-	if len(fl) == 0 {
-		return
-	}
-	cur := m.frames.SelectedSeq()
-	var target uint64
-	if d > 0 {
-		for _, s := range fl { // flagged is sorted; a binary search would do, but n/N is rare
-			if s > cur {
-				target = s
-				break
-			}
-		}
-		if target == 0 {
-			target = fl[0] // wrap
-		}
-	} else {
-		for i := len(fl) - 1; i >= 0; i-- {
-			if fl[i] < cur {
-				target = fl[i]
-				break
-			}
-		}
-		if target == 0 {
-			target = fl[len(fl)-1]
-		}
-	}
-	if m.c.ix.filt != nil {
-		// A flagged frame hidden by the filter: clear the filter so it shows.
-		if ev, ok := m.c.ix.log.Get(target); ok && !m.c.ix.filt.match(&ev, m.c.ix) {
-			m.c.ix.setFilter(nil)
-			m.setMessage("filter cleared to show the finding", false)
-		}
-	}
-	m.frames.selectSeq(target)
-	m.detail.showFindings(target)
-	m.refresh()
-}
-
 // switchSource ends the program so that the caller opens NextSource.
 func (m *Model) switchSource() tea.Cmd {
 	m.switching = true
@@ -301,7 +259,9 @@ func (m *Model) whyNoFrame() string {
 	return when(!ok, whyNoFrame)
 }
 
-func (m *Model) whyNoFindings() string { return when(len(m.c.ix.flagged) == 0, whyNoFindings) }
+func (m *Model) whyNoFindings() string {
+	return when(len(m.c.ix.flagged)+len(m.c.ix.found.loose) == 0, whyNoFindings)
+}
 
 func (m *Model) whyNoInFlight() string {
 	_, ok := m.inflight.selected()
@@ -462,6 +422,9 @@ const (
 
 // moveFocused moves the selection or scrolls the focused pane.
 func (m *Model) moveFocused(mv movement) {
+	if m.moveOverlay(mv) {
+		return
+	}
 	page := 5
 	if m.focus == focusFrames {
 		page = max(m.frames.rows()-1, 1)

@@ -82,7 +82,7 @@ func TestFilter(t *testing.T) {
 	}
 	// ... and the user sees why: the bottom line shows the error, not only
 	// the prompt; the next key brings the prompt back.
-	if last := lastLine(ansi.Strip(m.Render())); !strings.Contains(last, "kind:bogus: want") {
+	if last := bottomText(m); !strings.Contains(last, "kind:bogus: want") {
 		t.Errorf("bad filter: the bottom line shows %q, not the error", last)
 	}
 	press(m, "backspace")

@@ -42,6 +42,8 @@ type index struct {
 	// flagged holds the Seqs of frames with at least one finding, in order,
 	// for next/previous finding.
 	flagged []uint64
+	// found is every finding, for the findings list and n/N.
+	found findingList
 
 	counts       [4]int // findings per severity (index wire.Severity)
 	bytesC2S     int64
@@ -118,6 +120,7 @@ func (x *index) ingest() bool {
 		x.filtered = trimBefore(x.filtered, first)
 		x.events = trimBefore(x.events, first)
 		x.flagged = trimBefore(x.flagged, first)
+		x.found.trim(first)
 		x.prune(first)
 		changed = true
 	}
@@ -188,6 +191,7 @@ func (x *index) add(ev *session.Event) {
 	case session.EventFinding:
 		x.events = append(x.events, ev.Seq)
 		if f := ev.Finding; f != nil {
+			x.found.addLogged(ev)
 			x.counts[sevIndex(f.Severity)]++
 			if f.FrameSeq != 0 {
 				if len(x.later[f.FrameSeq]) == 0 && !x.frameFlagged(f.FrameSeq) {
@@ -231,6 +235,7 @@ func (x *index) addFrame(ev *session.Event) {
 		x.filtered = append(x.filtered, ev.Seq)
 	}
 	if len(f.Findings) > 0 {
+		x.found.addFrame(ev)
 		x.flagged = append(x.flagged, ev.Seq)
 		for _, fd := range f.Findings {
 			x.counts[sevIndex(fd.Severity)]++

@@ -62,8 +62,11 @@ const (
 	scopeExportFormat                   // the export prompt asks for a format
 	scopeExportName                     // the export prompt asks for a file name
 	scopeHelp                           // the ? screen is shown
+	scopeStderr                         // the stderr & events pane has the focus
+	scopeFindings                       // the findings list (F) is open
+	scopePage                           // a page (a line opened whole, the messages) is open
 
-	scopePanes  = scopeFrames | scopeInFlight | scopeProcess
+	scopePanes  = scopeFrames | scopeInFlight | scopeProcess | scopeStderr
 	scopeExport = scopeExportFormat | scopeExportName
 	scopeTyping = scopeComposer | scopeFilter | scopeExport
 )
@@ -80,8 +83,12 @@ func (m *Model) keyScope() scope {
 		return scopeExportName
 	case m.composer.open && m.focus == focusComposer:
 		return scopeComposer
+	case m.page != nil:
+		return scopePage | scopeMove
+	case m.flist.open:
+		return scopeFindings | scopeMove
 	case m.showHelp:
-		return scopeHelp
+		return scopeHelp | scopeMove
 	}
 	return scopeMain | scopeMove | m.paneScope()
 }
@@ -95,6 +102,8 @@ func (m *Model) paneScope() scope {
 		return scopeInFlight
 	case focusProcess:
 		return scopeProcess
+	case focusStderr:
+		return scopeStderr
 	}
 	return 0
 }
@@ -106,6 +115,7 @@ type KeyMap struct {
 	FocusNext, FocusPrev, Help, Quit, Filter, NextFinding, PrevFinding *Binding
 	Follow, Compose, Shutdown, Restart, CopyRaw, CopyPretty            *Binding
 	TabNext, TabPrev, Export, Switch                                   *Binding
+	Findings, Zoom, Messages                                           *Binding
 	// Movement in the focused pane.
 	Up, Down, PageUp, PageDown, Top, Bottom *Binding
 	// Frames pane.
@@ -113,7 +123,11 @@ type KeyMap struct {
 	// In-flight pane.
 	Cancel, AnswerInFlight, ShowFrame *Binding
 	// Process pane.
-	Env *Binding
+	Env, ProcessWhole *Binding
+	// stderr & events pane.
+	OpenEntry *Binding
+	// Findings list and pages.
+	GotoFinding, CloseFindings, ClosePage *Binding
 	// Composer.
 	Send, SendRaw, NextTemplate, PrevTemplate, Editor, ClearComposer, CloseComposer *Binding
 	// Filter prompt.
@@ -130,7 +144,7 @@ const (
 	whyExited     = "the server has exited (R restarts it)"
 	whyNoFrame    = "no frame is selected"
 	whyNoRequest  = "no request in flight is selected"
-	whyNoFindings = "no frame has a finding"
+	whyNoFindings = "no finding in this session"
 	whyFollowing  = "already following the newest frames"
 	whyNoProcess  = "nothing is known of the process's environment here"
 	whyNoOtherTap = "no other live tap to switch to (linesman taps lists them)"
@@ -144,6 +158,7 @@ func DefaultKeyMap() *KeyMap {
 	k.addMain()
 	k.addPanes()
 	k.addTyping()
+	k.addSeeing()
 	return k
 }
 
@@ -257,10 +272,28 @@ func (k *KeyMap) addTyping() {
 		return m.quit()
 	}))
 	// The ? screen: the keys that opened it (and esc, q) close it; the
-	// movement keys scroll it.
+	// movement keys scroll it (see [Model.moveOverlay]).
 	add("", scopeHelp, keys("?", "esc", "q", "ctrl+c"), "?", "close the help", act((*Model).closeHelp))
-	add("", scopeHelp, keys("down", "j", "pgdown", "ctrl+f", "space"), "↓/j", "scroll down", act(func(m *Model) { m.helpScroll++ }))
-	add("", scopeHelp, keys("up", "k", "pgup", "ctrl+b"), "↑/k", "scroll up", act(func(m *Model) { m.helpScroll = max(0, m.helpScroll-1) }))
+}
+
+// addSeeing adds the keys that show things whole: the findings list, zoom,
+// a line opened whole and the message log (see findings.go, zoom.go).
+func (k *KeyMap) addSeeing() {
+	add := k.add
+	const main = "Everywhere"
+	k.Findings = add(main, scopeMain, keys("F"), "F", "all findings", act((*Model).openFindings))
+	k.Findings.disabled = (*Model).whyNoFindings
+	k.Zoom = add(main, scopeMain, keys("z"), "z", "zoom pane (wraps)", act((*Model).toggleZoom))
+	k.Zoom.desc = func(m *Model) string { return when(m.zoomed, "all panes") + when(!m.zoomed, "zoom pane (wraps)") }
+	k.Messages = add(main, scopeMain, keys("M"), "M", "message log", act((*Model).openMessageLog))
+	k.OpenEntry = add("stderr & events", scopeStderr, keys("enter"), "enter", "open the line whole", act((*Model).openEntry))
+	k.OpenEntry.disabled = func(m *Model) string { return when(m.stderr.selected() == 0, "no line is selected") }
+	k.ProcessWhole = add("Process", scopeProcess, keys("enter"), "enter", "zoom (wraps)", act((*Model).toggleZoom))
+	k.GotoFinding = add("Findings list", scopeFindings, keys("enter"), "enter", "go to the finding", act((*Model).gotoSelectedFinding))
+	k.CloseFindings = add("Findings list", scopeFindings, keys("esc", "F", "q"), "esc", "close", act((*Model).closeFindings))
+	add("", scopeFindings, keys("ctrl+c"), "ctrl+c", "quit", actCmd((*Model).quit))
+	k.ClosePage = add("Page", scopePage, keys("esc", "q", "enter"), "esc", "close", act((*Model).closePage))
+	add("", scopePage, keys("ctrl+c"), "ctrl+c", "quit", actCmd((*Model).quit))
 }
 
 // act and actCmd adapt handlers to a Binding's run.
@@ -299,7 +332,25 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return b.run(m, msg)
 	}
+	if where&scopeMain != 0 {
+		if b := m.c.km.elsewhere(msg); b != nil {
+			// A pane's key pressed in another pane: say where it acts.
+			m.setMessage(fmt.Sprintf("%s (%s) acts in the %s pane: tab to it", msg.String(), b.Help().Desc, b.group), true)
+			return nil
+		}
+	}
 	return m.typed(where, msg)
+}
+
+// elsewhere is the pane binding of another pane that msg would press, if
+// any.
+func (k *KeyMap) elsewhere(msg tea.KeyPressMsg) *Binding {
+	for _, b := range k.all {
+		if b.scope&scopePanes != 0 && b.group != "" && b.matches(msg) {
+			return b
+		}
+	}
+	return nil
 }
 
 // syncKeys enables exactly the bindings that would act now, from the same
@@ -323,18 +374,22 @@ type keyGroup struct {
 	Bindings []*Binding
 }
 
-// groups lists the listed bindings by group, in the table's order.
+// groups lists the listed bindings by group, the groups in the order of
+// their first binding in the table, the bindings in the table's order.
 func (k *KeyMap) groups() []keyGroup {
 	var out []keyGroup
+	at := map[string]int{}
 	for _, b := range k.all {
 		if b.group == "" {
 			continue
 		}
-		if len(out) == 0 || out[len(out)-1].Title != b.group {
+		i, ok := at[b.group]
+		if !ok {
+			i = len(out)
+			at[b.group] = i
 			out = append(out, keyGroup{Title: b.group})
 		}
-		g := &out[len(out)-1]
-		g.Bindings = append(g.Bindings, b)
+		out[i].Bindings = append(out[i].Bindings, b)
 	}
 	return out
 }

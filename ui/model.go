@@ -98,6 +98,14 @@ type Model struct {
 	filterIn   textinput.Model
 	exp        exportPrompt // the export prompt (X), when open
 
+	flist     findingsView // the findings list (F), when open
+	findAt    uint64       // the place n/N or the list reached last
+	findSel   uint64       // the frame selected then (another selection restarts n from it)
+	zoomed    bool         // the focused pane fills the screen (z)
+	zoomFocus focusID      // the pane zoomed
+	page      *pageView    // a line opened whole, or the message log (M)
+	msgLog    []string     // the messages shown, for M
+
 	message    string // one-line feedback at the bottom ("sent", errors)
 	messageBad bool
 
@@ -148,6 +156,7 @@ func NewModel(opts Options) *Model {
 	m.stderr = stderrPane{c: m.c, follow: true}
 	m.inflight = inflightPane{c: m.c}
 	m.process = processPane{c: m.c}
+	m.flist = findingsView{c: m.c}
 	m.composer = newComposer(m.c)
 	m.help = help.New()
 	m.help.Styles = m.c.st.Help
@@ -311,7 +320,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case tea.KeyPressMsg:
-		return m, m.key(msg)
+		cmd := m.key(msg)
+		m.afterKey()
+		return m, cmd
 	case tea.MouseClickMsg:
 		if !m.showHelp {
 			m.click(msg.Mouse())
@@ -344,7 +355,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-func (m *Model) setMessage(s string, bad bool) { m.message, m.messageBad = s, bad }
+func (m *Model) setMessage(s string, bad bool) {
+	m.message, m.messageBad = s, bad
+	m.logMessage(s, bad)
+}
 
 // live reports whether there is a server to send to.
 func (m *Model) live() bool { return m.opts.Session != nil && !m.sessionDone }

@@ -2,108 +2,12 @@ package ui
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"linesman/session"
 	"linesman/session/report"
 	"linesman/wire"
 )
-
-// stderrPane shows the server's stderr interleaved with process events,
-// notes and findings not on a frame, all on the log's clock. It follows the
-// newest line, or, when the frame list is not following, shows the lines
-// around the selected frame with a marker where the frame falls.
-type stderrPane struct {
-	c      *common
-	w, h   int
-	follow bool
-	top    int // first shown entry when not following
-}
-
-func (p *stderrPane) SetSize(w, h int) { p.w, p.h = w, h }
-
-func (p *stderrPane) rows() int { return max(p.h-1, 0) }
-
-func (p *stderrPane) scrollBy(d int) {
-	n := len(p.c.ix.events)
-	if p.follow {
-		p.top = max(0, n-p.rows())
-	}
-	p.top = max(0, min(p.top+d, n-p.rows()))
-	p.follow = p.top >= n-p.rows()
-}
-
-// Render draws the pane; anchor is the Seq of the selected frame when the
-// lines around it should be shown (0: follow the newest).
-func (p *stderrPane) Render(focused bool, anchor uint64) string {
-	ix := p.c.ix
-	evs := ix.events
-	rows := p.rows()
-	// The header counts the rows the pane lists: stderr lines and events.
-	extra := fmt.Sprintf("%d lines", len(evs))
-	if len(evs) == 1 {
-		extra = "1 line"
-	}
-	top := max(0, len(evs)-rows)
-	mark := -1
-	switch {
-	case !p.follow:
-		top = max(0, min(p.top, len(evs)-rows))
-	case anchor != 0:
-		// The entries logged before the frame fill the top half.
-		i := sort.Search(len(evs), func(i int) bool { return evs[i] > anchor })
-		mark = i
-		top = max(0, min(i-rows/2, len(evs)-rows+1))
-		extra += fmt.Sprintf("  around frame #%d", anchor)
-	}
-	lines := []string{p.c.titleLine(p.w, "stderr & events", focused, p.c.st.Subtle.Render(extra))}
-	for i := top; len(lines) <= rows && i <= len(evs); i++ {
-		if i == mark {
-			lines = append(lines, p.c.st.Accent.Render(fit(fmt.Sprintf("%*s ▸ frame #%d ", colTime, "", anchor), p.w)))
-			if len(lines) > rows {
-				break
-			}
-		}
-		if i == len(evs) {
-			break
-		}
-		ev, ok := ix.log.Get(evs[i])
-		if !ok {
-			continue
-		}
-		lines = append(lines, p.row(&ev))
-	}
-	if len(evs) == 0 {
-		lines = append(lines, p.c.st.Subtle.Render("  nothing on stderr yet"))
-	}
-	return block(lines, p.w, p.h)
-}
-
-func (p *stderrPane) row(ev *session.Event) string {
-	st := p.c.st
-	tm := st.Subtle.Render(fmt.Sprintf("%*s", colTime, fmtDur(ev.At)))
-	var glyph, text string
-	switch ev.Type {
-	case session.EventStderr:
-		glyph = st.Stderr.Render("┃")
-		text = st.Stderr.Render(wire.Visible(ev.Stderr.Content, wire.Pictures))
-	case session.EventProcess:
-		glyph = st.Accent.Render("◆")
-		text = processText(ev.Process)
-	case session.EventNote, session.EventEra, session.EventRestart:
-		glyph = st.Note.Render("ℹ")
-		text = wire.VisibleString(ev.Note, wire.Pictures)
-	case session.EventFinding:
-		f := ev.Finding
-		glyph = st.Severity(f.Severity).Render(severityGlyph(f.Severity))
-		text = st.Severity(f.Severity).Render(wire.VisibleString(f.Code, wire.Pictures)) + " " + wire.VisibleString(f.Message, wire.Pictures)
-		if f.FrameSeq != 0 {
-			text += st.Subtle.Render(fmt.Sprintf(" (frame #%d)", f.FrameSeq))
-		}
-	}
-	return truncate(tm+" "+glyph+" "+text, p.w)
-}
 
 func processText(e *session.ProcessEvent) string {
 	switch e.State {
@@ -146,6 +50,7 @@ type inflightPane struct {
 	w, h int
 	sel  int
 	reqs []session.Request // refreshed by the root on each update
+	wrap bool              // long rows wrap (zoomed)
 }
 
 func (p *inflightPane) SetSize(w, h int) { p.w, p.h = w, h }
@@ -196,6 +101,9 @@ func (p *inflightPane) Render(focused bool) string {
 	if len(p.reqs) == 0 {
 		lines = append(lines, st.Subtle.Render("  nothing in flight"))
 	}
+	if p.wrap {
+		lines = wrapRows(lines, p.w)
+	}
 	return block(lines, p.w, p.h)
 }
 
@@ -207,6 +115,7 @@ type processPane struct {
 	showEnv bool
 	scroll  int
 	info    *processInfo // from the live session, nil in read-only mode
+	wrap    bool         // long lines wrap (zoomed)
 }
 
 // processInfo is what the live session tells beyond the log.
@@ -284,6 +193,9 @@ func (p *processPane) Render(focused bool) string {
 	}
 	if p.info != nil {
 		lines = append(lines, st.Subtle.Render(" E: env and cwd"))
+	}
+	if p.wrap {
+		lines = wrapRows(lines, p.w)
 	}
 	return block(lines, p.w, p.h)
 }

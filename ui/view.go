@@ -50,6 +50,7 @@ func (m *Model) resize(w, h int) {
 		r[focusStderr] = rect{0, 1 + fh + mh, W, sh}
 		r[focusComposer] = rect{0, 1 + fh, W, mh}
 	}
+	m.zoomRect()
 	m.frames.SetSize(r[focusFrames].w, r[focusFrames].h)
 	m.detail.SetSize(r[focusDetail].w, r[focusDetail].h)
 	m.inflight.SetSize(r[focusInFlight].w, r[focusInFlight].h)
@@ -80,17 +81,17 @@ func (m *Model) Render() string {
 	W := m.width
 	cv := newCanvas(m.height)
 	cv.put(0, 0, m.statusBar())
-	if m.showHelp {
-		body := m.fullHelp()
-		// The help scrolls (↓/↑) when the terminal is too short for it.
-		m.helpScroll = max(0, min(m.helpScroll, len(body)-(m.height-2)))
-		body = body[m.helpScroll:]
-		for i := 1; i < m.height-1; i++ {
-			if i-1 < len(body) {
-				cv.put(0, i, fit(body[i-1], W))
-			}
-		}
-	} else {
+	body := rect{0, 1, W, m.height - 2}
+	switch {
+	case m.page != nil:
+		cv.block(body, m.page.Render(m.c, W, body.h))
+	case m.flist.open:
+		cv.block(body, m.flist.Render(W, body.h))
+	case m.showHelp:
+		cv.block(body, m.helpPage(body.h))
+	case m.zoomed:
+		m.renderZoomed(cv)
+	default:
 		cv.block(m.rects[focusFrames], m.frames.Render(m.focus == focusFrames))
 		anchor := uint64(0)
 		if !m.frames.follow {
@@ -107,7 +108,10 @@ func (m *Model) Render() string {
 			cv.block(m.rects[focusProcess], m.process.Render(m.focus == focusProcess))
 		}
 	}
-	cv.put(0, m.height-1, m.bottomLine())
+	bottom := m.bottomLines()
+	for i, l := range bottom {
+		cv.set(m.height-len(bottom)+i, l)
+	}
 	return cv.String(W, m.c.st.Rule.Render("│"))
 }
 
@@ -127,6 +131,13 @@ func newCanvas(h int) *canvas { return &canvas{rows: make([][]piece, h)} }
 func (c *canvas) put(x, y int, s string) {
 	if y >= 0 && y < len(c.rows) {
 		c.rows[y] = append(c.rows[y], piece{x, s})
+	}
+}
+
+// set replaces row y with s (a message over the panes' last rows).
+func (c *canvas) set(y int, s string) {
+	if y >= 0 && y < len(c.rows) {
+		c.rows[y] = []piece{{0, s}}
 	}
 }
 
@@ -214,6 +225,24 @@ func (m *Model) statusBar() string {
 	return fit(strings.Join(parts, st.Subtle.Render(" │ ")), m.width)
 }
 
+// bottomLines is the bottom line, or a message wrapped over as many rows
+// as it takes (up to a third of the screen), so that no message hides its
+// end: those rows cover the panes' last rows until the next key.
+func (m *Model) bottomLines() []string {
+	if m.message == "" || m.exp.step != exportOff || m.filtering && !m.messageBad {
+		return []string{m.bottomLine()}
+	}
+	s := m.c.st.Accent.Render(wire.VisibleString(m.message, wire.Pictures))
+	if m.messageBad {
+		s = m.c.st.Error.Render("✖ " + wire.VisibleString(m.message, wire.Pictures))
+	}
+	rows := m.messageLines(s)
+	for i := range rows {
+		rows[i] = fit(rows[i], m.width)
+	}
+	return rows
+}
+
 // bottomLine is the filter or export prompt, a message, or the help line
 // for the focused pane.
 func (m *Model) bottomLine() string {
@@ -243,6 +272,12 @@ func (m *Model) bottomLine() string {
 func (m *Model) shortHelp() []key.Binding {
 	k := m.c.km
 	var b []*Binding
+	switch {
+	case m.page != nil:
+		return keyBindings(k.ClosePage, k.Down, k.Up, k.PageDown, k.Top, k.Bottom)
+	case m.flist.open:
+		return keyBindings(k.GotoFinding, k.CloseFindings, k.Down, k.Up, k.PageDown, k.Top, k.Bottom)
+	}
 	switch m.focus {
 	case focusComposer:
 		return keyBindings(k.Send, k.SendRaw, k.NextTemplate, k.Editor, k.ClearComposer, k.CloseComposer, k.FocusNext)
@@ -255,10 +290,10 @@ func (m *Model) shortHelp() []key.Binding {
 	case focusProcess:
 		b = []*Binding{k.Env}
 	case focusStderr:
-		b = []*Binding{k.Up, k.Down}
+		b = []*Binding{k.Up, k.Down, k.OpenEntry}
 	}
 	// ? and q first: a narrow help line cuts from the end.
-	return keyBindings(append(append([]*Binding{k.Help, k.Quit, k.Compose}, b...), k.FocusNext, k.Filter, k.NextFinding, k.Follow, k.Export)...)
+	return keyBindings(append(append([]*Binding{k.Help, k.Quit, k.Compose}, b...), k.FocusNext, k.Zoom, k.Findings, k.NextFinding, k.Filter, k.Follow, k.Export)...)
 }
 
 // keyBindings gives the help bubble the key bindings of the table's rows.
@@ -274,7 +309,10 @@ func keyBindings(bs ...*Binding) []key.Binding {
 // nothing now are marked "not now"), the filter syntax and the glyphs.
 func (m *Model) fullHelp() []string {
 	st := m.c.st
-	const indent = 14
+	indent := 0
+	for _, g := range m.c.km.groups() {
+		indent = max(indent, ansi.StringWidth(g.Title)+1)
+	}
 	var out []string
 	for _, g := range m.c.km.groups() {
 		line := st.Accent.Render(fmt.Sprintf("%-*s", indent, g.Title))
@@ -301,10 +339,14 @@ func (m *Model) fullHelp() []string {
 		}
 		out = append(out, line)
 	}
-	for _, l := range strings.Split(FilterSyntax, "\n") {
-		out = append(out, st.Subtle.Render(l))
+	// Plain text lines wrap (a hanging indent under the description) so
+	// that nothing is cut at 80 columns.
+	text := append(strings.Split(FilterSyntax, "\n"), "Glyphs: → client→server  ← server→client  ✖ error  ▲ warning  ● note  ▶ focused pane  ▌ selected")
+	for _, l := range text {
+		for _, r := range hangWrap(l, m.width, 18) {
+			out = append(out, st.Subtle.Render(r))
+		}
 	}
-	out = append(out, st.Subtle.Render("Glyphs: → client→server  ← server→client  ✖ error  ▲ warning  ● note  ▶ focused pane  ▌ selected"))
 	return out
 }
 
