@@ -44,7 +44,7 @@ func TestUIEndToEnd(t *testing.T) {
 
 	// y copies the selected frame (the reply) through OSC 52.
 	term.send("y")
-	term.waitFor("copied frame")
+	term.waitFor("via OSC 52")
 	reply := `{"jsonrpc":"2.0","id":42,"result":{"pong":"REPLY-MARKER"}}` + "\n"
 	osc52 := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(reply))
 	deadline := time.Now().Add(20 * time.Second)

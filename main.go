@@ -44,6 +44,7 @@ Usage:
   linesman export FILE --format F             export a capture (replay script, findings JSON, transcript)
   linesman explain [CODE|FAMILY]              the rule families; what a finding means and how to fix it
   linesman demo-server [--isolate=false]      the demo server itself (speaks MCP on stdio)
+  linesman --version                          print the version
 
 Run 'linesman COMMAND --help' for the flags of a mode.
 Exit status of check and send: 0 no finding of severity error, 1 at least one, 2 usage error.
@@ -107,6 +108,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return runWrap(args[0], args[1:], outw, errw)
 		case "help":
 			fmt.Fprint(stdout, usageText)
+			return exitOK
+		case "--version", "-version", "version":
+			fmt.Fprintf(stdout, "linesman %s\n", session.Version)
 			return exitOK
 		}
 	}

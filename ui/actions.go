@@ -187,10 +187,12 @@ func (m *Model) copyFrame(pretty bool) tea.Cmd {
 			text = ansi.Strip(strings.Join(lines, "\n")) + "\n"
 		}
 	}
-	msg := fmt.Sprintf("copied frame #%d (%s, %s) to the clipboard", ev.Seq, what, humanBytes(int64(len(text))))
+	// A terminal never confirms an OSC 52 copy, and many refuse it (tmux
+	// passes it on only with set-clipboard on): say what was done, not
+	// what may have happened.
+	msg := fmt.Sprintf("sent frame #%d (%s, %s) to the terminal via OSC 52; no copy? the terminal refused it (tmux: set -g set-clipboard on)", ev.Seq, what, humanBytes(int64(len(text))))
 	if len(text) > osc52Comfortable {
-		// The copy goes through the terminal, which may drop it silently.
-		msg = fmt.Sprintf("sent frame #%d (%s, %s) to the terminal's clipboard (OSC 52): many terminals refuse a copy this large", ev.Seq, what, humanBytes(int64(len(text))))
+		msg = fmt.Sprintf("sent frame #%d (%s, %s) to the terminal via OSC 52: many terminals refuse a copy this large", ev.Seq, what, humanBytes(int64(len(text))))
 	}
 	m.setMessage(msg, false)
 	return tea.SetClipboard(text)

@@ -20,8 +20,9 @@ import (
 )
 
 // Export from the UI (X): a two-step prompt on the bottom line — which
-// format (r, f, t), then which file (a fresh name in the current directory
-// is offered) — and the file is written by capture.Export in a command, so
+// format (r, f, t), then which file (a fresh name in the export directory,
+// [exportDir], is offered, and the prompt says the path can be edited) — and
+// the file is written by capture.Export in a command, so
 // that a large log never stalls the event loop. It is the same export as
 // `linesman export`, from the log the UI shows, live or read-only.
 
@@ -38,6 +39,7 @@ const (
 type exportPrompt struct {
 	step   exportStep
 	format string // one of capture.Formats, once chosen
+	dir    string // the directory offered (created when written to)
 	in     textinput.Model
 }
 
@@ -48,16 +50,41 @@ var exportFormats = []struct{ key, format, ext, what string }{
 	{"t", "transcript", ".txt", "transcript text"},
 }
 
-// defaultExportName is the file name offered for format at time t: in the
-// current directory, unlikely to exist already.
-func defaultExportName(format string, t time.Time) string {
+// defaultExportName is the file name offered for format at time t: in dir,
+// unlikely to exist already.
+func defaultExportName(dir, format string, t time.Time) string {
 	ext := ".txt"
 	for _, f := range exportFormats {
 		if f.format == format {
 			ext = f.ext
 		}
 	}
-	return "linesman-" + format + "-" + t.Format("20060102-150405") + ext
+	return filepath.Join(dir, "linesman-"+format+"-"+t.Format("20060102-150405")+ext)
+}
+
+// exportDir is where exports go unless the user types another path:
+// $LINESMAN_EXPORT_DIR, else $XDG_STATE_HOME/linesman/exports, else
+// ~/.local/state/linesman/exports — one stated place, not whatever
+// directory the inspector was started in (often the server's project).
+// It is created when an export is written there. Under the home directory
+// it is spelled with ~/ (the prompt expands it).
+func exportDir() string {
+	dir := os.Getenv("LINESMAN_EXPORT_DIR")
+	if dir == "" {
+		if x := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(x) {
+			dir = filepath.Join(x, "linesman", "exports")
+		} else if home, err := os.UserHomeDir(); err == nil {
+			dir = filepath.Join(home, ".local", "state", "linesman", "exports")
+		} else {
+			return "."
+		}
+	}
+	if home, err := os.UserHomeDir(); err == nil && home != "/" {
+		if rest, ok := strings.CutPrefix(dir, home+string(filepath.Separator)); ok {
+			return "~/" + rest
+		}
+	}
+	return dir
 }
 
 // startExport opens the prompt at its first step.
@@ -84,10 +111,21 @@ func (m *Model) writeExportFile() tea.Cmd {
 		return nil
 	}
 	format := m.exp.format
+	mkdir := ""
+	if filepath.Dir(path) == filepath.Clean(m.exp.dir) {
+		mkdir = expandHome(m.exp.dir) // the offered directory is made on demand; a typed one must exist
+	}
 	m.exp = exportPrompt{}
 	m.setMessage(fmt.Sprintf("exporting %s to %s…", format, path), false)
 	log, tr, h := m.opts.Log, m.opts.Tracker, m.exportHeader()
-	return func() tea.Msg { return writeExport(path, format, log, tr, h) }
+	return func() tea.Msg {
+		if mkdir != "" {
+			if err := os.MkdirAll(mkdir, 0o700); err != nil {
+				return resultMsg{"export", err}
+			}
+		}
+		return writeExport(path, format, log, tr, h)
+	}
 }
 
 func (m *Model) cancelExport() {
@@ -101,7 +139,8 @@ func (m *Model) exportChoose(format string) tea.Cmd {
 	in.SetStyles(m.c.st.TextInput)
 	in.Prompt = "export " + format + " to: "
 	in.SetWidth(max(m.width-len(in.Prompt)-1, 10))
-	in.SetValue(defaultExportName(format, time.Now()))
+	m.exp.dir = exportDir()
+	in.SetValue(defaultExportName(m.exp.dir, format, time.Now()))
 	in.CursorEnd()
 	m.exp.step, m.exp.format, m.exp.in = exportName, format, in
 	return m.exp.in.Focus()
@@ -153,11 +192,7 @@ func (m *Model) exportLine() string {
 // name must not destroy one. Files are 0600 (a session can hold secrets),
 // a replay script 0700.
 func writeExport(path, format string, log *session.Log, tr *session.Tracker, h capture.Header) resultMsg {
-	if rest, ok := strings.CutPrefix(path, "~/"); ok {
-		if home, err := os.UserHomeDir(); err == nil {
-			path = filepath.Join(home, rest)
-		}
-	}
+	path = expandHome(path)
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
 	}
@@ -208,6 +243,25 @@ func writeExport(path, format string, log *session.Log, tr *session.Tracker, h c
 		text = fmt.Sprintf("wrote %d events as a transcript (%s) to %s", events, size, path)
 	}
 	return resultMsg{text, nil}
+}
+
+// expandHome expands a leading ~/ to the home directory.
+func expandHome(path string) string {
+	if rest, ok := strings.CutPrefix(path, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, rest)
+		}
+	}
+	return path
+}
+
+// exportHint is the row above the file name prompt: the path is offered,
+// not imposed.
+func (m *Model) exportHint() string {
+	st := m.c.st
+	return fit(st.Subtle.Render("the path is editable (default folder "+wire.VisibleString(m.exp.dir, wire.Pictures)+", created if missing) · ")+
+		st.Help.ShortKey.Render("enter")+" "+st.Help.ShortDesc.Render("write")+"  "+
+		st.Help.ShortKey.Render("esc")+" "+st.Help.ShortDesc.Render("cancel"), m.width)
 }
 
 // countWriter counts the bytes written through it.

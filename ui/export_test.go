@@ -33,8 +33,11 @@ func exportTo(t *testing.T, m *Model, formatKey, path string) string {
 	}
 	format := m.exp.format
 	offered := m.exp.in.Value()
-	if !strings.HasPrefix(offered, "linesman-"+format+"-") || filepath.Base(offered) != offered {
-		t.Fatalf("offered name %q: want linesman-%s-<time> in the current directory", offered, format)
+	if !strings.HasPrefix(filepath.Base(offered), "linesman-"+format+"-") || filepath.Dir(offered) != exportDir() {
+		t.Fatalf("offered name %q: want linesman-%s-<time> in %s", offered, format, exportDir())
+	}
+	if hint := ansi.Strip(m.exportHint()); !strings.Contains(hint, "the path is editable") {
+		t.Fatalf("the prompt does not say the path is editable: %q", hint)
 	}
 	if got := ansi.Strip(m.bottomLine()); !strings.Contains(got, "export "+format+" to: "+offered) {
 		t.Fatalf("name prompt: %q", got)
@@ -246,5 +249,33 @@ func TestExportWhileLive(t *testing.T) {
 	b, _ := os.ReadFile(path)
 	if !strings.Contains(string(b), "} | cat\n") || !strings.Contains(string(b), "# the server ran in: /tmp\n") {
 		t.Fatalf("replay from the live model:\n%s", b)
+	}
+}
+
+// TestExportDefaultsToAStatedDirectory: X offers a name in the export
+// directory (not wherever linesman was started), the prompt says the path
+// is editable and where it points, the directory is made on demand, and
+// the result names the whole file, on screen at 80×24.
+func TestExportDefaultsToAStatedDirectory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "deep", "exports with a long name to wrap the result message")
+	t.Setenv("LINESMAN_EXPORT_DIR", dir)
+	f := misbehaving(t, false)
+	m := f.model(80, 24, nil)
+	press(m, "X", "t")
+	screen := ansi.Strip(m.Render())
+	if !strings.Contains(squash(screen), squash("the path is editable")) {
+		t.Fatalf("the prompt does not say the path is editable:\n%s", screen)
+	}
+	offered := m.exp.in.Value()
+	if filepath.Dir(offered) != dir {
+		t.Fatalf("offered %q, want a name in %s", offered, dir)
+	}
+	press(m, "enter")
+	if _, err := os.Stat(offered); err != nil {
+		t.Fatalf("the export was not written where offered: %v (message %q)", err, m.message)
+	}
+	screen = plain(t, m.Render(), 80, 24)
+	if !strings.Contains(squash(screen), squash(filepath.Base(offered))) || !strings.Contains(squash(bottomText(m)), squash(offered)) {
+		t.Errorf("the result does not show the whole file name %q:\n%s", offered, screen)
 	}
 }

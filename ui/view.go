@@ -229,6 +229,9 @@ func (m *Model) statusBar() string {
 // as it takes (up to a third of the screen), so that no message hides its
 // end: those rows cover the panes' last rows until the next key.
 func (m *Model) bottomLines() []string {
+	if m.exp.step == exportName && !m.messageBad {
+		return []string{m.exportHint(), m.bottomLine()}
+	}
 	if m.message == "" || m.exp.step != exportOff || m.filtering && !m.messageBad {
 		return []string{m.bottomLine()}
 	}

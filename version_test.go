@@ -1,0 +1,23 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"linesman/session"
+)
+
+// TestVersionFlag: `linesman --version` prints the version and exits 0,
+// starting nothing.
+func TestVersionFlag(t *testing.T) {
+	for _, arg := range []string{"--version", "-version", "version"} {
+		var out, errOut bytes.Buffer
+		if code := run([]string{arg}, strings.NewReader(""), &out, &errOut); code != exitOK {
+			t.Fatalf("linesman %s: exit %d (%s)", arg, code, errOut.String())
+		}
+		if got, want := out.String(), "linesman "+session.Version+"\n"; got != want {
+			t.Errorf("linesman %s printed %q, want %q", arg, got, want)
+		}
+	}
+}
