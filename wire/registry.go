@@ -61,7 +61,7 @@ const (
 
 var registry = func() map[string]Info {
 	m := make(map[string]Info)
-	for _, i := range append(entries, protocolEntries...) {
+	for _, i := range append(append(entries, protocolEntries...), ciEntries...) {
 		i = withFamily(i)
 		if _, dup := m[i.Code]; dup {
 			panic("wire: duplicate registry code " + i.Code)

@@ -38,7 +38,7 @@ type FamilyInfo struct {
 
 // Families returns the rule families in the order reports list them.
 func Families() []FamilyInfo {
-	return []FamilyInfo{
+	return append([]FamilyInfo{
 		{FamilyFraming, "Framing: one JSON-RPC message per line"},
 		{FamilyProcess, "Process and transport: start, exit, pipes, shutdown"},
 		{FamilyIDs, "Ids, answers, cancellation and progress"},
@@ -57,7 +57,7 @@ func Families() []FamilyInfo {
 		{FamilyMultiRound, "Multi-round requests: input_required and requestState (2026-07-28)"},
 		{FamilySubscriptions, "Subscriptions: subscriptions/listen and its tags (2026-07-28)"},
 		{FamilyLogging, "Logging: declared, and opted in per request (2026-07-28)"},
-	}
+	}, ciFamilies...)
 }
 
 // familyOf places the framing, process and tracker codes of entries.

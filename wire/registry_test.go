@@ -46,8 +46,8 @@ func TestRegistryHoldsEveryContractCode(t *testing.T) {
 		}
 	}
 	all := Codes()
-	if len(all) != len(contractCodes)+len(protocolEntries) {
-		t.Errorf("registry has %d codes, the contract %d and the protocol judge %d", len(all), len(contractCodes), len(protocolEntries))
+	if len(all) != len(contractCodes)+len(protocolEntries)+len(ciEntries) {
+		t.Errorf("registry has %d codes, the contract %d, the protocol judge %d and CI %d", len(all), len(contractCodes), len(protocolEntries), len(ciEntries))
 	}
 	families := map[string]bool{}
 	for _, f := range Families() {
