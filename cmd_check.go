@@ -262,33 +262,62 @@ type headlessSteps func(ctx context.Context, s *session.Session, flags *commonFl
 // which the group is killed; interrupting linesman (^C) skips to the
 // shutdown and the report.
 func runHeadless(mode string, flags *commonFlags, cfg session.Config, stdout, stderr io.Writer, steps headlessSteps) int {
-	command := cfg.Command
-	flags.ci.start = time.Now()
+	rep, status := headlessRun(mode, flags, cfg, stderr, steps, 0)
+	if rep == nil {
+		return status
+	}
+	var err error
+	switch {
+	case flags.jsonOut:
+		err = rep.WriteJSON(stdout)
+	case rep.Process.Pid != 0 || rep.Error == "":
+		err = rep.WriteText(stdout) // a server that never started has said why on stderr
+	}
+	if err == nil {
+		err = flags.ci.write(rep)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "linesman %s: writing the report: %v\n", mode, err)
+		return exitFindings
+	}
+	return status
+}
+
+// headlessRun starts the server, runs steps (cut short after limit, when
+// positive), shuts the server down, judges the policy and returns the
+// report and the run's exit status. rep is nil only when there is nothing
+// to report (a usage error such as an unwritable --log file); a server
+// that could not be started gets a report that says why.
+func headlessRun(mode string, flags *commonFlags, cfg session.Config, stderr io.Writer, steps headlessSteps, limit time.Duration) (rep *report.Report, status int) {
+	start := time.Now()
 	// SIGHUP too: when the terminal goes away, the server's process group
 	// must not outlive linesman (the parent-death signal reaches only the
 	// server itself, not its children).
 	r, status, startErr := startServerRun("linesman "+mode, flags, cfg, stderr, runSignals{sigs: stopSignals()})
 	if r == nil {
-		if startErr != nil {
-			// A script and CI still get a report to read: no process, and why.
-			rep := report.FromLog(session.NewLog(0), nil, report.Meta{
-				Mode: mode, Command: command, Error: startErr.Error()})
-			if flags.jsonOut {
-				rep.WriteJSON(stdout)
-			}
-			if err := flags.ci.write(&rep); err != nil {
-				fmt.Fprintf(stderr, "linesman %s: %v\n", mode, err)
-			}
+		if startErr == nil {
+			return nil, status
 		}
-		return status
+		// A script and CI still get a report to read: no process, and why.
+		rp := report.FromLog(session.NewLog(0), nil, report.Meta{Mode: mode, Command: cfg.Command, Error: startErr.Error()})
+		rp.Seconds = time.Since(start).Seconds()
+		return &rp, status
 	}
 	defer r.close()
-	stepErr := steps(r.ctx, r.s, flags)
+	ctx := r.ctx
+	if limit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, limit)
+		defer cancel()
+	}
+	stepErr := steps(ctx, r.s, flags)
 	// Judge now, before the ladder ends the process: did the steps fail
 	// because the server was gone, or for a reason of their own?
 	ownFailure := stepErr != nil && !serverGone(r.s, stepErr)
+	cutShort := limit > 0 && ctx.Err() != nil && r.ctx.Err() == nil
 	r.logf("steps done (error: %v, interrupted: %v); shutdown ladder", stepErr, r.interrupted.Load())
 	r.shutdown()
+	flags.ci.policy.judge(r.s.Log(), r.s.Tracker(), time.Since(start))
 	captureErr := r.stopCapture()
 
 	meta := report.SessionMeta(r.s)
@@ -296,37 +325,30 @@ func runHeadless(mode string, flags *commonFlags, cfg session.Config, stdout, st
 	meta.FrameText = mode == "send"
 	meta.FrameTextLimit = flags.maxText
 	meta.Interrupted = r.interrupted.Load()
+	if flags.ci.policy.active() {
+		meta.Applied = append(meta.Applied, wire.FamilyPolicy)
+	}
 	switch {
 	case meta.Interrupted:
 		meta.Error = "interrupted"
+	case cutShort:
+		meta.Error = fmt.Sprintf("no verdict within --server-timeout %s: the server was shut down (%v)", limit, stepErr)
 	case ownFailure:
 		meta.Error = stepErr.Error()
 	case captureErr != nil:
 		// The run fails (exit 1): the report must say so, not "exit status 0".
 		meta.Error = captureErr.Error()
 	}
-	rep := report.FromLog(r.s.Log(), r.s.Tracker(), meta)
-	var err error
-	if flags.jsonOut {
-		err = rep.WriteJSON(stdout)
-	} else {
-		err = rep.WriteText(stdout)
-	}
-	if err == nil {
-		err = flags.ci.write(&rep)
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "linesman %s: writing the report: %v\n", mode, err)
-		return exitFindings
-	}
+	rp := report.FromLog(r.s.Log(), r.s.Tracker(), meta)
+	rp.Seconds = time.Since(start).Seconds()
 	if captureErr != nil {
 		fmt.Fprintf(stderr, "linesman %s: %v\n", mode, captureErr)
-		return exitFindings
+		return &rp, exitFindings
 	}
 	if meta.Interrupted {
-		return exitSignal
+		return &rp, exitSignal
 	}
-	return flags.ci.exitStatus(&rep)
+	return &rp, flags.ci.exitStatus(&rp)
 }
 
 // serverGone reports whether err only says that the server exited: the

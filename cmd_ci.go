@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"slices"
-	"time"
 
 	"linesman/session/report"
 )
@@ -20,8 +19,8 @@ type ciFlags struct {
 	// origin is the host config file the server came from (--config),
 	// passed on by configServer as --config-origin.
 	origin string
-	failOn string    // --fail-on: the least severity that fails the run
-	start  time.Time // when the run began, for JUnit's time
+	failOn string      // --fail-on: the least severity that fails the run
+	policy policyFlags // --expect-tool, --forbid-tool, --max-duration, --max-latency
 }
 
 // register adds the CI flags to fs.
@@ -30,15 +29,13 @@ func (c *ciFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.failOn, "fail-on", "error", "the least severity of finding that fails the run (exit status 1): error, warning or note")
 	fs.StringVar(&c.origin, "config-origin", "", "the host config `FILE` the server came from (set by --config; SARIF results point at it)")
 	fs.StringVar(&c.sarif, "sarif", "", "also write a SARIF 2.1.0 log to `FILE`: a rule per finding code (title, why and fix, clause), a result per finding")
+	c.policy.register(fs)
 }
 
 // write writes the report files asked for. Each is written whole to a
 // temporary file beside it and renamed, so a reader never sees half.
 func (c *ciFlags) write(rep *report.Report) error {
-	opt := report.CIOptions{ConfigFile: c.origin}
-	if !c.start.IsZero() {
-		opt.Seconds = time.Since(c.start).Seconds()
-	}
+	opt := report.CIOptions{ConfigFile: c.origin, Seconds: rep.Seconds}
 	for _, out := range []struct {
 		path  string
 		write func(io.Writer, report.CIOptions) error
@@ -76,7 +73,7 @@ func (c *ciFlags) validate() error {
 	if !slices.Contains(report.FailOnLevels, c.failOn) {
 		return fmt.Errorf("--fail-on %q: want error, warning or note", c.failOn)
 	}
-	return nil
+	return c.policy.validate()
 }
 
 // exitStatus is the report's exit status under --fail-on.

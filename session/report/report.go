@@ -48,11 +48,18 @@ type Report struct {
 	// retention budget never drops them.
 	Notes   []Note   `json:"linesmanNotes"`
 	Dropped *Dropped `json:"dropped,omitempty"`
+	// Definitions are the tools, prompts and resources the server listed
+	// (absent when it listed none): what linesman diff compares.
+	Definitions *Definitions `json:"definitions,omitempty"`
 	// Error is a failure of linesman's own run, when there was one.
 	Error string `json:"error,omitempty"`
 	// Interrupted is set when linesman was interrupted (^C, SIGTERM,
 	// SIGHUP): it stopped early and exits with status 130.
 	Interrupted bool `json:"interrupted,omitempty"`
+	// Seconds is how long the run took, start to exit, for the CI reports
+	// (0 when the report was not made by a run: a capture, --from). It is
+	// not in the JSON report, which a capture's export reproduces exactly.
+	Seconds float64 `json:"-"`
 
 	frameIndex map[uint64]int // frame Seq -> index in Frames
 	stderrAll  []string       // every retained stderr line (the text report shows a tail)
@@ -198,6 +205,10 @@ type Meta struct {
 	// Interrupted says linesman was interrupted and stopped early; the
 	// report's exit status is then ExitInterrupted.
 	Interrupted bool
+	// Applied names the CI rule families the run applied (wire.FamilyPolicy
+	// when a policy flag was given, wire.FamilyDrift with a baseline): they
+	// are listed in Rules, held when none of their findings was raised.
+	Applied []string
 }
 
 // ExitInterrupted is the exit status of a headless run that was interrupted.
@@ -261,10 +272,13 @@ func FromLog(log *session.Log, tr *session.Tracker, meta Meta) Report {
 
 	if tr != nil {
 		r.addRequests(tr.Requests())
+		if d := DefinitionsOf(log, tr); len(d.Listed) > 0 {
+			r.Definitions = d
+		}
 	}
 	r.keepStderr(meta.StderrLimit)
 	r.addTotals(log, tr)
-	r.addRules(tr)
+	r.addRules(tr, meta.Applied)
 	return r
 }
 

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"linesman/session"
@@ -21,8 +22,10 @@ type Rule struct {
 }
 
 // addRules fills the "rules" block from the tracker's protocol judge and
-// the findings listed.
-func (r *Report) addRules(tr *session.Tracker) {
+// the findings listed. The CI families (policy, drift) are listed only
+// when the run applied them (applied) or one of their findings was
+// raised: a run without a policy has no policy to observe.
+func (r *Report) addRules(tr *session.Tracker, applied []string) {
 	r.Rules = []Rule{}
 	if tr == nil {
 		return
@@ -37,6 +40,15 @@ func (r *Report) addRules(tr *session.Tracker) {
 	for _, st := range tr.Coverage(counts) {
 		if st.Family == wire.FamilyProcess && ran && st.Status == protocol.NotObserved {
 			st.Status = protocol.Held // a process ran and nothing was said of it
+		}
+		if st.Family == wire.FamilyPolicy || st.Family == wire.FamilyDrift {
+			on := slices.Contains(applied, st.Family)
+			if !on && st.Findings == 0 {
+				continue
+			}
+			if on && st.Status == protocol.NotObserved {
+				st.Status = protocol.Held // judged after the run, with nothing to say
+			}
 		}
 		r.Rules = append(r.Rules, Rule{Family: st.Family, Title: st.Title, Status: string(st.Status), Findings: st.Findings})
 	}
