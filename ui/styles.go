@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/textarea"
 	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
 	"linesman/themes"
@@ -47,8 +48,9 @@ func fg(c color.Color) lipgloss.Style {
 	return s
 }
 
-// NewStyles expands a theme into styles. isDark picks the bubbles defaults
-// that the theme does not cover.
+// NewStyles expands a theme into styles: every colour of every style,
+// the bubbles' included, is one of the theme's. (isDark is kept for
+// callers; the theme already chose for the background.)
 func NewStyles(t themes.Theme, isDark bool) *Styles {
 	s := &Styles{Theme: t}
 	s.Base = fg(t.Base)
@@ -79,21 +81,56 @@ func NewStyles(t themes.Theme, isDark bool) *Styles {
 	s.JSONLiteral = fg(t.JSONLiteral)
 	s.JSONPunct = fg(t.Subtle)
 
-	s.Help = help.DefaultStyles(isDark)
-	if t.Name == "none" {
-		plain := lipgloss.NewStyle()
-		s.Help = help.Styles{Ellipsis: plain, ShortKey: plain.Bold(true), ShortDesc: plain, ShortSeparator: plain,
-			FullKey: plain.Bold(true), FullDesc: plain, FullSeparator: plain}
-	} else {
-		s.Help.ShortKey = fg(t.Accent)
-		s.Help.FullKey = fg(t.Accent)
+	s.Help = helpStyles(t)
+	s.Textarea = textareaStyles(t)
+	s.TextInput = textInputStyles(t)
+	return s
+}
+
+// bg is a style with background c, or a plain style when c is nil.
+func bg(c color.Color) lipgloss.Style {
+	s := lipgloss.NewStyle()
+	if c != nil {
+		s = s.Background(c)
 	}
-	// A steady cursor: a blinking one redraws the screen twice a second
-	// for nothing.
-	s.Textarea = textarea.DefaultStyles(isDark)
-	s.Textarea.Cursor.Blink = false
-	s.TextInput = textinput.DefaultStyles(isDark)
-	s.TextInput.Cursor.Blink = false
+	return s
+}
+
+// helpStyles colours the help line and the full help from the theme (the
+// bubble's defaults are fixed greys, whatever the theme): keys in the
+// accent, descriptions in the base colour, separators subtle. Without
+// colours, keys are bold.
+func helpStyles(t themes.Theme) help.Styles {
+	key := fg(t.Accent)
+	if t.Accent == nil {
+		key = key.Bold(true)
+	}
+	return help.Styles{Ellipsis: fg(t.Subtle), ShortKey: key, ShortDesc: fg(t.Base), ShortSeparator: fg(t.Subtle),
+		FullKey: key, FullDesc: fg(t.Base), FullSeparator: fg(t.Subtle)}
+}
+
+// textareaStyles colours the composer from the theme. The cursor is steady:
+// a blinking one redraws the screen twice a second for nothing.
+func textareaStyles(t themes.Theme) textarea.Styles {
+	var s textarea.Styles
+	s.Focused = textarea.StyleState{
+		Base: lipgloss.NewStyle(), Text: fg(t.Base),
+		LineNumber: fg(t.Subtle), CursorLineNumber: fg(t.Accent), CursorLine: bg(t.Selection),
+		EndOfBuffer: fg(t.Subtle), Placeholder: fg(t.Subtle), Prompt: fg(t.Subtle), Selection: bg(t.Selection).Reverse(t.Selection == nil),
+	}
+	s.Blurred = s.Focused
+	s.Blurred.CursorLine, s.Blurred.CursorLineNumber, s.Blurred.Text = fg(t.Subtle), fg(t.Subtle), fg(t.Subtle)
+	s.Cursor = textarea.CursorStyle{Color: t.Accent, Shape: tea.CursorBlock}
+	return s
+}
+
+// textInputStyles colours the prompts (filter, export) from the theme.
+func textInputStyles(t themes.Theme) textinput.Styles {
+	var s textinput.Styles
+	s.Focused = textinput.StyleState{Text: fg(t.Base), Placeholder: fg(t.Subtle), Suggestion: fg(t.Subtle), Prompt: fg(t.Accent)}
+	s.Blurred = s.Focused
+	s.Blurred.Text = fg(t.Subtle)
+	s.Cursor = textinput.CursorStyle{Color: t.Accent, Shape: tea.CursorBlock}
 	return s
 }
 
