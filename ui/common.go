@@ -77,18 +77,24 @@ func block(lines []string, w, h int) string {
 	return sb.String()
 }
 
-// humanBytes renders a byte count compactly: 512B, 1.2k, 3.4M.
+// humanBytes renders a byte count in binary units, as the README and the
+// flags do (one unit style everywhere): 512 B, 5.1 KiB, 16 MiB, 1.2 GiB —
+// one decimal under 10, at most 7 cells.
 func humanBytes(n int64) string {
-	switch {
-	case n < 1000:
-		return fmt.Sprintf("%dB", n)
-	case n < 1000*1000:
-		return fmt.Sprintf("%.1fk", float64(n)/1000)
-	case n < 1000*1000*1000:
-		return fmt.Sprintf("%.1fM", float64(n)/1e6)
-	default:
-		return fmt.Sprintf("%.1fG", float64(n)/1e9)
+	if n < 1000 {
+		return fmt.Sprintf("%d B", n)
 	}
+	v, unit := float64(n)/1024, "KiB"
+	for _, u := range []string{"MiB", "GiB", "TiB"} {
+		if v < 999.5 {
+			break
+		}
+		v, unit = v/1024, u
+	}
+	if v < 9.95 {
+		return fmt.Sprintf("%.1f %s", v, unit)
+	}
+	return fmt.Sprintf("%.0f %s", v, unit)
 }
 
 // humanAge renders a duration for ages and uptimes: 850ms, 12.3s, 4m05s, 2h03m.

@@ -21,7 +21,7 @@ func TestDetailOfTruncatedFrame(t *testing.T) {
 		f.append(session.Event{Type: session.EventFrame, Dir: wire.ServerToClient, Frame: fr})
 	}
 	screen := ansi.Strip(f.model(160, 40, nil).Render())
-	if !strings.Contains(screen, "1.0M frame, 307.2k kept (--max-frame)") {
+	if !strings.Contains(screen, "1.0 MiB frame, 300 KiB kept (--max-frame)") {
 		t.Errorf("detail of a truncated frame:\n%s", screen)
 	}
 }

@@ -149,7 +149,7 @@ func (p *framesPane) Render(focused bool) string {
 const (
 	colTime = 8
 	colID   = 5
-	colSize = 6
+	colSize = 7
 )
 
 // row draws one frame. A selected row is drawn plain and then in reverse

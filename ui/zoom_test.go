@@ -85,3 +85,18 @@ func TestLongMessagesWrap(t *testing.T) {
 // squash drops every space (rows of a wrapped text join without telling
 // where a word was broken).
 func squash(s string) string { return strings.ReplaceAll(s, " ", "") }
+
+// TestHumanBytes: one unit style, binary, as the README and the flags
+// spell it; never wider than the frame list's size column.
+func TestHumanBytes(t *testing.T) {
+	for n, want := range map[int64]string{0: "0 B", 999: "999 B", 1000: "1.0 KiB", 5204: "5.1 KiB", 16 << 20: "16 MiB",
+		1023 * 1024: "1.0 MiB", 17_600_000: "17 MiB", 3 << 30: "3.0 GiB", 999 * 1024: "999 KiB"} {
+		got := humanBytes(n)
+		if got != want {
+			t.Errorf("humanBytes(%d) = %q, want %q", n, got, want)
+		}
+		if len(got) > colSize {
+			t.Errorf("humanBytes(%d) = %q is wider than the size column (%d)", n, got, colSize)
+		}
+	}
+}
