@@ -49,7 +49,8 @@ type index struct {
 	bytesC2S     int64
 	bytesS2C     int64
 	bytesStderr  int64
-	frameCount   [3]int // per wire.Dir
+	lastS2C      time.Duration // when the server's last frame came (the in-flight hint)
+	frameCount   [3]int        // per wire.Dir
 	stderrLines  int
 	firstDropped uint64
 	prunedAt     uint64 // first retained Seq at the last prune
@@ -249,6 +250,7 @@ func (x *index) addFrame(ev *session.Event) {
 		x.bytesC2S += f.Size()
 	case wire.ServerToClient:
 		x.bytesS2C += f.Size()
+		x.lastS2C = ev.At
 	}
 
 	if f.Msg.Kind == wire.KindResult && ev.Dir == wire.ServerToClient {

@@ -115,6 +115,7 @@ type Model struct {
 
 	width, height int
 	rects         [numPanes + 1]rect
+	laidOut       paneNeeds // the needs the rects were computed for
 	wide          bool
 	isDark        bool
 
@@ -266,6 +267,7 @@ func (m *Model) refresh() {
 		cmd, env, dir, pending := m.opts.ProcessInfo()
 		m.process.info = &processInfo{Command: cmd, Env: env, Dir: dir, PendingWrite: pending}
 	}
+	m.relayout()
 	m.frames.sync()
 	m.detail.refresh(m.frames.SelectedSeq())
 }

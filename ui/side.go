@@ -72,7 +72,14 @@ func (p *inflightPane) move(d int) { p.sel = max(0, min(p.sel+d, len(p.reqs)-1))
 
 func (p *inflightPane) Render(focused bool) string {
 	st := p.c.st
-	lines := []string{p.c.titleLine(p.w, "In flight", focused, st.Subtle.Render(fmt.Sprintf("%d", len(p.reqs))))}
+	hint := p.hint()
+	extra := st.Subtle.Render(fmt.Sprintf("%d", len(p.reqs)))
+	if len(hint) > 0 {
+		// The title says it in a few words; the rows under the requests
+		// say it whole (all of it when zoomed).
+		extra += " " + st.Warning.Render("▲ silent "+humanAge(p.c.now-p.c.ix.lastS2C))
+	}
+	lines := []string{p.c.titleLine(p.w, "In flight", focused, extra)}
 	rows := max(p.h-1, 0)
 	top := max(0, p.sel-rows+1)
 	for i := top; i < len(p.reqs) && len(lines) <= rows; i++ {
@@ -100,6 +107,9 @@ func (p *inflightPane) Render(focused bool) string {
 	}
 	if len(p.reqs) == 0 {
 		lines = append(lines, st.Subtle.Render("  nothing in flight"))
+	}
+	for _, l := range hint {
+		lines = append(lines, st.Warning.Render(l))
 	}
 	if p.wrap {
 		lines = wrapRows(lines, p.w)

@@ -15,50 +15,10 @@ import (
 // wideWidth is where the layout switches from stacked to two columns.
 const wideWidth = 140
 
-// resize computes the layout once: a rectangle per pane. Compact (under
-// wideWidth columns): frames across the top, detail beside in-flight and
-// process in the middle, stderr at the bottom. Wide: frames over detail on
-// the left, in-flight, process and stderr on the right.
+// resize takes the terminal's size and lays the panes out for it.
 func (m *Model) resize(w, h int) {
 	m.width, m.height = max(w, 20), max(h, 8)
-	W, body := m.width, m.height-2 // status bar and help line
-	m.wide = W >= wideWidth
-	r := &m.rects
-	if m.wide {
-		lw := W * 58 / 100
-		rw := W - lw - 1
-		fh := body / 2
-		r[focusFrames] = rect{0, 1, lw, fh}
-		r[focusDetail] = rect{0, 1 + fh, lw, body - fh}
-		ih := max(body/4, 3)
-		ph := max(body*30/100, 6)
-		r[focusInFlight] = rect{lw + 1, 1, rw, ih}
-		r[focusProcess] = rect{lw + 1, 1 + ih, rw, ph}
-		r[focusStderr] = rect{lw + 1, 1 + ih + ph, rw, body - ih - ph}
-		r[focusComposer] = r[focusDetail]
-	} else {
-		fh := max(body*40/100, 4)
-		sh := max(body*25/100, 3)
-		mh := body - fh - sh
-		rw := min(max(W*38/100, 26), 48)
-		dw := W - rw - 1
-		r[focusFrames] = rect{0, 1, W, fh}
-		r[focusDetail] = rect{0, 1 + fh, dw, mh}
-		ih := max(mh*45/100, 2)
-		r[focusInFlight] = rect{dw + 1, 1 + fh, rw, ih}
-		r[focusProcess] = rect{dw + 1, 1 + fh + ih, rw, mh - ih}
-		r[focusStderr] = rect{0, 1 + fh + mh, W, sh}
-		r[focusComposer] = rect{0, 1 + fh, W, mh}
-	}
-	m.zoomRect()
-	m.frames.SetSize(r[focusFrames].w, r[focusFrames].h)
-	m.detail.SetSize(r[focusDetail].w, r[focusDetail].h)
-	m.inflight.SetSize(r[focusInFlight].w, r[focusInFlight].h)
-	m.process.SetSize(r[focusProcess].w, r[focusProcess].h)
-	m.stderr.SetSize(r[focusStderr].w, r[focusStderr].h)
-	m.composer.SetSize(r[focusComposer].w, r[focusComposer].h)
-	m.help.SetWidth(W)
-	m.filterIn.SetWidth(W - 2)
+	m.layout()
 	m.refresh()
 }
 

@@ -1,0 +1,58 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"linesman/session"
+)
+
+// exitAtStart is a server that writes one line to stderr and exits before
+// answering: its findings come after the line that explains them.
+func exitAtStart(t *testing.T) *fixture {
+	f := newFixture(t)
+	f.process(session.ProcessEvent{State: session.StateStarting, Pid: 77, Detail: "starting ./server --stdio"})
+	f.process(session.ProcessEvent{State: session.StateRunning, Pid: 77})
+	f.c2s(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{}}` + "\n")
+	f.stderr("FATAL: WEATHER_API_KEY is not set (THE-LINE)")
+	f.process(session.ProcessEvent{State: session.StateExited, Pid: 77, ExitCode: 1})
+	f.finding("exit-at-start", "the server exited 4 ms after it started, with code 1", 0)
+	f.finding("exited-during-request", "the server exited with server/discover (id 1) unanswered", 3)
+	f.finding("pipe-held-after-exit", "stdout stayed open after the exit (a child holds it)", 0)
+	f.note("era probe: no answer to server/discover; using the legacy era")
+	return f
+}
+
+// TestLayoutGivesSpaceByNeed: a server that exits at once leaves a
+// frame or two and a handful of events: the frame list shrinks to what it
+// holds and the stderr line that says why stays on screen, at 80×24 and
+// 160×48; a near-empty frame list does not hold half the wide screen.
+func TestLayoutGivesSpaceByNeed(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {160, 48}} {
+		w, h := size[0], size[1]
+		dir := fmt.Sprintf("%dx%d", w, h)
+		t.Run(dir, func(t *testing.T) {
+			f := exitAtStart(t)
+			m := f.model(w, h, nil)
+			screen := plain(t, m.Render(), w, h)
+			golden(t, dir+"/exit-at-start.txt", screen)
+			if !strings.Contains(screen, "(THE-LINE)") {
+				t.Errorf("the server's stderr line is not on screen:\n%s", screen)
+			}
+			if fh := m.rects[focusFrames].h; fh > len(m.c.ix.frames)+1+2 {
+				t.Errorf("the frame list takes %d rows for %d frames", fh, len(m.c.ix.frames))
+			}
+			// A full session still shares the screen as before.
+			full := misbehaving(t, false).model(w, h, nil)
+			if fh, body := full.rects[focusFrames].h, h-2; fh < body*40/100-1 {
+				t.Errorf("a full frame list got %d rows of %d", fh, body)
+			}
+			if ansi.StringWidth(ansi.Strip(strings.Split(screen, "\n")[0])) != w {
+				t.Fatal("status bar width")
+			}
+		})
+	}
+}
