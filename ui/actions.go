@@ -104,10 +104,14 @@ func (m *Model) templateContext() templateCtx {
 }
 
 // openComposer opens the composer on the templates (or on the draft it
-// still holds) and gives it the focus.
+// still holds, or kept when esc closed it) and gives it the focus.
 func (m *Model) openComposer() {
-	if !m.composer.open {
-		m.composer.openWith(templates(m.templateContext()), 0)
+	switch p := m.composer; {
+	case p.kept:
+		p.open, p.kept = true, false
+		p.status, p.statusBad = "your draft, as you left it (ctrl+x clears it)", false
+	case !p.open:
+		p.openWith(templates(m.templateContext()), 0)
 	}
 	m.focusComposer()
 }
@@ -131,7 +135,7 @@ func (m *Model) sendComposed(raw bool) tea.Cmd {
 			return nil
 		}
 		if c.isReq && p.confirm != text {
-			if w := reuseWarning(m.c.ix, m.inflight.reqs, m.templateContext().era, c.id); w != "" {
+			if w := reuseWarning(m.c.ix, m.inflight.reqs, m.templateContext().era, c.id, "ctrl+s"); w != "" {
 				p.status, p.statusBad, p.confirm = w, false, text
 				return nil
 			}
@@ -139,6 +143,8 @@ func (m *Model) sendComposed(raw bool) tea.Cmd {
 		out = c.bytes
 	}
 	p.status, p.statusBad, p.confirm = "", false, ""
+	p.hist.add(text, true)
+	p.loaded, p.kept = text, false // sent: nothing left to keep
 	p.close()
 	m.focus = focusFrames
 	m.frames.follow = true
@@ -150,14 +156,19 @@ func (m *Model) sendComposed(raw bool) tea.Cmd {
 	return func() tea.Msg { return resultMsg{what, s.Send(out)} }
 }
 
-// resend sends the selected client frame again, byte for byte.
+// resend sends the selected client frame again: a request with the next
+// free id (and the rest byte for byte), anything else as it was (see
+// resendAsIs for the same id).
 func (m *Model) resend() tea.Cmd {
 	ev, _ := m.selectedEvent()
-	raw := ev.Frame.Raw()
-	s := m.opts.Session
-	seq := ev.Seq
-	m.frames.follow = true
-	return func() tea.Msg { return resultMsg{fmt.Sprintf("resent frame #%d as is", seq), s.Send(raw)} }
+	id := m.templateContext().id
+	raw, old, renewed := renewID(ev.Frame.Raw(), id)
+	what := fmt.Sprintf("resent frame #%d as is (it has no id of its own to renew)", ev.Seq)
+	if renewed {
+		what = fmt.Sprintf("resent frame #%d with id %s (was %s; ctrl+r: as is)", ev.Seq, id, old)
+	}
+	m.composer.hist.add(prettyText(raw), true)
+	return m.sendBytes(raw, what)
 }
 
 // cancelSelected cancels the client's request selected in the In flight
@@ -457,9 +468,16 @@ func (m *Model) moveFocused(mv movement) {
 	}
 }
 
+// editResend opens the selected client frame in the composer, pretty
+// printed, a request with the next free id.
 func (m *Model) editResend() {
 	ev, _ := m.selectedEvent()
-	m.composer.openText(fmt.Sprintf("edit of frame #%d", ev.Seq), string(frameText(ev.Frame)))
+	text, old, renewed := renewID(frameText(ev.Frame), m.templateContext().id)
+	title := fmt.Sprintf("edit of frame #%d", ev.Seq)
+	if renewed {
+		title += " (fresh id; was " + old + ")"
+	}
+	m.composer.openText(title, prettyText(text))
 	m.focusComposer()
 }
 
@@ -496,16 +514,30 @@ func (m *Model) cycleTemplate(d int) {
 	p.cycle(d)
 }
 
+// clearComposer empties the composer to write from scratch; a draft the
+// user wrote goes to the history, and the status line says so.
 func (m *Model) clearComposer() {
 	p := m.composer
-	p.big = ""
+	p.status, p.statusBad = "cleared", false
+	if p.putAside() {
+		p.status = "draft cleared (↑ brings it back)"
+	}
+	p.big, p.loaded = "", ""
 	p.ta.Reset()
-	p.title, p.status, p.confirm = "by hand", "", ""
+	p.title, p.confirm = "by hand", ""
+	p.hist.pos = len(p.hist.entries)
 }
 
+// closeComposer closes the composer; a draft the user wrote is kept for c
+// to reopen, and esc at once again clears it.
 func (m *Model) closeComposer() {
-	m.composer.close()
+	p := m.composer
+	p.close()
 	m.focus = m.lastFocus
+	if p.edited() {
+		p.kept, m.draftArmed = true, true
+		m.setMessage("draft kept: c reopens it · esc again clears it", false)
+	}
 }
 
 // typed takes a key no binding claimed: the prompt or the composer being
@@ -528,6 +560,10 @@ func (m *Model) typed(where scope, msg tea.KeyPressMsg) tea.Cmd {
 			m.setMessage("", false)
 		}
 		m.exp.in, cmd = m.exp.in.Update(msg)
+	case scopePicker:
+		cmd = m.picker.typed(msg)
+	case scopeForm:
+		cmd = m.form.typed(msg)
 	}
 	return cmd
 }

@@ -33,6 +33,14 @@ type composer struct {
 	// big holds a draft too large for the textarea (composerMaxEdit): it
 	// is shown as a preview, sent as is or edited in $EDITOR.
 	big string
+	// loaded is the text as it was put in (a template, a frame): a draft
+	// that differs from it was written by the user, and is not thrown away
+	// without a trace (see kept and hist).
+	loaded string
+	// kept says esc closed the composer on such a draft: c reopens it.
+	kept bool
+	// hist holds the requests sent and the drafts put aside (history.go).
+	hist history
 }
 
 // composerMaxEdit is the largest draft the textarea edits. Its rendering
@@ -79,17 +87,44 @@ func (p *composer) SetSize(w, h int) {
 	p.ta.SetHeight(max(h-2, 1))
 }
 
-// openWith opens the composer on a template list, showing the first.
+// openWith opens the composer on a template list, showing the one at idx.
+// A draft the user wrote goes to the history first (↑ brings it back).
 func (p *composer) openWith(ts []template, idx int) {
-	p.open = true
+	p.open, p.kept = true, false
 	p.tmpls = ts
 	p.tmplIdx = idx
 	p.status, p.statusBad, p.confirm = "", false, ""
 	if len(ts) > 0 {
-		p.title = ts[idx].Name
-		p.setDraft(ts[idx].Text)
+		p.load(ts[idx].Name, ts[idx].Text)
 	}
 	p.ta.Focus()
+}
+
+// load puts text in the composer as a fresh start, putting a draft the
+// user wrote aside in the history first.
+func (p *composer) load(title, text string) {
+	p.putAside()
+	p.title = title
+	p.setDraft(text)
+	p.loaded = text
+	p.hist.pos = len(p.hist.entries)
+}
+
+// edited reports whether the draft was written or changed by the user.
+func (p *composer) edited() bool {
+	v := p.value()
+	return v != p.loaded && strings.TrimSpace(v) != ""
+}
+
+// putAside keeps a draft the user wrote in the history (not sent), before
+// it is replaced or cleared; it reports whether there was one.
+func (p *composer) putAside() bool {
+	if !p.edited() {
+		return false
+	}
+	p.hist.add(p.value(), false)
+	p.loaded = p.value()
+	return true
 }
 
 // openText opens the composer on a given text (edit and resend).
@@ -102,8 +137,7 @@ func (p *composer) cycle(d int) {
 		return
 	}
 	p.tmplIdx = (p.tmplIdx + d + len(p.tmpls)) % len(p.tmpls)
-	p.title = p.tmpls[p.tmplIdx].Name
-	p.setDraft(p.tmpls[p.tmplIdx].Text)
+	p.load(p.tmpls[p.tmplIdx].Name, p.tmpls[p.tmplIdx].Text)
 	p.status, p.statusBad, p.confirm = "", false, ""
 }
 
@@ -114,7 +148,11 @@ func (p *composer) close() {
 
 func (p *composer) Render(focused bool) string {
 	st := p.c.st
-	extra := st.Subtle.Render(fmt.Sprintf("%s  (%d/%d)", wire.VisibleString(p.title, wire.Pictures), p.tmplIdx+1, max(len(p.tmpls), 1)))
+	extra := wire.VisibleString(p.title, wire.Pictures)
+	if len(p.tmpls) > 1 && p.title == p.tmpls[p.tmplIdx].Name {
+		extra += fmt.Sprintf("  (%d/%d)", p.tmplIdx+1, len(p.tmpls)) // where ctrl+t stands
+	}
+	extra = st.Subtle.Render(extra)
 	lines := []string{p.c.titleLine(p.w, "Composer", focused, extra)}
 	if p.big != "" {
 		lines = append(lines, st.Warning.Render(fmt.Sprintf("a %s draft: too large to edit here. ctrl+s sends it, ctrl+o edits it in $EDITOR, ctrl+x clears it.", humanBytes(int64(len(p.big))))))
@@ -126,7 +164,7 @@ func (p *composer) Render(focused bool) string {
 	lines = lines[:max(0, min(len(lines), p.h-1))]
 	status := p.status
 	if status == "" {
-		status = st.Subtle.Render("ctrl+s send · ctrl+r send raw · ctrl+t/ctrl+y template · ctrl+o $EDITOR · esc close")
+		status = st.Subtle.Render("ctrl+s send · ↑/↓ history · ctrl+t/ctrl+y template · ctrl+r raw · ctrl+o $EDITOR · esc close")
 	} else if p.statusBad {
 		status = st.Error.Render(status)
 	} else {
@@ -210,8 +248,9 @@ func check(text string) (checked, error) {
 }
 
 // reuseWarning says whether sending a request with id reuses an id, and
-// whether the era forbids it; "" when the id is fresh.
-func reuseWarning(x *index, inflight []session.Request, era session.Era, id wire.ID) string {
+// whether the era forbids it; "" when the id is fresh. again names the key
+// that goes ahead anyway; it comes first, so a narrow line never cuts it.
+func reuseWarning(x *index, inflight []session.Request, era session.Era, id wire.ID, again string) string {
 	if !id.IsValid() {
 		return ""
 	}
@@ -226,12 +265,12 @@ func reuseWarning(x *index, inflight []session.Request, era session.Era, id wire
 	}
 	switch {
 	case live:
-		return fmt.Sprintf("▲ id %s is still in flight: both eras forbid this. ctrl+s again sends anyway", id)
+		return fmt.Sprintf("▲ %s again sends anyway: id %s is still in flight, which both eras forbid", again, id)
 	case !x.tr.Used(id):
 		return ""
 	case era == session.EraModern:
-		return fmt.Sprintf("▲ id %s was used before: the modern era allows it once answered, but answers get confusing. ctrl+s again sends anyway", id)
+		return fmt.Sprintf("▲ %s again sends anyway: id %s was used before; the modern era allows it once answered, but answers get confusing", again, id)
 	default:
-		return fmt.Sprintf("▲ id %s was used before: the legacy era forbids reusing an id in a session. ctrl+s again sends anyway", id)
+		return fmt.Sprintf("▲ %s again sends anyway: id %s was used before; the legacy era forbids reusing an id in a session", again, id)
 	}
 }

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"bytes"
-	"encoding/json"
 	"sort"
 	"time"
 
@@ -56,8 +55,9 @@ type index struct {
 	prunedAt     uint64 // first retained Seq at the last prune
 
 	proc procView
-	// tools seen in the last tools/list result, for composer skeletons.
-	tools []toolInfo
+	// catalog is what the server offers, from its list results (the
+	// picker and the composer's skeletons read it; picker_catalog.go).
+	catalog
 }
 
 // procView is the process as the log tells it.
@@ -74,11 +74,6 @@ type procView struct {
 	Detail       string
 	Restarts     int
 	Steps        []string // shutdown steps as they happened, with their times
-}
-
-type toolInfo struct {
-	Name   string
-	Schema json.RawMessage
 }
 
 // newIndex indexes log, reading its facts from tr; a nil tr means nobody
@@ -254,29 +249,9 @@ func (x *index) addFrame(ev *session.Event) {
 	}
 
 	if f.Msg.Kind == wire.KindResult && ev.Dir == wire.ServerToClient {
-		if r, ok := x.tr.AnswerTo(ev.Seq); ok && r.Dir == wire.ClientToServer && r.Method == "tools/list" {
-			x.listedTools(f)
+		if r, ok := x.tr.AnswerTo(ev.Seq); ok && r.Dir == wire.ClientToServer {
+			x.listed(r, f)
 		}
-	}
-}
-
-// listedTools keeps the tools of a tools/list result (the projection paired
-// it with the request), for the composer's skeletons.
-func (x *index) listedTools(f *wire.Frame) {
-	var r struct {
-		Result struct {
-			Tools []struct {
-				Name        string          `json:"name"`
-				InputSchema json.RawMessage `json:"inputSchema"`
-			} `json:"tools"`
-		} `json:"result"`
-	}
-	if json.Unmarshal(frameText(f), &r) != nil {
-		return
-	}
-	x.tools = x.tools[:0]
-	for _, t := range r.Result.Tools {
-		x.tools = append(x.tools, toolInfo{Name: t.Name, Schema: t.InputSchema})
 	}
 }
 

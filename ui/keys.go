@@ -49,7 +49,7 @@ func (b *Binding) matches(msg tea.KeyPressMsg) bool {
 }
 
 // scope is a set of the places a key can be pressed in.
-type scope uint16
+type scope uint32
 
 const (
 	scopeMain         scope = 1 << iota // the main screen, whichever pane has the focus
@@ -65,10 +65,13 @@ const (
 	scopeStderr                         // the stderr & events pane has the focus
 	scopeFindings                       // the findings list (F) is open
 	scopePage                           // a page (a line opened whole, the messages) is open
+	scopePicker                         // the picker (t) is open
+	scopeForm                           // a tool's, prompt's or template's form is open
+	scopeDraftKept                      // esc just closed the composer, keeping its draft
 
 	scopePanes  = scopeFrames | scopeInFlight | scopeProcess | scopeStderr
 	scopeExport = scopeExportFormat | scopeExportName
-	scopeTyping = scopeComposer | scopeFilter | scopeExport
+	scopeTyping = scopeComposer | scopeFilter | scopeExport | scopePicker | scopeForm
 )
 
 // keyScope is where a key pressed now lands: a prompt or the composer takes
@@ -81,6 +84,10 @@ func (m *Model) keyScope() scope {
 		return scopeExportFormat
 	case m.exp.step == exportName:
 		return scopeExportName
+	case m.form != nil:
+		return scopeForm
+	case m.picker.open:
+		return scopePicker
 	case m.composer.open && m.focus == focusComposer:
 		return scopeComposer
 	case m.page != nil:
@@ -90,7 +97,7 @@ func (m *Model) keyScope() scope {
 	case m.showHelp:
 		return scopeHelp | scopeMove
 	}
-	return scopeMain | scopeMove | m.paneScope()
+	return scopeMain | scopeMove | m.paneScope() | m.draftScope()
 }
 
 // paneScope is the scope of the focused pane's own keys.
@@ -134,6 +141,8 @@ type KeyMap struct {
 	ApplyFilter, CancelFilter *Binding
 	// Export prompt.
 	ExportFormat, WriteExport, CancelExport *Binding
+	// The picker, the form, the composer's history (picker_keys.go).
+	pickerKeys
 
 	all []*Binding
 }
@@ -194,6 +203,7 @@ func (k *KeyMap) addMain() {
 	k.Follow.disabled = func(m *Model) string { return when(m.frames.follow, whyFollowing) }
 	k.Compose = add(main, scopeMain, keys("c"), "c", "compose a request", act((*Model).openComposer))
 	k.Compose.disabled = (*Model).whyNotLive
+	k.addPickOpen(main)
 	k.Shutdown = add(main, scopeMain, keys("S"), "S", "shutdown ladder", actCmd((*Model).shutdown))
 	k.Shutdown.disabled = (*Model).whyNotLive
 	k.Restart = add(main, scopeMain, keys("R"), "R", "restart server", actCmd((*Model).restart))
@@ -227,10 +237,11 @@ func (k *KeyMap) addPanes() {
 	k.Top = add(moving, scopeMove, keys("home", "g"), "g", "first", act(func(m *Model) { m.moveFocused(moveTop) }))
 	k.Bottom = add(moving, scopeMove, keys("G", "end"), "G", "last", act(func(m *Model) { m.moveFocused(moveBottom) }))
 
-	k.Resend = add("Frames", scopeFrames, keys("r"), "r", "resend client frame", actCmd((*Model).resend))
+	k.Resend = add("Frames", scopeFrames, keys("r"), "r", "resend (a fresh id)", actCmd((*Model).resend))
 	k.Resend.disabled = (*Model).whyNoClientFrame
-	k.EditResend = add("Frames", scopeFrames, keys("e"), "e", "edit and resend", act((*Model).editResend))
+	k.EditResend = add("Frames", scopeFrames, keys("e"), "e", "edit and resend (pretty, a fresh id)", act((*Model).editResend))
 	k.EditResend.disabled = (*Model).whyNoClientFrame
+	k.addResendAsIs()
 	k.AnswerFrame = add("Frames", scopeFrames, keys("a"), "a", "answer server request", act((*Model).answerFrame))
 	k.AnswerFrame.disabled = (*Model).whyNoServerRequestFrame
 	k.Cancel = add("In flight", scopeInFlight, keys("x"), "x", "cancel request", actCmd((*Model).cancelSelected))
@@ -254,7 +265,8 @@ func (k *KeyMap) addTyping() {
 	k.PrevTemplate = add(comp, scopeComposer, keys("ctrl+y"), "ctrl+y", "previous template", act(func(m *Model) { m.cycleTemplate(-1) }))
 	k.Editor = add(comp, scopeComposer, keys("ctrl+o"), "ctrl+o", "edit in $EDITOR", actCmd((*Model).editInEditor))
 	k.ClearComposer = add(comp, scopeComposer, keys("ctrl+x"), "ctrl+x", "clear (write from scratch)", act((*Model).clearComposer))
-	k.CloseComposer = add(comp, scopeComposer, keys("esc"), "esc", "close composer", act((*Model).closeComposer))
+	k.CloseComposer = add(comp, scopeComposer, keys("esc"), "esc", "close composer (the draft stays)", act((*Model).closeComposer))
+	k.addHistory(comp)
 	// tab leaves the composer (the draft stays); it never inserts a tab.
 	add("", scopeComposer, keys("tab"), "tab", "next pane", act((*Model).focusNext))
 	add("", scopeComposer, keys("shift+tab"), "shift+tab", "previous pane", act((*Model).focusPrev))
@@ -265,6 +277,7 @@ func (k *KeyMap) addTyping() {
 	k.ExportFormat = add("Export prompt", scopeExportFormat, keys("r", "f", "t"), "r/f/t", "replay, findings, transcript", (*Model).exportChooseKey)
 	k.WriteExport = add("Export prompt", scopeExportName, keys("enter"), "enter", "write file", actCmd((*Model).writeExportFile))
 	k.CancelExport = add("Export prompt", scopeExport, keys("esc"), "esc", "cancel", act((*Model).cancelExport))
+	k.addPicker()
 
 	// ctrl+c quits from a prompt or the composer too (listed under Quit).
 	add("", scopeTyping, keys("ctrl+c"), "ctrl+c", "quit", actCmd(func(m *Model) tea.Cmd {
@@ -322,6 +335,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.message = "" // feedback lasts until the next key
 	}
 	where := m.keyScope()
+	m.draftArmed = false // only the key right after the closing esc may clear the draft
 	for _, b := range m.c.km.all {
 		if b.scope&where == 0 || !b.matches(msg) {
 			continue

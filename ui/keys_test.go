@@ -85,14 +85,31 @@ func TestResendCancelAnswer(t *testing.T) {
 	call := findSeq(t, m, `"city":"Oslo"`)
 	m.frames.selectSeq(call)
 	raw := func() string { ev, _ := m.c.ix.log.Get(call); return string(ev.Frame.Raw()) }()
+	// r resends with the next free id (1, 2, 3 and 5 were used), the rest
+	// byte for byte.
 	press(m, "r")
-	if srv.lastSent() != raw {
-		t.Fatalf("resend sent %q, want %q", srv.lastSent(), raw)
+	if want := strings.Replace(raw, `"id":3`, `"id":6`, 1); srv.lastSent() != want {
+		t.Fatalf("resend sent %q, want %q", srv.lastSent(), want)
 	}
+	if !strings.Contains(m.message, "with id 6 (was 3") {
+		t.Errorf("r says %q", m.message)
+	}
+	// ctrl+r resends as is: the legacy era's warning first, then it goes.
+	m.frames.selectSeq(call)
+	n := len(srv.sent)
+	press(m, "ctrl+r")
+	if len(srv.sent) != n || !strings.Contains(m.message, "▲ ctrl+r again sends anyway: id 3 is still in flight") {
+		t.Fatalf("ctrl+r sent %d frames; says %q", len(srv.sent)-n, m.message)
+	}
+	press(m, "ctrl+r")
+	if srv.lastSent() != raw || !strings.Contains(m.message, "as is") {
+		t.Fatalf("ctrl+r again sent %q (%q), want %q", srv.lastSent(), m.message, raw)
+	}
+	// e opens it pretty-printed, with the next free id.
 	m.frames.selectSeq(call)
 	press(m, "e")
-	if !m.composer.open || !strings.Contains(m.composer.ta.Value(), `"city":"Oslo"`) {
-		t.Fatal("e opens the frame in the composer")
+	if v := m.composer.ta.Value(); !m.composer.open || !strings.Contains(v, "\n  \"id\": 7,\n") || !strings.Contains(v, `"city": "Oslo"`) {
+		t.Fatalf("e opens the frame in the composer, pretty, with a fresh id:\n%s", v)
 	}
 	press(m, "esc")
 

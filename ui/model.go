@@ -88,6 +88,8 @@ type Model struct {
 	inflight inflightPane
 	process  processPane
 	composer *composer
+	picker   *picker // t: tools, prompts, resources, requests (picker.go)
+	form     *form   // the form of the tool, prompt or template picked, when open
 
 	focus      focusID
 	lastFocus  focusID // where focus returns when the composer closes
@@ -112,6 +114,10 @@ type Model struct {
 	quitRequested bool // the first quit started the ladder
 	switching     bool // T: Run returns ErrSwitch
 	sessionDone   bool
+
+	draftArmed    bool            // esc just closed the composer keeping a draft: esc again clears it
+	resendConfirm uint64          // the frame whose resend as is (ctrl+r) was warned about
+	asked         map[string]bool // list requests the picker sent (listMissing)
 
 	width, height int
 	rects         [numPanes + 1]rect
@@ -159,6 +165,7 @@ func NewModel(opts Options) *Model {
 	m.process = processPane{c: m.c}
 	m.flist = findingsView{c: m.c}
 	m.composer = newComposer(m.c)
+	m.picker = newPicker(m.c)
 	m.help = help.New()
 	m.help.Styles = m.c.st.Help
 	m.filterIn = textinput.New()
@@ -196,6 +203,7 @@ func (m *Model) setTheme() {
 		m.composer.ta.SetStyles(st.Textarea)
 		m.help.Styles = st.Help
 		m.filterIn.SetStyles(st.TextInput)
+		m.picker.in.SetStyles(st.TextInput)
 	}
 }
 
@@ -270,6 +278,7 @@ func (m *Model) refresh() {
 	m.relayout()
 	m.frames.sync()
 	m.detail.refresh(m.frames.SelectedSeq())
+	m.refreshPicker()
 }
 
 // Update handles one message. It does no I/O: sends, signals and the
@@ -326,7 +335,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.afterKey()
 		return m, cmd
 	case tea.MouseClickMsg:
-		if !m.showHelp {
+		if !m.showHelp && !m.pickerOpen() {
 			m.click(msg.Mouse())
 		}
 		return m, nil
@@ -338,6 +347,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.scrollAt(mo.X, mo.Y, d)
 		return m, nil
+	}
+	if cmd, ok := m.updatePicker(msg); ok {
+		return m, cmd
 	}
 	if m.composer.open && m.composer.big == "" {
 		var cmd tea.Cmd

@@ -43,6 +43,8 @@ func (m *Model) Render() string {
 	cv.put(0, 0, m.statusBar())
 	body := rect{0, 1, W, m.height - 2}
 	switch {
+	case m.pickerOpen():
+		cv.block(body, m.renderPicker(W, body.h))
 	case m.page != nil:
 		cv.block(body, m.page.Render(m.c, W, body.h))
 	case m.flist.open:
@@ -234,6 +236,9 @@ func (m *Model) bottomLine() string {
 // that fit; disabled ones are left out by the help bubble.
 func (m *Model) shortHelp() []key.Binding {
 	k := m.c.km
+	if p := m.pickerHelp(); p != nil {
+		return keyBindings(p...)
+	}
 	var b []*Binding
 	switch {
 	case m.page != nil:
