@@ -108,6 +108,7 @@ func (p *composer) load(title, text string) {
 	p.setDraft(text)
 	p.loaded = text
 	p.hist.pos = len(p.hist.entries)
+	p.ta.MoveToBegin() // ↑ from here walks the history; ↓ goes into the text
 }
 
 // edited reports whether the draft was written or changed by the user.
