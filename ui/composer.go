@@ -74,7 +74,10 @@ func newComposer(c *common) *composer {
 	ta.ShowLineNumbers = true
 	ta.Prompt = ""
 	ta.CharLimit = 0
-	ta.MaxHeight = 0
+	// The line numbers are as wide as MaxHeight's digits: 0 gave one
+	// digit, and from line 10 on the text moved a column to the right.
+	// The textarea holds at most 10000 lines whatever MaxHeight says.
+	ta.MaxHeight = 9999
 	ta.MaxWidth = 0
 	ta.KeyMap.TransposeCharacterBackward.SetEnabled(false) // ctrl+t is "next template"
 	ta.SetStyles(c.st.Textarea)

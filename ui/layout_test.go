@@ -56,3 +56,29 @@ func TestLayoutGivesSpaceByNeed(t *testing.T) {
 		})
 	}
 }
+
+// TestComposerLineNumbersKeepTextInPlace: the composer's text starts in
+// the same column on line 9 as on line 10 (the line numbers were one digit
+// wide and pushed the text right from line 10 on).
+func TestComposerLineNumbersKeepTextInPlace(t *testing.T) {
+	f := misbehaving(t, true)
+	m := f.model(160, 48, nil)
+	var lines []string
+	for i := 1; i <= 12; i++ {
+		lines = append(lines, fmt.Sprintf("L%03d", i))
+	}
+	m.composer.openText("test", strings.Join(lines, "\n"))
+	m.focusComposer()
+	screen := ansi.Strip(m.composer.Render(true))
+	col := map[string]int{}
+	for _, row := range strings.Split(screen, "\n") {
+		for _, target := range []string{"L001", "L009", "L010", "L012"} {
+			if i := strings.Index(row, target); i >= 0 {
+				col[target] = ansi.StringWidth(row[:i])
+			}
+		}
+	}
+	if len(col) != 4 || col["L001"] != col["L009"] || col["L009"] != col["L010"] || col["L010"] != col["L012"] {
+		t.Errorf("the text moves with the line number's width: columns %v\n%s", col, screen)
+	}
+}
