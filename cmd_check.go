@@ -41,8 +41,9 @@ conversations").
 
 Exit status: 0 no finding at or above the --fail-on severity (error by
 default; warning or note to be stricter), 1 at least one (or the run
-failed: no handshake, no server), 2 usage error, 130 interrupted (^C,
-SIGTERM, SIGHUP: the server is still shut down and the report printed).
+failed: no handshake, no server), 2 usage error; stopped by a signal,
+128+n: 130 SIGINT (^C), 143 SIGTERM, 129 SIGHUP (the server is still shut
+down and the report printed).
 
 Examples:
   linesman check -- python3 server.py
@@ -315,7 +316,8 @@ func headlessRun(mode string, flags *commonFlags, cfg session.Config, stderr io.
 	// because the server was gone, or for a reason of their own?
 	ownFailure := stepErr != nil && !serverGone(r.s, stepErr)
 	cutShort := limit > 0 && ctx.Err() != nil && r.ctx.Err() == nil
-	r.logf("steps done (error: %v, interrupted: %v); shutdown ladder", stepErr, r.interrupted.Load())
+	_, interrupted := r.sigs.first()
+	r.logf("steps done (error: %v, interrupted: %v); shutdown ladder", stepErr, interrupted)
 	r.shutdown()
 	flags.ci.policy.judge(r.s.Log(), r.s.Tracker(), time.Since(start))
 	captureErr := r.stopCapture()
@@ -324,7 +326,7 @@ func headlessRun(mode string, flags *commonFlags, cfg session.Config, stderr io.
 	meta.Mode = mode
 	meta.FrameText = mode == "send"
 	meta.FrameTextLimit = flags.maxText
-	meta.Interrupted = r.interrupted.Load()
+	meta.InterruptSignal, meta.Interrupted = r.sigs.first()
 	if flags.ci.policy.active() {
 		meta.Applied = append(meta.Applied, wire.FamilyPolicy)
 	}
@@ -346,7 +348,7 @@ func headlessRun(mode string, flags *commonFlags, cfg session.Config, stderr io.
 		return &rp, exitFindings
 	}
 	if meta.Interrupted {
-		return &rp, exitSignal
+		return &rp, report.SignalStatus(meta.InterruptSignal) // the policy: signals.go
 	}
 	return &rp, flags.ci.exitStatus(&rp)
 }

@@ -27,6 +27,12 @@ transport, makes the handshake in the background, and shows every frame on
 the wire, the server's stderr, the requests in flight and the process, with
 findings flagged as they happen. Press ? in the UI for every key.
 
+Exit status: 0 when you quit (q, or ctrl+c: a key, not a signal), 1 when
+the run failed (the server could not start, the capture could not be
+written), 2 usage error; stopped by a signal from outside, 128+n: 130
+SIGINT, 143 SIGTERM (the server is shut down through the ladder first),
+129 SIGHUP (the terminal went away: its process group is killed at once).
+
 Examples:
   linesman                              # the demo server
   linesman -- python3 server.py
@@ -82,11 +88,14 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 	// to --log FILE, or nowhere.
 	cfg := sessionConfig(&flags, command)
 	cfg.Headless = false // a person answers sampling and elicitation
-	// A hangup (the terminal closed) would end linesman at once, and the
-	// parent-death signal only reaches the server itself: its children
-	// would be orphaned. Kill the whole group instead, then leave the UI
-	// (its context ends with the run's).
-	r, status, _ := startServerRun("linesman", &flags, cfg, stderr, runSignals{sigs: []os.Signal{syscall.SIGHUP}, kill: true})
+	// The run, not Bubble Tea, owns the stop signals, from before the
+	// server starts until linesman exits (signals.go): SIGINT and SIGTERM
+	// leave the UI and run the shutdown ladder; a hangup (the terminal
+	// closed) kills the whole group at once (the parent-death signal only
+	// reaches the server itself: its children would be orphaned). Then the
+	// exit status is the signal's.
+	r, status, _ := startServerRun("linesman", &flags, cfg, stderr,
+		runSignals{sigs: stopSignals(), kill: []os.Signal{syscall.SIGHUP}})
 	if r == nil {
 		return status
 	}
@@ -111,8 +120,11 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 	waitBounded(handshakeDone, drainMargin)
 	captureErr := r.stopCapture()
 
-	if r.interrupted.Load() || errors.Is(runErr, ui.ErrInterrupted) {
-		return exitSignal
+	if status, ok := r.signalStatus(); ok {
+		return status
+	}
+	if errors.Is(runErr, ui.ErrInterrupted) {
+		return report.SignalStatus(syscall.SIGINT)
 	}
 	if runErr != nil {
 		fmt.Fprintf(stderr, "linesman: %v\n", runErr)
@@ -129,7 +141,10 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 func inspectOptions(ctx context.Context, r *serverRun, command []string, title string, handshake bool) ui.Options {
 	s := r.s
 	return ui.Options{
-		ProgramOptions: []tea.ProgramOption{tea.WithContext(ctx)},
+		// The run watches the signals (see runInspect): Bubble Tea's own
+		// handler would make SIGTERM a plain quit (status 0) and leave a
+		// signal before or after the UI to its default action.
+		ProgramOptions: []tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler()},
 		Log:            s.Log(),
 		Tracker:        s.Tracker(),
 		Session:        s,

@@ -49,8 +49,8 @@ frame's text at N bytes and says so).
 
 Exit status: 0 no finding at or above the --fail-on severity (error by
 default), 1 at least one (or the run failed: no handshake, no server),
-2 usage error, 130 interrupted (^C, SIGTERM, SIGHUP: the server is still
-shut down and the report printed).
+2 usage error; stopped by a signal, 128+n: 130 SIGINT (^C), 143 SIGTERM,
+129 SIGHUP (the server is still shut down and the report printed).
 
 Examples:
   echo '{"jsonrpc":"2.0","method":"tools/list"}' | linesman send -- python3 server.py

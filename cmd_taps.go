@@ -171,7 +171,7 @@ func nextLiveTap(path string) (capture.Tap, bool) {
 // asks for the next live tap (T), follows that one instead.
 func viewSwitching(ctx context.Context, c *capture.Capture, fl *capture.Follower, path, theme string, poll time.Duration) (*capture.Capture, *capture.Follower, string, error) {
 	for {
-		err := viewUI(c, fl, path, theme)
+		err := viewUI(ctx, c, fl, path, theme)
 		if !errors.Is(err, ui.ErrSwitch) {
 			return c, fl, path, err
 		}

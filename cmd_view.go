@@ -8,10 +8,10 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"linesman/capture"
 	"linesman/session"
@@ -36,6 +36,11 @@ session as a text transcript instead, with everything the server wrote made
 inert; with --follow it keeps printing until interrupted.
 
 A torn last record (a recorder killed mid-write) is reported and skipped.
+
+Exit status: 0 (q or ctrl+c in the inspector; the end of a transcript),
+1 when the capture cannot be read, 2 usage error; stopped by a signal
+(a --follow transcript is ended as tail -f is), 128+n: 130 SIGINT (^C),
+143 SIGTERM, 129 SIGHUP.
 
 Examples:
   linesman check --capture run.jsonl -- python3 server.py
@@ -89,18 +94,23 @@ func runView(args []string, stdout, stderr io.Writer) int {
 		return exitFindings
 	}
 	interactive := !*text && isTerminal(stdout)
+	return viewRun(path, interactive, *follow, *theme, *poll, stdout, stderr)
+}
 
-	// Interrupting a text transcript ends it; the inspector sees ctrl+c as
-	// a key of its own.
-	ctx := context.Background()
-	if !interactive {
-		var cancel context.CancelFunc
-		ctx, cancel = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-		defer cancel()
-	}
-	c, fl, err := openViewed(ctx, path, *follow, *poll, stderr)
+// viewRun shows the capture at path: in the inspector (interactive), or as
+// a text transcript. SIGINT, SIGTERM and SIGHUP end it — a followed
+// transcript (as tail -f), the wait for the file, the inspector — with the
+// status of the signal (signals.go); ctrl+c and q inside the inspector are
+// keys and end it with 0.
+func viewRun(path string, interactive, follow bool, theme string, poll time.Duration, stdout, stderr io.Writer) int {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sigs := watchSignals(stopSignals(), func(os.Signal) { cancel() })
+	defer sigs.close()
+	c, fl, err := openViewed(ctx, path, follow, poll, stderr)
 	if errors.Is(err, errWaitEnded) {
-		return exitOK // interrupted while waiting: the way a follow ends
+		status, _ := sigs.status() // only a signal ends the wait
+		return status
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "linesman view: %v\n", err)
@@ -109,23 +119,23 @@ func runView(args []string, stdout, stderr io.Writer) int {
 
 	switch {
 	case interactive:
-		c, fl, path, err = viewSwitching(ctx, c, fl, path, *theme, *poll)
+		c, fl, path, err = viewSwitching(ctx, c, fl, path, theme, poll)
 	case fl != nil:
 		capture.WriteTranscriptHeader(stdout, c.Log, c.Header)
 		next := tailTranscript(stdout, c.Log, 1, fl.Done())
 		err = fl.Stop()
-		if ctx.Err() != nil {
-			err = nil // interrupted: the way a follow ends
-		}
 		// Events the follower appended while it was stopping.
 		tailTranscript(stdout, c.Log, next, closed)
 	default:
 		err = capture.WriteTranscript(stdout, c.Log, c.Header)
 	}
 	if fl != nil {
-		if ferr := fl.Stop(); err == nil && ferr != nil && ctx.Err() == nil {
+		if ferr := fl.Stop(); err == nil && ferr != nil {
 			err = ferr
 		}
+	}
+	if status, ok := sigs.status(); ok {
+		return status // what ended it; an error on the way out is its echo
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "linesman view: %v\n", err)
@@ -137,7 +147,7 @@ func runView(args []string, stdout, stderr io.Writer) int {
 
 // viewUI runs the inspector over the capture's log, read-only. A followed
 // tap says why it is read-only and offers the next live tap (T).
-func viewUI(c *capture.Capture, fl *capture.Follower, path, theme string) error {
+func viewUI(ctx context.Context, c *capture.Capture, fl *capture.Follower, path, theme string) error {
 	readOnly, next := tapUIOptions(path, fl != nil)
 	title := "capture " + filepath.Base(path)
 	if t, ok := tapTitle(path); ok {
@@ -171,15 +181,17 @@ func viewUI(c *capture.Capture, fl *capture.Follower, path, theme string) error 
 		}
 	}
 	return ui.Run(ui.Options{
-		Log:        c.Log,
-		Tracker:    c.Tracker,
-		Session:    nil, // read-only: no composer, no process control
-		ReadOnly:   readOnly,
-		NextSource: next,
-		Header:     c.Header, // exports (X) describe the recorded session
-		Theme:      theme,
-		Title:      title,
-		Now:        now,
+		// The stop signals are viewRun's (see inspectOptions).
+		ProgramOptions: []tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler()},
+		Log:            c.Log,
+		Tracker:        c.Tracker,
+		Session:        nil, // read-only: no composer, no process control
+		ReadOnly:       readOnly,
+		NextSource:     next,
+		Header:         c.Header, // exports (X) describe the recorded session
+		Theme:          theme,
+		Title:          title,
+		Now:            now,
 		ProcessInfo: func() ([]string, []string, string, int64) {
 			return c.Header.Command, env, c.Header.Cwd, 0
 		},

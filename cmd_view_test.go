@@ -102,8 +102,8 @@ func TestViewFollow(t *testing.T) {
 	}
 	for range rows {
 	}
-	if err := cmd.Wait(); err != nil {
-		t.Errorf("view --follow after SIGINT: %v", err)
+	if err := cmd.Wait(); cmd.ProcessState.ExitCode() != 130 {
+		t.Errorf("view --follow after SIGINT: %v; want status 130, as tail -f", err)
 	}
 }
 
@@ -142,7 +142,7 @@ func TestViewFollowWaitsForTheFile(t *testing.T) {
 	if status, _, errOut := runBinary(t, nil, append([]string{"check", "--capture", capFile}, fakeServerArgs("headless-good")...)...); status != 0 {
 		t.Fatalf("check --capture: status %d\n%s", status, errOut)
 	}
-	// The follower prints the session; then an interrupt ends it cleanly.
+	// The follower prints the session; then an interrupt ends it (130).
 	deadline := time.Now().Add(hangGuard)
 	for !strings.Contains(out.String(), "exited") {
 		if time.Now().After(deadline) {
@@ -151,8 +151,8 @@ func TestViewFollowWaitsForTheFile(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	view.Process.Signal(os.Interrupt)
-	if err := view.Wait(); err != nil {
-		t.Errorf("view --follow after ^C: %v", err)
+	if err := view.Wait(); view.ProcessState.ExitCode() != 130 {
+		t.Errorf("view --follow after ^C: %v; want status 130, as tail -f", err)
 	}
 }
 

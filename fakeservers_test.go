@@ -74,6 +74,7 @@ var fakeServers = fakeserver.Registry{
 	"ui-flood":                    serveUIFlood,
 	"tap-messy":                   serveTapMessy,
 	"tap-signal":                  serveTapSignal,
+	"signal-default":              serveSignalDefault,
 	"tap-echo":                    serveTapEcho,
 	"tap-flood":                   serveTapFlood,
 	"tap-proxy":                   serveTapProxy,
@@ -734,6 +735,13 @@ func serveTapSignal() {
 	<-c
 	fmt.Fprintln(os.Stderr, "tap-signal: got SIGTERM")
 	os.Exit(7)
+}
+
+// serveSignalDefault says it is ready on stderr, then reads stdin until it
+// ends; every signal keeps its default action (death by the signal).
+func serveSignalDefault() {
+	fmt.Fprintln(os.Stderr, "signal-default: ready")
+	io.Copy(io.Discard, os.Stdin)
 }
 
 // serveTapEcho answers every line on stdin at once with one short line:

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/signal"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -30,6 +29,7 @@ const drainMargin = 5 * time.Second
 //	... talk to r.s until r.ctx ends ...
 //	r.shutdown()
 //	captureErr := r.stopCapture()
+//	if status, ok := r.signalStatus(); ok { return status }
 //
 // The watched signals are registered once, before the server starts, for
 // the whole run and until linesman exits: there is no moment in which a
@@ -46,21 +46,29 @@ type serverRun struct {
 	// ctx ends when the run closes, or at the first watched signal.
 	ctx    context.Context
 	cancel context.CancelFunc
-	// interrupted records that a watched signal arrived.
-	interrupted atomic.Bool
+	// sigs catches the watched signals and remembers the first.
+	sigs *signalWatch
 
-	mu       sync.Mutex
-	onSignal func() // what a signal does now; changes with the phase
-	closed   chan struct{}
+	mu sync.Mutex
 }
 
 // runSignals are the signals that end a run early (those linesman was
-// started with ignored excepted: see [serverRun.watch]). Each ends the run's
-// context; with kill it also kills the server's process group at once (the
+// started with ignored excepted: see [watchSignals]). Each ends the run's
+// context; those in kill also kill the server's process group at once (the
 // inspector's hangup: the terminal is gone, nobody will quit the UI).
 type runSignals struct {
 	sigs []os.Signal
-	kill bool
+	kill []os.Signal
+}
+
+// kills reports whether sig is one of sig.kill.
+func (rs runSignals) kills(sig os.Signal) bool {
+	for _, k := range rs.kill {
+		if k == sig {
+			return true
+		}
+	}
+	return false
 }
 
 // startServerRun watches the signals, opens the --log file, starts the
@@ -68,12 +76,12 @@ type runSignals struct {
 // cleaned up, and returns a nil run and the exit status; startErr is the
 // session's start error, for a report of a server that never ran.
 func startServerRun(name string, flags *commonFlags, cfg session.Config, stderr io.Writer, sig runSignals) (r *serverRun, status int, startErr error) {
-	run := &serverRun{name: name, flags: flags, closed: make(chan struct{})}
+	run := &serverRun{name: name, flags: flags}
 	run.ctx, run.cancel = context.WithCancel(context.Background())
 	run.watch(sig)
 	defer func() {
 		if r == nil { // the signals stay caught; their goroutine ends
-			close(run.closed)
+			run.sigs.close()
 			run.cancel()
 		}
 	}()
@@ -94,7 +102,7 @@ func startServerRun(name string, flags *commonFlags, cfg session.Config, stderr 
 	r.mu.Lock()
 	r.s = s
 	r.mu.Unlock()
-	if sig.kill && r.interrupted.Load() {
+	if first, ok := r.sigs.first(); ok && sig.kills(first) {
 		s.Kill() // the signal came while the server was starting
 	}
 	stopCap, err := startCapture(flags, s.Log(), cfg.Command)
@@ -113,17 +121,13 @@ func startServerRun(name string, flags *commonFlags, cfg session.Config, stderr 
 // logf writes a line to the --log file (nowhere without --log).
 func (r *serverRun) logf(format string, a ...any) { r.diag.logf(format, a...) }
 
-// watch registers the signals of sig that linesman was not started with
-// ignored, for the rest of the process's life; until the shutdown each one
-// ends r.ctx (and with sig.kill kills the group). A signal ignored at start
-// stays ignored (Notify would install a handler): under nohup a hangup must
-// not end the run, and a background job (^C ignored) must not be
-// interrupted by one.
+// watch catches sig.sigs for the rest of the process's life (see
+// [watchSignals]); until the shutdown each one ends r.ctx, and those in
+// sig.kill kill the group.
 func (r *serverRun) watch(sig runSignals) {
-	r.onSignal = func() {
-		r.interrupted.Store(true)
+	r.sigs = watchSignals(sig.sigs, func(got os.Signal) {
 		r.cancel()
-		if sig.kill {
+		if sig.kills(got) {
 			r.mu.Lock()
 			s := r.s
 			r.mu.Unlock()
@@ -131,38 +135,12 @@ func (r *serverRun) watch(sig runSignals) {
 				s.Kill()
 			}
 		}
-	}
-	var watched []os.Signal
-	for _, s := range sig.sigs {
-		if !signal.Ignored(s) {
-			watched = append(watched, s)
-		}
-	}
-	if len(watched) == 0 {
-		return // Notify with no signals would relay every signal
-	}
-	sigc := make(chan os.Signal, 1)
-	signal.Notify(sigc, watched...)
-	go func() {
-		for {
-			select {
-			case <-sigc:
-				r.mu.Lock()
-				f := r.onSignal
-				r.mu.Unlock()
-				f()
-			case <-r.closed:
-				return
-			}
-		}
-	}()
+	})
 }
 
-func (r *serverRun) setOnSignal(f func()) {
-	r.mu.Lock()
-	r.onSignal = f
-	r.mu.Unlock()
-}
+// signalStatus is the exit status of a run a watched signal stopped
+// ([report.SignalStatus] of the first); ok is false when none came.
+func (r *serverRun) signalStatus() (status int, ok bool) { return r.sigs.status() }
 
 // shutdown runs the shutdown ladder (stdin closed, SIGTERM, SIGKILL) and
 // waits for the session to end, bounded: by the ladder's own waits plus a
@@ -170,9 +148,8 @@ func (r *serverRun) setOnSignal(f func()) {
 // waiting" — the process group is killed; then by a margin for the readers
 // to drain, after which what was logged is what there is.
 func (r *serverRun) shutdown() {
-	r.setOnSignal(func() {
+	r.sigs.setAction(func(os.Signal) {
 		r.logf("interrupted during the shutdown ladder; killing the process group")
-		r.interrupted.Store(true)
 		r.s.Kill()
 	})
 	r.s.Shutdown()
@@ -183,7 +160,7 @@ func (r *serverRun) shutdown() {
 	if !waitBounded(r.s.Done(), drainMargin) {
 		r.logf("the session still has not drained; reporting what was logged")
 	}
-	r.setOnSignal(func() {}) // the server is gone: a late signal changes nothing
+	r.sigs.setAction(func(os.Signal) {}) // the server is gone: a late signal changes nothing
 	info := r.s.Info()
 	r.logf("ended: %s, exit code %d, signal %q, ended by %s", info.State, info.ExitCode, info.Signal, info.EndedBy)
 }
@@ -193,12 +170,10 @@ func (r *serverRun) shutdown() {
 func (r *serverRun) stopCapture() error { return r.stopCap() }
 
 // close ends the run's context and closes the --log file. The watched
-// signals stay caught, and now do nothing, until linesman exits: the report
-// is written and the exit status decided, and a signal in the moment before
-// the exit must not turn that status into a death by signal. (The signal
-// package drops what the full channel cannot take; it never blocks.)
+// signals stay caught, and now do nothing, until linesman exits (see
+// [signalWatch.close]).
 func (r *serverRun) close() {
-	close(r.closed)
+	r.sigs.close()
 	r.cancel()
 	r.diag.Close()
 }

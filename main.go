@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"linesman/session"
-	"linesman/session/report"
 )
 
 // Exit statuses of the headless modes (and of usage errors everywhere).
@@ -26,7 +25,6 @@ const (
 	exitOK       = 0 // no finding of severity error
 	exitFindings = 1 // at least one finding of severity error (or a runtime failure)
 	exitUsage    = 2 // the command line was wrong
-	exitSignal   = report.ExitInterrupted
 )
 
 const usageText = `linesman — a line judge for MCP servers that speak JSON-RPC over stdio
@@ -48,6 +46,8 @@ Usage:
 
 Run 'linesman COMMAND --help' for the flags of a mode.
 Exit status of check and send: 0 no finding of severity error, 1 at least one, 2 usage error.
+Stopped by a signal, every mode: 128+n, 130 SIGINT, 143 SIGTERM, 129 SIGHUP (the server is
+shut down first); quitting the inspector or view with q or ctrl+c: 0.
 `
 
 func main() {

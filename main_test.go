@@ -103,14 +103,27 @@ func TestLadderWaitsMustBePositive(t *testing.T) {
 }
 
 // TestHelpStatesEveryExitStatus: check and send --help list the statuses
-// they can exit with, 130 for an interrupt included.
+// they can exit with, and every mode that catches signals (the inspector,
+// check, send, view) the status of each (signals.go).
 func TestHelpStatesEveryExitStatus(t *testing.T) {
-	for _, mode := range []string{"check", "send"} {
-		_, out, errOut := runBinary(t, nil, mode, "--help")
-		help := string(out) + string(errOut)
-		for _, want := range []string{"0 no finding", "2 usage error", "130 interrupted"} {
-			if !strings.Contains(help, want) {
-				t.Errorf("%s --help lacks %q", mode, want)
+	signals := []string{"130 SIGINT", "143 SIGTERM", "129 SIGHUP"}
+	for _, mode := range []string{"check", "send", "view", "", "help"} {
+		args := []string{mode, "--help"}
+		switch mode {
+		case "":
+			args = []string{"--help"}
+		case "help":
+			args = []string{"help"}
+		}
+		_, out, errOut := runBinary(t, nil, args...)
+		help := strings.Join(strings.Fields(string(out)+string(errOut)), " ")
+		want := signals
+		if mode == "check" || mode == "send" {
+			want = append([]string{"0 no finding", "2 usage error"}, signals...)
+		}
+		for _, w := range want {
+			if !strings.Contains(help, w) {
+				t.Errorf("linesman %s lacks %q", strings.Join(args, " "), w)
 			}
 		}
 	}

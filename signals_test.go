@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -48,8 +49,8 @@ func TestHeadlessHangupKillsTheGroup(t *testing.T) {
 		t.Fatal("linesman did not end after SIGHUP")
 	}
 	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != exitSignal {
-		t.Errorf("exit: %v, want status %d\n%s", err, exitSignal, out.String())
+	if !errors.As(err, &ee) || ee.ExitCode() != 129 {
+		t.Errorf("exit: %v, want status 129 (SIGHUP)\n%s", err, out.String())
 	}
 	waitGone(t, helper, "the server's helper")
 	if !strings.Contains(out.String(), `"process"`) {
@@ -101,7 +102,7 @@ func TestHeadlessUnderNohupIgnoresHangup(t *testing.T) {
 		t.Fatal("linesman did not end")
 	}
 	var ee *exec.ExitError
-	if errors.As(err, &ee) && (ee.ExitCode() == exitSignal || ee.ExitCode() == -1) {
+	if errors.As(err, &ee) && (ee.ExitCode() == 129 || ee.ExitCode() == -1) {
 		t.Errorf("a hangup under nohup ended the run: %v\n%s", err, out.String())
 	}
 	if strings.Contains(out.String(), `"interrupted"`) {
@@ -119,8 +120,8 @@ func TestUIInterruptRunsTheLadder(t *testing.T) {
 	term.cmd.Process.Signal(syscall.SIGINT)
 	err := term.wait()
 	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != exitSignal {
-		t.Fatalf("linesman exited with %v, want status %d", err, exitSignal)
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+		t.Fatalf("linesman exited with %v, want status 130", err)
 	}
 	log, _ := os.ReadFile(args[3])
 	if !strings.Contains(string(log), "ended by stdin-close") {
@@ -170,8 +171,8 @@ func interruptAt(t *testing.T, stdin string, args ...string) jReport {
 		t.Fatal("linesman did not end after the interrupt")
 	}
 	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != exitSignal {
-		t.Errorf("exit: %v, want status %d", err, exitSignal)
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+		t.Errorf("exit: %v, want status 130 (SIGINT)", err)
 	}
 	var r jReport
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
@@ -209,7 +210,7 @@ func TestHeadlessCheckInterruptLadder(t *testing.T) {
 // never find linesman without its handler — there used to be a moment
 // between the steps and the shutdown ladder when a signal took its default
 // action and killed linesman with no report and the server's group alive.
-// Every run ends with status 130 and a report.
+// Every run ends with status 143 and a report.
 func TestHeadlessSignalStormStillReports(t *testing.T) {
 	for i := range 5 {
 		mark := filepath.Join(t.TempDir(), "mark")
@@ -240,12 +241,172 @@ func TestHeadlessSignalStormStillReports(t *testing.T) {
 			}
 		}
 		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != exitSignal {
-			t.Fatalf("run %d: exit %v, want status %d\n%s", i, err, exitSignal, out.String())
+		if !errors.As(err, &ee) || ee.ExitCode() != 143 {
+			t.Fatalf("run %d: exit %v, want status 143 (SIGTERM)\n%s", i, err, out.String())
 		}
 		if !strings.Contains(out.String(), `"interrupted"`) {
 			t.Fatalf("run %d: no report of the interrupted run:\n%s", i, out.String())
 		}
 		waitGone(t, helper, "the server's helper")
+	}
+}
+
+// stopSignalCases are the signals that stop a run, and the status the
+// policy (signals.go) gives each: 128+n.
+var stopSignalCases = []struct {
+	sig  syscall.Signal
+	want int
+}{
+	{syscall.SIGINT, 130},
+	{syscall.SIGTERM, 143},
+	{syscall.SIGHUP, 129},
+}
+
+// signalledRun is a linesman started by a case of TestSignalStatusEveryMode:
+// ready returns once it is at work, then the test signals it; wait returns
+// its exit status.
+type signalledRun struct {
+	cmd   *exec.Cmd
+	ready func()
+	wait  func() int
+}
+
+// startSignalled starts linesman with args (and env added to its
+// environment), its stderr in a buffer; ready waits until the buffer holds
+// want.
+func startSignalled(t *testing.T, want string, stdin io.Reader, env []string, args ...string) signalledRun {
+	t.Helper()
+	cmd := exec.Command(linesmanBinary(t), args...)
+	cmd.Env = append(os.Environ(), env...)
+	errb := &syncBuffer{}
+	cmd.Stderr = errb
+	cmd.Stdin = stdin
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	t.Cleanup(func() { cmd.Process.Kill(); <-done })
+	return signalledRun{
+		cmd:   cmd,
+		ready: func() { waitText(t, errb, want) },
+		wait: func() int {
+			select {
+			case <-done:
+			case <-time.After(hangGuard):
+				t.Fatalf("linesman did not end after the signal; stderr:\n%s", errb.String())
+			}
+			return cmd.ProcessState.ExitCode() // -1: killed by the signal
+		},
+	}
+}
+
+// TestSignalStatusEveryMode: SIGINT, SIGTERM and SIGHUP from outside end
+// every mode with one status, 128+n (signals.go): the inspector and view in
+// a pseudo-terminal, check, send, a followed transcript, and tap (whose
+// server dies of the signal passed on). The inspector shuts its server down
+// through the ladder first (a hangup kills the group at once). Before the
+// policy the inspector exited 0 on SIGTERM, check and send 130 on every
+// signal, view 0 or 1, and view's inspector died of SIGHUP.
+func TestSignalStatusEveryMode(t *testing.T) {
+	dir := t.TempDir()
+	capFile := filepath.Join(dir, "run.jsonl")
+	if status, _, errOut := runBinary(t, nil, append([]string{"check", "--capture", capFile}, fakeServerArgs("headless-good")...)...); status != 0 {
+		t.Fatalf("check --capture: status %d\n%s", status, errOut)
+	}
+	headless := map[string]func(t *testing.T) signalledRun{
+		// check: in its shutdown ladder, which would wait minutes (the
+		// server stays up after stdin closes, and ignores SIGTERM).
+		"check": func(t *testing.T) signalledRun {
+			mark := filepath.Join(t.TempDir(), "mark")
+			r := startSignalled(t, "", nil, nil, append([]string{"check", "--stdin-wait", "1m", "--sigterm-wait", "1m",
+				"-e", "HEADLESS_MARK=" + mark}, fakeServerArgs("headless-ignore-sigterm")...)...)
+			r.ready = func() { waitMark(t, mark) }
+			return r
+		},
+		// send: waiting for an answer that never comes.
+		"send": func(t *testing.T) signalledRun {
+			mark := filepath.Join(t.TempDir(), "mark")
+			in := strings.NewReader(`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"echo","arguments":{}}}` + "\n")
+			r := startSignalled(t, "", in, nil, append([]string{"send", "--timeout", "1m", "-e", "HEADLESS_MARK=" + mark},
+				fakeServerArgs("headless-no-answer")...)...)
+			r.ready = func() { waitMark(t, mark) }
+			return r
+		},
+		"view --follow (waiting)": func(t *testing.T) signalledRun {
+			return startSignalled(t, "waiting for", nil, nil, "view", "--follow", "--text", filepath.Join(t.TempDir(), "later.jsonl"))
+		},
+		"tap": func(t *testing.T) signalledRun {
+			// The host's end, open until the test ends (a real pipe: Wait
+			// must not wait for a copier).
+			pr, pw, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { pr.Close(); pw.Close() })
+			return startSignalled(t, "signal-default: ready", pr, []string{fakeServers.Env("signal-default")},
+				append([]string{"tap", "--dir", t.TempDir(), "--"}, fakeServers.Command("signal-default")...)...)
+		},
+	}
+	for _, sc := range stopSignalCases {
+		t.Run(sc.sig.String(), func(t *testing.T) {
+			for mode, start := range headless {
+				t.Logf("%s", mode)
+				r := start(t)
+				r.ready()
+				r.cmd.Process.Signal(sc.sig)
+				if got := r.wait(); got != sc.want {
+					t.Errorf("%s: exit status %d, want %d", mode, got, sc.want)
+				}
+			}
+			inspectorSignalled(t, sc.sig, sc.want)
+			viewSignalled(t, capFile, sc.sig, sc.want)
+		})
+	}
+}
+
+// waitMark waits until the fake server has created the file mark.
+func waitMark(t *testing.T, mark string) {
+	t.Helper()
+	for deadline := time.Now().Add(hangGuard); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(mark); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the server never reached its mark")
+		}
+	}
+}
+
+// inspectorSignalled signals the inspector in a pseudo-terminal and checks
+// its status and, but for a hangup, that the ladder shut the server down.
+func inspectorSignalled(t *testing.T, sig syscall.Signal, want int) {
+	t.Helper()
+	logFile := filepath.Join(t.TempDir(), "diag.log")
+	term := startTerminal(t, 100, 30, append([]string{"--era", "legacy", "--log", logFile}, fakeServerArgs("ui-misbehave")...)...)
+	term.waitFor("ui-fake 9.9")
+	term.cmd.Process.Signal(sig)
+	term.wait()
+	if got := term.cmd.ProcessState.ExitCode(); got != want {
+		t.Errorf("inspector: exit status %d, want %d", got, want)
+	}
+	if sig == syscall.SIGHUP {
+		return
+	}
+	if log, _ := os.ReadFile(logFile); !strings.Contains(string(log), "ended by stdin-close") {
+		t.Errorf("inspector: the server was not shut down by the ladder; diagnostics:\n%s", log)
+	}
+}
+
+// viewSignalled signals view's inspector, in a pseudo-terminal, on a
+// capture, and checks its status.
+func viewSignalled(t *testing.T, capFile string, sig syscall.Signal, want int) {
+	t.Helper()
+	term := startTerminal(t, 160, 40, "view", capFile)
+	term.waitFor("capture run.jsonl")
+	term.cmd.Process.Signal(sig)
+	term.wait()
+	if got := term.cmd.ProcessState.ExitCode(); got != want {
+		t.Errorf("view: exit status %d, want %d", got, want)
 	}
 }

@@ -1,6 +1,6 @@
 // Package report is what a run of linesman concludes: the JSON report schema
 // that scripts and CI read, the human text report, the headless exit-status
-// policy ([ExitInterrupted] and [Report.ExitStatus]) and the shell quoting of
+// policy ([SignalStatus] and [Report.ExitStatus]) and the shell quoting of
 // a command for reading ([ShellJoin]).
 //
 // It reads a [session.Log] and its [session.Tracker]; it starts no process
@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"io"
 	"strconv"
+	"syscall"
 	"time"
 
 	"linesman/session"
@@ -54,12 +55,15 @@ type Report struct {
 	// Error is a failure of linesman's own run, when there was one.
 	Error string `json:"error,omitempty"`
 	// Interrupted is set when linesman was interrupted (^C, SIGTERM,
-	// SIGHUP): it stopped early and exits with status 130.
+	// SIGHUP): it stopped early and exits with [SignalStatus] of the signal
+	// InterruptedBy names (130 when it names none).
 	Interrupted bool `json:"interrupted,omitempty"`
 	// Seconds is how long the run took, start to exit, for the CI reports
 	// (0 when the report was not made by a run: a capture, --from). It is
 	// not in the JSON report, which a capture's export reproduces exactly.
 	Seconds float64 `json:"-"`
+	// InterruptedBy names the signal that interrupted the run ("SIGTERM").
+	InterruptedBy string `json:"interruptedBy,omitempty"`
 
 	frameIndex map[uint64]int // frame Seq -> index in Frames
 	stderrAll  []string       // every retained stderr line (the text report shows a tail)
@@ -202,17 +206,16 @@ type Meta struct {
 	// Error is a failure of linesman's own run (the handshake never
 	// finished, the server could not be started), shown in the report.
 	Error string
-	// Interrupted says linesman was interrupted and stopped early; the
-	// report's exit status is then ExitInterrupted.
-	Interrupted bool
+	// Interrupted says linesman was interrupted and stopped early;
+	// InterruptSignal is the signal that did it (0: unknown). The report's
+	// exit status is then [SignalStatus] of it.
+	Interrupted     bool
+	InterruptSignal syscall.Signal
 	// Applied names the CI rule families the run applied (wire.FamilyPolicy
 	// when a policy flag was given, wire.FamilyDrift with a baseline): they
 	// are listed in Rules, held when none of their findings was raised.
 	Applied []string
 }
-
-// ExitInterrupted is the exit status of a headless run that was interrupted.
-const ExitInterrupted = 130
 
 // Build reports a session: its log, its tracker's requests, and what
 // the handshake learned. Call it once the session is Done for a final report;
@@ -251,6 +254,7 @@ func FromLog(log *session.Log, tr *session.Tracker, meta Meta) Report {
 		Notes:           []Note{},
 		Error:           meta.Error,
 		Interrupted:     meta.Interrupted,
+		InterruptedBy:   stopSignalNames[meta.InterruptSignal],
 		frameIndex:      map[uint64]int{},
 	}
 	if r.Command == nil {
@@ -492,8 +496,8 @@ func (r *Report) addFinding(f wire.Finding, seq *uint64, dir *string) {
 	r.Findings = append(r.Findings, rf)
 }
 
-// ExitStatus is the headless exit status the report calls for: 130 when
-// linesman was interrupted, 1 when any finding is an error (or linesman's
+// ExitStatus is the headless exit status the report calls for:
+// [SignalStatus] when linesman was interrupted, 1 when any finding is an error (or linesman's
 // own run failed), else 0.
 func (r *Report) ExitStatus() int {
 	status, _ := r.ExitStatusAt("error")
@@ -505,7 +509,7 @@ var FailOnLevels = []string{"error", "warning", "note"}
 
 // ExitStatusAt is the exit status under --fail-on failOn: 1 when a finding
 // of that severity or a more severe one was raised (or the run failed),
-// 130 when interrupted, else 0. ok is false for an unknown level.
+// [SignalStatus] when interrupted, else 0. ok is false for an unknown level.
 func (r *Report) ExitStatusAt(failOn string) (status int, ok bool) {
 	count := 0
 	switch failOn {
@@ -521,7 +525,7 @@ func (r *Report) ExitStatusAt(failOn string) (status int, ok bool) {
 		return 0, false
 	}
 	if r.Interrupted {
-		return ExitInterrupted, true
+		return r.interruptStatus(), true
 	}
 	if count > 0 || r.Error != "" {
 		return 1, true

@@ -3,8 +3,10 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -491,6 +493,35 @@ func TestReportInterrupted(t *testing.T) {
 	}
 	if m := decodeReport(t, r); m["interrupted"] != true {
 		t.Errorf("interrupted = %v", m["interrupted"])
+	}
+}
+
+// TestReportInterruptedBySignal: the status an interrupted report calls
+// for (and its text announces) is 128+n of the signal that stopped the run,
+// which the JSON names.
+func TestReportInterruptedBySignal(t *testing.T) {
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		name string
+		want int
+	}{
+		{syscall.SIGHUP, "SIGHUP", 129},
+		{syscall.SIGINT, "SIGINT", 130},
+		{syscall.SIGTERM, "SIGTERM", 143},
+	} {
+		l, _ := sampleLog(t)
+		r := FromLog(l, nil, Meta{Mode: "send", Error: "interrupted", Interrupted: true, InterruptSignal: tc.sig})
+		if got, _ := r.ExitStatusAt("note"); got != tc.want || r.ExitStatus() != tc.want {
+			t.Errorf("%s: ExitStatus %d, ExitStatusAt(note) %d; want %d", tc.name, r.ExitStatus(), got, tc.want)
+		}
+		var b strings.Builder
+		r.WriteText(&b)
+		if !strings.Contains(b.String(), fmt.Sprintf("exit status %d\n", tc.want)) {
+			t.Errorf("%s: text report:\n%s", tc.name, b.String())
+		}
+		if m := decodeReport(t, r); m["interruptedBy"] != tc.name {
+			t.Errorf("%s: interruptedBy = %v", tc.name, m["interruptedBy"])
+		}
 	}
 }
 
