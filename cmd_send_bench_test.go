@@ -22,6 +22,9 @@ import (
 //     process start-up and package initialisation, the share of a one-shot
 //     run that is not the conversation or the report.
 //
+// With LINESMAN_BENCH_BASELINE=/path/to/another/linesman (an older build),
+// that binary's send runs interleaved too: base/minclient and send/base.
+//
 // go test -run '^$' -bench OneShotSend -benchtime 20x .
 func BenchmarkOneShotSend(b *testing.B) {
 	bin := linesmanBinary(b)
@@ -46,13 +49,17 @@ func BenchmarkOneShotSend(b *testing.B) {
 	}
 	sendArgs := append([]string{"send", "--"}, server...)
 	legacyArgs := append([]string{"send", "--era", "legacy", "--"}, server...)
-	var tMin, tSend, tLegacy, tNoop time.Duration
+	base := os.Getenv("LINESMAN_BENCH_BASELINE")
+	var tMin, tSend, tLegacy, tNoop, tBase time.Duration
 	b.ResetTimer()
 	for range b.N {
 		tMin += run(minclient, server...)
 		tSend += run(bin, sendArgs...)
 		tLegacy += run(bin, legacyArgs...)
 		tNoop += run(bin, "explain", "blank-line")
+		if base != "" {
+			tBase += run(base, sendArgs...)
+		}
 	}
 	b.StopTimer()
 	n := float64(b.N)
@@ -61,4 +68,8 @@ func BenchmarkOneShotSend(b *testing.B) {
 	b.ReportMetric(float64(tSend)/float64(tMin), "send/minclient")
 	b.ReportMetric(float64(tLegacy)/float64(tMin), "legacy/minclient")
 	b.ReportMetric(float64(tNoop)/float64(tSend), "noop/send")
+	if base != "" {
+		b.ReportMetric(float64(tBase)/float64(tMin), "base/minclient")
+		b.ReportMetric(float64(tSend)/float64(tBase), "send/base")
+	}
 }

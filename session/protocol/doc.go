@@ -19,13 +19,10 @@
 // whether the rules were exercised and held, were broken, or were not
 // observed.
 //
-// Schemas are validated with github.com/santhosh-tekuri/jsonschema/v6:
-// JSON Schema 2020-12 is MCP's default dialect ("When a schema does not
-// include a $schema field, it defaults to JSON Schema 2020-12") and that
-// library implements 2020-12 (and draft-07, which schemas may name) in full,
-// including $ref/$defs and format assertions off by default, with no
-// network access unless a loader is configured (none is: MCP forbids
-// dereferencing network $refs by default). Compiled schemas are cached per
-// tool and compiled only when a call needs them, so the cost stays off the
-// hot path.
+// Schemas are validated by a JSON Schema validator of the package's own
+// (schema*.go: JSON Schema 2020-12, MCP's default dialect, and the drafts a
+// schema may name), whose verdicts are three-valued: what it cannot judge
+// is "not checked", never a finding. It loads nothing (MCP forbids
+// dereferencing network $refs by default), costs nothing at start-up, and
+// compiles each distinct schema once, when its listing arrives.
 package protocol

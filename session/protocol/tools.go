@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"linesman/wire"
 )
 
@@ -13,7 +11,7 @@ import (
 type tool struct {
 	name           string
 	input, output  val // private copies of inputSchema and outputSchema (nil when absent)
-	inSch, outSch  *jsonschema.Schema
+	inSch, outSch  *jsonSchema
 	compiled       bool
 	schemaReported bool // tool-schema-invalid was raised for it
 	schemaErr      string
@@ -24,7 +22,7 @@ type toolbook struct {
 	byName    map[string]*tool
 	listing   map[string]bool // names seen in the listing being paged through
 	lastOrder []string        // names of the last first page, in order
-	cache     map[string]*jsonschema.Schema
+	cache     map[string]*jsonSchema
 }
 
 // toolNameOK reports whether a tool name follows the 2025-11-25 guidance.
@@ -159,55 +157,30 @@ func (j *Judge) compile(t *tool) {
 	t.schemaErr = strings.Join(errs, "; ")
 }
 
-// refuseLoader loads nothing: a server's schema must not make linesman
-// read files or the network ($ref to an external URI fails instead).
-type refuseLoader struct{}
-
-func (refuseLoader) Load(url string) (any, error) {
-	return nil, errNoLoad
-}
-
-type loadError string
-
-func (e loadError) Error() string { return string(e) }
-
-const errNoLoad = loadError("external $ref not followed (MCP: implementations MUST NOT dereference network $refs by default)")
-
-func (j *Judge) compileSchema(raw val) (*jsonschema.Schema, string) {
+// compileSchema checks a schema once per distinct text (see
+// [compileJSONSchema]); a bad schema is not cached, and says why.
+func (j *Judge) compileSchema(raw val) (*jsonSchema, string) {
 	key := string(raw)
 	if s, ok := j.tools.cache[key]; ok {
 		return s, ""
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		return nil, oneLine(err.Error())
-	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(refuseLoader{})
-	const loc = "mcp:///schema.json"
-	if err := c.AddResource(loc, doc); err != nil {
-		return nil, oneLine(err.Error())
-	}
-	s, err := c.Compile(loc)
-	if err != nil {
-		return nil, oneLine(err.Error())
+	s, bad := compileJSONSchema(raw)
+	if bad != "" {
+		return nil, oneLine(bad)
 	}
 	if j.tools.cache == nil {
-		j.tools.cache = map[string]*jsonschema.Schema{}
+		j.tools.cache = map[string]*jsonSchema{}
 	}
 	j.tools.cache[key] = s
 	return s, ""
 }
 
-// validate validates an instance against a schema; "" when it conforms.
-func validate(s *jsonschema.Schema, instance val) string {
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(instance))
-	if err != nil {
-		return oneLine(err.Error())
-	}
-	if err := s.Validate(v); err != nil {
-		return oneLine(err.Error())
+// validate validates an instance against a schema: what is wrong with it,
+// or "" when it conforms or linesman cannot tell (a schema that uses what
+// linesman does not judge is not checked: no foul of its own making).
+func validate(s *jsonSchema, instance val) string {
+	if v, msg := s.validate(instance); v == verdictInvalid {
+		return oneLine(msg)
 	}
 	return ""
 }
