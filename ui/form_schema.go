@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/textinput"
+
+	"linesman/wire"
 )
 
 // fieldKind is how a form field is edited and checked.
@@ -37,9 +39,12 @@ type formField struct {
 	in       textinput.Model   // the text of the other kinds
 	pristine bool              // holds the default, untouched: typing replaces it
 	styled   bool              // in has the theme's styles
-	def      string            // the default as JSON text ("" = none)
-	min, max *float64
-	err      string // what is wrong with the value, after a check
+	// defHidden: the default holds what the terminal must not get raw
+	// (controls, bidi overrides), so it was not put in the text input.
+	defHidden bool
+	def       string // the default as JSON text ("" = none)
+	min, max  *float64
+	err       string // what is wrong with the value, after a check
 }
 
 // schemaProp is what the form reads of one property's schema.
@@ -193,12 +198,19 @@ func (f *formField) init() {
 	if f.def == "" {
 		return
 	}
-	var s string
-	if f.kind == fieldText && json.Unmarshal([]byte(f.def), &s) == nil {
-		f.in.SetValue(s)
-	} else {
-		f.in.SetValue(f.def)
+	s := f.def
+	var str string
+	if f.kind == fieldText && json.Unmarshal([]byte(f.def), &str) == nil {
+		s = str
 	}
+	if wire.VisibleString(s, wire.Pictures) != s {
+		// The text input shows its value as it is: a default holding
+		// controls or bidi overrides stays out of it (the hint shows it
+		// inert; left out, the server applies it itself).
+		f.defHidden = true
+		return
+	}
+	f.in.SetValue(s)
 	f.pristine = true
 }
 
@@ -286,7 +298,11 @@ func jsonFieldValue(text, typ string) (json.RawMessage, error) {
 func (f *formField) hint() string {
 	var parts []string
 	if f.def != "" {
-		parts = append(parts, "default "+f.def)
+		d := "default " + f.def
+		if f.defHidden {
+			d += " (not filled in: it holds control characters)"
+		}
+		parts = append(parts, d)
 	}
 	if f.kind == fieldChoice && len(f.choices) > 1 {
 		cs := make([]string, len(f.choices))

@@ -50,18 +50,18 @@ func (k *KeyMap) addPicker() {
 	k.PickDown = add(pick, scopePicker, keys("down", "ctrl+n"), "↓", "down", act(func(m *Model) { m.picker.move(1) }))
 	k.PickPgUp = add(pick, scopePicker, keys("pgup"), "pgup", "page up", act(func(m *Model) { m.picker.move(-max(m.picker.h/2, 1)) }))
 	k.PickPgDown = add(pick, scopePicker, keys("pgdown"), "pgdn", "page down", act(func(m *Model) { m.picker.move(max(m.picker.h/2, 1)) }))
-	k.PickChoose = add(pick, scopePicker, keys("enter"), "enter", "choose (a form, or the composer)", actCmd(func(m *Model) tea.Cmd { return m.choosePicked(false) }))
+	k.PickChoose = add(pick, scopePicker, keys("enter"), "enter", "choose", actCmd(func(m *Model) tea.Cmd { return m.choosePicked(false) }))
 	k.PickChoose.disabled = (*Model).whyNoPick
-	k.PickSend = add(pick, scopePicker, keys("ctrl+s"), "ctrl+s", "send it now (defaults as they are)", actCmd(func(m *Model) tea.Cmd { return m.choosePicked(true) }))
+	k.PickSend = add(pick, scopePicker, keys("ctrl+s"), "ctrl+s", "send now (as it is)", actCmd(func(m *Model) tea.Cmd { return m.choosePicked(true) }))
 	k.PickSend.disabled = (*Model).whyNoPick
 	k.PickClose = add(pick, scopePicker, keys("esc"), "esc", "close", act((*Model).closePicker))
 
 	k.FormNext = add(frm, scopeForm, keys("tab", "down"), "tab/↓", "next field", act(func(m *Model) { m.form.focusField(m.form.focus + 1) }))
 	k.FormPrev = add(frm, scopeForm, keys("shift+tab", "up"), "shift+tab/↑", "previous field", act(func(m *Model) { m.form.focusField(m.form.focus - 1) }))
-	k.FormChoose = add(frm, scopeForm, keys("left", "right", "space"), "←/→", "choose (enum, boolean)", (*Model).formChoose)
-	k.FormCompose = add(frm, scopeForm, keys("enter"), "enter", "check, then to the composer", act((*Model).formCompose))
-	k.FormSend = add(frm, scopeForm, keys("ctrl+s"), "ctrl+s", "check and send now", actCmd((*Model).formSend))
-	k.FormBack = add(frm, scopeForm, keys("esc"), "esc", "back to the picker", act((*Model).formBack))
+	k.FormChoose = add(frm, scopeForm, keys("left", "right", "space"), "←/→", "choose", (*Model).formChoose)
+	k.FormCompose = add(frm, scopeForm, keys("enter"), "enter", "to composer", act((*Model).formCompose))
+	k.FormSend = add(frm, scopeForm, keys("ctrl+s"), "ctrl+s", "send", actCmd((*Model).formSend))
+	k.FormBack = add(frm, scopeForm, keys("esc"), "esc", "back", act((*Model).formBack))
 }
 
 // pickerHelp is the help line while the picker or a form is open (nil
@@ -70,9 +70,9 @@ func (m *Model) pickerHelp() []*Binding {
 	k := m.c.km
 	switch {
 	case m.form != nil:
-		return []*Binding{k.FormNext, k.FormChoose, k.FormCompose, k.FormSend, k.FormBack}
+		return []*Binding{k.FormSend, k.FormCompose, k.FormNext, k.FormChoose, k.FormBack}
 	case m.picker.open:
-		return []*Binding{k.PickUp, k.PickDown, k.PickChoose, k.PickSend, k.PickClose}
+		return []*Binding{k.PickChoose, k.PickSend, k.PickUp, k.PickDown, k.PickClose}
 	}
 	return nil
 }

@@ -288,3 +288,44 @@ func TestExpandURITemplate(t *testing.T) {
 		t.Errorf("vars %+v", vars)
 	}
 }
+
+// TestPickerAndFormAreInert: a tool whose name, description, property
+// names, enum values and defaults carry escape sequences, BEL and bidi
+// overrides is shown with visible symbols in the picker and the form; the
+// default that holds them is not put in the text input (which shows its
+// value as it is), and the request built quotes the server's text as JSON.
+func TestPickerAndFormAreInert(t *testing.T) {
+	f := newFixture(t)
+	f.c2s(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}` + "\n")
+	f.s2c(`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"p","version":"1"}}}` + "\n")
+	f.c2s(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}` + "\n")
+	f.s2c(`{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"evil\u001b]0;PWN\u0007\u202e","description":"d \u001b[2J\u009b","inputSchema":{"type":"object","properties":{"p\u001b[31m":{"type":"string","default":"x\u202ey"},"e":{"enum":["\u001b]52;c;QQ==\u0007"]}},"required":["e"]}}]}}` + "\n")
+	srv := newFakeServer(f)
+	m := f.model(80, 24, srv)
+	bad := []string{"\x1b]0;PWN", "\x07", "\u202e", "\x1b[2J", "\u009b", "\x1b[31m", "\x1b]52"}
+	assertInert := func(what string) {
+		t.Helper()
+		screen := m.Render()
+		for _, b := range bad {
+			if strings.Contains(screen, b) {
+				t.Errorf("%s: the screen holds %q raw", what, b)
+			}
+		}
+	}
+	press(m, "t")
+	assertInert("picker")
+	typeText(m, "evil")
+	press(m, "enter")
+	assertInert("form")
+	if m.form == nil || len(m.form.fields) != 2 || m.form.fields[1].in.Value() != "" || !m.form.fields[1].defHidden {
+		t.Fatalf("the hostile default was put in the text input")
+	}
+	press(m, "tab")
+	assertInert("form, default's field focused")
+	press(m, "enter")
+	assertInert("composer")
+	v := m.composer.value()
+	if !m.composer.open || !strings.Contains(v, `"name": "evil\u001b]0;PWN\u0007\u202e"`) || !strings.Contains(v, `"e": "\u001b]52;c;QQ==\u0007"`) {
+		t.Fatalf("the request does not quote the server's text as JSON escapes:\n%s", v)
+	}
+}
