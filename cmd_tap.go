@@ -97,6 +97,9 @@ func tapRun(tf *tapFlags, command []string, stdin io.Reader, stdout, stderr io.W
 		defer signal.Stop(sigs)
 	}
 
+	stdin, stdout, restore := pollableStdio(stdin, stdout)
+	defer restore()
+
 	log := session.NewLog(0)
 	rec := startTapRecording(tf, command, log, stderr)
 	defer rec.close()

@@ -149,7 +149,7 @@ func (d *exitDrain) caughtUp() {
 	p.mu.Lock()
 	logged := p.bytesIn >= d.target
 	p.mu.Unlock()
-	starved := p.stdoutRead.Load() >= d.target && p.stdoutWaiting.Load()
+	starved := p.stdoutRead.Load() >= d.target && p.stdoutStarved()
 	if logged || starved {
 		d.progressC, d.catchUpC = nil, nil
 		d.reportExit()

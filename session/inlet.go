@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bytes"
 	"errors"
 	"syscall"
 	"time"
@@ -10,22 +9,21 @@ import (
 )
 
 // Inlet passes a host's bytes to the server's stdin exactly as they come
-// (linesman tap), logging each client frame as its line completes. It is
-// the host-driven counterpart of [Session.Send], which takes whole frames.
+// (linesman tap). It is the host-driven counterpart of [Session.Send],
+// which takes whole frames.
 //
-// Bytes are queued at once, a partial line included, so that the server
-// sees them as soon as a direct pipe would have delivered them. A frame is
-// logged (and the tracker sees it) under the queue's lock before the bytes
-// that end its line are queued, so the server's answer can never be logged
-// before the request it answers. A line split across writes is framed
-// whole; a value spread over several lines that arrive in separate writes
-// is logged line by line.
+// Bytes are written at once, a partial line included, so that the server
+// sees them as soon as a direct pipe would have delivered them. They are
+// judged behind the wire: each write is handed to the session's judge
+// queue first (which fixes its place in the log's order), then written; a
+// judge goroutine frames and logs them (see inlet_judge.go). A line split
+// across writes is framed whole, and so is a value spread over several
+// lines.
 //
 // An Inlet is not safe for concurrent use: one goroutine pumps the host's
-// stdin into it.
+// stdin into it. It needs a session started with Config.Observe.
 type Inlet struct {
-	s    *Session
-	part []byte // bytes after the last '\n' written so far (already queued)
+	s *Session
 }
 
 // Inlet returns an Inlet for the session's current process.
@@ -36,40 +34,32 @@ func (s *Session) Inlet() *Inlet { return &Inlet{s: s} }
 // down, never dropped.
 const inletRetry = time.Millisecond
 
-// Write queues b for the server's stdin. It blocks while the queue is full
-// (the server reads slower than the host writes) and fails once the server
-// has exited or its stdin is closed; b is then not delivered.
+// ErrNotObserving is returned by Inlet's methods on a session started
+// without Config.Observe.
+var ErrNotObserving = errors.New("session: an Inlet needs Config.Observe")
+
+// Write passes b to the server's stdin. It blocks while the server does
+// not read (as a direct pipe would) and fails once the server has exited
+// or its stdin is closed; b is then not delivered.
 func (in *Inlet) Write(b []byte) (int, error) {
 	if len(b) == 0 {
 		return 0, nil
 	}
 	p := in.s.current()
-	var frames []*wire.Frame
-	rest := b
-	if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
-		whole := b[:i+1]
-		if len(in.part) > 0 {
-			whole = append(bytes.Clone(in.part), whole...)
-		}
-		frames = wire.FramesOf(whole, wire.Options{MaxFrame: in.s.cfg.MaxFrame})
-		rest = b[i+1:]
+	if p.judge == nil {
+		return 0, ErrNotObserving
 	}
+	if !isOpen(p.exited) {
+		return 0, p.exitedError()
+	}
+	p.judge.put(wire.ClientToServer, b)
 	for {
 		if !isOpen(p.exited) {
 			return 0, p.exitedError()
 		}
-		err := p.w.writeThrough(b, func() {
-			for _, f := range frames {
-				in.s.logFrame(wire.ClientToServer, f)
-			}
-		})
+		err := p.w.writeThrough(b, func() {})
 		switch {
 		case err == nil:
-			if len(frames) > 0 {
-				in.part = append(in.part[:0], rest...)
-			} else {
-				in.part = append(in.part, rest...)
-			}
 			return len(b), nil
 		case errors.Is(err, ErrQueueFull):
 			time.Sleep(inletRetry)
@@ -79,22 +69,39 @@ func (in *Inlet) Write(b []byte) (int, error) {
 	}
 }
 
-// Close logs a last line that had no terminator, and closes the server's
-// stdin once everything queued has been written (the host closed its end):
-// nothing else — no SIGTERM follows, the host decides when to signal.
+// Close passes the host's end of file on: the server's stdin is closed
+// once everything queued has been written, and nothing else — no SIGTERM
+// follows, the host decides when to signal. The judge logs a last line
+// that had no terminator, and tells the tracker that stdin was closed in
+// the wire's order.
 func (in *Inlet) Close() error {
 	p := in.s.current()
-	if len(in.part) > 0 {
-		frames := wire.FramesOf(in.part, wire.Options{MaxFrame: in.s.cfg.MaxFrame})
-		in.part = nil
-		p.w.mu.Lock()
-		for _, f := range frames {
-			in.s.logFrame(wire.ClientToServer, f)
-		}
-		p.w.mu.Unlock()
+	if p.judge == nil {
+		return ErrNotObserving
 	}
+	p.judge.end(wire.ClientToServer, true)
 	p.w.closeWhenDrained()
 	return nil
+}
+
+// judgeStdin judges what the host wrote through the Inlet, behind the
+// wire, until the host's end of file or the process's end.
+func (p *proc) judgeStdin() {
+	defer close(p.judgeStdinDone)
+	p.judgeStream(wire.ClientToServer, func(f *wire.Frame) { p.s.logFrame(wire.ClientToServer, f) })
+	if p.judge.endedByHost(wire.ClientToServer) {
+		p.judge.waitTurn(wire.ClientToServer)
+		p.s.tracker.StdinClosed(p.s.log.Since())
+	}
+}
+
+// stdoutStarved reports whether the stdout framer has framed everything
+// read from the pipe and waits for more.
+func (p *proc) stdoutStarved() bool {
+	if p.judge != nil {
+		return p.judge.idle(wire.ServerToClient)
+	}
+	return p.stdoutWaiting.Load()
 }
 
 // Signal sends sig to the server's process group (a tap passes on the

@@ -2,44 +2,30 @@ package session
 
 import (
 	"bytes"
+	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"linesman/wire"
 )
 
-// causalTee is a StdoutTee that checks, at every write, that each line it
-// completes was logged as a server frame before its last byte was passed
-// on: the order a host's answer is judged by.
-type causalTee struct {
-	t   *testing.T
-	log *Log
-
-	mu    sync.Mutex
-	buf   bytes.Buffer
-	lines int
+// teeBuffer is a StdoutTee that keeps what it is given.
+type teeBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
 }
 
-func (c *causalTee) Write(p []byte) (int, error) {
+func (c *teeBuffer) Write(p []byte) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.buf.Write(p)
-	c.lines += bytes.Count(p, []byte("\n"))
-	logged := 0
-	first, next := c.log.Bounds()
-	for _, ev := range c.log.Range(first, next) {
-		if ev.Type == EventFrame && ev.Dir == wire.ServerToClient {
-			logged += len(ev.Frame.Lines)
-		}
-	}
-	if logged < c.lines {
-		c.t.Errorf("a line reached the host before its frame was logged (%d lines passed on, %d logged)", c.lines, logged)
-	}
-	return len(p), nil
+	return c.buf.Write(p)
 }
 
-func (c *causalTee) bytes() []byte {
+func (c *teeBuffer) bytes() []byte {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return bytes.Clone(c.buf.Bytes())
@@ -48,10 +34,11 @@ func (c *causalTee) bytes() []byte {
 // TestInletAndTeesAreByteExact: bytes written to the Inlet in arbitrary
 // pieces reach the server unchanged (cat sends them back), the tee passes
 // the server's stdout on unchanged, both directions are logged whole, and
-// each client frame is logged before the server could answer it.
+// each client frame is logged before the server's echo of it (the judge
+// runs behind the wire, but keeps the wire's causal order).
 func TestInletAndTeesAreByteExact(t *testing.T) {
 	log := NewLog(0)
-	tee := &causalTee{t: t, log: log}
+	tee := &teeBuffer{}
 	s, err := Start(Config{Command: []string{"cat"}, Log: log, Observe: true, NoHandshake: true, StdoutTee: tee})
 	if err != nil {
 		t.Fatal(err)
@@ -96,5 +83,79 @@ func TestInletAndTeesAreByteExact(t *testing.T) {
 	}
 	if !bytes.Equal(c2s, input) || !bytes.Equal(s2c, input) {
 		t.Errorf("logged %d bytes to the server and %d back, want %d each way", len(c2s), len(s2c), len(input))
+	}
+}
+
+// TestJudgeFallingBehindNeverHoldsTheWire: with both judges held (the
+// machine too busy to run them), every byte still crosses the tap both
+// ways; once they run, what fitted the budget is logged whole and in
+// order, and notes say exactly how many bytes of each direction were
+// passed on unjudged.
+func TestJudgeFallingBehindNeverHoldsTheWire(t *testing.T) {
+	log := NewLog(0)
+	tee := &teeBuffer{}
+	hold := make(chan struct{})
+	const budget = 64 << 10
+	s, err := Start(Config{Command: []string{"cat"}, Log: log, Observe: true, NoHandshake: true,
+		StdoutTee: tee, JudgeBudget: budget, judgeHold: hold})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Kill()
+	var input []byte
+	for i := range 1024 {
+		input = fmt.Appendf(input, `{"jsonrpc":"2.0","method":"notifications/message","params":{"n":%d,"data":"%s"}}`+"\n", i, strings.Repeat("z", 900))
+	}
+	in := s.Inlet()
+	for rest := input; len(rest) > 0; {
+		k := min(len(rest), 4000) // lines cut anywhere
+		if _, err := in.Write(rest[:k]); err != nil {
+			t.Fatal(err)
+		}
+		rest = rest[k:]
+	}
+	// The judges have not read a byte, and the host has it all back.
+	deadline := time.Now().Add(testWait)
+	for len(tee.bytes()) < len(input) && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if got := tee.bytes(); !bytes.Equal(got, input) {
+		t.Fatalf("with the judges held, the host got %d bytes back, want the %d sent", len(got), len(input))
+	}
+	close(hold)
+	in.Close()
+	waitClosed(t, s.Done(), "the session's end")
+
+	gapRE := regexp.MustCompile(`judge fell behind: (\d+) bytes \(\d+ lines\) from the (host|server)`)
+	judged := map[wire.Dir]int64{}
+	gaps := map[wire.Dir]int64{}
+	lines := map[wire.Dir][]byte{}
+	first, next := log.Bounds()
+	for _, ev := range log.Range(first, next) {
+		switch {
+		case ev.Type == EventFrame:
+			judged[ev.Dir] += ev.Frame.Size()
+			lines[ev.Dir] = append(lines[ev.Dir], ev.Frame.Raw()...)
+		case ev.Type == EventNote && gapRE.MatchString(ev.Note):
+			m := gapRE.FindStringSubmatch(ev.Note)
+			n, _ := strconv.ParseInt(m[1], 10, 64)
+			d := wire.ClientToServer
+			if m[2] == "server" {
+				d = wire.ServerToClient
+			}
+			gaps[d] += n
+		}
+	}
+	for _, d := range []wire.Dir{wire.ClientToServer, wire.ServerToClient} {
+		if gaps[d] == 0 {
+			t.Errorf("%s: no note of what the judge did not see", d)
+		}
+		if judged[d]+gaps[d] != int64(len(input)) {
+			t.Errorf("%s: %d bytes judged + %d noted unjudged, want the %d passed on", d, judged[d], gaps[d], len(input))
+		}
+		// The budget, and the read that crossed it (64 KiB at most).
+		if judged[d] == 0 || judged[d] > budget+64<<10 || !bytes.HasPrefix(input, lines[d]) {
+			t.Errorf("%s: judged %d bytes, not the whole lines at the start that fit the budget (%d)", d, judged[d], budget)
+		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"syscall"
 	"time"
+
+	"linesman/wire"
 )
 
 // The shutdown ladder of a server process: stdin closed, then SIGTERM, then
@@ -73,6 +75,10 @@ func (p *proc) supervise() {
 	p.drainAfterExit(shutdownC)
 	p.w.stop(false)
 	<-p.w.done
+	if p.judge != nil {
+		p.judge.end(wire.ClientToServer, false)
+		<-p.judgeStdinDone
+	}
 	p.reapAndClear()
 }
 

@@ -63,6 +63,12 @@ type proc struct {
 	restarting   bool // Restart is replacing this process: its in-flight requests are not the server's fault
 
 	w *writer
+
+	// judge is a tap's judge queue (Config.Observe), else nil: the wire
+	// does not wait for the judge (inlet_judge.go). judgeStdinDone is
+	// closed when the judge of the host's bytes has returned.
+	judge          *judgeQueue
+	judgeStdinDone chan struct{}
 }
 
 // tailKeep is how many stderr lines a process keeps for errors and StderrTail.
@@ -189,6 +195,11 @@ func (s *Session) spawn() (*proc, error) {
 		Detail: fmt.Sprintf("started %s (pid %d)", path, p.pid),
 	}})
 
+	if cfg.Observe {
+		p.judge = newJudgeQueue(cfg.JudgeBudget, cfg.judgeHold)
+		p.judgeStdinDone = make(chan struct{})
+		go p.judgeStdin()
+	}
 	go p.wait()
 	go p.readStdout()
 	go p.readStderr()

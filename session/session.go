@@ -63,6 +63,13 @@ type Config struct {
 	// would if the host had closed its end); an error from StderrTee only
 	// stops the copying, stderr is still drained.
 	StdoutTee, StderrTee io.Writer
+	// JudgeBudget bounds, per direction, the bytes an Observe session has
+	// passed on but not judged yet; past it, bytes are passed on unjudged
+	// and the log says how many (see inlet_judge.go). 0 means
+	// DefaultJudgeBudget.
+	JudgeBudget int
+
+	judgeHold <-chan struct{} // tests: an Observe session's judges wait for it to close
 }
 
 // Defaults of the Config fields left zero.

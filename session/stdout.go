@@ -15,35 +15,82 @@ import (
 // One goroutine reads, frames and logs: handing frames to a second
 // goroutine (and reading ahead on a third) was measured and did not pay on
 // a loaded two-core machine; the framer's classification is the cost.
+//
+// A tap (Config.Observe) is the exception: there the wire comes first.
+// [proc.forwardStdout] reads the pipe and passes each read on to the host
+// at once, and this goroutine judges the same bytes behind it, from the
+// judge queue (see inlet_judge.go).
 func (p *proc) readStdout() {
 	defer func() { go p.judgeStdoutEnd() }()
 	defer close(p.stdoutDone)
 	defer p.pipes.stdoutR.Close()
-	var r io.Reader = p.pipes.stdoutR
-	if tee := p.s.cfg.StdoutTee; tee != nil {
-		tr := &teeReader{r: r, w: tee, deferred: true, stopOnError: true}
-		defer tr.flush() // the stream ended with an error: nothing may stay behind
-		r = tr
+	if p.judge != nil {
+		go p.forwardStdout()
+		p.judgeStream(wire.ServerToClient, p.logStdoutFrame)
+		return
 	}
-	fr := wire.NewFramer(countingReader{r, &p.stdoutRead, &p.stdoutWaiting}, wire.Options{MaxFrame: p.s.cfg.MaxFrame})
+	fr := wire.NewFramer(countingReader{p.pipes.stdoutR, &p.stdoutRead, &p.stdoutWaiting}, wire.Options{MaxFrame: p.s.cfg.MaxFrame})
 	for {
 		f, err := fr.Next()
 		if f != nil {
-			size := f.Size()
-			p.s.logFrame(wire.ServerToClient, f)
-			p.mu.Lock()
-			p.bytesIn += size
-			p.s2cFrames++
-			p.mu.Unlock()
-			select {
-			case p.stdoutProgress <- struct{}{}:
-			default:
+			p.logStdoutFrame(f)
+		}
+		if err != nil {
+			p.stdoutFailed(err)
+			return
+		}
+	}
+}
+
+// logStdoutFrame logs a frame the server wrote and counts it.
+func (p *proc) logStdoutFrame(f *wire.Frame) {
+	size := f.Size()
+	p.s.logFrame(wire.ServerToClient, f)
+	p.mu.Lock()
+	p.bytesIn += size
+	p.s2cFrames++
+	p.mu.Unlock()
+	select {
+	case p.stdoutProgress <- struct{}{}:
+	default:
+	}
+}
+
+// stdoutFailed notes why reading stdout ended, unless it simply ended.
+func (p *proc) stdoutFailed(err error) {
+	if err != io.EOF && !errors.Is(err, os.ErrClosed) {
+		p.s.note(fmt.Sprintf("reading the server's stdout failed: %v", err))
+	}
+}
+
+// forwardStdout is a tap's stdout wire: each read from the server's stdout
+// is queued for the judge and passed on to Config.StdoutTee at once, in
+// that order (the ticket comes first; see inlet_judge.go). A write to the
+// tee may block: the server then blocks on its own write, as it would on a
+// host that is slow to read. A write error ends the reading of stdout and
+// closes the pipe, so that the server's next write fails as it would if the
+// host had closed its end.
+func (p *proc) forwardStdout() {
+	defer p.judge.end(wire.ServerToClient, false)
+	tee := p.s.cfg.StdoutTee
+	buf := make([]byte, chunkSize)
+	for {
+		p.stdoutWaiting.Store(true)
+		n, err := p.pipes.stdoutR.Read(buf)
+		p.stdoutWaiting.Store(false)
+		if n > 0 {
+			p.stdoutRead.Add(int64(n))
+			p.judge.put(wire.ServerToClient, buf[:n])
+			if tee != nil {
+				if _, werr := tee.Write(buf[:n]); werr != nil {
+					p.pipes.stdoutR.Close()
+					p.stdoutFailed(fmt.Errorf("%w: %w", ErrTeeFailed, werr))
+					return
+				}
 			}
 		}
 		if err != nil {
-			if err != io.EOF && !errors.Is(err, os.ErrClosed) {
-				p.s.note(fmt.Sprintf("reading the server's stdout failed: %v", err))
-			}
+			p.stdoutFailed(err)
 			return
 		}
 	}
@@ -65,61 +112,23 @@ func (c countingReader) Read(b []byte) (int, error) {
 	return n, err
 }
 
-// teeReader passes on every byte read through it: the tap's forwarding.
-//
-// With defer set (stdout), the bytes of one read are written out at the
-// start of the next read, or at once when the read ends the stream: the
-// framer reads again only once it has framed and logged every complete
-// line it holds, so a frame is in the log before the host has its last
-// byte (the host's answer to a server request can never be logged ahead of
-// that request), and what costs latency is only the framing of one read.
-// A partial line goes on as soon as the framer asks for more. The bytes
-// are not copied: the Splitter never writes to a piece of its buffers
-// before it reads again, and that read starts here, after the write.
-//
-// Without defer (stderr), each read's bytes are written before it returns.
-//
-// A write error either ends reading (stopOnError: the error is returned,
-// the framer ends the stream there) or only ends the copying.
+// teeReader passes on every byte read through it, before the read returns:
+// a tap's stderr. After a write error it only reads (stderr is still
+// drained).
 type teeReader struct {
-	r           io.Reader
-	w           io.Writer
-	deferred    bool
-	stopOnError bool
-	failed      bool
-	pending     []byte
+	r      io.Reader
+	w      io.Writer
+	failed bool
 }
 
 func (t *teeReader) Read(b []byte) (int, error) {
-	if err := t.flush(); err != nil {
-		return 0, err
-	}
 	n, err := t.r.Read(b)
 	if n > 0 && !t.failed {
-		t.pending = b[:n]
-		if !t.deferred || err != nil {
-			if ferr := t.flush(); ferr != nil {
-				return n, ferr
-			}
+		if _, werr := t.w.Write(b[:n]); werr != nil {
+			t.failed = true
 		}
 	}
 	return n, err
-}
-
-// flush writes what the last read returned and was not written yet.
-func (t *teeReader) flush() error {
-	p := t.pending
-	t.pending = nil
-	if len(p) == 0 || t.failed {
-		return nil
-	}
-	if _, err := t.w.Write(p); err != nil {
-		t.failed = true
-		if t.stopOnError {
-			return fmt.Errorf("%w: %w", ErrTeeFailed, err)
-		}
-	}
-	return nil
 }
 
 // ErrTeeFailed is wrapped by the error that ends the reading of stdout

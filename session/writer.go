@@ -112,8 +112,13 @@ func (w *writer) writeThrough(raw []byte, logFrames func()) error {
 	if !w.stopped {
 		w.queued -= int64(len(raw))
 	}
+	// run may have work that waited for this write; if not, waking it
+	// would only cost the tap a thread switch per message.
+	work := len(w.queue) > 0 || w.closing || w.stopped
 	w.mu.Unlock()
-	w.poke() // run may have work that waited for this write
+	if work {
+		w.poke()
+	}
 	if err != nil {
 		w.failed(err)
 		return fmt.Errorf("%w (%v)", ErrStdinClosed, plainCause(err))
@@ -141,7 +146,9 @@ func (w *writer) run() {
 			// Tell the tracker before closing: a server that flushes the
 			// moment it sees EOF must not have its burst logged before the
 			// close, or unflushed-output cannot see the burst for what it is.
-			w.p.s.tracker.StdinClosed(w.p.s.log.Since())
+			if w.p.judge == nil { // a tap's judge tells it in the wire's order
+				w.p.s.tracker.StdinClosed(w.p.s.log.Since())
+			}
 			w.closeFile()
 			return
 		}

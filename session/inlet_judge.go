@@ -1,0 +1,352 @@
+package session
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"linesman/wire"
+)
+
+// The tap's judge runs behind the wire. A tap forwards each chunk of bytes
+// the moment it is read — the host's stdin to the server, the server's
+// stdout to the host — and hands the same bytes to a judgeQueue; one judge
+// goroutine per direction frames them from there, and logs and judges each
+// frame, at its own pace. The wire never waits for the judge.
+//
+// Order. Every chunk takes a ticket from one counter shared by both
+// directions before its first byte is forwarded, so a chunk that answers
+// another (the server's reply to the host's request, the host's reply to a
+// server request) always has the later ticket. A judge logs a frame only
+// when the other direction has framed everything with an earlier ticket
+// (see [judgeQueue.waitTurn]): the log's order of the two directions is the
+// wire's causal order, as it was when the wire waited for the judge. Lines
+// the framer holds back (the start of what may be a multi-line value) are
+// the exception, as they always were: they are logged when their run ends.
+//
+// Falling behind. Each direction may hold [Config.JudgeBudget] bytes that
+// the judge has not framed yet (and the chunk that crosses the budget).
+// Past that, what the wire carries is passed
+// on as usual but not queued: the judge is told about the gap when it gets
+// there, the lines cut by it are not logged, and the log gets a note saying
+// how many bytes (and lines) of which direction were passed on unjudged and
+// unrecorded. Queuing resumes at the first line that starts after the
+// queue has drained to half the budget, so the judge never sees half a
+// line. Nothing that was queued is ever dropped or reordered, and the host
+// is never slowed by more than copying a chunk into the queue.
+
+// DefaultJudgeBudget is Config.JudgeBudget's default: bytes per direction.
+const DefaultJudgeBudget = 64 << 20
+
+// errJudgeGap is what the judge's reader returns where bytes were passed
+// on unjudged; the framer ends there and a new one starts after the gap.
+var errJudgeGap = errors.New("bytes were passed on unjudged here")
+
+// judgeChunk is a run of forwarded bytes waiting for a judge, or a gap.
+type judgeChunk struct {
+	ticket uint64
+	data   []byte
+	off    int   // bytes of data already read by the framer
+	gap    int64 // gap: bytes passed on unjudged before this point
+	lines  int64 // gap: how many line ends they held
+	pooled bool  // data is a chunkPool buffer
+}
+
+// judgeDir is the state of one direction of a judgeQueue.
+type judgeDir struct {
+	chunks  []*judgeChunk // FIFO; the front may be partly read
+	queued  int64         // bytes in chunks not read yet
+	last    uint64        // ticket of the chunk the framer read from last
+	busy    bool          // the framer is working on what it read (not back in Read)
+	ended   bool          // no more chunks will come
+	endAt   uint64        // the ticket of the end
+	byHost  bool          // the end is the host's: it closed its end of our stdin
+	waiting bool          // the framer waits in Read with nothing queued
+
+	dropping  bool  // over budget: bytes are passed on unjudged
+	gapBytes  int64 // bytes of the gap so far
+	gapLines  int64 // line ends in them
+	midLine   bool  // the last byte queued was not a line end
+	readGap   int64 // the gap the reader returned last (bytes), for the note
+	readLines int64
+}
+
+// judgeQueue carries the bytes a tap forwarded to the two judges; see
+// the comment at the top of this file. It is safe for concurrent use: one
+// goroutine puts each direction's chunks, one reads each direction.
+type judgeQueue struct {
+	mu     sync.Mutex
+	cond   *sync.Cond
+	ticket uint64
+	budget int64
+	dirs   [2]judgeDir     // by dirIndex
+	hold   <-chan struct{} // tests: the judges wait for this to close
+}
+
+func newJudgeQueue(budget int, hold <-chan struct{}) *judgeQueue {
+	if budget <= 0 {
+		budget = DefaultJudgeBudget
+	}
+	q := &judgeQueue{budget: int64(budget), hold: hold}
+	q.cond = sync.NewCond(&q.mu)
+	return q
+}
+
+func dirIndex(d wire.Dir) int {
+	if d == wire.ServerToClient {
+		return 1
+	}
+	return 0
+}
+
+// chunkSize is the size of the buffers the stdout forwarder reads into: a
+// pipe hands over at most 64 KiB at once.
+const chunkSize = 64 << 10
+
+// chunkPool holds chunkSize buffers for large chunks; small ones are
+// allocated to size, so that many small chunks do not pin many buffers.
+var chunkPool = sync.Pool{New: func() any { return new([chunkSize]byte) }}
+
+// put queues a copy of b (or counts it in a gap when the direction is over
+// budget) under a new ticket. Call it before b is forwarded.
+func (q *judgeQueue) put(d wire.Dir, b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	jd := &q.dirs[dirIndex(d)]
+	if jd.ended {
+		return
+	}
+	q.ticket++
+	if jd.dropping || jd.queued >= q.budget {
+		b = q.skip(jd, b)
+		if len(b) == 0 {
+			return
+		}
+	}
+	c := &judgeChunk{ticket: q.ticket}
+	if len(b) > chunkSize/8 && len(b) <= chunkSize {
+		c.data, c.pooled = chunkPool.Get().(*[chunkSize]byte)[:len(b)], true
+		copy(c.data, b)
+	} else {
+		c.data = bytes.Clone(b)
+	}
+	jd.chunks = append(jd.chunks, c)
+	jd.queued += int64(len(b))
+	jd.midLine = b[len(b)-1] != '\n'
+	q.wakeLocked(jd)
+}
+
+// wakeLocked wakes the judge of jd if it waits for bytes.
+func (q *judgeQueue) wakeLocked(jd *judgeDir) {
+	if jd.waiting {
+		q.cond.Broadcast()
+	}
+}
+
+// skip counts b (or its head) in the direction's gap and returns what is
+// to be queued: nothing while the queue is above half the budget, else the
+// bytes after the first line end, behind a gap chunk.
+func (q *judgeQueue) skip(jd *judgeDir, b []byte) []byte {
+	i := -2 // keep dropping
+	if !jd.dropping {
+		jd.dropping = true // and b is the gap's first chunk
+		jd.gapBytes, jd.gapLines = 0, 0
+	} else if jd.queued <= q.budget/2 {
+		i = -1 // resume at b[0]: the last byte dropped ended a line
+		if jd.midLine {
+			i = bytes.IndexByte(b, '\n')
+		}
+	}
+	if i == -2 || i == -1 && jd.midLine {
+		jd.gapBytes += int64(len(b))
+		jd.gapLines += int64(bytes.Count(b, []byte{'\n'}))
+		jd.midLine = b[len(b)-1] != '\n'
+		return nil
+	}
+	if i >= 0 {
+		jd.gapBytes += int64(i + 1)
+		jd.gapLines++
+	}
+	jd.dropping = false
+	if jd.gapBytes > 0 {
+		jd.chunks = append(jd.chunks, &judgeChunk{ticket: q.ticket, gap: jd.gapBytes, lines: jd.gapLines})
+	}
+	jd.midLine = false
+	q.wakeLocked(jd)
+	return b[i+1:]
+}
+
+// end says no more chunks come in direction d (byHost: the host closed
+// its end); a gap still open is queued so that the judge can say what it
+// did not see. The end takes a ticket, as a chunk does.
+func (q *judgeQueue) end(d wire.Dir, byHost bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	jd := &q.dirs[dirIndex(d)]
+	if jd.ended {
+		return
+	}
+	q.ticket++
+	jd.ended, jd.endAt, jd.byHost = true, q.ticket, byHost
+	if jd.dropping {
+		jd.chunks = append(jd.chunks, &judgeChunk{ticket: q.ticket, gap: jd.gapBytes, lines: jd.gapLines})
+		jd.dropping = false
+	}
+	q.cond.Broadcast()
+}
+
+// endedByHost reports whether direction d ended because the host closed it.
+func (q *judgeQueue) endedByHost(d wire.Dir) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.dirs[dirIndex(d)].byHost
+}
+
+// finished says the judge of d has returned: it holds up nothing more.
+func (q *judgeQueue) finished(d wire.Dir) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	jd := &q.dirs[dirIndex(d)]
+	jd.busy, jd.waiting = false, true
+	q.cond.Broadcast()
+}
+
+// read is the judge's side of direction d: it copies queued bytes into p,
+// waiting for some; io.EOF once the direction ended and everything was
+// read; errJudgeGap at a gap.
+func (q *judgeQueue) read(d wire.Dir, p []byte) (int, error) {
+	if q.hold != nil {
+		<-q.hold
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	jd := &q.dirs[dirIndex(d)]
+	jd.busy = false // everything read before was framed and logged
+	q.cond.Broadcast()
+	for len(jd.chunks) == 0 && !jd.ended {
+		jd.waiting = true
+		q.cond.Wait()
+	}
+	jd.waiting = false
+	jd.busy = true
+	if len(jd.chunks) == 0 {
+		jd.last = jd.endAt // what the end flushes is judged after what came before it
+		return 0, io.EOF
+	}
+	c := jd.chunks[0]
+	jd.last = c.ticket
+	if c.data == nil {
+		jd.chunks[0] = nil
+		jd.chunks = jd.chunks[1:]
+		jd.readGap, jd.readLines = c.gap, c.lines
+		return 0, errJudgeGap
+	}
+	n := copy(p, c.data[c.off:])
+	c.off += n
+	jd.queued -= int64(n)
+	if c.off == len(c.data) {
+		if c.pooled {
+			chunkPool.Put((*[chunkSize]byte)(c.data[:chunkSize]))
+		}
+		jd.chunks[0] = nil
+		jd.chunks = jd.chunks[1:]
+	}
+	return n, nil
+}
+
+// idle reports whether the judge of d waits for bytes with none queued:
+// it has framed and logged everything forwarded so far.
+func (q *judgeQueue) idle(d wire.Dir) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	jd := &q.dirs[dirIndex(d)]
+	return jd.waiting && len(jd.chunks) == 0
+}
+
+// waitTurn waits until the other direction has framed and logged every
+// chunk with a ticket before the one d's framer read from last, so that a
+// frame of d is logged after whatever it may answer.
+func (q *judgeQueue) waitTurn(d wire.Dir) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	me, other := &q.dirs[dirIndex(d)], &q.dirs[1-dirIndex(d)]
+	for other.busy && other.last < me.last ||
+		len(other.chunks) > 0 && other.chunks[0].ticket < me.last {
+		q.cond.Wait()
+	}
+}
+
+// judgeReader is an io.Reader over one direction of a judgeQueue, for a
+// wire.Framer.
+type judgeReader struct {
+	q *judgeQueue
+	d wire.Dir
+}
+
+func (r judgeReader) Read(p []byte) (int, error) { return r.q.read(r.d, p) }
+
+// judgeStream frames what the queue holds for direction d and calls logf
+// for each frame, in its turn, until the direction ends. At a gap, the
+// frames cut by it are not logged, and a note says what was not judged.
+func (p *proc) judgeStream(d wire.Dir, logf func(*wire.Frame)) {
+	q := p.judge
+	newFramer := func() *wire.Framer {
+		return wire.NewFramer(judgeReader{q, d}, wire.Options{MaxFrame: p.s.cfg.MaxFrame})
+	}
+	defer q.finished(d)
+	fr := newFramer()
+	var cut int64 // bytes of the frames cut by a gap
+	for {
+		f, err := fr.Next()
+		if f != nil {
+			if q.gapped(d) {
+				cut += f.Size()
+			} else {
+				q.waitTurn(d)
+				logf(f)
+			}
+		}
+		if errors.Is(err, errJudgeGap) {
+			q.waitTurn(d)
+			gap, lines := q.takeGap(d)
+			p.s.note(fmt.Sprintf("the tap's judge fell behind: %d bytes (%d lines) %s were passed on but neither judged nor recorded",
+				gap+cut, lines, dirWords(d)))
+			fr, cut = newFramer(), 0
+			continue
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// gapped reports whether the reader of d returned a gap that was not
+// taken yet: the framer is emitting the lines the gap cut.
+func (q *judgeQueue) gapped(d wire.Dir) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.dirs[dirIndex(d)].readGap > 0
+}
+
+// takeGap returns the size of the gap the reader of d returned last, and
+// clears it.
+func (q *judgeQueue) takeGap(d wire.Dir) (bytes, lines int64) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	jd := &q.dirs[dirIndex(d)]
+	bytes, lines = jd.readGap, jd.readLines
+	jd.readGap, jd.readLines = 0, 0
+	return bytes, lines
+}
+
+func dirWords(d wire.Dir) string {
+	if d == wire.ServerToClient {
+		return "from the server to the host"
+	}
+	return "from the host to the server"
+}
