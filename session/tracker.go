@@ -127,9 +127,10 @@ type Tracker struct {
 	forgotTo  uint64
 
 	// Flush points for unflushed-output: when stdin was closed and when
-	// the process exited (0 = not yet), and when the server last wrote a frame.
+	// the process exited (0 = not yet), and when the server and the client
+	// last wrote a frame.
 	stdinClosedAt, exitedAt time.Duration
-	lastS2CAt               time.Duration
+	lastS2CAt, lastC2SAt    time.Duration
 	unflushedRaised         bool
 }
 
@@ -162,7 +163,7 @@ func (t *Tracker) reset() {
 	t.hs.Initialized = false
 	t.discoverVersion = map[wire.ID]string{}
 	t.unreadable = 0
-	t.stdinClosedAt, t.exitedAt, t.lastS2CAt = 0, 0, 0
+	t.stdinClosedAt, t.exitedAt, t.lastS2CAt, t.lastC2SAt = 0, 0, 0, 0
 	t.unflushedRaised = false
 	if !t.hs.EraPinned {
 		t.hs.Era = EraUnknown
@@ -233,6 +234,9 @@ func (t *Tracker) Frame(seq uint64, dir wire.Dir, f *wire.Frame, at time.Duratio
 	defer t.mu.Unlock()
 	if dir == wire.ServerToClient && f.Msg.Kind != wire.KindNonJSON {
 		defer func() { t.lastS2CAt = at }()
+	}
+	if dir == wire.ClientToServer {
+		defer func() { t.lastC2SAt = at }()
 	}
 	era := t.hs.Era // the frame is judged by the era it was sent in
 	var req *entry

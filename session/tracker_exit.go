@@ -127,6 +127,13 @@ func (t *Tracker) exitBurstLocked(at time.Duration) (LoggedFinding, bool) {
 	}
 	slices.SortFunc(burst, func(a, b *entry) int { return cmpSeq(a.ResponseSeq, b.ResponseSeq) })
 	start, quiet := burst[0].EndedAt, burst[0].quietBefore
+	if t.lastC2SAt > start {
+		// The client wrote after the first answer came out, and the
+		// process lived on to its exit: the answer was out before the
+		// end, not flushed by it (a slow start followed by a crash on
+		// the next request is no buffering).
+		return LoggedFinding{}, false
+	}
 	for _, e := range burst {
 		waited := start - e.SentAt
 		if quiet > e.SentAt || waited < t.opts.unflushedAfter() {

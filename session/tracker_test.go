@@ -488,6 +488,16 @@ func TestTrackerScripts(t *testing.T) {
 			),
 		},
 		{
+			name: "a slow first answer, then a crash on the next request, is no burst",
+			era:  EraLegacy,
+			steps: []step{
+				c(0, initReq), s(sec(3), initRes),
+				c(sec(3)+ms(1), req(2, "tools/call")),
+				ev(sec(3)+ms(50), "exit"),
+			},
+			want: []string{"3:exited-during-request:error"},
+		},
+		{
 			name: "an answer long before the exit is no burst",
 			era:  EraModern,
 			steps: append(modernOpen(),
