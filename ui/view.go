@@ -141,6 +141,12 @@ func (c *canvas) String(w int, sep string) string {
 // first, each with its glyph), frames, retention drops, and the state of a
 // quit in progress.
 func (m *Model) statusBar() string {
+	return fit(strings.Join(m.statusParts(), m.c.st.Subtle.Render(" │ ")), m.width)
+}
+
+// statusParts are the status bar's parts, most important first (a narrow
+// terminal cuts the end; the ? screen lists them all, whole).
+func (m *Model) statusParts() []string {
 	st := m.c.st
 	ix := m.c.ix
 	// Most important first: a narrow terminal truncates the end.
@@ -184,7 +190,7 @@ func (m *Model) statusBar() string {
 	if m.opts.Title != "" {
 		parts = append(parts, wire.VisibleString(m.opts.Title, wire.Pictures))
 	}
-	return fit(strings.Join(parts, st.Subtle.Render(" │ ")), m.width)
+	return parts
 }
 
 // bottomLines is the bottom line, or a message wrapped over as many rows
@@ -281,7 +287,16 @@ func (m *Model) fullHelp() []string {
 	for _, g := range m.c.km.groups() {
 		indent = max(indent, ansi.StringWidth(g.Title)+1)
 	}
+	// The status bar whole first: a narrow terminal cuts its end.
 	var out []string
+	status := ansi.Strip(strings.Join(m.statusParts(), " │ "))
+	for i, r := range hangWrap(status, max(m.width-indent, 20), 0) {
+		lead := strings.Repeat(" ", indent)
+		if i == 0 {
+			lead = st.Accent.Render(fmt.Sprintf("%-*s", indent, "Status"))
+		}
+		out = append(out, lead+st.Subtle.Render(r))
+	}
 	for _, g := range m.c.km.groups() {
 		line := st.Accent.Render(fmt.Sprintf("%-*s", indent, g.Title))
 		used := indent
