@@ -9,8 +9,8 @@ import (
 // request judges a request in either direction.
 func (j *Judge) request(in Input, msg val) {
 	f, m := in.Frame, &in.Frame.Msg
-	p := index(msg.open("params"))
-	params := &p
+	params := &j.scratch.params
+	params.scan(msg.open("params"))
 	if strings.HasPrefix(m.Method, "notifications/") {
 		j.ran(famShapes)
 		raise(f, "notification-with-id", "%s is a notification but carries id %s: the peer will treat it as a request and the sender will wait for an answer that never comes", m.Method, m.ID.String())
@@ -51,8 +51,8 @@ func (j *Judge) request(in Input, msg val) {
 // notification judges a notification in either direction.
 func (j *Judge) notification(in Input, msg val) {
 	f, m := in.Frame, &in.Frame.Msg
-	p := index(msg.open("params"))
-	params := &p
+	params := &j.scratch.params
+	params.scan(msg.open("params"))
 	j.checkMetaKeys(f, params.get("_meta"), "params._meta")
 	j.notificationShape(f, m, params)
 	if m.Method == "notifications/cancelled" {
@@ -84,12 +84,12 @@ func (j *Judge) response(in Input, msg val) {
 	}
 	var method string
 	var reqID wire.ID
-	var p obj
-	params := &p
+	params := &j.scratch.params
+	params.lazy(nil)
 	era := j.era
 	if in.Request != nil {
 		method = in.Request.Msg.Method
-		p = lazy(body(in.Request).open("params"))
+		params.lazy(body(in.Request).open("params"))
 		if e, ok := j.eras[in.Request]; ok {
 			era = e
 			delete(j.eras, in.Request)
@@ -106,8 +106,7 @@ func (j *Judge) response(in Input, msg val) {
 	if method == "" {
 		return // an answer to nothing known: no rule has a method to go by
 	}
-	r := j.indexResult(f, method, msg.open("result"))
-	result := &r
+	result := j.indexResult(f, method, msg.open("result"))
 	j.checkMetaKeys(f, result.get("_meta"), "result._meta")
 	if era == EraModern {
 		if !j.modernResult(f, method, reqID, params, result) {
@@ -125,14 +124,17 @@ func (j *Judge) response(in Input, msg val) {
 	j.resultShape(f, method, params, result)
 }
 
-// indexResult indexes a result; for tools/call it judges the content
-// blocks in the same scan (see indexWith), noting in j.content what it saw.
-func (j *Judge) indexResult(f *wire.Frame, method string, v val) obj {
+// indexResult indexes a result into the judge's scratch space; for
+// tools/call it judges the content blocks in the same scan (see
+// obj.scanWith), noting in j.content what it saw.
+func (j *Judge) indexResult(f *wire.Frame, method string, v val) *obj {
 	j.content = contentSeen{}
+	o := &j.scratch.result
 	if method != "tools/call" {
-		return index(v)
+		o.scan(v)
+		return o
 	}
-	o, _ := indexWith(v, "content", func(open val) int {
+	o.scanWith(v, "content", func(open val) int {
 		j.content.walked = true
 		return open.objects(&j.block, func(i int, b *obj, el val) {
 			if j.contentBlock(f, place{base: "content", i: i}, b, el) == "text" {

@@ -2,8 +2,10 @@ package protocol
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"math"
+	"math/bits"
 	"strconv"
 
 	"linesman/wire"
@@ -119,17 +121,33 @@ func skipValue(b []byte, i int) int {
 // skipString returns the index just past the string starting at b[i].
 func skipString(b []byte, i int) int {
 	i++
-	// Most strings (keys, names, short values) end within a few bytes: a
-	// plain loop beats the call into IndexByte for them.
-	for end := min(i+24, len(b)); i < end; i++ {
-		switch b[i] {
-		case '"':
-			return i + 1
-		case '\\':
-			i++ // skip the escaped byte (an escaped quote among them)
+	// Keys, names and short values end within a few words: eight bytes at
+	// a time (as wire's scanner does) for them, and IndexByte, which is
+	// faster per byte but dearer to enter, once a string runs long.
+	for end := min(len(b), i+64) - 8; i <= end; {
+		m := quoteOrEscape8(binary.LittleEndian.Uint64(b[i:]))
+		if m == 0 {
+			i += 8
+			continue
 		}
+		i += bits.TrailingZeros64(m) >> 3
+		if b[i] == '"' {
+			return i + 1
+		}
+		i += 2 // a backslash and the byte it escapes (an escaped quote among them)
 	}
-	if i > len(b) {
+	if i >= len(b) {
+		return len(b)
+	}
+	if len(b)-i < 16 {
+		for ; i < len(b); i++ {
+			switch b[i] {
+			case '"':
+				return i + 1
+			case '\\':
+				i++
+			}
+		}
 		return len(b)
 	}
 	for {
@@ -147,6 +165,21 @@ func skipString(b []byte, i int) int {
 			return i
 		}
 	}
+}
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// quoteOrEscape8 returns a mask whose lowest set bit is the high bit of
+// the first byte of v (little-endian) that is a quote or a backslash; 0
+// when there is none. A borrow only runs upwards, so each term can have
+// false positives only above a true one: the lowest set bit is exact.
+func quoteOrEscape8(v uint64) uint64 {
+	q := v ^ ('"' * ones)
+	e := v ^ ('\\' * ones)
+	return (((q - ones) &^ q) | ((e - ones) &^ e)) & highs
 }
 
 func skipSpace(b []byte, i int) int {
@@ -329,73 +362,83 @@ func (v val) wireID() wire.ID {
 	return wire.ID{}
 }
 
-// member is one member of an indexed object.
-type member struct {
-	key []byte // raw, with quotes
-	v   val
-}
+// member is one member of an indexed object, as offsets into the object's
+// bytes: the raw key (with its quotes) is raw[k:ke] and the value
+// raw[v:ve]. Offsets rather than slices keep an index small (a frame's
+// judging indexes several objects, and zeroing or copying a large index
+// cost more than the scan itself on small frames).
+type member struct{ k, ke, v, ve uint32 }
 
 // obj is an object indexed by one pass over its members, so that the
 // several members a rule looks at cost one scan of the object, not one
 // each. Objects with more members than fit fall back to val.get.
+//
+// An obj is reused: scan and lazy overwrite only its header, never the
+// whole array (members past n are stale and never read), so the judge
+// keeps a few in its own struct as scratch space rather than building a
+// fresh one per frame.
 type obj struct {
 	ms   [12]member
 	n    int
-	full bool // more members than ms holds
+	full bool // more members than ms holds (or offsets past 4 GiB)
 	raw  val
 	// src, when set, is the object not indexed yet: lazy defers the scan
 	// until a member is first asked for.
 	src val
 }
 
-// lazy returns an object index that scans v only when first asked.
-func lazy(v val) obj { return obj{src: v} }
+// lazy makes o an index that scans v only when first asked.
+func (o *obj) lazy(v val) {
+	o.n, o.full, o.raw, o.src = 0, false, nil, v
+}
 
 func (o *obj) force() {
 	if o.src != nil {
-		*o = index(o.src)
+		o.scan(o.src)
 	}
 }
 
-// index builds the member index of an object (an empty one for any other value).
+// index builds the member index of an object (an empty one for any other
+// value), for the rare paths that need an index of their own.
 func index(v val) obj {
-	o, _ := indexAt(v)
+	var o obj
+	o.scan(v)
 	return o
 }
 
-// indexAt indexes the object that starts at v[0] (v may run past its
-// end) and returns the index and the object's length: one scan gives both
-// the members and the extent.
-func indexAt(v val) (obj, int) { return indexWith(v, "", nil) }
+// scan indexes the object that starts at v[0] (v may run past its end)
+// and returns the object's length: one scan gives both the members and
+// the extent. Any other value leaves o empty.
+func (o *obj) scan(v val) int { return o.scanWith(v, "", nil) }
 
-// indexWith is indexAt, except that the value of the member named want is
+// scanWith is scan, except that the value of the member named want is
 // handed to walk (running to the end of v) instead of being skipped; walk
 // returns its length. So a value that must be walked anyway (a result's
 // content array) is scanned once, not once to index and once to walk.
-func indexWith(v val, want string, walk func(open val) int) (obj, int) {
-	o := obj{}
+func (o *obj) scanWith(v val, want string, walk func(open val) int) int {
+	o.lazy(nil)
 	if v.kind() != kObject {
-		return o, 0
+		return 0
 	}
 	b := []byte(v)
 	i := skipSpace(b, 1)
 	for i < len(b) && b[i] == '"' {
 		ke := skipString(b, i)
-		key := b[i:ke]
+		k := i
 		i = skipSpace(b, ke)
 		if i >= len(b) || b[i] != ':' {
 			break
 		}
 		i = skipSpace(b, i+1)
 		var ve int
-		if walk != nil && keyIs(key, want) {
+		if walk != nil && keyIs(b[k:ke], want) {
 			ve = i + walk(val(b[i:]))
 			walk = nil
 		} else {
 			ve = skipValue(b, i)
 		}
-		if o.n < len(o.ms) {
-			o.ms[o.n] = member{key, val(b[i:ve])}
+		if o.n < len(o.ms) && ve <= math.MaxUint32 {
+			o.ms[o.n] = member{uint32(k), uint32(ke), uint32(i), uint32(ve)}
 			o.n++
 		} else {
 			o.full = true
@@ -409,7 +452,7 @@ func indexWith(v val, want string, walk func(open val) int) (obj, int) {
 		i++
 	}
 	o.raw = val(b[:i])
-	return o, i
+	return i
 }
 
 // open returns the member named key of an object without finding where
@@ -455,11 +498,9 @@ func (v val) objects(o *obj, fn func(i int, o *obj, el val)) int {
 	for n := 0; i < len(b) && b[i] != ']'; n++ {
 		var e int
 		if b[i] == '{' {
-			var l int
-			*o, l = indexAt(val(b[i:]))
-			e = i + l
+			e = i + o.scan(val(b[i:]))
 		} else {
-			*o = obj{}
+			o.lazy(nil)
 			e = skipValue(b, i)
 		}
 		fn(n, o, val(b[i:e]))
@@ -480,9 +521,9 @@ func (o *obj) get(key string) val {
 	if o.full {
 		return o.raw.get(key)
 	}
-	for i := 0; i < o.n; i++ {
-		if keyIs(o.ms[i].key, key) {
-			return o.ms[i].v
+	for _, m := range o.ms[:o.n] {
+		if keyIs(o.raw[m.k:m.ke], key) {
+			return o.raw[m.v:m.ve]
 		}
 	}
 	return nil

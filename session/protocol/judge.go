@@ -71,6 +71,10 @@ type Judge struct {
 
 	content contentSeen // what indexResult saw of the result being judged
 	block   obj         // scratch index of the content block being judged
+	// scratch holds the indexes of the frame being judged (a request's or
+	// notification's params, or an answer's request params and result),
+	// reused from frame to frame: nothing keeps them past Frame.
+	scratch struct{ params, result obj }
 }
 
 // contentSeen is what the scan of a tools/call result's content found.
