@@ -65,7 +65,7 @@ func main() {
 // collector run more often.
 func limitMemory() {
 	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(session.DefaultRetention + 144<<20)
+		debug.SetMemoryLimit(session.MemoryLimit)
 	}
 }
 

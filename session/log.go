@@ -196,6 +196,15 @@ func (e *Event) approxSize() int64 {
 // DefaultRetention is the default memory budget of a Log, in bytes.
 const DefaultRetention = 256 << 20
 
+// MemoryLimit is the soft memory limit linesman sets for itself
+// (debug.SetMemoryLimit, unless GOMEMLIMIT is set): the default budget
+// plus a fixed headroom for the garbage collector. Without it the
+// collector lets the heap grow to about twice what is live, so a log
+// full to its budget would cost twice the budget; with it, the heap stays
+// near the limit, and the collector runs more often only while the log is
+// near its budget.
+const MemoryLimit = DefaultRetention + 144<<20
+
 // Log is the append-only, ordered record of a session. It is safe for
 // concurrent use. Appending never waits for a reader: readers Subscribe to a
 // coalescing signal that says "there is more", then read by Seq.
@@ -388,6 +397,16 @@ func (l *Log) spanLocked(from, to uint64) (lo, hi int, ok bool) {
 		return 0, 0, false
 	}
 	return int(from - l.firstSeq), int(to - l.firstSeq), true
+}
+
+// Retained returns how many events the log holds and what they cost its
+// budget (what approxSize charges: the events, their frames and the
+// tracker's records of the requests among them). It exceeds the budget
+// only while a single event does.
+func (l *Log) Retained() (events int, bytes int64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.events.len(), l.bytes
 }
 
 // Dropped returns how many events, and roughly how many bytes, the retention

@@ -1,8 +1,11 @@
 package session
 
 import (
+	"os"
 	"runtime"
+	"runtime/debug"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -44,9 +47,12 @@ func serverRequestFlood(log *Log, tr *Tracker, n int, keepAll bool, sample func(
 
 // TestTrackerHistoryInsideRetention: past the log's budget, answered
 // requests are summarised (counted, not kept), while a request still in
-// flight is kept whatever its age.
+// flight is kept whatever its age; the bytes the log counts stay inside
+// its budget, and the records it does not charge for are the request in
+// flight and at most forgetEvery ended ones.
 func TestTrackerHistoryInsideRetention(t *testing.T) {
-	log := NewLog(1 << 20)
+	const budget = 32 << 20 // ~22k requests retained: the old pass every quarter of the history left ~6k records uncharged
+	log := NewLog(budget)
 	tr := NewTracker(TrackerOptions{})
 	old := handFrame(`{"jsonrpc":"2.0","id":"slow","method":"tools/call"}`, wire.Message{Kind: wire.KindRequest, ID: wire.StringID("slow"), Method: "tools/call"})
 	oldSeq := log.AppendWith(func(seq uint64, at time.Duration) Event {
@@ -54,7 +60,14 @@ func TestTrackerHistoryInsideRetention(t *testing.T) {
 		return Event{Type: EventFrame, Dir: wire.ClientToServer, Frame: old}
 	})
 	const n = 200_000
-	serverRequestFlood(log, tr, n, false, nil)
+	var worstBytes int64
+	var worstEnded int
+	serverRequestFlood(log, tr, n, false, func() {
+		_, bytes := log.Retained()
+		first, _ := log.Bounds()
+		_, ended := tr.Unsummarised(first)
+		worstBytes, worstEnded = max(worstBytes, bytes), max(worstEnded, ended)
+	})
 
 	if c := tr.RequestCounts(); c[ReqAnswered] != n || c[ReqInFlight] != 1 {
 		t.Errorf("counts %v, want %d answered and 1 in flight", c, n)
@@ -63,11 +76,21 @@ func TestTrackerHistoryInsideRetention(t *testing.T) {
 		t.Errorf("the request in flight was forgotten: %+v %v", r, ok)
 	}
 	first, next := log.Bounds()
+	if first == 1 {
+		t.Fatalf("the log dropped nothing: the flood did not reach the budget")
+	}
+	inFlight, ended := tr.Unsummarised(first)
+	if inFlight != 1 || ended > forgetEvery || worstEnded > forgetEvery {
+		t.Errorf("records outside the log's budget: %d in flight (want 1), %d ended now, %d at worst (want at most %d)", inFlight, ended, worstEnded, forgetEvery)
+	}
+	if _, bytes := log.Retained(); bytes > budget || worstBytes > budget {
+		t.Errorf("the log counts %d bytes now, %d at worst, for a budget of %d", bytes, worstBytes, budget)
+	}
 	retained := int(next-first) / 2 // a request and its answer
 	tr.mu.Lock()
 	kept, answers := len(tr.all), len(tr.answers)
 	tr.mu.Unlock()
-	if first == 1 || kept > retained+retained/4+1024+1 || answers > kept {
+	if kept > retained+forgetEvery+1 || answers > kept {
 		t.Errorf("tracker keeps %d requests (%d answers) for %d retained in the log", kept, answers, retained)
 	}
 	// A request still retained pairs as before.
@@ -77,33 +100,58 @@ func TestTrackerHistoryInsideRetention(t *testing.T) {
 	}
 }
 
+// TestNullAnswersForgotten: the pairing of an error with id null to the
+// unreadable client frame it most likely answers is forgotten with the
+// error's frame, so a server answering a flood of garbage with parse errors
+// does not grow the tracker past the log's budget.
+func TestNullAnswersForgotten(t *testing.T) {
+	log := NewLog(256 << 10)
+	tr := NewTracker(TrackerOptions{NoProtocolRules: true})
+	const n = 50_000
+	for i := 0; i < n; i++ {
+		bad := handFrame(`not json`, wire.Message{Kind: wire.KindNonJSON})
+		perr := handFrame(`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`, wire.Message{Kind: wire.KindError, ID: wire.ID{Kind: wire.IDNull}, ErrorCode: -32700, ErrorMessage: "Parse error"})
+		for _, fr := range []struct {
+			dir wire.Dir
+			f   *wire.Frame
+		}{{wire.ClientToServer, bad}, {wire.ServerToClient, perr}} {
+			log.AppendWith(func(seq uint64, at time.Duration) Event {
+				tr.Frame(seq, fr.dir, fr.f, at)
+				return Event{Type: EventFrame, Dir: fr.dir, Frame: fr.f}
+			})
+			first, _ := log.Bounds()
+			tr.Forget(first)
+		}
+	}
+	first, next := log.Bounds()
+	tr.mu.Lock()
+	kept := len(tr.nullAnswers)
+	tr.mu.Unlock()
+	if retained := int(next-first) / 2; first == 1 || kept > retained+forgetEvery {
+		t.Errorf("%d null-id answers remembered for %d retained in the log (first seq %d)", kept, retained, first)
+	}
+	// The last one still pairs with the frame before it.
+	if p, ok := tr.PairOf(next - 1); !ok || p.Unreadable != next-2 {
+		t.Errorf("pairing of the last parse error: %+v %v", p, ok)
+	}
+}
+
 // BenchmarkTrackerServerRequests folds 2M server requests (each answered)
-// into a log with the default retention budget and reports the peak heap
-// in use against the budget, and in the same run against the tracker
-// keeping every record (no Forget: how it was) and against 4M notifications
-// (frames with no tracker record).
+// into a log with the default retention budget, under the soft memory
+// limit main sets (MemoryLimit), and reports the peak heap in use and the
+// peak RSS against the budget; in the same run, 4M notifications (frames
+// with no tracker record) give the log's own figure. live-MB is the heap
+// still live after the flood (after a collection): what the budget bounds.
 func BenchmarkTrackerServerRequests(b *testing.B) {
 	const n = 2_000_000
-	peakOf := func(fill func(sample func())) float64 {
-		runtime.GC()
-		var peak uint64
-		sample := func() {
-			var ms runtime.MemStats
-			runtime.ReadMemStats(&ms)
-			peak = max(peak, ms.HeapInuse)
-		}
-		fill(sample)
-		sample()
-		return float64(peak) / (1 << 20)
-	}
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(MemoryLimit))
 	for b.Loop() {
-		requests := peakOf(func(sample func()) {
-			serverRequestFlood(NewLog(0), NewTracker(TrackerOptions{}), n, false, sample)
+		requests := peakOf(func(sample func()) any {
+			log, tr := NewLog(0), NewTracker(TrackerOptions{})
+			serverRequestFlood(log, tr, n, false, sample)
+			return []any{log, tr}
 		})
-		keepAll := peakOf(func(sample func()) {
-			serverRequestFlood(NewLog(0), NewTracker(TrackerOptions{}), n, true, sample)
-		})
-		notes := peakOf(func(sample func()) {
+		notes := peakOf(func(sample func()) any {
 			log := NewLog(0)
 			for i := 1; i <= 2*n; i++ {
 				f := handFrame(`{"jsonrpc":"2.0","method":"notifications/message","params":{}}`, wire.Message{Kind: wire.KindNotification, Method: "notifications/message"})
@@ -112,10 +160,67 @@ func BenchmarkTrackerServerRequests(b *testing.B) {
 					sample()
 				}
 			}
+			return log
 		})
-		b.ReportMetric(requests, "peak-MB")
 		b.ReportMetric(float64(DefaultRetention)/(1<<20), "budget-MB")
-		b.ReportMetric(requests/notes, "x-notifications")
-		b.ReportMetric(keepAll, "keep-all-peak-MB")
+		b.ReportMetric(float64(MemoryLimit)/(1<<20), "limit-MB")
+		b.ReportMetric(requests.heap, "peak-heap-MB")
+		b.ReportMetric(requests.live, "live-MB")
+		if requests.rss > 0 {
+			b.ReportMetric(requests.rss, "peak-RSS-MB")
+			b.ReportMetric(notes.rss, "notif-peak-RSS-MB")
+		}
+		b.ReportMetric(notes.heap, "notif-peak-heap-MB")
 	}
+}
+
+// peak is what peakOf measured, in MiB.
+type peak struct{ heap, live, rss float64 }
+
+// peakOf runs fill from a collected heap, sampling the heap in use
+// whenever fill calls sample, and returns the peak heap in use, the heap
+// still live after fill (what fill returns is kept alive until then) and
+// the process's peak RSS during fill (0 where it cannot be read).
+func peakOf(fill func(sample func()) any) peak {
+	runtime.GC()
+	debug.FreeOSMemory()
+	rssOK := resetPeakRSS()
+	var p peak
+	sample := func() {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		p.heap = max(p.heap, float64(ms.HeapInuse)/(1<<20))
+	}
+	keep := fill(sample)
+	sample()
+	if rssOK {
+		p.rss = float64(peakRSS()) / (1 << 20)
+	}
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	p.live = float64(ms.HeapAlloc) / (1 << 20)
+	runtime.KeepAlive(keep)
+	return p
+}
+
+// resetPeakRSS resets the kernel's high-water mark of this process's RSS
+// (Linux: writing 5 to /proc/self/clear_refs); false where it cannot.
+func resetPeakRSS() bool {
+	return os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) == nil && peakRSS() > 0
+}
+
+// peakRSS is VmHWM of /proc/self/status, in bytes (0 if unreadable).
+func peakRSS() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
 }
