@@ -45,6 +45,9 @@ type formField struct {
 	def       string // the default as JSON text ("" = none)
 	min, max  *float64
 	err       string // what is wrong with the value, after a check
+	// schema is the property's own schema: a JSON field's value is
+	// checked against it (form_check.go).
+	schema json.RawMessage
 }
 
 // schemaProp is what the form reads of one property's schema.
@@ -78,6 +81,8 @@ func schemaFields(schema json.RawMessage) (fields []*formField, ok bool) {
 		Properties json.RawMessage `json:"properties"`
 	}
 	_ = json.Unmarshal(schema, &raw)
+	var rawProps map[string]json.RawMessage
+	_ = json.Unmarshal(raw.Properties, &rawProps)
 	names := objectKeys(raw.Properties)
 	slices.SortStableFunc(names, func(a, b string) int {
 		ra, rb := slices.Contains(s.Required, a), slices.Contains(s.Required, b)
@@ -90,7 +95,9 @@ func schemaFields(schema json.RawMessage) (fields []*formField, ok bool) {
 		return 0
 	})
 	for _, n := range names {
-		fields = append(fields, propField(n, s.Properties[n], slices.Contains(s.Required, n)))
+		fd := propField(n, s.Properties[n], slices.Contains(s.Required, n))
+		fd.schema = rawProps[n]
+		fields = append(fields, fd)
 	}
 	return fields, true
 }
@@ -252,7 +259,15 @@ func (f *formField) value() (json.RawMessage, error) {
 	case fieldInteger, fieldNumber:
 		return f.numberValue(text)
 	}
-	return jsonFieldValue(text, f.typ)
+	v, err := jsonFieldValue(text, f.typ)
+	if err != nil {
+		return nil, err
+	}
+	decoded, _ := decodeJSON(string(v))
+	if err := checkAgainst(f.schema, decoded, f.name); err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 // numberValue checks a number (an integer for fieldInteger) and its bounds.

@@ -345,28 +345,30 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if mo.Button == tea.MouseWheelUp {
 			d = -3
 		}
-		m.scrollAt(mo.X, mo.Y, d)
+		if !m.pickerOpen() {
+			m.scrollAt(mo.X, mo.Y, d)
+		}
 		return m, nil
 	}
+	return m, m.updateInputs(msg)
+}
+
+// updateInputs gives a message that is not a key (a cursor blink, a paste)
+// to the text input being typed in, if any.
+func (m *Model) updateInputs(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
 	if cmd, ok := m.updatePicker(msg); ok {
-		return m, cmd
+		return cmd
 	}
-	if m.composer.open && m.composer.big == "" {
-		var cmd tea.Cmd
+	switch {
+	case m.composer.open && m.composer.big == "":
 		m.composer.ta, cmd = m.composer.ta.Update(msg)
-		return m, cmd
-	}
-	if m.filtering {
-		var cmd tea.Cmd
+	case m.filtering:
 		m.filterIn, cmd = m.filterIn.Update(msg)
-		return m, cmd
-	}
-	if m.exp.step == exportName {
-		var cmd tea.Cmd
+	case m.exp.step == exportName:
 		m.exp.in, cmd = m.exp.in.Update(msg)
-		return m, cmd
 	}
-	return m, nil
+	return cmd
 }
 
 func (m *Model) setMessage(s string, bad bool) {

@@ -76,7 +76,11 @@ func (m *Model) refreshPicker() {
 func (m *Model) updatePicker(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	switch {
 	case m.form != nil:
-		if fd := m.form.current(); fd != nil {
+		if fd := m.form.current(); fd != nil && fd.kind != fieldChoice {
+			if _, paste := msg.(tea.PasteMsg); paste && fd.pristine {
+				fd.in.SetValue("") // a paste replaces the default, as typing does
+				fd.pristine = false
+			}
 			fd.in, cmd = fd.in.Update(msg)
 		}
 		return cmd, true

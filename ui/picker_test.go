@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"linesman/session"
@@ -329,3 +330,21 @@ func TestPickerAndFormAreInert(t *testing.T) {
 		t.Fatalf("the request does not quote the server's text as JSON escapes:\n%s", v)
 	}
 }
+
+// TestFormPasteReplacesTheDefault: a paste into a field still holding its
+// default replaces it, as typing does.
+func TestFormPasteReplacesTheDefault(t *testing.T) {
+	f := offering(t)
+	srv := newFakeServer(f)
+	m := f.model(80, 24, srv)
+	press(m, "t")
+	typeText(m, "echo")
+	press(m, "enter")
+	m.Update(tea.PasteMsg{Content: "pasted"})
+	press(m, "ctrl+s")
+	if _, params := sentParams(t, srv); mustJSON(t, params["arguments"]) != `{"text":"pasted"}` {
+		t.Fatalf("sent %s", srv.lastSent())
+	}
+}
+
+func stripped(m *Model) string { return ansi.Strip(m.Render()) }
