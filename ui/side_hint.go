@@ -32,7 +32,7 @@ func (p *inflightPane) hint() []string {
 	if oldest == nil || p.c.now-max(ix.lastS2C, oldest.SentAt) < quietHint {
 		return nil
 	}
-	s := fmt.Sprintf("no bytes from the server since %ss (%s); is its stdout buffered? see explain unflushed-output",
+	s := fmt.Sprintf("no bytes from the server since %ss, %s ago; is its stdout buffered? see explain unflushed-output",
 		fmtDur(ix.lastS2C), humanAge(p.c.now-ix.lastS2C))
 	if ix.lastS2C == 0 {
 		s = fmt.Sprintf("no bytes from the server yet (%s); is its stdout buffered? see explain unflushed-output", humanAge(p.c.now))

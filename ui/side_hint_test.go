@@ -31,7 +31,7 @@ func TestInFlightHintWhenTheServerIsSilent(t *testing.T) {
 	now += time.Millisecond
 	m.Update(tickMsg{})
 	s := screen()
-	for _, want := range []string{"▲ silent 5.0s", "no bytes from the server since 0.002s (5.0s)"} {
+	for _, want := range []string{"▲ silent 5.0s", "no bytes from the server since 0.002s, 5.0s ago"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("after %s of silence the screen lacks %q:\n%s", quietHint, want, s)
 		}
