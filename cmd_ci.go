@@ -81,3 +81,21 @@ func (c *ciFlags) exitStatus(rep *report.Report) int {
 	status, _ := rep.ExitStatusAt(c.failOn)
 	return status
 }
+
+// hiddenFlags are flags linesman passes to itself (configServer adds
+// --config-origin): accepted, never listed by --help.
+var hiddenFlags = map[string]bool{"config-origin": true}
+
+// printVisibleDefaults is fs.PrintDefaults without the hidden flags.
+func printVisibleDefaults(fs *flag.FlagSet) {
+	shown := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
+	shown.SetOutput(fs.Output())
+	fs.VisitAll(func(f *flag.Flag) {
+		if hiddenFlags[f.Name] {
+			return
+		}
+		shown.Var(f.Value, f.Name, f.Usage)
+		shown.Lookup(f.Name).DefValue = f.DefValue
+	})
+	shown.PrintDefaults()
+}

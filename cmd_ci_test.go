@@ -159,3 +159,19 @@ func TestCheckFailOn(t *testing.T) {
 		t.Errorf("--fail-on info: status %d, stderr %s", status, errOut)
 	}
 }
+
+// TestCIHelpHidesInternalFlags: --config-origin, which --config passes to
+// check and send, is not offered by their --help; the CI flags are.
+func TestCIHelpHidesInternalFlags(t *testing.T) {
+	for _, mode := range []string{"check", "send"} {
+		_, out, _ := runBinary(t, nil, mode, "--help")
+		if strings.Contains(string(out), "config-origin") {
+			t.Errorf("%s --help lists --config-origin:\n%s", mode, out)
+		}
+		for _, f := range []string{"-junit FILE", "-sarif FILE", "-fail-on string", "-timeout duration"} {
+			if !strings.Contains(string(out), f) {
+				t.Errorf("%s --help does not list %s", mode, f)
+			}
+		}
+	}
+}

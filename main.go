@@ -206,7 +206,7 @@ func newFlagSet(name, header string, stdout, stderr io.Writer) *flag.FlagSet {
 		defer fs.SetOutput(stderr)
 		fmt.Fprint(stdout, header)
 		fmt.Fprintln(stdout, "\nFlags:")
-		fs.PrintDefaults()
+		printVisibleDefaults(fs)
 	}
 	return fs
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"linesman/wire"
@@ -94,7 +95,7 @@ func (r *Report) junitSuite(opt CIOptions) junitSuite {
 		}
 	}
 	for _, ru := range r.Rules {
-		c := junitCase{Name: ru.Family + ": " + ru.Title, Classname: class, Time: "0"}
+		c := junitCase{Name: ru.Family + ": " + ru.Title, Classname: class, Time: fmt.Sprintf("%.3f", r.familySeconds(ru.Family, opt.Seconds))}
 		switch ru.Status {
 		case "broken":
 			c.Failure = &junitProblem{Message: fmt.Sprintf("%s broken: %s", ru.Family, plural(max(ru.Findings, len(byFamily[ru.Family])), "finding")),
@@ -111,12 +112,46 @@ func (r *Report) junitSuite(opt CIOptions) junitSuite {
 		if msg == "" {
 			msg = "interrupted"
 		}
-		s.Cases = append(s.Cases, junitCase{Name: "run", Classname: class, Time: "0",
+		s.Cases = append(s.Cases, junitCase{Name: "run", Classname: class, Time: fmt.Sprintf("%.3f", opt.Seconds),
 			Error: &junitProblem{Message: inert(msg), Type: "linesman-run"}})
 		s.Errors++
 	}
 	s.Tests = len(s.Cases)
 	return s
+}
+
+// familyMethods are the requests whose answers a family's rules judge:
+// its test case takes as long as they did.
+var familyMethods = map[string][]string{
+	wire.FamilyLifecycle:     {"initialize", "server/discover", "ping"},
+	wire.FamilyTools:         {"tools/list", "tools/call"},
+	wire.FamilySchemas:       {"tools/list", "tools/call"},
+	wire.FamilyContent:       {"tools/call", "prompts/get", "resources/read"},
+	wire.FamilyPrompts:       {"prompts/list", "prompts/get"},
+	wire.FamilyResources:     {"resources/list", "resources/read", "resources/templates/list"},
+	wire.FamilyPagination:    {"tools/list", "prompts/list", "resources/list", "resources/templates/list"},
+	wire.FamilySubscriptions: {"subscriptions/listen"},
+}
+
+// familySeconds is how long a family's test case took: the client's
+// requests the family judges (familyMethods), the shutdown for the
+// process family, and the whole run (runSeconds) for the families judged
+// on every frame (framing, ids, shapes, ...) or after it (policy, drift).
+func (r *Report) familySeconds(family string, runSeconds float64) float64 {
+	if family == wire.FamilyProcess {
+		return r.Process.ShutdownMs / 1000
+	}
+	methods, ok := familyMethods[family]
+	if !ok {
+		return runSeconds
+	}
+	ms := 0.0
+	for _, q := range r.Requests {
+		if q.Dir == "c2s" && q.Ms != nil && slices.Contains(methods, q.Method) {
+			ms += *q.Ms
+		}
+	}
+	return ms / 1000
 }
 
 // junitFindings lists findings one a line: severity, code, frame, message.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"linesman/wire"
 )
@@ -15,9 +16,32 @@ import (
 // SARIFSchema is the $schema a SARIF log names: the OASIS SARIF 2.1.0 schema.
 const SARIFSchema = "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json"
 
-// InformationURI is tool.driver.informationUri in SARIF logs; empty leaves it
-// out (linesman has no public home page yet).
-var InformationURI = ""
+// ProjectURL is the web address of linesman's repository, set when it is
+// built (go install -ldflags "-X linesman/session/report.ProjectURL=URL";
+// the README's CI recipe sets it from the URL it clones): the module path
+// is plain "linesman", so no address can be derived from it, and an
+// invented one would send every reader of a SARIF log to a dead link.
+var ProjectURL = ""
+
+// InformationURI is tool.driver.informationUri in SARIF logs: the project's
+// README, which documents every mode, flag and report ("" when ProjectURL
+// was not set at build time: the property is then left out).
+func InformationURI() string {
+	if ProjectURL == "" {
+		return ""
+	}
+	return strings.TrimSuffix(ProjectURL, ".git") + "#readme"
+}
+
+// RuleHelpURI is a rule's helpUri in SARIF logs: the README's section on
+// the judge and its rule families ("" without ProjectURL). linesman
+// explain CODE prints the entry itself, which the rule's help holds.
+func RuleHelpURI(code string) string {
+	if ProjectURL == "" {
+		return ""
+	}
+	return strings.TrimSuffix(ProjectURL, ".git") + "#the-protocol-judge"
+}
 
 // CIOptions is what the CI reports (SARIF, JUnit) need beside the report.
 type CIOptions struct {
@@ -62,6 +86,7 @@ type sarifRule struct {
 	ShortDescription     sarifText      `json:"shortDescription"`
 	FullDescription      sarifText      `json:"fullDescription"`
 	Help                 sarifText      `json:"help"`
+	HelpURI              string         `json:"helpUri,omitempty"`
 	DefaultConfiguration sarifLevel     `json:"defaultConfiguration"`
 	Properties           map[string]any `json:"properties"`
 }
@@ -128,36 +153,18 @@ func sarifLevelOf(severity string) string {
 // the frame seq in its properties. Everything a server wrote is made inert
 // ([wire.InertJSON]).
 func (r *Report) WriteSARIF(w io.Writer, opt CIOptions) error {
-	rules, index := r.sarifRules()
-	loc := r.sarifLocation(opt.ConfigFile)
-	results := make([]sarifResult, 0, len(r.Findings))
-	for _, f := range r.Findings {
-		props := map[string]any{"command": r.Command}
-		if f.Seq != nil {
-			props["seq"] = *f.Seq
-		}
-		if f.Dir != nil {
-			props["dir"] = *f.Dir
-		}
-		msg := f.Message
-		if msg == "" {
-			msg = f.Code
-		}
-		results = append(results, sarifResult{
-			RuleID: f.Code, RuleIndex: index[f.Code], Level: sarifLevelOf(f.Severity),
-			Message: sarifText{msg}, Locations: []sarifLocation{loc}, Properties: props,
-		})
-	}
-	inv := sarifInvocation{ExecutionSuccessful: r.Error == "" && !r.Interrupted, CommandLine: ShellJoin(r.Command)}
-	if r.Error != "" {
-		inv.ToolExecutionNotifications = []sarifNotification{{Level: "error", Message: sarifText{r.Error}}}
-	}
+	rules, index := sarifRules(r.Findings)
 	run := sarifRun{
-		Tool:        sarifTool{Driver: sarifDriver{Name: "linesman", Version: r.Linesman, InformationURI: InformationURI, Rules: rules}},
-		Invocations: []sarifInvocation{inv},
-		Results:     results,
+		Tool:        sarifTool{Driver: sarifDriver{Name: "linesman", Version: r.Linesman, InformationURI: InformationURI(), Rules: rules}},
+		Invocations: []sarifInvocation{r.sarifInvocation()},
+		Results:     r.sarifResults(r.sarifLocation(opt.ConfigFile), index, nil),
 		Properties:  map[string]any{"era": r.Era, "protocolVersion": r.ProtocolVersion, "serverInfo": r.ServerInfo, "mode": r.Mode},
 	}
+	return writeSARIF(w, run)
+}
+
+// writeSARIF writes a SARIF log of one run, indented and inert.
+func writeSARIF(w io.Writer, run sarifRun) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -169,13 +176,50 @@ func (r *Report) WriteSARIF(w io.Writer, opt CIOptions) error {
 	return err
 }
 
-// sarifRules is one rule per finding code of the report, sorted by code,
+// sarifInvocation is the run of linesman that made the report: whether it
+// succeeded, the server's command line, and its failure when it had one.
+func (r *Report) sarifInvocation() sarifInvocation {
+	inv := sarifInvocation{ExecutionSuccessful: r.Error == "" && !r.Interrupted, CommandLine: ShellJoin(r.Command)}
+	if r.Error != "" {
+		inv.ToolExecutionNotifications = []sarifNotification{{Level: "error", Message: sarifText{r.Error}}}
+	}
+	return inv
+}
+
+// sarifResults is a result per finding, each at loc, with the rule index
+// of its code and props (may be nil) in its property bag.
+func (r *Report) sarifResults(loc sarifLocation, index map[string]int, props map[string]any) []sarifResult {
+	results := make([]sarifResult, 0, len(r.Findings))
+	for _, f := range r.Findings {
+		bag := map[string]any{"command": r.Command}
+		for k, v := range props {
+			bag[k] = v
+		}
+		if f.Seq != nil {
+			bag["seq"] = *f.Seq
+		}
+		if f.Dir != nil {
+			bag["dir"] = *f.Dir
+		}
+		msg := f.Message
+		if msg == "" {
+			msg = f.Code
+		}
+		results = append(results, sarifResult{
+			RuleID: f.Code, RuleIndex: index[f.Code], Level: sarifLevelOf(f.Severity),
+			Message: sarifText{msg}, Locations: []sarifLocation{loc}, Properties: bag,
+		})
+	}
+	return results
+}
+
+// sarifRules is one rule per finding code among findings, sorted by code,
 // and each code's index among them.
-func (r *Report) sarifRules() ([]sarifRule, map[string]int) {
+func sarifRules(findings []Finding) ([]sarifRule, map[string]int) {
 	var codes []string
 	seen := map[string]bool{}
 	sev := map[string]string{}
-	for _, f := range r.Findings {
+	for _, f := range findings {
 		if !seen[f.Code] {
 			seen[f.Code] = true
 			codes = append(codes, f.Code)
@@ -194,6 +238,7 @@ func (r *Report) sarifRules() ([]sarifRule, map[string]int) {
 			rule.ShortDescription = sarifText{info.Title}
 			rule.FullDescription = sarifText{info.Title + " " + info.Why}
 			rule.Help = sarifText{"Why it matters: " + info.Why + "\n\nHow to fix it: " + info.Fix + "\n\nRule: " + info.Spec}
+			rule.HelpURI = RuleHelpURI(code)
 			rule.DefaultConfiguration = sarifLevel{sarifLevelOf(info.Severity.String())}
 			rule.Properties = map[string]any{"clause": info.Spec, "family": info.Family, "eras": info.Eras}
 		}
