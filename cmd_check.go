@@ -60,6 +60,8 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("check", checkHeader, stdout, stderr)
 	flags.register(fs, true, false)
 	flags.ci.register(fs)
+	var all allFlags
+	all.register(fs)
 	from := fs.String("from", "", "judge the recorded conversation in `FILE` (a capture, a Claude Desktop MCP log, an mcpsnoop log, or JSON Lines of {dir, message}) instead of running a server")
 	if fromFlagGiven(args) {
 		if status, ok := parseFlags(fs, args); !ok {
@@ -67,11 +69,18 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return checkFrom(*from, flags.jsonOut, splitCommand(fs), stdout, stderr)
 	}
+	if allGiven(args) {
+		return runCheckAll(fs, &flags, &all, args, stdout, stderr)
+	}
 	command, status, ok := parseHeadless(fs, &flags, args, stderr)
 	if !ok {
 		return status
 	}
-	return runHeadless("check", &flags, sessionConfig(&flags, command), stdout, stderr, checkSteps)
+	if all.serverTimeout <= 0 {
+		fmt.Fprintf(stderr, "linesman check: --server-timeout %s: want a positive duration such as 2m\n", all.serverTimeout)
+		return exitUsage
+	}
+	return runHeadlessWithin("check", &flags, sessionConfig(&flags, command), stdout, stderr, checkSteps, all.serverTimeout)
 }
 
 // fromFlagGiven reports whether the flags (before "--") include --from.
@@ -263,7 +272,13 @@ type headlessSteps func(ctx context.Context, s *session.Session, flags *commonFl
 // which the group is killed; interrupting linesman (^C) skips to the
 // shutdown and the report.
 func runHeadless(mode string, flags *commonFlags, cfg session.Config, stdout, stderr io.Writer, steps headlessSteps) int {
-	rep, status := headlessRun(mode, flags, cfg, stderr, steps, 0)
+	return runHeadlessWithin(mode, flags, cfg, stdout, stderr, steps, 0)
+}
+
+// runHeadlessWithin is runHeadless with the steps cut short after limit,
+// when positive (check's --server-timeout).
+func runHeadlessWithin(mode string, flags *commonFlags, cfg session.Config, stdout, stderr io.Writer, steps headlessSteps, limit time.Duration) int {
+	rep, status := headlessRun(mode, flags, cfg, stderr, steps, limit)
 	if rep == nil {
 		return status
 	}
@@ -315,7 +330,7 @@ func headlessRun(mode string, flags *commonFlags, cfg session.Config, stderr io.
 	// Judge now, before the ladder ends the process: did the steps fail
 	// because the server was gone, or for a reason of their own?
 	ownFailure := stepErr != nil && !serverGone(r.s, stepErr)
-	cutShort := limit > 0 && ctx.Err() != nil && r.ctx.Err() == nil
+	cutShort := stepErr != nil && limit > 0 && ctx.Err() != nil && r.ctx.Err() == nil
 	_, interrupted := r.sigs.first()
 	r.logf("steps done (error: %v, interrupted: %v); shutdown ladder", stepErr, interrupted)
 	r.shutdown()
@@ -334,7 +349,7 @@ func headlessRun(mode string, flags *commonFlags, cfg session.Config, stderr io.
 	case meta.Interrupted:
 		meta.Error = "interrupted"
 	case cutShort:
-		meta.Error = fmt.Sprintf("no verdict within --server-timeout %s: the server was shut down (%v)", limit, stepErr)
+		meta.Error = fmt.Sprintf("no verdict within --server-timeout %s: the check was cut short and the server shut down", limit)
 	case ownFailure:
 		meta.Error = stepErr.Error()
 	case captureErr != nil:

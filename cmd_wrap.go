@@ -397,6 +397,9 @@ func configArgs(args []string, stderr io.Writer) ([]string, int, bool) {
 	if mode != "" {
 		rest = args[1:]
 	}
+	if mode == "check" && allGiven(rest) {
+		return args, 0, true // check --config FILE --all reads the file itself
+	}
 	out, status, ok := withConfig(mode, rest, stderr)
 	if !ok || mode == "" {
 		return out, status, ok

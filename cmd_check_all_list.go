@@ -1,0 +1,122 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// isPlainList reports whether a --config file is a plain list of servers
+// rather than a host's config: its name ends in .txt or .list.
+func isPlainList(path string) bool {
+	ext := strings.ToLower(filepath.Ext(path))
+	return ext == ".txt" || ext == ".list"
+}
+
+// readPlainList reads a plain list of servers: one a line, its name, then
+// its command as a shell splits words ('single' and "double" quotes group
+// words, a backslash escapes the next character outside single quotes);
+// KEY=VALUE words before the command set environment variables. Blank
+// lines and lines whose first non-blank character is # are skipped.
+//
+//	weather  python3 server.py --stdio
+//	github   GITHUB_TOKEN=test npx -y @modelcontextprotocol/server-github
+func readPlainList(path string) ([]serverEntry, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []serverEntry
+	seen := map[string]int{}
+	for i, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		words, err := shellWords(line)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", path, i+1, err)
+		}
+		e := serverEntry{name: words[0]}
+		if prev, dup := seen[e.name]; dup {
+			return nil, fmt.Errorf("%s:%d: the name %q is taken by line %d", path, i+1, e.name, prev)
+		}
+		seen[e.name] = i + 1
+		rest := words[1:]
+		for len(rest) > 0 && isAssignment(rest[0]) {
+			e.env, rest = append(e.env, rest[0]), rest[1:]
+		}
+		if len(rest) == 0 {
+			return nil, fmt.Errorf("%s:%d: server %q has no command", path, i+1, e.name)
+		}
+		e.command = rest
+		out = append(out, e)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s lists no server", path)
+	}
+	return out, nil
+}
+
+// isAssignment reports whether w is KEY=VALUE with a shell variable name.
+func isAssignment(w string) bool {
+	k, _, ok := strings.Cut(w, "=")
+	if !ok || k == "" {
+		return false
+	}
+	for i, c := range k {
+		if !(c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// shellWords splits a line into words the way a POSIX shell does for
+// quotes and backslashes (no expansion of any kind).
+func shellWords(line string) ([]string, error) {
+	var words []string
+	var cur strings.Builder
+	inWord := false
+	var quote rune
+	escaped := false
+	for _, c := range line {
+		switch {
+		case escaped:
+			cur.WriteRune(c)
+			escaped = false
+		case quote == '\'':
+			if c == '\'' {
+				quote = 0
+			} else {
+				cur.WriteRune(c)
+			}
+		case c == '\\':
+			escaped, inWord = true, true
+		case quote == '"':
+			if c == '"' {
+				quote = 0
+			} else {
+				cur.WriteRune(c)
+			}
+		case c == '\'' || c == '"':
+			quote, inWord = c, true
+		case c == ' ' || c == '\t':
+			if inWord {
+				words, inWord = append(words, cur.String()), false
+				cur.Reset()
+			}
+		default:
+			cur.WriteRune(c)
+			inWord = true
+		}
+	}
+	if quote != 0 || escaped {
+		return nil, fmt.Errorf("an unterminated quote or a trailing backslash")
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words, nil
+}
