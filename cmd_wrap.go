@@ -389,7 +389,7 @@ func configArgs(args []string, stderr io.Writer) ([]string, int, bool) {
 		switch args[0] {
 		case "check", "send":
 			mode = args[0]
-		case "view", "export", "explain", "tap", "taps", "wrap", "unwrap", "help", "demo-server":
+		case "view", "export", "explain", "tap", "taps", "wrap", "unwrap", "help", "demo-server", "diff":
 			return args, 0, true
 		}
 	}

@@ -78,6 +78,7 @@ var fakeServers = fakeserver.Registry{
 	"tap-echo":                    serveTapEcho,
 	"tap-flood":                   serveTapFlood,
 	"tap-proxy":                   serveTapProxy,
+	"drift":                       serveDrift,
 }
 
 // fakeServerArgs returns "-e LINESMAN_FAKE_SERVER=<name> -- <this test binary>",
@@ -788,4 +789,22 @@ func serveTapProxy() {
 	}()
 	io.Copy(os.Stdout, out)
 	cmd.Wait()
+}
+
+// drift lists the tools and prompts given as JSON arrays in DRIFT_TOOLS and
+// DRIFT_PROMPTS (the drift tests change them between two runs).
+func serveDrift() {
+	s := newFake("drift")
+	s.on = func(s *fakeMCP, m fakeMsg) bool {
+		switch m.Method {
+		case "tools/list":
+			s.reply(m.ID, map[string]any{"tools": json.RawMessage(os.Getenv("DRIFT_TOOLS"))})
+		case "prompts/list":
+			s.reply(m.ID, map[string]any{"prompts": json.RawMessage(os.Getenv("DRIFT_PROMPTS"))})
+		default:
+			return false
+		}
+		return true
+	}
+	s.serve()
 }

@@ -40,6 +40,8 @@ Usage:
   linesman view  [--follow] FILE|TAP          open a capture or a recorded conversation (--follow tails a capture; TAP: a tap's name or latest)
   linesman wrap|unwrap (--host H|--config F)  route a host's servers through the tap, and back
   linesman export FILE --format F             export a capture (replay script, findings JSON, transcript)
+  linesman check --config FILE --all          check every server of a host's config (or a plain list) in parallel
+  linesman diff [--exit-code] A B             what changed between two sessions (captures or check --json reports)
   linesman explain [CODE|FAMILY]              the rule families; what a finding means and how to fix it
   linesman demo-server [--isolate=false]      the demo server itself (speaks MCP on stdio)
   linesman --version                          print the version
@@ -98,6 +100,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return runExport(args[1:], outw, errw)
 		case "explain":
 			return runExplain(args[1:], outw, errw)
+		case "diff":
+			return runDiff(args[1:], outw, errw)
 		case "tap":
 			// A host reads the tap's stdout and stderr as the server's:
 			// they pass bytes through unchanged.
