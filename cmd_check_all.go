@@ -6,7 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os/signal"
+	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -78,8 +78,12 @@ func runCheckAll(fs *flag.FlagSet, flags *commonFlags, all *allFlags, args []str
 		fmt.Fprintf(stderr, "linesman check: --config: %s\n", inertText(err.Error()))
 		return exitUsage
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), stopSignals()...)
-	defer stop()
+	// A signal stops the servers not yet started; each running check
+	// watches the signals too, shuts its server down and reports.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sigs := watchSignals(stopSignals(), func(os.Signal) { cancel() })
+	defer sigs.close()
 	start := time.Now()
 	results := make([]report.ServerResult, len(entries))
 	logs := make([]bytes.Buffer, len(entries))
@@ -95,7 +99,11 @@ func runCheckAll(fs *flag.FlagSet, flags *commonFlags, all *allFlags, args []str
 	}
 	m := report.NewMulti(all.config, results)
 	m.Seconds = time.Since(start).Seconds()
-	return writeMulti(&m, flags, stdout, stderr)
+	status := writeMulti(&m, flags, stdout, stderr)
+	if st, ok := sigs.status(); ok {
+		return st // the policy of signals.go: 128+n
+	}
+	return status
 }
 
 // validateAll checks the flags of --all.
@@ -150,7 +158,7 @@ func checkEntry(ctx context.Context, e serverEntry, flags *commonFlags, limit ti
 		res.Status, res.Skipped = "skipped", e.skip
 		return res
 	case ctx.Err() != nil:
-		res.Status, res.Skipped, res.ExitStatus = "interrupted", "interrupted before it started", exitSignal
+		res.Status, res.Skipped = "interrupted", "interrupted before it started"
 		return res
 	case e.err != nil:
 		rep := report.FromLog(session.NewLog(0), nil, report.Meta{Mode: "check", Command: e.command, Error: e.err.Error()})
@@ -165,7 +173,7 @@ func checkEntry(ctx context.Context, e serverEntry, flags *commonFlags, limit ti
 	rep, status := headlessRun("check", flags, cfg, log, checkSteps, limit)
 	res.Report, res.ExitStatus = rep, status
 	switch {
-	case status == exitSignal:
+	case rep != nil && rep.Interrupted:
 		res.Status = "interrupted"
 	case status == 0 && rep != nil:
 		res.Status = "passed"
@@ -216,8 +224,8 @@ func loadServers(all *allFlags) ([]serverEntry, error) {
 }
 
 // writeMulti prints the report of --all (text or --json), writes the CI
-// files asked for, and returns the exit status: 130 when interrupted, 1
-// when a server failed or none was checked, else 0.
+// files asked for, and returns the exit status: 1 when a server failed or
+// none was checked, else 0 (a signal's status is the caller's).
 func writeMulti(m *report.Multi, flags *commonFlags, stdout, stderr io.Writer) int {
 	var err error
 	if flags.jsonOut {
@@ -241,8 +249,6 @@ func writeMulti(m *report.Multi, flags *commonFlags, stdout, stderr io.Writer) i
 	case err != nil:
 		fmt.Fprintf(stderr, "linesman check: writing the report: %v\n", err)
 		return exitFindings
-	case m.Summary.Interrupted > 0:
-		return exitSignal
 	case m.Summary.Failed > 0:
 		return exitFindings
 	case m.Summary.Passed == 0:
