@@ -45,12 +45,23 @@ failed: no handshake, no server), 2 usage error; stopped by a signal,
 128+n: 130 SIGINT (^C), 143 SIGTERM, 129 SIGHUP (the server is still shut
 down and the report printed).
 
+--config FILE --all checks every stdio server of a host's config file, or
+of a plain list (*.txt, *.list: one server a line, NAME then its command),
+--parallel N at once, each bounded by --server-timeout, in one report, one
+JUnit/SARIF document and one exit status. Policy: --expect-tool NAME,
+--forbid-tool GLOB, --max-duration D, --max-latency D (each violation an
+error finding of the policy family). --baseline FILE records the tools,
+prompts and resources on the first run and reports drift against them on
+later runs (tool-removed, tool-description-changed, ...; see linesman diff).
+
 Examples:
   linesman check -- python3 server.py
   linesman check --json --timeout 10s -e API_KEY=test -- node build/index.js
   linesman check --era legacy -- ./my-server --stdio
   linesman check --junit junit.xml --sarif linesman.sarif -- node build/index.js
   linesman check --from ~/Library/Logs/Claude/mcp-server-weather.log
+  linesman check --config .mcp.json --all --junit junit.xml --sarif linesman.sarif
+  linesman check --expect-tool search --forbid-tool 'shell_*' --baseline mcp-baseline.json -- node build/index.js
 `
 
 // runCheck is "linesman check": spawn, handshake, list, ping, shut down,
@@ -76,11 +87,22 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return status
 	}
+	var err error
 	if all.serverTimeout <= 0 {
 		fmt.Fprintf(stderr, "linesman check: --server-timeout %s: want a positive duration such as 2m\n", all.serverTimeout)
 		return exitUsage
 	}
-	return runHeadlessWithin("check", &flags, sessionConfig(&flags, command), stdout, stderr, checkSteps, all.serverTimeout)
+	if flags.ci.baseline, err = openBaseline(all.baseline); err != nil {
+		fmt.Fprintf(stderr, "linesman check: --baseline: %s\n", inertText(err.Error()))
+		return exitUsage
+	}
+	status = runHeadlessWithin("check", &flags, sessionConfig(&flags, command), stdout, stderr, checkSteps,
+		headlessOpts{limit: all.serverTimeout, key: singleBaselineKey})
+	if err := flags.ci.baseline.save(stderr); err != nil {
+		fmt.Fprintf(stderr, "linesman check: %s\n", inertText(err.Error()))
+		return exitFindings
+	}
+	return status
 }
 
 // fromFlagGiven reports whether the flags (before "--") include --from.
@@ -272,13 +294,18 @@ type headlessSteps func(ctx context.Context, s *session.Session, flags *commonFl
 // which the group is killed; interrupting linesman (^C) skips to the
 // shutdown and the report.
 func runHeadless(mode string, flags *commonFlags, cfg session.Config, stdout, stderr io.Writer, steps headlessSteps) int {
-	return runHeadlessWithin(mode, flags, cfg, stdout, stderr, steps, 0)
+	return runHeadlessWithin(mode, flags, cfg, stdout, stderr, steps, headlessOpts{})
 }
 
-// runHeadlessWithin is runHeadless with the steps cut short after limit,
-// when positive (check's --server-timeout).
-func runHeadlessWithin(mode string, flags *commonFlags, cfg session.Config, stdout, stderr io.Writer, steps headlessSteps, limit time.Duration) int {
-	rep, status := headlessRun(mode, flags, cfg, stderr, steps, limit)
+// headlessOpts are what check adds to a headless run.
+type headlessOpts struct {
+	limit time.Duration // --server-timeout: the steps are cut short after it (0: never)
+	key   string        // the server's key in the --baseline file
+}
+
+// runHeadlessWithin is runHeadless with check's options.
+func runHeadlessWithin(mode string, flags *commonFlags, cfg session.Config, stdout, stderr io.Writer, steps headlessSteps, opts headlessOpts) int {
+	rep, status := headlessRun(mode, flags, cfg, stderr, steps, opts)
 	if rep == nil {
 		return status
 	}
@@ -299,12 +326,14 @@ func runHeadlessWithin(mode string, flags *commonFlags, cfg session.Config, stdo
 	return status
 }
 
-// headlessRun starts the server, runs steps (cut short after limit, when
-// positive), shuts the server down, judges the policy and returns the
+// headlessRun starts the server, runs steps (cut short after opts.limit,
+// when positive), shuts the server down, judges the policy and the drift
+// from the --baseline (opts.key), and returns the
 // report and the run's exit status. rep is nil only when there is nothing
 // to report (a usage error such as an unwritable --log file); a server
 // that could not be started gets a report that says why.
-func headlessRun(mode string, flags *commonFlags, cfg session.Config, stderr io.Writer, steps headlessSteps, limit time.Duration) (rep *report.Report, status int) {
+func headlessRun(mode string, flags *commonFlags, cfg session.Config, stderr io.Writer, steps headlessSteps, opts headlessOpts) (rep *report.Report, status int) {
+	limit := opts.limit
 	start := time.Now()
 	// SIGHUP too: when the terminal goes away, the server's process group
 	// must not outlive linesman (the parent-death signal reaches only the
@@ -335,6 +364,7 @@ func headlessRun(mode string, flags *commonFlags, cfg session.Config, stderr io.
 	r.logf("steps done (error: %v, interrupted: %v); shutdown ladder", stepErr, interrupted)
 	r.shutdown()
 	flags.ci.policy.judge(r.s.Log(), r.s.Tracker(), time.Since(start))
+	drift := flags.ci.baseline.judge(opts.key, r.s.Log(), r.s.Tracker())
 	captureErr := r.stopCapture()
 
 	meta := report.SessionMeta(r.s)
@@ -344,6 +374,9 @@ func headlessRun(mode string, flags *commonFlags, cfg session.Config, stderr io.
 	meta.InterruptSignal, meta.Interrupted = r.sigs.first()
 	if flags.ci.policy.active() {
 		meta.Applied = append(meta.Applied, wire.FamilyPolicy)
+	}
+	if drift {
+		meta.Applied = append(meta.Applied, wire.FamilyDrift)
 	}
 	switch {
 	case meta.Interrupted:

@@ -26,6 +26,7 @@ type allFlags struct {
 	workspace     string
 	parallel      int
 	serverTimeout time.Duration
+	baseline      string
 }
 
 // register adds the flags of --all to check's flag set (--config, --host
@@ -37,6 +38,7 @@ func (a *allFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&a.host, "host", "", "with --config: whose format the file is in (claude-desktop, claude-code, vscode, cursor, windsurf), when its name does not say")
 	fs.StringVar(&a.workspace, "workspace", "", "with --config: the workspace folder for ${workspaceFolder} (default: the file's project)")
 	fs.IntVar(&a.parallel, "parallel", runtime.NumCPU(), "with --all: how many servers to check at once")
+	fs.StringVar(&a.baseline, "baseline", "", "drift: record the tools, prompts and resources the server lists in `FILE` on the first run; report what changed against it later (tool-removed, tool-description-changed, ...)")
 	durationVar(fs, &a.serverTimeout, "server-timeout", 2*time.Minute, "the longest one server's check may take: past it the server is shut down and its check fails (a hung server holds no other)")
 }
 
@@ -78,6 +80,10 @@ func runCheckAll(fs *flag.FlagSet, flags *commonFlags, all *allFlags, args []str
 		fmt.Fprintf(stderr, "linesman check: --config: %s\n", inertText(err.Error()))
 		return exitUsage
 	}
+	if flags.ci.baseline, err = openBaseline(all.baseline); err != nil {
+		fmt.Fprintf(stderr, "linesman check: --baseline: %s\n", inertText(err.Error()))
+		return exitUsage
+	}
 	// A signal stops the servers not yet started; each running check
 	// watches the signals too, shuts its server down and reports.
 	ctx, cancel := context.WithCancel(context.Background())
@@ -100,6 +106,10 @@ func runCheckAll(fs *flag.FlagSet, flags *commonFlags, all *allFlags, args []str
 	m := report.NewMulti(all.config, results)
 	m.Seconds = time.Since(start).Seconds()
 	status := writeMulti(&m, flags, stdout, stderr)
+	if err := flags.ci.baseline.save(stderr); err != nil {
+		fmt.Fprintf(stderr, "linesman check: %s\n", inertText(err.Error()))
+		status = exitFindings
+	}
 	if st, ok := sigs.status(); ok {
 		return st // the policy of signals.go: 128+n
 	}
@@ -170,7 +180,7 @@ func checkEntry(ctx context.Context, e serverEntry, flags *commonFlags, limit ti
 	if flags.cwd == "" {
 		cfg.Dir = e.dir
 	}
-	rep, status := headlessRun("check", flags, cfg, log, checkSteps, limit)
+	rep, status := headlessRun("check", flags, cfg, log, checkSteps, headlessOpts{limit: limit, key: e.name})
 	res.Report, res.ExitStatus = rep, status
 	switch {
 	case rep != nil && rep.Interrupted:

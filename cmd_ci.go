@@ -21,6 +21,8 @@ type ciFlags struct {
 	origin string
 	failOn string      // --fail-on: the least severity that fails the run
 	policy policyFlags // --expect-tool, --forbid-tool, --max-duration, --max-latency
+	// baseline is check's --baseline file, loaded (nil without one).
+	baseline *baseline
 }
 
 // register adds the CI flags to fs.

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"sort"
+	"sync"
+
+	"linesman/session"
+	"linesman/session/report"
+	"linesman/wire"
+)
+
+// singleBaselineKey is the key of a single check's server in a baseline
+// file; check --all keys each server by its entry's name.
+const singleBaselineKey = "default"
+
+// baselineFile is what check --baseline FILE keeps: the definitions (tools,
+// prompts, resources) each server listed when it was recorded, by key.
+type baselineFile struct {
+	Linesman string                         `json:"linesman"`
+	Servers  map[string]*report.Definitions `json:"servers"`
+}
+
+// A baseline is a baseline file loaded for a run. Servers it does not hold
+// yet are recorded (and the file written at the end of the run); the
+// others are compared with it, each difference a drift finding. Its
+// methods are safe for concurrent use (check --all).
+type baseline struct {
+	path string
+
+	mu       sync.Mutex
+	file     baselineFile
+	recorded []string // keys recorded during this run
+}
+
+// openBaseline is loadBaseline of --baseline's value; nil for none.
+func openBaseline(path string) (*baseline, error) {
+	if path == "" {
+		return nil, nil
+	}
+	return loadBaseline(path)
+}
+
+// loadBaseline reads path, or starts an empty baseline when it does not
+// exist yet.
+func loadBaseline(path string) (*baseline, error) {
+	b := &baseline{path: path, file: baselineFile{Linesman: session.Version, Servers: map[string]*report.Definitions{}}}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return b, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(data, &b.file); err != nil || b.file.Servers == nil {
+		return nil, fmt.Errorf("%s is not a baseline of linesman check --baseline (%v): move it away to record a new one", path, err)
+	}
+	return b, nil
+}
+
+// judge compares the definitions a finished session listed with those
+// recorded under key, logging a drift finding for each change (a finding
+// about a listing points at its answer); a key not recorded yet is
+// recorded instead. A session without a handshake listed nothing and is
+// neither. compared says whether the session was judged against the
+// baseline.
+func (b *baseline) judge(key string, log *session.Log, tr *session.Tracker) (compared bool) {
+	if b == nil || tr.Handshake().Era == session.EraUnknown {
+		return false
+	}
+	defs := report.DefinitionsOf(log, tr)
+	b.mu.Lock()
+	old, ok := b.file.Servers[key]
+	if !ok {
+		b.file.Servers[key] = defs
+		b.recorded = append(b.recorded, key)
+	}
+	b.mu.Unlock()
+	if !ok {
+		return false
+	}
+	for _, c := range report.CompareDefinitions(old, defs) {
+		lf := session.LoggedFinding{Finding: wire.NewFinding(c.Code, c.Message()), FrameSeq: c.Seq()}
+		if c.Seq() != 0 {
+			lf.Dir = wire.ServerToClient
+		}
+		log.Append(session.Event{Type: session.EventFinding, Finding: &lf})
+	}
+	return true
+}
+
+// save writes the file when this run recorded a server, and says so on w.
+func (b *baseline) save(w io.Writer) error {
+	if b == nil {
+		return nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.recorded) == 0 {
+		return nil
+	}
+	data, err := json.MarshalIndent(b.file, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := writeFileAtomic(b.path, append(wire.InertJSON(data), '\n')); err != nil {
+		return fmt.Errorf("--baseline: %w", err)
+	}
+	sort.Strings(b.recorded)
+	for _, key := range b.recorded {
+		d := b.file.Servers[key]
+		fmt.Fprintf(w, "linesman check: --baseline %s: recorded %q: %d tools, %d prompts, %d resources (later runs report drift against them)\n",
+			inertText(b.path), key, len(d.Tools), len(d.Prompts), len(d.Resources))
+	}
+	return nil
+}

@@ -1,0 +1,114 @@
+package main
+
+// End-to-end tests of check --baseline FILE: the first run records the
+// server's definitions, later runs report drift against them.
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCheckBaselineDrift: a first run records and passes; a run of the
+// changed server raises a drift finding per change (the breaking ones
+// errors, so it fails), in the JSON report with the drift family broken;
+// a run of the unchanged server holds, and the file is left as it was.
+func TestCheckBaselineDrift(t *testing.T) {
+	base := filepath.Join(t.TempDir(), "baseline.json")
+	args := func(tools, prompts string) []string {
+		return append([]string{"check", "--json", "--baseline", base}, driftArgs(tools, prompts)...)
+	}
+	status, out, errOut := runBinary(t, nil, args(driftToolsA, driftPromptsA)...)
+	if status != 0 || !strings.Contains(string(errOut), `recorded "default": 3 tools, 1 prompts, 0 resources`) {
+		t.Fatalf("first run: status %d\n%s\n%s", status, out, errOut)
+	}
+	if st, listed := familyStatus(t, out, "drift"); listed {
+		t.Errorf("first run lists the drift family (%s): nothing was compared", st)
+	}
+	recorded, err := os.ReadFile(base)
+	if err != nil || !bytes.Contains(recorded, []byte(`"delete_page"`)) {
+		t.Fatalf("baseline file: %v\n%s", err, recorded)
+	}
+
+	r, status := decodeRun(t, nil, args(driftToolsB, driftPromptsB)...)
+	if status != 1 {
+		t.Errorf("drifted run: status %d, want 1", status)
+	}
+	for code, name := range map[string]string{
+		"tool-description-changed": `"search"`, "tool-input-schema-breaking": "inputSchema.limit removed",
+		"tool-removed": `"delete_page"`, "tool-added": `"shell"`, "tool-definition-changed": "inputSchema.until added",
+		"prompt-definition-changed": `argument "style" is now required`,
+	} {
+		fs := r.findings(t, code)
+		if len(fs) != 1 || !strings.Contains(fs[0].Message, name) || fs[0].Severity != registrySeverity(t, code) {
+			t.Errorf("%s: %+v, want one naming %s", code, fs, name)
+		}
+	}
+	if f := r.findings(t, "tool-added")[0]; r.frame(t, f.Seq).InReplyTo == nil {
+		t.Errorf("tool-added points at no listing: %+v", f)
+	}
+	_, out, _ = runBinary(t, nil, args(driftToolsB, driftPromptsB)...)
+	if st, _ := familyStatus(t, out, "drift"); st != "broken" {
+		t.Errorf("drift family %q, want broken", st)
+	}
+
+	status, out, errOut = runBinary(t, nil, args(driftToolsA, driftPromptsA)...)
+	if st, _ := familyStatus(t, out, "drift"); status != 0 || st != "held" || strings.Contains(string(errOut), "recorded") {
+		t.Errorf("unchanged run: status %d, drift %q\n%s", status, st, errOut)
+	}
+	if now, _ := os.ReadFile(base); !bytes.Equal(now, recorded) {
+		t.Error("a run that recorded nothing rewrote the baseline file")
+	}
+}
+
+// TestCheckBaselineAll: with --all each entry is kept under its name; a
+// drift in one server fails that server only; a file that is not a
+// baseline is a usage error.
+func TestCheckBaselineAll(t *testing.T) {
+	base := filepath.Join(t.TempDir(), "baseline.json")
+	config := func(toolsB string) string {
+		return writeAllConfig(t, nil, `"one": {"command": `+quoteJSON(testBinary)+`, "args": ["-test.run=^$"], "env": {"LINESMAN_FAKE_SERVER": "drift", "DRIFT_TOOLS": `+quoteJSON(driftToolsA)+`, "DRIFT_PROMPTS": "[]"}},`+
+			`"two": {"command": `+quoteJSON(testBinary)+`, "args": ["-test.run=^$"], "env": {"LINESMAN_FAKE_SERVER": "drift", "DRIFT_TOOLS": `+quoteJSON(toolsB)+`, "DRIFT_PROMPTS": "[]"}}`)
+	}
+	status, _, errOut := runBinary(t, nil, "check", "--config", config(driftToolsA), "--all", "--baseline", base)
+	if status != 0 || !strings.Contains(string(errOut), `recorded "one"`) || !strings.Contains(string(errOut), `recorded "two"`) {
+		t.Fatalf("first run: status %d\n%s", status, errOut)
+	}
+	status, out, errOut := runBinary(t, nil, "check", "--config", config(driftToolsB), "--all", "--baseline", base, "--json")
+	var doc allDoc
+	if err := json.Unmarshal(out, &doc); err != nil {
+		t.Fatalf("%v\n%s\n%s", err, out, errOut)
+	}
+	got := map[string]string{}
+	for _, s := range doc.Servers {
+		got[s.Name] = s.Status
+	}
+	if status != 1 || got["one"] != "passed" || got["two"] != "failed" {
+		t.Errorf("status %d, servers %v", status, got)
+	}
+	notBaseline := filepath.Join(t.TempDir(), "other.json")
+	os.WriteFile(notBaseline, []byte(`[1,2]`), 0o600)
+	if status, _, errOut := runBinary(t, nil, append([]string{"check", "--baseline", notBaseline}, fakeServerArgs("headless-good")...)...); status != exitUsage || !strings.Contains(string(errOut), "not a baseline") {
+		t.Errorf("a file that is not a baseline: status %d\n%s", status, errOut)
+	}
+}
+
+// familyStatus reads a family's status from the rules of a JSON report.
+func familyStatus(t *testing.T, out []byte, family string) (status string, listed bool) {
+	t.Helper()
+	var r struct {
+		Rules []struct{ Family, Status string } `json:"rules"`
+	}
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatalf("report: %v\n%s", err, out)
+	}
+	for _, ru := range r.Rules {
+		if ru.Family == family {
+			return ru.Status, true
+		}
+	}
+	return "", false
+}
