@@ -1,15 +1,15 @@
 package session
 
 import (
-	"encoding/binary"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
 	"syscall"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"linesman/session/reaper"
 )
 
 // sysProcAttr starts the child in a session of its own, which is also a
@@ -191,29 +191,9 @@ func writeEnd(pid int, fd string) bool {
 	return false
 }
 
-// waitNoReap observes the exit of the child pid without reaping it: the
-// zombie keeps its pid, and so its process group id, from being reused until
-// it is reaped. Until then a signal to the group can only reach the server's
-// own processes — never a stranger that got the recycled number (pid_max is
-// often 32768: a busy machine wraps it in minutes).
-func waitNoReap(pid int) (code int, sig syscall.Signal, err error) {
-	var info unix.Siginfo
-	for {
-		err = unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
-		if err != unix.EINTR {
-			break
-		}
-	}
-	if err != nil {
-		return -1, 0, err
-	}
-	status := siginfoField(&info, 2)
-	const cldExited = 1 // CLD_KILLED (2) and CLD_DUMPED (3) carry a signal
-	if info.Code == cldExited {
-		return status, 0, nil
-	}
-	return -1, syscall.Signal(status), nil
-}
+// waitNoReap observes the exit of the child pid without reaping it (see
+// [reaper.WaitNoReap]).
+func waitNoReap(pid int) (code int, sig syscall.Signal, err error) { return reaper.WaitNoReap(pid) }
 
 // waitExit observes the exit of cmd's process without reaping it (see
 // waitNoReap); reap collects the zombie later.
@@ -231,31 +211,16 @@ func waitExit(cmd *exec.Cmd) (code int, sig syscall.Signal, err error) {
 // group any more.
 func reap(cmd *exec.Cmd) { cmd.Wait() }
 
-// siginfoField returns the k-th int of a SIGCHLD siginfo's fields: 0 si_pid,
-// 1 si_uid, 2 si_status. They follow the three ints of the header, aligned
-// to a pointer.
-func siginfoField(info *unix.Siginfo, k int) int {
-	raw := (*[unsafe.Sizeof(*info)]byte)(unsafe.Pointer(info))
-	at := 3 * 4
-	if unsafe.Sizeof(uintptr(0)) == 8 {
-		at = 4 * 4
-	}
-	return int(int32(binary.NativeEndian.Uint32(raw[at+4*k:])))
-}
-
-// siginfoPid is the pid a waitid reported (0: none was waitable).
-func siginfoPid(info *unix.Siginfo) int { return siginfoField(info, 0) }
-
 // exitedNow reports whether the process pid has exited, as the kernel sees
 // it now: a zombie (its parent has not reaped it yet) or gone. It tells
 // the ladder that an exit came first even before wait has recorded it.
 func exitedNow(pid int) bool {
-	p, ok := readProc(pid)
-	return !ok || p.state == 'Z' || p.state == 'X'
+	p, ok := reaper.ReadProc(pid)
+	return !ok || p.State == 'Z' || p.State == 'X'
 }
 
 // procName is the command name of pid ("" when unknown).
 func procName(pid int) string {
-	p, _ := readProc(pid)
-	return p.comm
+	p, _ := reaper.ReadProc(pid)
+	return p.Comm
 }

@@ -7,14 +7,13 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"os/signal"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"linesman/session/reaper"
 )
 
 // Containment on Linux: a reaper between linesman and the server.
@@ -36,7 +35,7 @@ import (
 //     set it, in containers too.
 //
 // linesman takes the subreaper, and puts it in a small helper (the linesman
-// binary re-run as [reaperArg0]) between itself and the server, because a
+// binary re-run as [reaper.Arg0]) between itself and the server, because a
 // subreaper must be an ancestor that outlives linesman: the helper starts
 // the server, relays its pid and exit status, and kills the whole tree
 // (repeatedly, until nothing is left, which also ends a hydra) when told
@@ -51,240 +50,20 @@ import (
 // the group id stays the server's); "K pid pgid sid comm" per process
 // killed, then "C" when the tree is empty.
 
-// reaperArg0 is argv[0] of the helper: the session package's init runs
-// the helper instead of the program when it sees it.
-const reaperArg0 = "linesman-reaper"
-
-func init() {
-	if len(os.Args) >= 2 && os.Args[0] == reaperArg0 {
-		os.Exit(runReaper(os.Args[1], os.Args[2:]))
-	}
-}
-
-// runReaper is the helper's main: start path with argv, relay, contain.
-func runReaper(path string, argv []string) int {
-	ctl, ev := os.NewFile(3, "control"), os.NewFile(4, "events")
-	unix.CloseOnExec(3)
-	unix.CloseOnExec(4)
-	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
-		fmt.Fprintf(ev, "E %d cannot become a subreaper: %v\n", unix.EPERM, err)
-		return 1
-	}
-	chld := make(chan os.Signal, 1)
-	signal.Notify(chld, syscall.SIGCHLD)
-	cmd := &exec.Cmd{
-		Path: path, Args: argv, Env: os.Environ(),
-		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
-		SysProcAttr: &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL},
-	}
-	if err := cmd.Start(); err != nil {
-		var errno syscall.Errno
-		errors.As(err, &errno)
-		fmt.Fprintf(ev, "E %d %s\n", int(errno), oneLine(err.Error()))
-		return 1
-	}
-	// The server has the pipes; the helper must not hold them open.
-	if null, err := unix.Open(os.DevNull, unix.O_RDWR, 0); err == nil {
-		for fd := 0; fd <= 2; fd++ {
-			unix.Dup3(null, fd, 0)
-		}
-		unix.Close(null)
-	}
-	server := cmd.Process.Pid
-	fmt.Fprintf(ev, "P %d\n", server)
-	go func() {
-		code, sig, err := waitNoReap(server)
-		if err != nil {
-			code, sig = -1, 0
-		}
-		fmt.Fprintf(ev, "X %d %d\n", code, int(sig))
-	}()
-	go func() {
-		for range chld {
-			reapOrphans(server)
-		}
-	}()
-	in := bufio.NewScanner(ctl)
-	for in.Scan() {
-		if in.Text() == "end" {
-			var ws unix.WaitStatus
-			unix.Wait4(server, &ws, 0, nil)
-			if hasChildren() {
-				killTree(ev)
-			}
-			fmt.Fprintln(ev, "C")
-			return 0
-		}
-	}
-	// EOF: linesman is gone (it exited without "end", or was killed).
-	unix.Kill(server, unix.SIGKILL)
-	killTree(io.Discard)
-	return 0
-}
-
-// hasChildren reports whether the helper has any child left, dead or
-// alive: every descendant of a subreaper's tree has an ancestor among its
-// children, so none means the tree is empty, and the /proc scan of
-// killTree is skipped (the common case costs one system call).
-func hasChildren() bool {
-	var info unix.Siginfo
-	err := unix.Waitid(unix.P_ALL, 0, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
-	return err != unix.ECHILD
-}
-
-func oneLine(s string) string { return strings.ReplaceAll(s, "\n", " ") }
-
-// procEntry is what /proc/PID/stat says of a process.
-type procEntry struct {
-	pid, ppid, pgrp, sid int
-	state                byte
-	comm                 string
-}
-
-// readProcs reads every process's stat line.
-func readProcs() []procEntry {
-	dir, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
-	out := make([]procEntry, 0, len(dir))
-	for _, e := range dir {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if p, ok := readProc(pid); ok {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// readProc parses /proc/pid/stat: "pid (comm) S ppid pgrp session ...";
-// comm may hold spaces and parentheses, so parse from the last ')'.
-func readProc(pid int) (procEntry, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return procEntry{}, false
-	}
-	s := string(b)
-	open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
-	if open < 0 || end < open {
-		return procEntry{}, false
-	}
-	f := strings.Fields(s[end+1:])
-	if len(f) < 4 || len(f[0]) != 1 {
-		return procEntry{}, false
-	}
-	p := procEntry{pid: pid, state: f[0][0], comm: s[open+1 : end]}
-	p.ppid, _ = strconv.Atoi(f[1])
-	p.pgrp, _ = strconv.Atoi(f[2])
-	p.sid, _ = strconv.Atoi(f[3])
-	return p, true
-}
-
-// descendants returns the processes below root, parents before children.
-func descendants(procs []procEntry, root int) []procEntry {
-	children := map[int][]procEntry{}
-	for _, p := range procs {
-		children[p.ppid] = append(children[p.ppid], p)
-	}
-	var out []procEntry
-	queue := []int{root}
-	for len(queue) > 0 {
-		pid := queue[0]
-		queue = queue[1:]
-		for _, c := range children[pid] {
-			out = append(out, c)
-			queue = append(queue, c.pid)
-		}
-	}
-	return out
-}
-
 // isDescendant reports whether pid is below ancestor (by /proc's ppid
 // links, read now).
 func isDescendant(pid, ancestor int) bool {
 	for seen := 0; pid > 1 && seen < 4096; seen++ {
-		p, ok := readProc(pid)
+		p, ok := reaper.ReadProc(pid)
 		if !ok {
 			return false
 		}
-		if p.ppid == ancestor {
+		if p.Ppid == ancestor {
 			return true
 		}
-		pid = p.ppid
+		pid = p.Ppid
 	}
 	return false
-}
-
-// reapOrphans reaps the helper's children that have exited, except the
-// server, whose zombie is kept until "end": once the server's zombie is the
-// first waitable child, the orphans that die after it wait for "end" too.
-func reapOrphans(server int) {
-	for {
-		var info unix.Siginfo
-		if unix.Waitid(unix.P_ALL, 0, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil) != nil {
-			return
-		}
-		pid := siginfoPid(&info)
-		if pid <= 0 || pid == server {
-			return
-		}
-		var ws unix.WaitStatus
-		unix.Wait4(pid, &ws, unix.WNOHANG, nil)
-	}
-}
-
-// reapAll reaps every child that has exited (the server too).
-func reapAll() {
-	for {
-		var ws unix.WaitStatus
-		if pid, err := unix.Wait4(-1, &ws, unix.WNOHANG, nil); pid <= 0 || err != nil {
-			return
-		}
-	}
-}
-
-// killTree SIGKILLs every live descendant of the helper, round after round
-// until the helper has no child left, reaping the orphans that land on it.
-// It writes "K pid pgid sid comm" for each process killed.
-//
-// The end is decided by the kernel, not by a /proc scan: a scan lists the
-// directory first and reads each stat after, so a process forked by a
-// parent that dies between the two is in neither (the CI run of
-// TestKilledLinesmanLeavesNoSurvivor/hydra caught one: an empty scan ended
-// the helper and the new generation went to init). A subreaper with no
-// child, dead or alive, has no descendant at all: every descendant hangs
-// below one of its children, and an orphan is handed to it before its
-// parent turns into a zombie. So the rounds go on until waitid says ECHILD.
-// Bounded: a tree that could outrun it would have to fork faster than
-// SIGKILL lands; after the bound the helper gives up rather than spin.
-func killTree(w io.Writer) {
-	self := os.Getpid()
-	killed := map[int]bool{}
-	for round := 0; round < 10000; round++ {
-		live := 0
-		for _, p := range descendants(readProcs(), self) {
-			if p.state == 'Z' || p.state == 'X' {
-				continue
-			}
-			live++
-			if unix.Kill(p.pid, unix.SIGKILL) == nil && !killed[p.pid] {
-				killed[p.pid] = true
-				fmt.Fprintf(w, "K %d %d %d %s\n", p.pid, p.pgrp, p.sid, oneLine(p.comm))
-			}
-		}
-		reapAll()
-		if !hasChildren() {
-			return
-		}
-		if live == 0 {
-			// Children the scan did not see (forked after it listed
-			// /proc) or dying ones not yet zombies: look again shortly.
-			time.Sleep(time.Millisecond)
-		}
-	}
 }
 
 // reaperConn is linesman's side of a reaper helper.
@@ -319,7 +98,7 @@ func startReaper(cmd *exec.Cmd) (*reaperConn, error) {
 	}
 	helper := &exec.Cmd{
 		Path:        "/proc/self/exe",
-		Args:        append([]string{reaperArg0, cmd.Path}, cmd.Args...),
+		Args:        append([]string{reaper.Arg0, cmd.Path}, cmd.Args...),
 		Env:         cmd.Env,
 		Dir:         cmd.Dir,
 		Stdin:       cmd.Stdin,
