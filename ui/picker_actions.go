@@ -158,7 +158,7 @@ func (m *Model) pickerCounts() string {
 		{len(cat.resources), "resources", "resources/list"}, {len(cat.rtemplates), "templates", "resources/templates/list"},
 	} {
 		if cat.listedMethods[c.method] {
-			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.what))
+			parts = append(parts, fmt.Sprintf("%s %d", c.what, c.n))
 		} else {
 			parts = append(parts, c.what+" not listed")
 		}
@@ -190,6 +190,9 @@ func (m *Model) pickerDetail(w int) []string {
 		head, desc = "enter: a form for its variables · resources/read "+r.URI, r.Description
 	case itemRequest:
 		head = "enter: this request in the composer (ctrl+t there cycles the others)"
+		if ts := templates(m.templateContext()); it.idx < len(ts) {
+			desc = compactLine(ts[it.idx].Text)
+		}
 	case itemSent:
 		head, desc = "enter: again in the composer, with a fresh id", it.detail
 	}
