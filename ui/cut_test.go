@@ -109,3 +109,23 @@ func TestNothingCutWithoutAWayToSeeIt(t *testing.T) {
 		}
 	}
 }
+
+// TestPaneKeysSayWhereTheyAct: x, E, a, r and enter pressed where they do
+// nothing say which pane they act in, instead of nothing at all.
+func TestPaneKeysSayWhereTheyAct(t *testing.T) {
+	f := misbehaving(t, true)
+	m := f.model(80, 24, nil)
+	m.focus = focusDetail
+	for k, want := range map[string]string{
+		"x":     "x (" + m.c.km.Cancel.Help().Desc + ") acts in the In flight pane: tab to it",
+		"E":     "E (" + m.c.km.Env.Help().Desc + ") acts in the Process pane: tab to it",
+		"r":     "r (" + m.c.km.Resend.Help().Desc + ") acts in the Frames pane: tab to it",
+		"a":     "a acts in the Frames and In flight panes: tab to one",
+		"enter": "enter acts in the In flight, stderr & events and Process panes: tab to one",
+	} {
+		press(m, k)
+		if m.message != want || !m.messageBad {
+			t.Errorf("%s in the Detail pane: message %q, want %q", k, m.message, want)
+		}
+	}
+}

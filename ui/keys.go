@@ -347,24 +347,42 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return b.run(m, msg)
 	}
 	if where&scopeMain != 0 {
-		if b := m.c.km.elsewhere(msg); b != nil {
-			// A pane's key pressed in another pane: say where it acts.
-			m.setMessage(fmt.Sprintf("%s (%s) acts in the %s pane: tab to it", msg.String(), b.Help().Desc, b.group), true)
+		if why := m.c.km.elsewhere(msg); why != "" {
+			m.setMessage(why, true) // a pane's key pressed in another pane
 			return nil
 		}
 	}
 	return m.typed(where, msg)
 }
 
-// elsewhere is the pane binding of another pane that msg would press, if
-// any.
-func (k *KeyMap) elsewhere(msg tea.KeyPressMsg) *Binding {
+// elsewhere says where msg acts when it is a key of other panes than the
+// focused one ("" when it is not): "x (cancel request) acts in the In
+// flight pane: tab to it".
+func (k *KeyMap) elsewhere(msg tea.KeyPressMsg) string {
+	var found []*Binding
 	for _, b := range k.all {
 		if b.scope&scopePanes != 0 && b.group != "" && b.matches(msg) {
-			return b
+			found = append(found, b)
 		}
 	}
-	return nil
+	switch len(found) {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf("%s (%s) acts in the %s pane: tab to it", msg.String(), found[0].Help().Desc, found[0].group)
+	}
+	var names []string
+	for _, b := range found {
+		if !slices.Contains(names, b.group) {
+			names = append(names, b.group)
+		}
+	}
+	last := len(names) - 1
+	list := strings.Join(names[:last], ", ") + " and " + names[last]
+	if last == 0 {
+		list = names[0]
+	}
+	return fmt.Sprintf("%s acts in the %s panes: tab to one", msg.String(), list)
 }
 
 // syncKeys enables exactly the bindings that would act now, from the same
