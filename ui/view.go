@@ -335,6 +335,9 @@ func (m *Model) fullHelp() []string {
 
 // click focuses the pane under the mouse and selects the row clicked.
 func (m *Model) click(mo tea.Mouse) {
+	if m.zoomed || m.page != nil || m.flist.open {
+		return // one view fills the screen: the panes' places are hidden
+	}
 	for id := focusFrames; id < numPanes; id++ {
 		r := m.rects[id]
 		if id == focusDetail && m.composer.open {
@@ -372,6 +375,17 @@ func (m *Model) click(mo tea.Mouse) {
 }
 
 func (m *Model) scrollAt(x, y, d int) {
+	if m.zoomed || m.page != nil || m.flist.open || m.showHelp {
+		// One view fills the screen: the wheel moves in it.
+		mv := moveDown
+		if d < 0 {
+			mv = moveUp
+		}
+		for range max(d, -d) {
+			m.moveFocused(mv)
+		}
+		return
+	}
 	for id := focusFrames; id < numPanes; id++ {
 		if !m.rects[id].contains(x, y) {
 			continue

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -98,5 +100,31 @@ func TestHumanBytes(t *testing.T) {
 		if len(got) > colSize {
 			t.Errorf("humanBytes(%d) = %q is wider than the size column (%d)", n, got, colSize)
 		}
+	}
+}
+
+// TestWheelMovesInWhatFillsTheScreen: with a page open the mouse wheel
+// scrolls the page, not the panes hidden under it; a click does not focus
+// a hidden pane.
+func TestWheelMovesInWhatFillsTheScreen(t *testing.T) {
+	f := misbehaving(t, false)
+	m := f.model(80, 24, nil)
+	press(m, "M")
+	m.page = &pageView{title: "test", build: func(int) []string {
+		out := make([]string, 100)
+		for i := range out {
+			out[i] = fmt.Sprint("row ", i)
+		}
+		return out
+	}}
+	m.Update(tea.MouseWheelMsg{X: 5, Y: 5, Button: tea.MouseWheelDown})
+	if m.page.scroll != 3 {
+		t.Errorf("the wheel scrolled the page to %d, want 3", m.page.scroll)
+	}
+	press(m, "esc", "z")
+	focus := m.focus
+	m.Update(tea.MouseClickMsg{X: 70, Y: 20, Button: tea.MouseLeft})
+	if m.focus != focus {
+		t.Errorf("a click while zoomed focused the hidden %s pane", m.focus)
 	}
 }
