@@ -305,8 +305,9 @@ func (m *Model) helpPage(h int) string {
 	return block(append(lines, body[m.helpScroll:end]...), m.width, h)
 }
 
-// hangWrap word-wraps plain text at w cells; continuation rows are
-// indented by ind cells (the ? screen's filter syntax and glyphs).
+// hangWrap word-wraps plain text at w cells, keeping the spaces between
+// words as they are (the filter syntax lines up in columns); continuation
+// rows are indented by ind cells (the ? screen's filter syntax and glyphs).
 func hangWrap(s string, w, ind int) []string {
 	if ansi.StringWidth(s) <= w {
 		return []string{s}
@@ -314,16 +315,13 @@ func hangWrap(s string, w, ind int) []string {
 	if w-ind < 12 {
 		ind = 0
 	}
-	lead := s[:len(s)-len(strings.TrimLeft(s, " "))]
 	var out []string
-	line := lead
-	for _, word := range strings.Fields(s) {
-		lw := ansi.StringWidth(line)
+	line := ""
+	for _, tok := range spacedWords(s) {
+		word := strings.TrimLeft(tok, " ")
 		switch {
-		case lw == len(line) && strings.TrimSpace(line) == "":
-			line += word
-		case lw+1+ansi.StringWidth(word) <= w:
-			line += " " + word
+		case line == "" || ansi.StringWidth(line)+ansi.StringWidth(tok) <= w:
+			line += tok
 		default:
 			out = append(out, line)
 			line = strings.Repeat(" ", ind) + word
@@ -336,4 +334,17 @@ func hangWrap(s string, w, ind int) []string {
 		}
 	}
 	return out
+}
+
+// spacedWords splits s into words, each with the spaces before it.
+func spacedWords(s string) []string {
+	var out []string
+	start := 0
+	for i := 1; i < len(s); i++ {
+		if s[i] == ' ' && s[i-1] != ' ' {
+			out = append(out, s[start:i])
+			start = i
+		}
+	}
+	return append(out, s[start:])
 }

@@ -128,3 +128,13 @@ func TestWheelMovesInWhatFillsTheScreen(t *testing.T) {
 		t.Errorf("a click while zoomed focused the hidden %s pane", m.focus)
 	}
 }
+
+// TestHangWrapKeepsColumns: wrapping keeps the spaces between words (the
+// filter syntax's columns) and indents the rows it adds.
+func TestHangWrapKeepsColumns(t *testing.T) {
+	got := hangWrap("  method:PREFIX   method starts with PREFIX (a response matches its request's method)", 60, 18)
+	want := []string{"  method:PREFIX   method starts with PREFIX (a response", "                  matches its request's method)"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("hangWrap:\n%q\nwant\n%q", got, want)
+	}
+}
