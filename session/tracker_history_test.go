@@ -21,7 +21,7 @@ func handFrame(text string, msg wire.Message) *wire.Frame {
 // serverRequestFlood folds n server pings, each answered at once by the
 // client, into log and tr as a session does (Frame under the log's lock,
 // then Forget with the first retained Seq, unless keepAll); sample is
-// called every 32k requests.
+// called every 4096 requests.
 func serverRequestFlood(log *Log, tr *Tracker, n int, keepAll bool, sample func()) {
 	for i := 1; i <= n; i++ {
 		id := strconv.Itoa(i)
@@ -39,7 +39,7 @@ func serverRequestFlood(log *Log, tr *Tracker, n int, keepAll bool, sample func(
 				tr.Forget(first)
 			}
 		}
-		if sample != nil && i%(32<<10) == 0 {
+		if sample != nil && i%(4<<10) == 0 {
 			sample()
 		}
 	}
@@ -51,7 +51,7 @@ func serverRequestFlood(log *Log, tr *Tracker, n int, keepAll bool, sample func(
 // its budget, and the records it does not charge for are the request in
 // flight and at most forgetEvery ended ones.
 func TestTrackerHistoryInsideRetention(t *testing.T) {
-	const budget = 32 << 20 // ~22k requests retained: the old pass every quarter of the history left ~6k records uncharged
+	const budget = 12 << 20 // ~8k requests retained: the old pass, every quarter of the history, left up to ~3k records uncharged
 	log := NewLog(budget)
 	tr := NewTracker(TrackerOptions{})
 	old := handFrame(`{"jsonrpc":"2.0","id":"slow","method":"tools/call"}`, wire.Message{Kind: wire.KindRequest, ID: wire.StringID("slow"), Method: "tools/call"})
@@ -59,7 +59,7 @@ func TestTrackerHistoryInsideRetention(t *testing.T) {
 		tr.Frame(seq, wire.ClientToServer, old, at)
 		return Event{Type: EventFrame, Dir: wire.ClientToServer, Frame: old}
 	})
-	const n = 200_000
+	const n = 60_000
 	var worstBytes int64
 	var worstEnded int
 	serverRequestFlood(log, tr, n, false, func() {
