@@ -558,6 +558,20 @@ func (rd *reader) finish() {
 	if rd.exitPending {
 		rd.settleExit(nil)
 	}
+	// What only the end of the conversation settles. After an exit the
+	// tracker settled it already (Exited), and the live session logged it:
+	// End then has nothing left to say. A log that stops without an exit
+	// (another tool's, a recording cut short) is judged here.
+	log := rd.c.Log
+	last := time.Duration(1)
+	if first, next := log.Bounds(); next > first {
+		if ev, ok := log.Get(next - 1); ok {
+			last = ev.At
+		}
+	}
+	for _, lf := range rd.c.Tracker.End() {
+		log.Append(session.Event{Type: session.EventFinding, At: last, Finding: &lf})
+	}
 }
 
 // skipTo records that the writer's events before seq are missing, so that

@@ -100,7 +100,7 @@ func (j *Judge) response(in Input, msg val) {
 		}
 	}
 	if f.Msg.Kind == wire.KindError {
-		j.errorResponse(f, method, params, era, msg.open("error"))
+		j.errorResponse(in.Seq, f, method, params, era, msg.open("error"))
 		return
 	}
 	if method == "" {

@@ -11,11 +11,13 @@ type modern struct {
 	rounds   map[string]*round         // method+target -> the input_required answer awaiting its retry
 	subs     map[wire.ID]*subscription // id of a subscriptions/listen request -> its state
 	logLevel map[wire.ID]string        // id of a client request in flight -> its logLevel
-	// discover404 is the frame that answered server/discover with -32601
-	// although the request was modern; judged once the server shows it speaks 2026-07-28.
-	discover404   *wire.Frame
-	discoverFlags bool
-	serverModern  bool // the server answered a modern request with a result
+	// discover404 says that the server answered a modern server/discover
+	// with -32601, in the frame discover404Seq; judged once the server shows
+	// it speaks 2026-07-28, or at the end of the conversation (Judge.End).
+	discover404    bool
+	discover404Seq uint64
+	discoverFlags  bool
+	serverModern   bool // the server answered a modern request with a result
 }
 
 func newModern() modern {

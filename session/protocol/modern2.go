@@ -6,19 +6,20 @@ import (
 	"linesman/wire"
 )
 
-// discoverMissing notes a -32601 answer to a modern server/discover; it is
-// judged once the server shows it speaks 2026-07-28 (a legacy server
-// probed by a dual-era client answers exactly so, and is right to).
-func (m *modern) discoverMissing(f *wire.Frame, params *obj) {
-	if metaVersion(params) >= V20260728 {
-		m.discover404 = f
+// discoverMissing notes a -32601 answer (frame seq) to a modern
+// server/discover; it is judged once the server shows it speaks 2026-07-28,
+// or at the end of the conversation (a legacy server probed by a dual-era
+// client answers exactly so, and is right to).
+func (m *modern) discoverMissing(seq uint64, params *obj) {
+	if metaVersion(params) >= V20260728 && !m.discover404 {
+		m.discover404, m.discover404Seq = true, seq
 	}
 }
 
 // flagDiscover404 raises discover-not-implemented on the first result that
 // shows the server is modern after all.
 func (j *Judge) flagDiscover404(f *wire.Frame) {
-	if j.modern.discover404 == nil || j.modern.discoverFlags {
+	if !j.modern.discover404 || j.modern.discoverFlags {
 		return
 	}
 	j.modern.discoverFlags = true

@@ -6,7 +6,7 @@ import (
 
 // errorResponse judges an error answer: the code's range per era, and
 // what the answer says about the request.
-func (j *Judge) errorResponse(f *wire.Frame, method string, params *obj, era Era, errObj val) {
+func (j *Judge) errorResponse(seq uint64, f *wire.Frame, method string, params *obj, era Era, errObj val) {
 	j.ran(famErrors)
 	code := f.Msg.ErrorCode
 	if !errObj.get("code").isInteger() {
@@ -29,7 +29,7 @@ func (j *Judge) errorResponse(f *wire.Frame, method string, params *obj, era Era
 	case method == "initialize":
 		j.lc.initAnswered = true
 	case method == "server/discover" && code == -32601:
-		j.modern.discoverMissing(f, params)
+		j.modern.discoverMissing(seq, params)
 	}
 }
 
