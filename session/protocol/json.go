@@ -221,6 +221,11 @@ func keyIs(raw []byte, name string) bool {
 	if len(raw) == len(name)+2 && string(raw[1:len(raw)-1]) == name {
 		return true
 	}
+	// A key can only decode to name if it starts with name's first byte
+	// or with an escape: most keys are told apart here, without a scan.
+	if len(raw) < 2 || len(name) == 0 || raw[1] != name[0] && raw[1] != '\\' {
+		return false
+	}
 	// A key spelled with escapes is longer than the name it decodes to.
 	if len(raw) <= len(name)+2 || bytes.IndexByte(raw, '\\') < 0 {
 		return false
