@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 
 	"linesman/wire"
 )
@@ -60,6 +61,7 @@ type judgeDir struct {
 	queued  int64         // bytes in chunks not read yet
 	last    uint64        // ticket of the chunk the framer read from last
 	busy    bool          // the framer is working on what it read (not back in Read)
+	active  atomic.Bool   // busy, or chunks queued: the other judge may have to wait (see waitTurn)
 	ended   bool          // no more chunks will come
 	endAt   uint64        // the ticket of the end
 	byHost  bool          // the end is the host's: it closed its end of our stdin
@@ -136,6 +138,7 @@ func (q *judgeQueue) put(d wire.Dir, b []byte) {
 		c.data = bytes.Clone(b)
 	}
 	jd.chunks = append(jd.chunks, c)
+	jd.active.Store(true)
 	jd.queued += int64(len(b))
 	jd.midLine = b[len(b)-1] != '\n'
 	q.wakeLocked(jd)
@@ -175,6 +178,7 @@ func (q *judgeQueue) skip(jd *judgeDir, b []byte) []byte {
 	jd.dropping = false
 	if jd.gapBytes > 0 {
 		jd.chunks = append(jd.chunks, &judgeChunk{ticket: q.ticket, gap: jd.gapBytes, lines: jd.gapLines})
+		jd.active.Store(true)
 	}
 	jd.midLine = false
 	q.wakeLocked(jd)
@@ -195,6 +199,7 @@ func (q *judgeQueue) end(d wire.Dir, byHost bool) {
 	jd.ended, jd.endAt, jd.byHost = true, q.ticket, byHost
 	if jd.dropping {
 		jd.chunks = append(jd.chunks, &judgeChunk{ticket: q.ticket, gap: jd.gapBytes, lines: jd.gapLines})
+		jd.active.Store(true)
 		jd.dropping = false
 	}
 	q.cond.Broadcast()
@@ -213,6 +218,7 @@ func (q *judgeQueue) finished(d wire.Dir) {
 	defer q.mu.Unlock()
 	jd := &q.dirs[dirIndex(d)]
 	jd.busy, jd.waiting = false, true
+	jd.active.Store(len(jd.chunks) > 0)
 	q.cond.Broadcast()
 }
 
@@ -224,18 +230,19 @@ func (q *judgeQueue) read(d wire.Dir, p []byte) (int, error) {
 		<-q.hold
 	}
 	q.mu.Lock()
-	defer q.mu.Unlock()
 	jd := &q.dirs[dirIndex(d)]
 	jd.busy = false // everything read before was framed and logged
 	q.cond.Broadcast()
 	for len(jd.chunks) == 0 && !jd.ended {
 		jd.waiting = true
+		jd.active.Store(false)
 		q.cond.Wait()
 	}
 	jd.waiting = false
 	jd.busy = true
 	if len(jd.chunks) == 0 {
 		jd.last = jd.endAt // what the end flushes is judged after what came before it
+		q.mu.Unlock()
 		return 0, io.EOF
 	}
 	c := jd.chunks[0]
@@ -244,17 +251,26 @@ func (q *judgeQueue) read(d wire.Dir, p []byte) (int, error) {
 		jd.chunks[0] = nil
 		jd.chunks = jd.chunks[1:]
 		jd.readGap, jd.readLines = c.gap, c.lines
+		q.mu.Unlock()
 		return 0, errJudgeGap
 	}
-	n := copy(p, c.data[c.off:])
+	off := c.off
+	n := min(len(p), len(c.data)-off)
 	c.off += n
 	jd.queued -= int64(n)
-	if c.off == len(c.data) {
-		if c.pooled {
-			chunkPool.Put((*[chunkSize]byte)(c.data[:chunkSize]))
-		}
+	whole := c.off == len(c.data)
+	if whole {
 		jd.chunks[0] = nil
 		jd.chunks = jd.chunks[1:]
+	}
+	jd.active.Store(true)
+	q.mu.Unlock()
+	// Copied without the lock, which the wire's put takes: a judge thread
+	// the kernel preempts mid-copy on a busy machine must not stall the
+	// wire. The bytes of a queued chunk never change.
+	copy(p, c.data[off:off+n])
+	if whole && c.pooled {
+		chunkPool.Put((*[chunkSize]byte)(c.data[:chunkSize]))
 	}
 	return n, nil
 }
@@ -271,10 +287,17 @@ func (q *judgeQueue) idle(d wire.Dir) bool {
 // waitTurn waits until the other direction has framed and logged every
 // chunk with a ticket before the one d's framer read from last, so that a
 // frame of d is logged after whatever it may answer.
+//
+// An idle other direction (nothing queued, nothing being framed) is seen
+// without the lock: whatever it gets later has a later ticket. A flood
+// one way then takes no lock per frame.
 func (q *judgeQueue) waitTurn(d wire.Dir) {
+	me, other := &q.dirs[dirIndex(d)], &q.dirs[1-dirIndex(d)]
+	if !other.active.Load() {
+		return
+	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	me, other := &q.dirs[dirIndex(d)], &q.dirs[1-dirIndex(d)]
 	for other.busy && other.last < me.last ||
 		len(other.chunks) > 0 && other.chunks[0].ticket < me.last {
 		q.cond.Wait()
@@ -326,18 +349,15 @@ func (p *proc) judgeStream(d wire.Dir, logf func(*wire.Frame)) {
 }
 
 // gapped reports whether the reader of d returned a gap that was not
-// taken yet: the framer is emitting the lines the gap cut.
+// taken yet: the framer is emitting the lines the gap cut. Only the judge
+// of d may call it (read sets what it reads, on the same goroutine).
 func (q *judgeQueue) gapped(d wire.Dir) bool {
-	q.mu.Lock()
-	defer q.mu.Unlock()
 	return q.dirs[dirIndex(d)].readGap > 0
 }
 
 // takeGap returns the size of the gap the reader of d returned last, and
-// clears it.
+// clears it. Only the judge of d may call it.
 func (q *judgeQueue) takeGap(d wire.Dir) (bytes, lines int64) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
 	jd := &q.dirs[dirIndex(d)]
 	bytes, lines = jd.readGap, jd.readLines
 	jd.readGap, jd.readLines = 0, 0
