@@ -24,13 +24,27 @@ import (
 //
 // With LINESMAN_BENCH_BASELINE=/path/to/another/linesman (an older build),
 // that binary's send runs interleaved too: base/minclient and send/base.
+// With LINESMAN_BENCH_STATIC=1, linesman and the minimal client are both
+// built with CGO_ENABLED=0 (static: no dynamic loader at each exec; see
+// README, "Install").
 //
 // go test -run '^$' -bench OneShotSend -benchtime 20x .
 func BenchmarkOneShotSend(b *testing.B) {
 	bin := linesmanBinary(b)
 	minclient := filepath.Join(b.TempDir(), "minclient")
-	if out, err := exec.Command("go", "build", "-o", minclient, "./testdata/minclient").CombinedOutput(); err != nil {
-		b.Fatalf("go build minclient: %v\n%s", err, out)
+	build := func(out, pkg string) {
+		cmd := exec.Command("go", "build", "-o", out, pkg)
+		if os.Getenv("LINESMAN_BENCH_STATIC") == "1" {
+			cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		}
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("go build %s: %v\n%s", pkg, err, msg)
+		}
+	}
+	build(minclient, "./testdata/minclient")
+	if os.Getenv("LINESMAN_BENCH_STATIC") == "1" {
+		bin = filepath.Join(b.TempDir(), "linesman")
+		build(bin, ".")
 	}
 	server := fakeServers.Command("headless-go-sdk")
 	env := append(os.Environ(), fakeServers.Env("headless-go-sdk"))
