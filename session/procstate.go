@@ -32,3 +32,33 @@ func runState(pid int) string {
 		return "still running"
 	}
 }
+
+// pfExiting is PF_EXITING in the flags of /proc/PID/stat: set as the
+// process enters exit, before it closes its files.
+const pfExiting = 0x4
+
+// exitingOrGone reports whether the kernel has pid on its way out: gone
+// from /proc, a zombie, or with PF_EXITING set (it closes its files, and
+// so its stdout, before it becomes a zombie; on a loaded machine that
+// window can outlast any grace period). Where /proc is missing it reports
+// false, and the callers' timers decide alone.
+func exitingOrGone(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		_, serr := os.Stat("/proc/self/stat")
+		return serr == nil
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return false
+	}
+	f := bytes.Fields(b[i+1:])
+	if len(f) < 7 || len(f[0]) != 1 {
+		return false
+	}
+	if f[0][0] == 'Z' || f[0][0] == 'X' || f[0][0] == 'x' {
+		return true
+	}
+	flags, err := strconv.ParseUint(string(f[6]), 10, 64)
+	return err == nil && flags&pfExiting != 0
+}
