@@ -67,6 +67,12 @@ func (r *Report) WriteJUnit(w io.Writer, opt CIOptions) error {
 	s := r.junitSuite(opt)
 	doc := junitSuites{Name: "linesman", Tests: s.Tests, Failures: s.Failures, Errors: s.Errors,
 		Skipped: s.Skipped, Time: s.Time, Suites: []junitSuite{s}}
+	return writeJUnitDoc(w, doc)
+}
+
+// writeJUnitDoc writes a JUnit document: the XML header, the indented
+// document and a final newline.
+func writeJUnitDoc(w io.Writer, doc junitSuites) error {
 	out, err := xml.MarshalIndent(doc, "", "  ")
 	if err != nil {
 		return err

@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"encoding/json"
-	"encoding/xml"
 	"fmt"
 	"io"
 	"strings"
@@ -148,15 +147,7 @@ func (m *Multi) WriteJUnit(w io.Writer) error {
 		doc.Skipped += suite.Skipped
 		doc.Suites = append(doc.Suites, suite)
 	}
-	out, err := xml.MarshalIndent(doc, "", "  ")
-	if err != nil {
-		return err
-	}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	_, err = w.Write(append(out, '\n'))
-	return err
+	return writeJUnitDoc(w, doc)
 }
 
 // WriteSARIF writes one SARIF log of one run for all servers: the rules of
