@@ -5,11 +5,14 @@ import (
 	"testing"
 )
 
-// TestReadmeFindingsScreens keeps the README's pictures of the findings
-// list and of a server that exits at once equal to their golden
-// renderings. UPDATE_README=1 rewrites them.
-func TestReadmeFindingsScreens(t *testing.T) {
+// TestReadmeGoldenScreens keeps the README's pictures of the picker, a
+// form (a tool's form after ctrl+s found two fields wrong), the findings
+// list and a server that exits at once equal to their golden renderings.
+// UPDATE_README=1 rewrites them.
+func TestReadmeGoldenScreens(t *testing.T) {
 	for section, golden := range map[string]string{
+		"picker-screen":   "ui/testdata/golden/80x24/picker.txt",
+		"form-screen":     "ui/testdata/golden/80x24/form-errors.txt",
 		"findings-screen": "ui/testdata/golden/80x24/findings.txt",
 		"exit-screen":     "ui/testdata/golden/80x24/exit-at-start.txt",
 	} {
