@@ -70,6 +70,13 @@ var containTrees = []containTree{
 // tree is built. It returns the running linesman and the tree's mark.
 func startContainTree(t *testing.T, tree containTree, extra ...string) (*exec.Cmd, string, *bytes.Buffer) {
 	t.Helper()
+	return startContainTreeEnv(t, tree, nil, extra...)
+}
+
+// startContainTreeEnv is startContainTree with linesman's environment
+// extended by env.
+func startContainTreeEnv(t *testing.T, tree containTree, env []string, extra ...string) (*exec.Cmd, string, *bytes.Buffer) {
+	t.Helper()
 	b := make([]byte, 8)
 	rand.Read(b)
 	mark := hex.EncodeToString(b)
@@ -82,6 +89,7 @@ func startContainTree(t *testing.T, tree containTree, extra ...string) (*exec.Cm
 	args := append([]string{"check", "--timeout", "60s", "-e", containMark + "=" + mark, "-e", "D=" + dir}, extra...)
 	args = append(args, "--", "sh", "-c", tree.script)
 	cmd := exec.Command(linesmanBinary(t), args...)
+	cmd.Env = append(os.Environ(), env...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
@@ -99,21 +107,25 @@ func startContainTree(t *testing.T, tree containTree, extra ...string) (*exec.Cm
 // process of the server's tree behind: not a wrapper's child, not a
 // daemon that double-forked into a session of its own, not a hydra that
 // keeps re-forking into new sessions. The parent-death signal alone
-// reached only the direct child.
+// reached only the direct child. Both helpers are tried: the one linesman
+// starts at init, and the one started with the server (LINESMAN_PRESPAWN=0,
+// as for every server after the first).
 func TestKilledLinesmanLeavesNoSurvivor(t *testing.T) {
 	for _, tree := range containTrees {
-		t.Run(tree.name, func(t *testing.T) {
-			t.Parallel()
-			cmd, mark, _ := startContainTree(t, tree)
-			if len(marked(mark)) == 0 {
-				t.Fatal("no process of the tree found by its mark")
-			}
-			cmd.Process.Signal(syscall.SIGKILL)
-			cmd.Wait()
-			if !treeGone(mark, 15*time.Second) {
-				t.Errorf("processes of the %s's tree survived linesman's SIGKILL: %s", tree.name, describePids(marked(mark)))
-			}
-		})
+		for _, helper := range []struct{ name, env string }{{"", "LINESMAN_PRESPAWN=1"}, {"-late-helper", "LINESMAN_PRESPAWN=0"}} {
+			t.Run(tree.name+helper.name, func(t *testing.T) {
+				t.Parallel()
+				cmd, mark, _ := startContainTreeEnv(t, tree, []string{helper.env})
+				if len(marked(mark)) == 0 {
+					t.Fatal("no process of the tree found by its mark")
+				}
+				cmd.Process.Signal(syscall.SIGKILL)
+				cmd.Wait()
+				if !treeGone(mark, 15*time.Second) {
+					t.Errorf("processes of the %s's tree survived linesman's SIGKILL: %s", tree.name, describePids(marked(mark)))
+				}
+			})
+		}
 	}
 }
 

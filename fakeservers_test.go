@@ -38,6 +38,7 @@ var fakeServers = fakeserver.Registry{
 	"capture-flood":               serveCaptureFlood,
 	"capture-roundtrip":           serveCaptureRoundtrip,
 	"headless-good":               serveHeadlessGood,
+	"headless-parent-argv":        serveParentArgv,
 	"headless-asks-roots":         serveAsksRoots,
 	"headless-silent-list":        serveSilentList,
 	"headless-stdout-closed":      serveStdoutClosed,
@@ -159,6 +160,17 @@ func serveCaptureRoundtrip() {
 }
 
 func serveHeadlessGood() { newFake("headless-good").serve() }
+
+// serveParentArgv says on stderr who started it (its parent's argv, NULs as
+// spaces), then serves as headless-good: which reaper helper started it.
+func serveParentArgv() {
+	argv, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", os.Getppid()))
+	if err != nil {
+		argv = []byte(err.Error())
+	}
+	fmt.Fprintf(os.Stderr, "parent argv: %s\n", strings.TrimSpace(strings.ReplaceAll(string(argv), "\x00", " ")))
+	newFake("headless-good").serve()
+}
 
 // servePinged asks the client a ping as soon as it has answered initialize
 // (a server checking that its client is alive), before initialized.

@@ -3,6 +3,7 @@ module linesman
 go 1.26.8
 
 require (
+	0linesman/reaper v0.0.0
 	charm.land/bubbles/v2 v2.2.1
 	charm.land/bubbletea/v2 v2.1.1
 	charm.land/lipgloss/v2 v2.1.0
@@ -41,3 +42,12 @@ require (
 	golang.org/x/text v0.14.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 )
+
+// The reaper helper is a module of its own only for its import path: Go
+// initialises packages in import-path order, and 0linesman/reaper sorts
+// before every other (see session/reaper/doc.go).
+replace 0linesman/reaper => ./session/reaper
+
+// A copy of github.com/xo/terminfo without os/user, so that the binary is
+// statically linked (see third_party/terminfo/README.md).
+replace github.com/xo/terminfo => ./third_party/terminfo

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"debug/elf"
 	"os"
 	"os/exec"
 	"strings"
@@ -33,19 +34,35 @@ func initTrace(t *testing.T, argv0 string, args ...string) []string {
 }
 
 // TestReaperHelperSkipsLinesmansInit: the reaper helper, which linesman
-// runs before every server start, initialises the process-level packages
-// it needs and runs before any package of the UI, the judge or capture is
-// initialised (lipgloss detects the terminal's colours at init, the
-// clipboard searches PATH, the registry and the JSON Schema library built
-// tables: a whole linesman start-up in front of every server's, which the
-// helper never used). A linesman that is not the helper initialises them.
+// runs before every server start, initialises the standard library's
+// process-level packages it needs and runs before any package of the UI,
+// the judge or capture is initialised (lipgloss detects the terminal's
+// colours at init, the clipboard searches PATH, the registry and the JSON
+// Schema library built tables: a whole linesman start-up in front of every
+// server's, which the helper never used), and before the third-party
+// packages that merely sort before linesman's own (golang.org/x/sys/unix,
+// go-runewidth): Go initialises in import-path order, which is why the
+// helper's package is 0linesman/reaper. A linesman that is not the helper
+// initialises them all. Both helpers are checked: started for a server, and
+// waiting for one (started at linesman's init).
 func TestReaperHelperSkipsLinesmansInit(t *testing.T) {
-	heavy := []string{"charm.land/lipgloss/v2", "github.com/atotto/clipboard", "linesman/wire", "linesman/capture"}
+	heavy := []string{"charm.land/lipgloss/v2", "github.com/atotto/clipboard", "linesman/wire", "linesman/capture",
+		"golang.org/x/sys/unix", "github.com/mattn/go-runewidth", "encoding/json", "flag"}
 	full := initTrace(t, "linesman", "explain", "blank-line")
-	helper := initTrace(t, "linesman-reaper", "/bin/true", "true")
-	if len(full) == 0 || len(helper) == 0 {
-		t.Fatalf("no init trace: %d and %d packages", len(full), len(helper))
+	if len(full) == 0 {
+		t.Fatal("no init trace of linesman")
 	}
+	for _, args := range [][]string{{"/bin/true", "true"}, nil} { // started for a server; waiting
+		helper := initTrace(t, "linesman-reaper", args...)
+		if len(helper) == 0 {
+			t.Fatalf("no init trace of the helper %q", args)
+		}
+		checkHelperInit(t, full, helper, heavy)
+	}
+}
+
+func checkHelperInit(t *testing.T, full, helper, heavy []string) {
+	t.Helper()
 	has := func(pkgs []string, p string) bool {
 		for _, q := range pkgs {
 			if q == p {
@@ -62,6 +79,25 @@ func TestReaperHelperSkipsLinesmansInit(t *testing.T) {
 	for _, p := range heavy {
 		if has(helper, p) {
 			t.Errorf("the reaper helper initialised %s before it ran (%d packages: %s)", p, len(helper), strings.Join(helper, " "))
+		}
+	}
+}
+
+// TestBinaryIsStatic: the linesman binary, built as `go build` builds it
+// (cgo on where a C compiler is installed, as here), has no program
+// interpreter: no dynamic loader runs at each of its starts, linesman's
+// and every reaper helper's. The one package that linked libc, os/user
+// (through github.com/xo/terminfo), is out of the build
+// (third_party/terminfo); a new dependency that brings cgo back fails here.
+func TestBinaryIsStatic(t *testing.T) {
+	f, err := elf.Open(linesmanBinary(t))
+	if err != nil {
+		t.Skipf("not an ELF binary here: %v", err)
+	}
+	defer f.Close()
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_INTERP {
+			t.Errorf("the binary is dynamically linked (it has a PT_INTERP program header); `go list -deps -f '{{if .CgoFiles}}{{.ImportPath}}{{end}}' .` names the packages that use cgo")
 		}
 	}
 }

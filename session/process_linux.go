@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"linesman/session/reaper"
+	"0linesman/reaper"
 )
 
 // sysProcAttr starts the child in a session of its own, which is also a

@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"time"
 
-	"linesman/session/reaper"
+	"0linesman/reaper"
 )
 
 // Containment on Linux: a reaper between linesman and the server.
@@ -43,6 +43,11 @@ import (
 // linesman died, even by SIGKILL. The server keeps a parent-death signal
 // from the helper. The cost is one extra exec per server start.
 //
+// The first helper is started ahead of need, at linesman's init, and waits
+// on its control socket for the server to start (see package reaper,
+// prespawn_linux.go): its own start-up then overlaps linesman's instead of
+// delaying the server's. The others are started with their server.
+//
 // Protocol, one line each. linesman → helper on fd 3: "end" (reap the
 // server, SIGKILL every descendant left, report them, exit). helper →
 // linesman on fd 4: "P pid", or "E errno message" when the start failed;
@@ -68,7 +73,8 @@ func isDescendant(pid, ancestor int) bool {
 
 // reaperConn is linesman's side of a reaper helper.
 type reaperConn struct {
-	helper  *exec.Cmd
+	helper     int    // the helper's pid
+	waitHelper func() // reaps the helper
 	pid     int // the server's
 	ctl     *os.File
 	exit    chan exitStatus // one status
@@ -86,6 +92,11 @@ type exitStatus struct {
 // when the helper itself cannot run (then the caller starts cmd directly),
 // and the server's start error as exec would have returned it.
 func startReaper(cmd *exec.Cmd) (*reaperConn, error) {
+	if pre := reaper.TakePrespawned(); pre != nil {
+		if rc, err := startPrespawned(pre, cmd); !errors.Is(err, errNoReaper) {
+			return rc, err
+		}
+	}
 	ctlR, ctlW, err := os.Pipe()
 	if err != nil {
 		return nil, errNoReaper
@@ -118,7 +129,37 @@ func startReaper(cmd *exec.Cmd) (*reaperConn, error) {
 		}
 		return nil, errNoReaper
 	}
-	rc := &reaperConn{helper: helper, ctl: ctlW, exit: make(chan exitStatus, 1), cleared: make(chan []leftover, 1)}
+	return helperStarted(helper.Process.Pid, func() { helper.Wait() }, ctlW, evR)
+}
+
+// startPrespawned has the helper started at init (see package reaper)
+// start cmd. errNoReaper: that helper is gone or cmd's stdio are not files;
+// the caller starts a helper of its own.
+func startPrespawned(pre *reaper.Prespawned, cmd *exec.Cmd) (*reaperConn, error) {
+	var files [3]*os.File
+	for i, s := range []any{cmd.Stdin, cmd.Stdout, cmd.Stderr} {
+		f, ok := s.(*os.File)
+		if !ok {
+			pre.Close()
+			return nil, errNoReaper
+		}
+		files[i] = f
+	}
+	env := cmd.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	if err := pre.SendStart(cmd.Path, cmd.Dir, cmd.Args, env, files); err != nil {
+		pre.Close()
+		return nil, errNoReaper
+	}
+	return helperStarted(pre.Pid, func() { pre.Wait() }, pre.Ctl, pre.Events)
+}
+
+// helperStarted reads a started helper's first word: the server's pid, or
+// why it could not start it.
+func helperStarted(helper int, waitHelper func(), ctlW, evR *os.File) (*reaperConn, error) {
+	rc := &reaperConn{helper: helper, waitHelper: waitHelper, ctl: ctlW, exit: make(chan exitStatus, 1), cleared: make(chan []leftover, 1)}
 	r := bufio.NewReader(evR)
 	line, _ := r.ReadString('\n')
 	kind, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
@@ -132,13 +173,13 @@ func startReaper(cmd *exec.Cmd) (*reaperConn, error) {
 		n, _ := strconv.Atoi(num)
 		ctlW.Close()
 		evR.Close()
-		helper.Wait()
+		waitHelper()
 		return nil, &startFailure{msg: msg, errno: syscall.Errno(n)}
 	}
 	// The helper died before a word: not ours to explain.
 	ctlW.Close()
 	evR.Close()
-	helper.Wait()
+	waitHelper()
 	return nil, errNoReaper
 }
 
@@ -216,11 +257,15 @@ func (rc *reaperConn) end() []leftover {
 	rc.mu.Lock()
 	rc.ctl.Close()
 	rc.mu.Unlock()
-	rc.helper.Wait()
+	// The helper exits right after "C" (or at EOF on its control socket);
+	// its exit takes a millisecond or two that the caller need not wait
+	// for (a one-shot send would spend them before its report). Reap it
+	// in the background.
+	go rc.waitHelper()
 	return left
 }
 
-func (rc *reaperConn) helperPid() int { return rc.helper.Process.Pid }
+func (rc *reaperConn) helperPid() int { return rc.helper }
 func (rc *reaperConn) serverPid() int { return rc.pid }
 
 // isOurDescendant reports whether pid descends from root (the reaper

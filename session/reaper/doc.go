@@ -3,15 +3,23 @@
 // server, a subreaper that starts the server, relays its pid and exit
 // status, and kills whatever is left of its tree when told, or when
 // linesman dies (see session/reaper_linux.go for the protocol and the
-// reasons). It also reads /proc for the session package.
+// reasons). It also reads /proc for the session package, and starts the
+// first helper at linesman's own init when the command line calls for a
+// server (prespawn_linux.go).
 //
-// It is a package of its own, importing only the standard library's
-// process-level packages and golang.org/x/sys/unix, for start-up: Go
-// initialises packages in dependency order, lexically first among the
-// ready ones, so this one's init — which runs the helper and exits when
-// argv[0] is [Arg0] — comes right after package os, before the packages of
-// the UI (lipgloss's terminal detection, the clipboard's PATH search), the
-// finding registry and the rest, which a helper never uses. Keep its
-// imports that way: one import of a heavier package of ours would put the
-// whole of linesman's initialisation back in front of every server start.
+// It is a module of its own, 0linesman/reaper, replaced by this directory
+// in linesman's go.mod, for start-up alone. Go initialises packages in
+// import-path order: at each step the first package, by path, whose
+// imports are all initialised. Under linesman/session/reaper it came after
+// every ready package that sorts before "linesman" (charm.land/...,
+// github.com/..., golang.org/...): most of the UI's libraries ran their
+// init in every helper, before the server could start. 0linesman/reaper
+// sorts before them all, and imports only the standard library's
+// process-level packages (not fmt, not golang.org/x/sys/unix: sys_linux.go
+// makes the few calls package syscall lacks), so its init — which runs the
+// helper and exits when argv[0] is [Arg0] — comes within the first two
+// dozen packages. Keep it that way: one import of a heavier package would
+// put the rest of linesman's initialisation back in front of every server
+// start (TestReaperHelperSkipsLinesmansInit). Its tests live in the
+// session package (reaper_test.go, prespawn_test.go), which drives it.
 package reaper

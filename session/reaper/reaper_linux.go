@@ -4,9 +4,7 @@ package reaper
 
 import (
 	"bufio"
-	"encoding/binary"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -14,9 +12,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-	"unsafe"
-
-	"golang.org/x/sys/unix"
 )
 
 // Arg0 is argv[0] of the helper: this package's init runs the helper
@@ -24,50 +19,91 @@ import (
 const Arg0 = "linesman-reaper"
 
 func init() {
-	if len(os.Args) >= 2 && os.Args[0] == Arg0 {
+	switch {
+	case len(os.Args) >= 2 && os.Args[0] == Arg0:
 		os.Exit(run(os.Args[1], os.Args[2:]))
+	case len(os.Args) == 1 && os.Args[0] == Arg0:
+		os.Exit(runPrespawned())
+	case os.Getenv("LINESMAN_PRESPAWN") != "0" && StartsServer(os.Args[1:]):
+		prespawned = Prespawn()
 	}
 }
 
-// run is the helper's main: start path with argv, relay, contain.
+// run is the helper's main when started for one server: start path with
+// argv (in the helper's own environment, working directory and stdio),
+// relay, contain.
 func run(path string, argv []string) int {
 	ctl, ev := os.NewFile(3, "control"), os.NewFile(4, "events")
-	unix.CloseOnExec(3)
-	unix.CloseOnExec(4)
-	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
-		fmt.Fprintf(ev, "E %d cannot become a subreaper: %v\n", unix.EPERM, err)
+	syscall.CloseOnExec(3)
+	syscall.CloseOnExec(4)
+	if !becomeSubreaper(ev) {
 		return 1
 	}
+	return serve(ctl, ev, start{path: path, argv: argv, env: os.Environ(), files: []*os.File{os.Stdin, os.Stdout, os.Stderr}})
+}
+
+// becomeSubreaper makes the helper the subreaper of the server's tree, or
+// says on ev why it cannot.
+func becomeSubreaper(ev io.Writer) bool {
+	if err := prctl(prSetChildSubreaper, 1); err != nil {
+		io.WriteString(ev, "E "+strconv.Itoa(int(syscall.EPERM))+" cannot become a subreaper: "+oneLine(err.Error())+"\n")
+		return false
+	}
+	return true
+}
+
+// start is what the helper starts: the server's program, argv, environment,
+// working directory ("" is the helper's own) and stdin, stdout, stderr.
+type start struct {
+	path, dir string
+	argv, env []string
+	files     []*os.File
+}
+
+// serve starts the server, relays its pid and exit status on ev, and
+// contains its tree until "end" or EOF on ctl.
+func serve(ctl, ev *os.File, st start) int {
 	chld := make(chan os.Signal, 1)
 	signal.Notify(chld, syscall.SIGCHLD)
-	// os.StartProcess, not os/exec: this package imports nothing that Go
-	// initialises late (see the package comment).
-	proc, err := os.StartProcess(path, argv, &os.ProcAttr{
-		Env:   os.Environ(),
-		Files: []*os.File{os.Stdin, os.Stdout, os.Stderr},
+	// syscall.ForkExec, not os/exec (this package imports nothing that Go
+	// initialises late, see doc.go) and not os.StartProcess (whose first
+	// call forks once more, to check that pidfds work: half a millisecond
+	// in front of the server's start, for a pidfd the helper never uses).
+	fds := make([]uintptr, len(st.files))
+	for i, f := range st.files {
+		fds[i] = f.Fd()
+	}
+	server, err := syscall.ForkExec(st.path, st.argv, &syscall.ProcAttr{
+		Dir:   st.dir,
+		Env:   st.env,
+		Files: fds,
 		Sys:   &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL},
 	})
+	// The server has the pipes; the helper must not hold them open.
+	if null, err := syscall.Open(os.DevNull, syscall.O_RDWR, 0); err == nil {
+		for fd := 0; fd <= 2; fd++ {
+			syscall.Dup3(null, fd, 0)
+		}
+		syscall.Close(null)
+	}
+	for _, f := range st.files {
+		if f.Fd() > 2 {
+			f.Close()
+		}
+	}
 	if err != nil {
 		var errno syscall.Errno
 		errors.As(err, &errno)
-		fmt.Fprintf(ev, "E %d %s\n", int(errno), oneLine(err.Error()))
+		io.WriteString(ev, "E "+strconv.Itoa(int(errno))+" "+oneLine("fork/exec "+st.path+": "+err.Error())+"\n")
 		return 1
 	}
-	// The server has the pipes; the helper must not hold them open.
-	if null, err := unix.Open(os.DevNull, unix.O_RDWR, 0); err == nil {
-		for fd := 0; fd <= 2; fd++ {
-			unix.Dup3(null, fd, 0)
-		}
-		unix.Close(null)
-	}
-	server := proc.Pid
-	fmt.Fprintf(ev, "P %d\n", server)
+	io.WriteString(ev, "P "+strconv.Itoa(server)+"\n")
 	go func() {
 		code, sig, err := WaitNoReap(server)
 		if err != nil {
 			code, sig = -1, 0
 		}
-		fmt.Fprintf(ev, "X %d %d\n", code, int(sig))
+		io.WriteString(ev, "X "+strconv.Itoa(code)+" "+strconv.Itoa(int(sig))+"\n")
 	}()
 	go func() {
 		for range chld {
@@ -77,17 +113,17 @@ func run(path string, argv []string) int {
 	in := bufio.NewScanner(ctl)
 	for in.Scan() {
 		if in.Text() == "end" {
-			var ws unix.WaitStatus
-			unix.Wait4(server, &ws, 0, nil)
+			var ws syscall.WaitStatus
+			syscall.Wait4(server, &ws, 0, nil)
 			if hasChildren() {
 				killTree(ev)
 			}
-			fmt.Fprintln(ev, "C")
+			io.WriteString(ev, "C\n")
 			return 0
 		}
 	}
 	// EOF: linesman is gone (it exited without "end", or was killed).
-	unix.Kill(server, unix.SIGKILL)
+	syscall.Kill(server, syscall.SIGKILL)
 	killTree(io.Discard)
 	return 0
 }
@@ -97,9 +133,9 @@ func run(path string, argv []string) int {
 // children, so none means the tree is empty, and the /proc scan of
 // killTree is skipped (the common case costs one system call).
 func hasChildren() bool {
-	var info unix.Siginfo
-	err := unix.Waitid(unix.P_ALL, 0, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
-	return err != unix.ECHILD
+	var info siginfo
+	err := waitid(pAll, 0, &info, syscall.WEXITED|syscall.WNOHANG|syscall.WNOWAIT)
+	return err != syscall.ECHILD
 }
 
 func oneLine(s string) string { return strings.ReplaceAll(s, "\n", " ") }
@@ -177,24 +213,24 @@ func Descendants(procs []Proc, root int) []Proc {
 // first waitable child, the orphans that die after it wait for "end" too.
 func reapOrphans(server int) {
 	for {
-		var info unix.Siginfo
-		if unix.Waitid(unix.P_ALL, 0, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil) != nil {
+		var info siginfo
+		if waitid(pAll, 0, &info, syscall.WEXITED|syscall.WNOHANG|syscall.WNOWAIT) != nil {
 			return
 		}
-		pid := siginfoPid(&info)
+		pid := info.field(0) // si_pid; 0: none was waitable
 		if pid <= 0 || pid == server {
 			return
 		}
-		var ws unix.WaitStatus
-		unix.Wait4(pid, &ws, unix.WNOHANG, nil)
+		var ws syscall.WaitStatus
+		syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
 	}
 }
 
 // reapAll reaps every child that has exited (the server too).
 func reapAll() {
 	for {
-		var ws unix.WaitStatus
-		if pid, err := unix.Wait4(-1, &ws, unix.WNOHANG, nil); pid <= 0 || err != nil {
+		var ws syscall.WaitStatus
+		if pid, err := syscall.Wait4(-1, &ws, syscall.WNOHANG, nil); pid <= 0 || err != nil {
 			return
 		}
 	}
@@ -224,9 +260,9 @@ func killTree(w io.Writer) {
 				continue
 			}
 			live++
-			if unix.Kill(p.Pid, unix.SIGKILL) == nil && !killed[p.Pid] {
+			if syscall.Kill(p.Pid, syscall.SIGKILL) == nil && !killed[p.Pid] {
 				killed[p.Pid] = true
-				fmt.Fprintf(w, "K %d %d %d %s\n", p.Pid, p.Pgrp, p.Sid, oneLine(p.Comm))
+				io.WriteString(w, "K "+strconv.Itoa(p.Pid)+" "+strconv.Itoa(p.Pgrp)+" "+strconv.Itoa(p.Sid)+" "+oneLine(p.Comm)+"\n")
 			}
 		}
 		reapAll()
@@ -247,35 +283,19 @@ func killTree(w io.Writer) {
 // own processes — never a stranger that got the recycled number (pid_max is
 // often 32768: a busy machine wraps it in minutes).
 func WaitNoReap(pid int) (code int, sig syscall.Signal, err error) {
-	var info unix.Siginfo
+	var info siginfo
 	for {
-		err = unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
-		if err != unix.EINTR {
+		err = waitid(pPid, pid, &info, syscall.WEXITED|syscall.WNOWAIT)
+		if err != syscall.EINTR {
 			break
 		}
 	}
 	if err != nil {
 		return -1, 0, err
 	}
-	status := SiginfoField(&info, 2)
-	const cldExited = 1 // CLD_KILLED (2) and CLD_DUMPED (3) carry a signal
-	if info.Code == cldExited {
+	status := info.field(2)
+	if info.code() == cldExited {
 		return status, 0, nil
 	}
 	return -1, syscall.Signal(status), nil
 }
-
-// SiginfoField returns the k-th int of a SIGCHLD siginfo's fields: 0 si_pid,
-// 1 si_uid, 2 si_status. They follow the three ints of the header, aligned
-// to a pointer.
-func SiginfoField(info *unix.Siginfo, k int) int {
-	raw := (*[unsafe.Sizeof(*info)]byte)(unsafe.Pointer(info))
-	at := 3 * 4
-	if unsafe.Sizeof(uintptr(0)) == 8 {
-		at = 4 * 4
-	}
-	return int(int32(binary.NativeEndian.Uint32(raw[at+4*k:])))
-}
-
-// siginfoPid is the pid a waitid reported (0: none was waitable).
-func siginfoPid(info *unix.Siginfo) int { return SiginfoField(info, 0) }

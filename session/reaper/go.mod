@@ -1,0 +1,3 @@
+module 0linesman/reaper
+
+go 1.26.8

@@ -1,0 +1,3 @@
+module github.com/xo/terminfo
+
+go 1.19
