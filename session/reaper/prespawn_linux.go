@@ -45,14 +45,33 @@ type Prespawned struct {
 }
 
 var (
-	prespawnedMu sync.Mutex
-	prespawned   *Prespawned
+	prespawnedMu    sync.Mutex
+	prespawned      *Prespawned
+	prespawnStarted chan struct{} // closed once prespawned is set; nil: no helper was asked for
 )
+
+// prespawnAtInit starts the waiting helper on a goroutine of its own: the
+// fork waits until the helper's exec is done, and linesman's init goes on
+// meanwhile.
+func prespawnAtInit() {
+	prespawnStarted = make(chan struct{})
+	go func() {
+		p := Prespawn()
+		prespawnedMu.Lock()
+		prespawned = p
+		prespawnedMu.Unlock()
+		close(prespawnStarted)
+	}()
+}
 
 // TakePrespawned returns the helper started at init, once; nil when there
 // is none (the command line did not call for one, or it could not start),
 // or when it was taken already.
 func TakePrespawned() *Prespawned {
+	if prespawnStarted == nil {
+		return nil
+	}
+	<-prespawnStarted
 	prespawnedMu.Lock()
 	defer prespawnedMu.Unlock()
 	p := prespawned

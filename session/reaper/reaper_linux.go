@@ -25,7 +25,7 @@ func init() {
 	case len(os.Args) == 1 && os.Args[0] == Arg0:
 		os.Exit(runPrespawned())
 	case os.Getenv("LINESMAN_PRESPAWN") != "0" && StartsServer(os.Args[1:]):
-		prespawned = Prespawn()
+		prespawnAtInit()
 	}
 }
 
