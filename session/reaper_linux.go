@@ -75,11 +75,11 @@ func isDescendant(pid, ancestor int) bool {
 type reaperConn struct {
 	helper     int    // the helper's pid
 	waitHelper func() // reaps the helper
-	pid     int // the server's
-	ctl     *os.File
-	exit    chan exitStatus // one status
-	cleared chan []leftover // one list per "clear"
-	mu      sync.Mutex      // ctl writes
+	pid        int    // the server's
+	ctl        *os.File
+	exit       chan exitStatus // one status
+	cleared    chan []leftover // one list per "clear"
+	mu         sync.Mutex      // ctl writes
 }
 
 type exitStatus struct {
