@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"sync"
 	"time"
 
 	"linesman/session"
@@ -39,11 +40,15 @@ const (
 // capture nor a foreign log it knows.
 var ErrUnknownFormat = errors.New("neither a linesman capture nor a known conversation log (Claude Desktop MCP log, mcpsnoop session log, JSON Lines of {\"dir\",\"message\"})")
 
-// claudeLine matches a line of Claude Desktop's MCP log that carries a message.
-var claudeLine = regexp.MustCompile(`^(\d{4}-\d\d-\d\dT[0-9:.]+Z) \[(.*?)\] \[(\w+)\] Message from (client|server): (.*)$`)
+// claudeLine matches a line of Claude Desktop's MCP log that carries a
+// message. It and claudeTime are compiled on first use, not at init, which
+// every linesman start would pay for.
+var claudeLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\d{4}-\d\d-\d\dT[0-9:.]+Z) \[(.*?)\] \[(\w+)\] Message from (client|server): (.*)$`)
+})
 
 // claudeTime matches the time that starts the host's own lines.
-var claudeTime = regexp.MustCompile(`^(\d{4}-\d\d-\d\dT[0-9:.]+Z) \[`)
+var claudeTime = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d{4}-\d\d-\d\dT[0-9:.]+Z) \[`) })
 
 // foreignLine is one line of a foreign log, interpreted.
 type foreignLine struct {
@@ -55,7 +60,7 @@ type foreignLine struct {
 
 // sniff tells the format of a foreign log from its first non-empty line.
 func sniff(line []byte) string {
-	if claudeLine.Match(line) || bytes.Contains(line, []byte("] [info] ")) {
+	if claudeLine().Match(line) || bytes.Contains(line, []byte("] [info] ")) {
 		return ForeignClaudeDesktop
 	}
 	var probe struct {
@@ -80,11 +85,11 @@ func sniff(line []byte) string {
 func parseForeign(format string, line []byte) (foreignLine, error) {
 	switch format {
 	case ForeignClaudeDesktop:
-		m := claudeLine.FindSubmatch(line)
+		m := claudeLine().FindSubmatch(line)
 		if m == nil {
 			// The host's own lines carry a time too; the server's stderr lines do not.
 			fl := foreignLine{text: line}
-			if t := claudeTime.FindSubmatch(line); t != nil {
+			if t := claudeTime().FindSubmatch(line); t != nil {
 				fl.ts, _ = time.Parse(time.RFC3339Nano, string(t[1]))
 			}
 			return fl, nil

@@ -1,6 +1,9 @@
 package wire
 
-import "sort"
+import (
+	"sort"
+	"sync"
+)
 
 // Info describes a finding code: what it means, why it matters, how to fix
 // it and which rule it rests on. `linesman explain` and the UI's explain
@@ -18,14 +21,14 @@ type Info struct {
 
 // Lookup returns the registry entry for code.
 func Lookup(code string) (Info, bool) {
-	i, ok := registry[code]
+	i, ok := registry()[code]
 	return i, ok
 }
 
 // Codes returns every registered code, sorted by code.
 func Codes() []Info {
-	out := make([]Info, 0, len(registry))
-	for _, i := range registry {
+	out := make([]Info, 0, len(registry()))
+	for _, i := range registry() {
 		out = append(out, i)
 	}
 	sort.Slice(out, func(a, b int) bool { return out[a].Code < out[b].Code })
@@ -38,7 +41,7 @@ func Codes() []Info {
 // happening in wire.
 func NewFinding(code, message string) Finding {
 	sev := SeverityError
-	if i, ok := registry[code]; ok {
+	if i, ok := registry()[code]; ok {
 		sev = i.Severity
 	}
 	return Finding{Code: code, Severity: sev, Message: message}
@@ -59,7 +62,10 @@ const (
 		`Rust: eprintln!. Java: System.err. Also silence libraries and subprocesses that print: run child processes with their stdout redirected (to stderr or /dev/null), not inherited.`
 )
 
-var registry = func() map[string]Info {
+// registry maps each code to its entry. It is built on first use, not at
+// init: a process that starts a server (or the reaper helper) should not
+// spend its start-up on it before the first byte goes out.
+var registry = sync.OnceValue(func() map[string]Info {
 	m := make(map[string]Info)
 	for _, i := range append(append(entries, protocolEntries...), ciEntries...) {
 		i = withFamily(i)
@@ -69,7 +75,7 @@ var registry = func() map[string]Info {
 		m[i.Code] = i
 	}
 	return m
-}()
+})
 
 var entries = []Info{
 	// --- framing (wire) ---

@@ -550,7 +550,7 @@ var protocolEntries = []Info{
 func ProtocolRules() []Info {
 	out := make([]Info, len(protocolEntries))
 	for k, i := range protocolEntries {
-		out[k] = registry[i.Code]
+		out[k] = registry()[i.Code]
 	}
 	return out
 }
