@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -18,9 +19,10 @@ import (
 
 // benchServer is a server (direct or tapped) with our ends of its pipes.
 type benchServer struct {
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	out *bufio.Reader
+	cmd    *exec.Cmd
+	in     io.WriteCloser
+	out    *bufio.Reader
+	outEnd io.Closer // our end of its stdout
 }
 
 func startBenchServer(b *testing.B, fake string, tapped bool) *benchServer {
@@ -42,16 +44,20 @@ func startBenchServer(b *testing.B, fake string, tapped bool) *benchServer {
 	if err := cmd.Start(); err != nil {
 		b.Fatal(err)
 	}
-	return &benchServer{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<16)}
+	return &benchServer{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<16), outEnd: out}
 }
 
-// stop ends the server (EOF, then SIGINT) and waits for it; twice is fine.
+// stop ends the server and waits for it; twice is fine. EOF, then SIGTERM
+// (not SIGINT, which a shell script's background job inherits ignored),
+// and our end of its stdout closed, so that a flood blocked on a full pipe
+// ends too, tapped or not.
 func (s *benchServer) stop() {
 	if s.cmd.ProcessState != nil {
 		return
 	}
 	s.in.Close()
-	s.cmd.Process.Signal(os.Interrupt)
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	s.outEnd.Close()
 	s.cmd.Wait()
 }
 
