@@ -39,19 +39,6 @@ func marked(mark string) []int {
 	return pids
 }
 
-// pollUntil polls cond every few milliseconds until it holds or bound
-// passes; the bound only turns a hang into a failure.
-func pollUntil(bound time.Duration, cond func() bool) bool {
-	deadline := time.Now().Add(bound)
-	for !cond() {
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	return true
-}
-
 // containTree is a server script that builds a tree; $D is a private
 // directory, and the tree touches $D/ready once its deepest part runs.
 type containTree struct{ name, script string }

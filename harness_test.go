@@ -435,3 +435,16 @@ func waitGone(t *testing.T, pid int, what string) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// pollUntil polls cond every few milliseconds until it holds or bound
+// passes; the bound only turns a hang into a failure.
+func pollUntil(bound time.Duration, cond func() bool) bool {
+	deadline := time.Now().Add(bound)
+	for !cond() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return true
+}
