@@ -97,7 +97,7 @@ func tapRun(tf *tapFlags, command []string, stdin io.Reader, stdout, stderr io.W
 		defer signal.Stop(sigs)
 	}
 
-	stdin, stdout, restore := pollableStdio(stdin, stdout)
+	stdin, restore := pollableStdin(stdin)
 	defer restore()
 
 	log := session.NewLog(0)

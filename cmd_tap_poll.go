@@ -45,14 +45,16 @@ func pollable(f *os.File) (*os.File, func()) {
 	}
 }
 
-// pollableStdio applies [pollable] to stdin and stdout when they are files.
-func pollableStdio(stdin io.Reader, stdout io.Writer) (io.Reader, io.Writer, func()) {
-	restoreIn, restoreOut := func() {}, func() {}
+// pollableStdin applies [pollable] to stdin when it is a file. Stdout is
+// left blocking: a write to it blocks only while the host is slow to read,
+// and then the blocked thread is what a flood wants. Polled, every full
+// pipe cost the forwarder a park and an epoll wake-up, and under a flood of
+// 1 KiB messages the tap forwarded at half a bare proxy's rate
+// (BenchmarkTapFlood with the judge off: 0.9-1.3 s for 256 MiB polled,
+// 0.68-0.74 s blocking, the proxy 0.67-0.70 s).
+func pollableStdin(stdin io.Reader) (io.Reader, func()) {
 	if f, ok := stdin.(*os.File); ok {
-		stdin, restoreIn = pollable(f)
+		return pollable(f)
 	}
-	if f, ok := stdout.(*os.File); ok {
-		stdout, restoreOut = pollable(f)
-	}
-	return stdin, stdout, func() { restoreIn(); restoreOut() }
+	return stdin, func() {}
 }

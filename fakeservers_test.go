@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -772,11 +773,17 @@ func serveTapEcho() {
 	}
 }
 
-// serveTapFlood writes 1 KiB frames to stdout until the pipe breaks: the
-// server side of the tap's throughput benchmark.
+// serveTapFlood writes 1 KiB frames to stdout until the pipe breaks, one
+// write per frame as the SDKs' stdio transports send a message (go-sdk's
+// ioConn.Write, the TypeScript StdioServerTransport.send): the server side
+// of the tap's throughput benchmark. TAP_FLOOD_BATCH=1 batches them in
+// 64 KiB writes instead, the most a server can spare its reader.
 func serveTapFlood() {
 	frame := []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"` + strings.Repeat("f", 1024-87) + `"}}` + "\n")
-	out := bufio.NewWriterSize(os.Stdout, 64<<10)
+	var out io.Writer = os.Stdout
+	if os.Getenv("TAP_FLOOD_BATCH") == "1" {
+		out = bufio.NewWriterSize(os.Stdout, 64<<10)
+	}
 	for {
 		if _, err := out.Write(frame); err != nil {
 			return
@@ -784,12 +791,13 @@ func serveTapFlood() {
 	}
 }
 
-// serveTapProxy is the least a process in the middle can do: it starts
-// tap-echo and copies bytes both ways, judging nothing. The latency
-// benchmark measures it beside the tap, as the floor of any tap.
+// serveTapProxy is the least a process in the middle can do: it starts the
+// fake named by TAP_PROXIED (tap-echo by default) and copies bytes both
+// ways, judging nothing. The benchmarks measure it beside the tap, as the
+// floor of any tap.
 func serveTapProxy() {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "LINESMAN_FAKE_SERVER=tap-echo")
+	cmd.Env = append(os.Environ(), "LINESMAN_FAKE_SERVER="+cmp.Or(os.Getenv("TAP_PROXIED"), "tap-echo"))
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
