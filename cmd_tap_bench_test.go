@@ -134,15 +134,17 @@ func BenchmarkTapLatency(b *testing.B) {
 
 // BenchmarkTapFlood: a server writing 1 KiB frames as fast as it can, one
 // write each; b.N KiB read from it directly, through the tap and through a
-// bare copying proxy, in rounds of 256 MiB each. Each reading is timed from
-// the start of the process to its end, so that the tap pays in its own
-// time for what it judges and records (and the others do not pay for the
-// tap's work left over); the three take turns so that they see the same
-// machine. Reports the three rates and the ratios to direct.
+// bare copying proxy, in rounds of 256 MiB each. The rate is the host's:
+// from the start of the process to the last byte read. Each process is
+// then stopped, and waited for, before the next starts, so that none pays
+// for another's work left over (the tap finishing its judging); the tap's
+// stop is reported on its own. Reports the three rates, the ratios to
+// direct, the mean time the tap took to exit once stopped, and the CPU
+// time the tap and the proxy spent per MiB.
 func BenchmarkTapFlood(b *testing.B) {
 	const block = 256 << 20
 	buf := make([]byte, 64<<10)
-	run := func(fake string, tapped bool, size int, env ...string) time.Duration {
+	run := func(fake string, tapped bool, size int, env ...string) (read, stop time.Duration, cpu float64) {
 		t0 := time.Now()
 		s := startBenchServer(b, fake, tapped, env...)
 		defer s.stop()
@@ -153,20 +155,26 @@ func BenchmarkTapFlood(b *testing.B) {
 			}
 			n += m
 		}
+		t1 := time.Now()
 		s.stop()
-		return time.Since(t0)
+		return t1.Sub(t0), time.Since(t1), cpuMicros(s)
 	}
 	// Warm up (and build linesman, outside the timing).
 	run("tap-flood", false, block/16)
 	run("tap-flood", true, block/16)
-	var dt, tt, pt time.Duration
+	var dt, tt, pt, stops time.Duration
+	var dcpu, tcpu, pcpu float64
+	rounds := 0
 	b.SetBytes(3 << 10) // 1 KiB read three ways per op
 	b.ResetTimer()
 	for left := b.N << 10; left > 0; left -= block {
 		size := min(block, left)
-		dt += run("tap-flood", false, size)
-		tt += run("tap-flood", true, size)
-		pt += run("tap-proxy", false, size, "TAP_PROXIED=tap-flood")
+		d, _, dc := run("tap-flood", false, size)
+		t, stop, tc := run("tap-flood", true, size)
+		p, _, pc := run("tap-proxy", false, size, "TAP_PROXIED=tap-flood")
+		dt, tt, pt, stops = dt+d, tt+t, pt+p, stops+stop
+		dcpu, tcpu, pcpu = dcpu+dc, tcpu+tc, pcpu+pc
+		rounds++
 	}
 	b.StopTimer()
 	mb := float64(b.N) / 1024
@@ -174,6 +182,12 @@ func BenchmarkTapFlood(b *testing.B) {
 	b.ReportMetric(mb/tt.Seconds(), "tap-MiB/s")
 	b.ReportMetric(dt.Seconds()/tt.Seconds(), "tap/direct")
 	b.ReportMetric(dt.Seconds()/pt.Seconds(), "proxy/direct")
+	b.ReportMetric(float64(stops.Milliseconds())/float64(rounds), "tap-stop-ms")
+	// CPU time per MiB of the process in the middle (its own, less its
+	// server's, which the direct run measures): the cost a busier machine
+	// turns into wall time.
+	b.ReportMetric((tcpu-dcpu)/mb, "tap-cpu-µs/MiB")
+	b.ReportMetric((pcpu-dcpu)/mb, "proxy-cpu-µs/MiB")
 }
 
 // benchTapDir is where the benchmark's taps record; LINESMAN_BENCH_NOREC=1

@@ -794,15 +794,25 @@ func serveTapFlood() {
 // serveTapProxy is the least a process in the middle can do: it starts the
 // fake named by TAP_PROXIED (tap-echo by default) and copies bytes both
 // ways, judging nothing. The benchmarks measure it beside the tap, as the
-// floor of any tap.
+// floor of any tap. SIGTERM is passed on and the server waited for, so
+// that the proxy's CPU time includes its server's, as the tap's does.
 func serveTapProxy() {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "LINESMAN_FAKE_SERVER="+cmp.Or(os.Getenv("TAP_PROXIED"), "tap-echo"))
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGPIPE)
 	if err := cmd.Start(); err != nil {
 		os.Exit(1)
 	}
+	go func() {
+		for sig := range sigs {
+			if sig == syscall.SIGTERM {
+				cmd.Process.Signal(sig)
+			}
+		}
+	}()
 	go func() {
 		io.Copy(in, os.Stdin)
 		in.Close()
