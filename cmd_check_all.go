@@ -75,7 +75,7 @@ func runCheckAll(fs *flag.FlagSet, flags *commonFlags, all *allFlags, args []str
 		fmt.Fprintf(stderr, "linesman check: %v\n", err)
 		return exitUsage
 	}
-	entries, err := loadServers(all)
+	entries, err := loadServers(all, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "linesman check: --config: %s\n", inertText(err.Error()))
 		return exitUsage
@@ -195,7 +195,7 @@ func checkEntry(ctx context.Context, e serverEntry, flags *commonFlags, limit ti
 
 // loadServers reads the servers of all.config: a host's config file, or a
 // plain list (a file named *.txt or *.list).
-func loadServers(all *allFlags) ([]serverEntry, error) {
+func loadServers(all *allFlags, stderr io.Writer) ([]serverEntry, error) {
 	if isPlainList(all.config) {
 		return readPlainList(all.config)
 	}
@@ -210,6 +210,7 @@ func loadServers(all *allFlags) ([]serverEntry, error) {
 	if err != nil {
 		return nil, err
 	}
+	sayGuessedHost(stderr, "linesman check", f)
 	var out []serverEntry
 	for _, e := range f.Entries {
 		se := serverEntry{name: e.Name}

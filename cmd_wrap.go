@@ -63,6 +63,9 @@ func runWrap(name string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "linesman %s: %v\n", name, err)
 		return exitUsage
 	}
+	for _, f := range files {
+		sayGuessedHost(stderr, "linesman "+name, f)
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		fmt.Fprintf(stderr, "linesman %s: cannot find my own binary: %v\n", name, err)
@@ -300,6 +303,14 @@ func takesValue(arg string) bool {
 	return true
 }
 
+// sayGuessedHost says how a config file was read when its name did not
+// tell which host's it is.
+func sayGuessedHost(stderr io.Writer, prefix string, f *hosts.File) {
+	if f.Guessed != "" {
+		fmt.Fprintf(stderr, "%s: %s: %s\n", prefix, inertText(f.Path), f.Guessed)
+	}
+}
+
 func modeSuffix(mode string) string {
 	if mode == "" {
 		return ""
@@ -324,6 +335,7 @@ func configServer(mode, config, host, workspace string, rest []string, stderr io
 		fmt.Fprintf(stderr, "%s: --config: %s\n", prefix, inertText(err.Error()))
 		return nil, exitUsage, false
 	}
+	sayGuessedHost(stderr, prefix, f)
 	var entry hosts.Entry
 	found := false
 	for i := len(rest) - 1; i >= 0 && !found; i-- {
@@ -369,6 +381,9 @@ func listEntries(w io.Writer, f *hosts.File) {
 		}
 		if e.Scope != "" {
 			what += "  [project " + e.Scope + "]"
+		}
+		if e.Disabled {
+			what += "  [disabled]"
 		}
 		if len(e.Env) > 0 {
 			names := make([]string, len(e.Env))

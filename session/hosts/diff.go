@@ -131,7 +131,7 @@ func Redacted(path string, data []byte, h Host) ([]byte, bool) {
 		if e.obj == nil {
 			continue
 		}
-		for _, key := range []string{"url", "serverUrl"} {
+		for _, key := range []string{"url", "serverUrl", "httpUrl"} {
 			if v := e.obj.get(key); v != nil && v.kind == '"' {
 				edits = append(edits, edit{v.start, v.end, `"<redacted>"`})
 			}

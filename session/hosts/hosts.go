@@ -12,6 +12,7 @@
 package hosts
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -175,6 +176,9 @@ type File struct {
 	Host    Host
 	Data    []byte
 	Entries []Entry
+	// Guessed says, when the file's name did not tell its host, how its
+	// contents were read instead (for the user: pass --host to say).
+	Guessed string
 }
 
 // ErrNoServers is returned (wrapped) by Read for a file without a server list.
@@ -190,15 +194,10 @@ func Read(path string, h Host) (*File, error) {
 	return Parse(path, data, h)
 }
 
-// Parse is Read of bytes already in hand.
+// Parse is Read of bytes already in hand. With h "" the host is told from
+// the file's name, or, when the name says nothing (cline_mcp_settings.json,
+// a file of one's own), from its contents: see [guessFromContents].
 func Parse(path string, data []byte, h Host) (*File, error) {
-	if h == "" {
-		g, ok := GuessHost(path)
-		if !ok {
-			return nil, fmt.Errorf("%s: cannot tell which host's file this is from its name; say which with --host", path)
-		}
-		h = g
-	}
 	root, err := parseJSONC(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -206,11 +205,25 @@ func Parse(path string, data []byte, h Host) (*File, error) {
 	if root.kind != '{' {
 		return nil, fmt.Errorf("%s: the top level is not an object", path)
 	}
-	f := &File{Path: path, Host: h, Data: data}
-	f.Entries = append(f.Entries, entriesOf(root.get(h.serversKey()), h, "")...)
-	if h == VSCode && root.get("servers") == nil && root.get("mcpServers") != nil {
-		f.Entries = append(f.Entries, entriesOf(root.get("mcpServers"), h, "")...)
+	guessed := ""
+	if h == "" {
+		g, ok := GuessHost(path)
+		if !ok {
+			g, guessed = guessFromContents(root)
+		}
+		if g == "" {
+			return nil, fmt.Errorf("%s: %w (no \"mcpServers\" or \"servers\" member), and its name does not say which host's file it is; say which with --host", path, ErrNoServers)
+		}
+		h = g
 	}
+	f := &File{Path: path, Host: h, Data: data, Guessed: guessed}
+	servers := root.get(h.serversKey())
+	if h == VSCode && servers == nil {
+		if servers = root.get("mcpServers"); servers == nil {
+			servers = root.get("mcp").get("servers") // settings.json's "mcp" section
+		}
+	}
+	f.Entries = append(f.Entries, entriesOf(servers, h, "")...)
 	if h == ClaudeCode { // ~/.claude.json: per-project lists too
 		if projects := root.get("projects"); projects != nil && projects.kind == '{' {
 			for _, m := range projects.members {
@@ -218,10 +231,28 @@ func Parse(path string, data []byte, h Host) (*File, error) {
 			}
 		}
 	}
-	if len(f.Entries) == 0 && root.get(h.serversKey()) == nil && root.get("projects") == nil {
+	if len(f.Entries) == 0 && servers == nil && root.get("projects") == nil {
 		return f, fmt.Errorf("%s: %w (no %q member)", path, ErrNoServers, h.serversKey())
 	}
 	return f, nil
+}
+
+// guessFromContents tells the format of a config file whose name says
+// nothing from its members: "servers" (or a settings.json "mcp" section)
+// is VS Code's; "projects" at the top is ~/.claude.json's; "mcpServers" is
+// the format most hosts share (Claude Desktop, Cline, Roo Code, Gemini
+// CLI, ...), read as Claude Desktop reads it: every value taken literally,
+// no variables expanded. It returns "" when there is no server list.
+func guessFromContents(root *node) (Host, string) {
+	switch {
+	case root.get("mcpServers") == nil && (root.get("servers") != nil || root.get("mcp").get("servers") != nil):
+		return VSCode, "read as VS Code's format (a \"servers\" list); --host says otherwise"
+	case root.get("projects") != nil && root.get("mcpServers") == nil:
+		return ClaudeCode, "read as Claude Code's ~/.claude.json (its \"projects\" member); --host says otherwise"
+	case root.get("mcpServers") != nil:
+		return ClaudeDesktop, "read as a plain \"mcpServers\" file, values taken literally as Claude Desktop takes them (no ${...} expanded); --host names a host that expands them"
+	}
+	return "", ""
 }
 
 func entriesOf(servers *node, h Host, scope string) []Entry {
@@ -261,13 +292,10 @@ func entryOf(name string, obj *node, h Host, scope string) Entry {
 	if v := obj.get("disabled"); v != nil && v.kind == 't' {
 		e.Disabled = true
 	}
-	typ := str("type")
-	url := str("url")
-	if url == "" {
-		url = str("serverUrl") // Windsurf
-	}
+	typ := transportType(cmp.Or(str("type"), str("transportType")))
+	url := cmp.Or(str("url"), str("serverUrl"), str("httpUrl")) // serverUrl: Windsurf; httpUrl: Gemini CLI
 	switch {
-	case typ == "http" || typ == "sse" || typ == "streamable-http" || (typ == "" && url != "" && e.Command == ""):
+	case typ == "http" || typ == "sse" || (typ == "" && url != "" && e.Command == ""):
 		e.Transport = "http"
 		if typ == "sse" {
 			e.Transport = "sse"
@@ -279,6 +307,20 @@ func entryOf(name string, obj *node, h Host, scope string) Entry {
 		e.Note = fmt.Sprintf("unknown type %q", typ)
 	}
 	return e
+}
+
+// transportType is an entry's "type" as one of "stdio", "http" or "sse",
+// whatever its spelling in the hosts' files ("streamable-http",
+// "streamableHttp", "streamable_http" are all HTTP); another type is
+// returned as written, lower-cased.
+func transportType(t string) string {
+	switch n := strings.NewReplacer("-", "", "_", "").Replace(strings.ToLower(t)); n {
+	case "stdio", "http", "sse":
+		return n
+	case "streamablehttp", "https":
+		return "http"
+	}
+	return strings.ToLower(t)
 }
 
 // Find returns the entry named name (in any scope, the file's own first).

@@ -1,6 +1,7 @@
 package hosts
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -233,6 +234,48 @@ func TestRedactedDiffHasNoSecrets(t *testing.T) {
 	}
 }
 
+// The same of a file read by its contents, with a secret in each place
+// the hosts put one (url, serverUrl's and httpUrl's spellings, headers, env).
+func TestRedactedDiffOfAGuessedFileHasNoSecrets(t *testing.T) {
+	path := "testdata/other/cline_mcp_settings.json"
+	f, err := Read(path, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrapped, _ := f.Wrap("/bin/linesman", nil)
+	a, ok1 := Redacted(path, f.Data, f.Host)
+	b, ok2 := Redacted(path, wrapped, f.Host)
+	if !ok1 || !ok2 {
+		t.Fatal("redaction failed")
+	}
+	d := Diff(path, a, b)
+	for _, secret := range []string{"url-secret-1", "header-secret-2", "httpurl-secret-3", "env-secret-4"} {
+		if !bytes.Contains(f.Data, []byte(secret)) {
+			t.Fatalf("the fixture lost %q", secret)
+		}
+		if strings.Contains(d, secret) {
+			t.Errorf("the diff shows %q:\n%s", secret, d)
+		}
+	}
+	if !strings.Contains(d, `"tap"`) {
+		t.Errorf("the diff does not show the wrap:\n%s", d)
+	}
+	back, _ := (&File{Path: path, Host: f.Host, Data: wrapped}).reparsed(t).Unwrap(nil)
+	if !bytes.Equal(back, f.Data) {
+		t.Errorf("wrap then unwrap is not the file:\n%s", Diff(path, f.Data, back))
+	}
+}
+
+// reparsed parses f's data again (entries and all), failing t on error.
+func (f *File) reparsed(t *testing.T) *File {
+	t.Helper()
+	g, err := Parse(f.Path, f.Data, f.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
 func TestSyntaxErrorsSayWhere(t *testing.T) {
 	for _, bad := range []string{`{"mcpServers": {"a": {"command": }}}`, `{"mcpServers": {"a" {}}}`, `{"mcpServers": {} /* open`} {
 		_, err := Parse("x/.mcp.json", []byte(bad), "")
@@ -267,4 +310,67 @@ func TestDefaultLocations(t *testing.T) {
 		}
 	}
 	_ = os.Getenv
+}
+
+// A file whose name does not say its host (Cline's, a settings.json, one's
+// own) is read by its contents, and the File says how.
+func TestParseGuessesTheFormatFromContents(t *testing.T) {
+	f, err := Read("testdata/other/cline_mcp_settings.json", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Host != ClaudeDesktop || !strings.Contains(f.Guessed, `plain "mcpServers" file`) {
+		t.Fatalf("host %q, guessed %q; want a plain mcpServers file read as Claude Desktop's", f.Host, f.Guessed)
+	}
+	want := map[string]struct {
+		transport string
+		disabled  bool
+	}{
+		"github.com/modelcontextprotocol/servers/tree/main/src/memory": {"stdio", false},
+		"remote-streamable": {"http", false},
+		"remote-sse":        {"sse", false},
+		"gemini-remote":     {"http", false},
+		"off":               {"stdio", true},
+	}
+	if len(f.Entries) != len(want) {
+		t.Fatalf("%d entries, want %d: %+v", len(f.Entries), len(want), f.Entries)
+	}
+	for _, e := range f.Entries {
+		w, ok := want[e.Name]
+		if !ok || e.Transport != w.transport || e.Disabled != w.disabled {
+			t.Errorf("%s: transport %q disabled %v; want %+v", e.Name, e.Transport, e.Disabled, w)
+		}
+		if (e.Transport == "stdio") != (e.Note == "") {
+			t.Errorf("%s: note %q for transport %q", e.Name, e.Note, e.Transport)
+		}
+	}
+
+	f, err = Read("testdata/other/settings.json", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Host != VSCode || f.Guessed == "" || len(f.Entries) != 1 || f.Entries[0].Command != "uvx" {
+		t.Fatalf("settings.json: host %q guessed %q entries %+v; want VS Code's fetch", f.Host, f.Guessed, f.Entries)
+	}
+
+	// A name that tells the host is not second-guessed.
+	if f := read(t, "testdata/vscode/ws/.vscode/mcp.json"); f.Guessed != "" {
+		t.Errorf("a named file was guessed: %q", f.Guessed)
+	}
+	// Nothing to go by: an error that says what to do.
+	_, err = Parse("x.json", []byte(`{"editor.fontSize": 14}`), "")
+	if !errors.Is(err, ErrNoServers) || !strings.Contains(err.Error(), "--host") {
+		t.Errorf("no server list: %v", err)
+	}
+}
+
+func TestTransportTypeSpellings(t *testing.T) {
+	for in, want := range map[string]string{
+		"": "", "stdio": "stdio", "STDIO": "stdio", "http": "http", "streamable-http": "http",
+		"streamableHttp": "http", "streamable_http": "http", "sse": "sse", "SSE": "sse", "ws": "ws",
+	} {
+		if got := transportType(in); got != want {
+			t.Errorf("transportType(%q) = %q, want %q", in, got, want)
+		}
+	}
 }
