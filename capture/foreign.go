@@ -50,17 +50,33 @@ var claudeLine = sync.OnceValue(func() *regexp.Regexp {
 // claudeTime matches the time that starts the host's own lines.
 var claudeTime = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d{4}-\d\d-\d\dT[0-9:.]+Z) \[`) })
 
+// claudeParseError matches a line of Claude Desktop's MCP log where the
+// host could not parse a line of the server's stdout: its transport's
+// JSON.parse threw, and the log holds V8's message (with a snippet of the
+// line's start) at [error], then the error's metadata, on the same line
+// (` {"context":"connection",...}`) or on the lines after (` {`).
+// "Unexpected end of JSON input" is left out: an empty line and a JSON
+// value cut short both give it, and the first is only a note.
+var claudeParseError = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\d{4}-\d\d-\d\dT[0-9:.]+Z \[.*?\] \[error\] ((?:Unexpected|Expected|Bad|Unterminated) .*?(?:is not valid JSON|in JSON at position \d+|after JSON at position \d+)(?: \(line \d+ column \d+\))?)(?: \{.*)?$`)
+})
+
 // foreignLine is one line of a foreign log, interpreted.
 type foreignLine struct {
 	ts      time.Time // zero when the line carries none
 	dir     wire.Dir  // 0: not a message (stderr)
 	message []byte    // the message's bytes, as the file holds them
 	text    []byte    // a non-message line
+	// hostError is, for a line where the host says it could not parse a
+	// line of the server's stdout, what it said (a finding, beside the
+	// line itself kept as stderr).
+	hostError string
 }
 
 // sniff tells the format of a foreign log from its first non-empty line.
 func sniff(line []byte) string {
-	if claudeLine().Match(line) || bytes.Contains(line, []byte("] [info] ")) {
+	if claudeLine().Match(line) || bytes.Contains(line, []byte("] [info] ")) ||
+		claudeTime().Match(line) && (bytes.Contains(line, []byte("] [error] ")) || bytes.Contains(line, []byte("] [warn] "))) {
 		return ForeignClaudeDesktop
 	}
 	var probe struct {
@@ -91,6 +107,9 @@ func parseForeign(format string, line []byte) (foreignLine, error) {
 			fl := foreignLine{text: line}
 			if t := claudeTime().FindSubmatch(line); t != nil {
 				fl.ts, _ = time.Parse(time.RFC3339Nano, string(t[1]))
+			}
+			if e := claudeParseError().FindSubmatch(line); e != nil {
+				fl.hostError = string(e[1])
 			}
 			return fl, nil
 		}
@@ -257,8 +276,24 @@ func fillForeign(evs []foreignLine, format, path string, opts OpenOptions) *Capt
 		}
 		rd.c.Records++
 		rd.queue = append(rd.queue, ev)
+		if e.hostError != "" {
+			rd.queue = append(rd.queue, hostParseFinding(e.hostError, ev.At))
+		}
 	}
 	rd.flush()
 	rd.finish()
 	return rd.c
+}
+
+// hostParseFinding is the finding a host's "could not parse" line stands
+// for: the server wrote a line to stdout that is not JSON. The line itself
+// is not in the log (the host logs messages only once parsed), only the
+// start of it that V8's message quotes.
+func hostParseFinding(said string, at time.Duration) session.Event {
+	f := session.LoggedFinding{
+		Finding: wire.NewFinding("non-json-line", "the host could not parse a line the server wrote to stdout; it logged: "+said+
+			" (the line is not in the log, only the start of it quoted there)"),
+		Dir: wire.ServerToClient,
+	}
+	return session.Event{Type: session.EventFinding, At: at, Finding: &f}
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"linesman/session"
@@ -89,5 +90,54 @@ func TestClaudeDesktopMessageKeepsOnlyTheJSON(t *testing.T) {
 	fl, err := parseForeign(ForeignClaudeDesktop, []byte(`2025-09-30T01:18:25.032Z [my server] [info] Message from server: {"jsonrpc":"2.0","id":0,"result":{}} { metadata: undefined }`))
 	if err != nil || fl.dir != wire.ServerToClient || string(fl.message) != `{"jsonrpc":"2.0","id":0,"result":{}}` {
 		t.Fatalf("%+v %v", fl, err)
+	}
+}
+
+// Claude Desktop logs each line of the server's stdout that it cannot
+// parse as an [error] with V8's message, which quotes the line's start:
+// the line itself never reaches the log, but the host's word for it is a
+// non-json-line of the server's. Both forms of the log (the error's
+// metadata on the line, or on the lines after) are recognised; "Unexpected
+// end of JSON input" (an empty line, or JSON cut short) and the host's
+// other errors are not findings.
+func TestClaudeDesktopParseErrorsAreNonJSONLines(t *testing.T) {
+	c, err := Open(filepath.Join("testdata", "claude-desktop-stdout-noise.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var said []string
+	first, next := c.Log.Bounds()
+	for seq := first; seq < next; seq++ {
+		ev, ok := c.Log.Get(seq)
+		if ok && ev.Type == session.EventFinding {
+			if ev.Finding.Code != "non-json-line" || ev.Finding.Dir != wire.ServerToClient {
+				t.Errorf("unexpected finding %+v", ev.Finding)
+			}
+			said = append(said, ev.Finding.Message)
+		}
+	}
+	want := []string{`"Starting P"...`, `"│    13 │ "...`, `after JSON at position 4 (line 1 column 5)`}
+	if len(said) != len(want) {
+		t.Fatalf("%d findings, want %d: %q", len(said), len(want), said)
+	}
+	for i, w := range want {
+		if !strings.Contains(said[i], w) || strings.Contains(said[i], "context") {
+			t.Errorf("finding %d says %q; want the host's message with %q and no metadata", i, said[i], w)
+		}
+	}
+	if dirs, _, _ := frameCodes(t, c); !slices.Equal(dirs, []string{"c2s", "s2c"}) {
+		t.Errorf("frames %v: the host's errors became frames", dirs)
+	}
+}
+
+// A log whose first line is the host's error (the server's noise came
+// before anything else) is still told to be Claude Desktop's.
+func TestClaudeDesktopLogMayStartWithAnError(t *testing.T) {
+	line := []byte(`2025-03-25T22:03:57.354Z [x] [error] Unexpected token 'S', "Starting P"... is not valid JSON {"context":"connection"}`)
+	if got := sniff(line); got != ForeignClaudeDesktop {
+		t.Fatalf("sniff = %q, want %q", got, ForeignClaudeDesktop)
+	}
+	if got := sniff([]byte(`[x] [error] no time: not a host line`)); got != "" {
+		t.Errorf("a line without the host's time was taken for its log: %q", got)
 	}
 }
