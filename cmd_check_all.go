@@ -210,7 +210,7 @@ func loadServers(all *allFlags, stderr io.Writer) ([]serverEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	sayGuessedHost(stderr, "linesman check", f)
+	sayHowRead(stderr, "linesman check", f)
 	var out []serverEntry
 	for _, e := range f.Entries {
 		se := serverEntry{name: e.Name}

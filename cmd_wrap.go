@@ -64,7 +64,7 @@ func runWrap(name string, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	for _, f := range files {
-		sayGuessedHost(stderr, "linesman "+name, f)
+		sayHowRead(stderr, "linesman "+name, f)
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -303,11 +303,14 @@ func takesValue(arg string) bool {
 	return true
 }
 
-// sayGuessedHost says how a config file was read when its name did not
-// tell which host's it is.
-func sayGuessedHost(stderr io.Writer, prefix string, f *hosts.File) {
+// sayHowRead says how a config file was read when its name did not tell
+// which host's it is, and warns when its host would refuse it.
+func sayHowRead(stderr io.Writer, prefix string, f *hosts.File) {
 	if f.Guessed != "" {
 		fmt.Fprintf(stderr, "%s: %s: %s\n", prefix, inertText(f.Path), f.Guessed)
+	}
+	if f.NotStrict != "" {
+		fmt.Fprintf(stderr, "%s: warning: %s: %s\n", prefix, inertText(f.Path), f.NotStrict)
 	}
 }
 
@@ -335,7 +338,7 @@ func configServer(mode, config, host, workspace string, rest []string, stderr io
 		fmt.Fprintf(stderr, "%s: --config: %s\n", prefix, inertText(err.Error()))
 		return nil, exitUsage, false
 	}
-	sayGuessedHost(stderr, prefix, f)
+	sayHowRead(stderr, prefix, f)
 	var entry hosts.Entry
 	found := false
 	for i := len(rest) - 1; i >= 0 && !found; i-- {

@@ -12,7 +12,9 @@
 package hosts
 
 import (
+	"bytes"
 	"cmp"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -179,6 +181,11 @@ type File struct {
 	// Guessed says, when the file's name did not tell its host, how its
 	// contents were read instead (for the user: pass --host to say).
 	Guessed string
+	// NotStrict says, for a host that reads strict JSON, where the file
+	// stops being strict JSON (a comment, a trailing comma): the host
+	// would refuse the whole file and start none of its servers, where
+	// linesman, reading leniently, goes on.
+	NotStrict string
 }
 
 // ErrNoServers is returned (wrapped) by Read for a file without a server list.
@@ -217,6 +224,9 @@ func Parse(path string, data []byte, h Host) (*File, error) {
 		h = g
 	}
 	f := &File{Path: path, Host: h, Data: data, Guessed: guessed}
+	if guessed == "" {
+		f.NotStrict = strictness(h, data)
+	}
 	servers := root.get(h.serversKey())
 	if h == VSCode && servers == nil {
 		if servers = root.get("mcpServers"); servers == nil {
@@ -235,6 +245,57 @@ func Parse(path string, data []byte, h Host) (*File, error) {
 		return f, fmt.Errorf("%s: %w (no %q member)", path, ErrNoServers, h.serversKey())
 	}
 	return f, nil
+}
+
+// strictness says where data stops being strict JSON, for the hosts that
+// parse their files with JSON.parse: Claude Desktop ("There was an error
+// reading or parsing claude_desktop_config.json: Unexpected token ','
+// ...") and Claude Code (a file with a trailing comma is "Invalid or
+// malformed JSON" and skipped entirely). "" for the others (VS Code reads
+// JSONC), and for a file that is strict JSON. A byte order mark is let
+// pass: whether these hosts strip it was not checked.
+func strictness(h Host, data []byte) string {
+	if h != ClaudeDesktop && h != ClaudeCode {
+		return ""
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	var v any
+	err := json.Unmarshal(data, &v)
+	var se *json.SyntaxError
+	if err == nil || !errors.As(err, &se) {
+		return ""
+	}
+	at := int(se.Offset) - 1 // the offending byte
+	at = max(0, min(at, len(data)-1))
+	line := 1 + bytes.Count(data[:at], []byte("\n"))
+	col := at - bytes.LastIndexByte(data[:at], '\n')
+	where := fmt.Sprintf("line %d, column %d", line, col)
+	what := "it stops being strict JSON at " + where
+	switch {
+	case bytes.HasPrefix(data[at:], []byte("//")) || bytes.HasPrefix(data[at:], []byte("/*")):
+		what = "a comment at " + where
+	case data[at] == '}' || data[at] == ']':
+		what = fmt.Sprintf("a trailing comma before the %q at %s", data[at], where)
+	}
+	return hostTitle(h) + " reads this file as strict JSON and would refuse it whole, starting none of its servers: " +
+		what + " (linesman read it leniently)"
+}
+
+// hostTitle is a host's name in prose.
+func hostTitle(h Host) string {
+	switch h {
+	case ClaudeDesktop:
+		return "Claude Desktop"
+	case ClaudeCode:
+		return "Claude Code"
+	case VSCode:
+		return "VS Code"
+	case Cursor:
+		return "Cursor"
+	case Windsurf:
+		return "Windsurf"
+	}
+	return string(h)
 }
 
 // guessFromContents tells the format of a config file whose name says

@@ -374,3 +374,31 @@ func TestTransportTypeSpellings(t *testing.T) {
 		}
 	}
 }
+
+// Claude Desktop and Claude Code parse their files with JSON.parse: a
+// comment or a trailing comma makes them refuse the whole file. linesman
+// reads it all the same, and says where the host would stop; VS Code's
+// JSONC, and a strict file, get no word.
+func TestNotStrictSaysWhereTheHostWouldStop(t *testing.T) {
+	cases := []struct {
+		path, data, want string
+	}{
+		{"a/claude_desktop_config.json", "{\n  // mine\n  \"mcpServers\": {\"a\": {\"command\": \"x\"}}\n}", "a comment at line 2, column 3"},
+		{"a/.mcp.json", "{\"mcpServers\": {\"a\": {\"command\": \"x\", \"args\": [\"y\",]}}}", `a trailing comma before the ']' at line 1, column 52`},
+		{"a/claude_desktop_config.json", "{\"mcpServers\": {\"a\": {\"command\": \"x\"},}}", `a trailing comma before the '}' at line 1, column 39`},
+		{"a/claude_desktop_config.json", "{\"mcpServers\": {\"a\": {\"command\": \"x\"}}}", ""},
+		{"a/.vscode/mcp.json", "{\n  // fine here\n  \"servers\": {\"a\": {\"command\": \"x\",},},\n}", ""},
+	}
+	for _, tc := range cases {
+		f, err := Parse(tc.path, []byte(tc.data), "")
+		if err != nil {
+			t.Fatalf("%s: %v", tc.path, err)
+		}
+		if len(f.Entries) != 1 || f.Entries[0].Command != "x" {
+			t.Errorf("%s: entries %+v, want the one server read leniently", tc.path, f.Entries)
+		}
+		if tc.want == "" && f.NotStrict != "" || !strings.Contains(f.NotStrict, tc.want) {
+			t.Errorf("%s: NotStrict %q, want %q", tc.path, f.NotStrict, tc.want)
+		}
+	}
+}
