@@ -249,7 +249,7 @@ func (j *Judge) cursorRequest(f *wire.Frame, method string, params *obj) {
 		raise(f, "params-invalid", "%s's params.cursor is %s; cursors are strings", method, c.kindName())
 		return
 	}
-	if !j.pages[method][s] {
+	if !j.pages[method].mayHold(s) {
 		raise(f, "unknown-cursor", "%s asks for cursor %q, which no earlier %s result issued as nextCursor: cursors are opaque and only valid as issued", method, s, method)
 	}
 }
@@ -270,9 +270,35 @@ func (j *Judge) cursorResult(f *wire.Frame, method string, result *obj) {
 		return
 	}
 	if j.pages[method] == nil {
-		j.pages[method] = map[string]bool{}
+		j.pages[method] = &issuedCursors{set: map[string]bool{}}
 	}
-	j.pages[method][s] = true
+	j.pages[method].add(s)
+}
+
+// maxCursors bounds the cursors remembered per method: a host that lists
+// again and again, for hours, through a tap, is issued new cursors each
+// time. Past it the set is forgotten, and from then on no cursor of that
+// method is called unknown (one forgotten may be asked for, rightly).
+const maxCursors = 4096
+
+// issuedCursors is the set of cursors a method's results issued.
+type issuedCursors struct {
+	set    map[string]bool
+	forgot bool // the set was forgotten once: any cursor may have been issued
+}
+
+func (c *issuedCursors) add(s string) {
+	if len(c.set) >= maxCursors {
+		clear(c.set)
+		c.forgot = true
+	}
+	c.set[s] = true
+}
+
+// mayHold reports whether s may have been issued: it was, or the set was
+// forgotten since. A nil set (nothing issued yet) holds nothing.
+func (c *issuedCursors) mayHold(s string) bool {
+	return c != nil && (c.forgot || c.set[s])
 }
 
 // place names where in a result a value sits ("content[2].resource.uri"),

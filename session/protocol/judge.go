@@ -58,7 +58,7 @@ type Judge struct {
 	lc    lifecycle
 	caps  capabilities
 	tools toolbook
-	pages map[string]map[string]bool // method -> cursors issued as nextCursor
+	pages map[string]*issuedCursors // method -> cursors issued as nextCursor
 	modern
 	prompts map[string][]string // prompt name -> required arguments
 
@@ -94,7 +94,7 @@ func (j *Judge) reset() {
 	j.lc = lifecycle{}
 	j.caps = capabilities{}
 	j.tools = toolbook{byName: map[string]*tool{}}
-	j.pages = map[string]map[string]bool{}
+	j.pages = map[string]*issuedCursors{}
 	j.modern = newModern()
 	j.prompts = map[string][]string{}
 	j.eras = map[*wire.Frame]Era{}

@@ -8,9 +8,13 @@ import (
 
 // modern is the 2026-07-28 conversational state.
 type modern struct {
-	rounds   map[string]*round         // method+target -> the input_required answer awaiting its retry
-	subs     map[wire.ID]*subscription // id of a subscriptions/listen request -> its state
-	logLevel map[wire.ID]string        // id of a client request in flight -> its logLevel
+	rounds map[string]*round // method+target -> the input_required answer awaiting its retry
+	// roundsForgot says the rounds were forgotten once (past maxRounds):
+	// a requestState may then belong to a forgotten round, and is not
+	// called unsolicited or misused.
+	roundsForgot bool
+	subs         map[wire.ID]*subscription // id of a subscriptions/listen request -> its state
+	logLevel     map[wire.ID]string        // id of a client request in flight -> its logLevel
 	// discover404 says that the server answered a modern server/discover
 	// with -32601, in the frame discover404Seq; judged once the server shows
 	// it speaks 2026-07-28, or at the end of the conversation (Judge.End).
@@ -102,7 +106,7 @@ func (j *Judge) retry(f *wire.Frame, m *wire.Message, params *obj) {
 	key := m.Method + "\x00" + target
 	r := j.modern.rounds[key]
 	if r == nil {
-		if hasState {
+		if hasState && !j.modern.roundsForgot {
 			j.ran(famMultiRound)
 			if len(j.modern.rounds) > 0 {
 				raise(f, "request-state-misused", "%s %q carries a requestState that no input_required answer to this request issued; it belongs to another request", m.Method, target)
@@ -213,5 +217,13 @@ func (j *Judge) inputRequired(f *wire.Frame, method string, reqID wire.ID, param
 		}
 		return true
 	})
+	if len(j.modern.rounds) >= maxRounds {
+		clear(j.modern.rounds)
+		j.modern.roundsForgot = true
+	}
 	j.modern.rounds[method+"\x00"+r.target] = r
 }
+
+// maxRounds bounds the input_required answers remembered while they await
+// their retries (a client may never retry): a long-lived tap must not grow.
+const maxRounds = 4096

@@ -25,6 +25,10 @@ type toolbook struct {
 	cache     map[string]*jsonSchema
 }
 
+// maxCachedSchemas bounds the compiled schemas kept: a server whose
+// schemas change with every listing must not grow a long-lived tap.
+const maxCachedSchemas = 1024
+
 // toolNameOK reports whether a tool name follows the 2025-11-25 guidance.
 func toolNameOK(name string) (string, bool) {
 	if n := len(name); n < 1 || n > 128 {
@@ -168,8 +172,8 @@ func (j *Judge) compileSchema(raw val) (*jsonSchema, string) {
 	if bad != "" {
 		return nil, oneLine(bad)
 	}
-	if j.tools.cache == nil {
-		j.tools.cache = map[string]*jsonSchema{}
+	if j.tools.cache == nil || len(j.tools.cache) >= maxCachedSchemas {
+		j.tools.cache = map[string]*jsonSchema{} // a cache: starting afresh changes no verdict
 	}
 	j.tools.cache[key] = s
 	return s, ""

@@ -1,0 +1,77 @@
+package protocol
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// A host that lists tools again and again for hours (through a tap) is
+// issued new cursors each time: the judge keeps at most maxCursors of a
+// method's, and, once it has forgotten some, calls no cursor unknown (the
+// one asked for may be a forgotten one, rightly issued).
+func TestIssuedCursorsAreBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("$INIT\n")
+	const pages = maxCursors + 500
+	for i := 1; i <= pages; i++ {
+		fmt.Fprintf(&b, "> {\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/list\"}\n", i)
+		fmt.Fprintf(&b, "< {\"jsonrpc\":\"2.0\",\"id\":%d,\"result\":{\"tools\":[],\"nextCursor\":\"c-%d\"}}\n", i, i)
+	}
+	// c-1 was issued, then forgotten with the rest; never-issued is not
+	// known to be unknown any more either.
+	fmt.Fprintf(&b, "> {\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/list\",\"params\":{\"cursor\":\"c-1\"}}\n", pages+1)
+	j, frames := run(t, b.String())
+	if n := len(j.pages["tools/list"].set); n > maxCursors {
+		t.Errorf("%d cursors kept, want at most %d", n, maxCursors)
+	}
+	if got := codes(frames); contains(got, "unknown-cursor") {
+		t.Errorf("a forgotten cursor was called unknown: %v", got)
+	}
+
+	// Below the bound, an unknown cursor is still called.
+	_, frames = run(t, "$INIT\n"+`> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"tools":[],"nextCursor":"c-1"}}
+> {"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":"c-9"}}`)
+	if got := codes(frames); !contains(got, "unknown-cursor") {
+		t.Errorf("an unknown cursor was not called: %v", got)
+	}
+}
+
+// A server whose tool schemas change with every listing does not grow the
+// judge's cache of compiled schemas past maxCachedSchemas.
+func TestCompiledSchemaCacheIsBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("$INIT\n")
+	for i := 1; i <= maxCachedSchemas+200; i++ {
+		fmt.Fprintf(&b, "> {\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/list\"}\n", i)
+		fmt.Fprintf(&b, "< {\"jsonrpc\":\"2.0\",\"id\":%d,\"result\":{\"tools\":[{\"name\":\"t\",\"inputSchema\":{\"type\":\"object\",\"description\":\"v%d\"}}]}}\n", i, i)
+	}
+	j, _ := run(t, b.String())
+	if n := len(j.tools.cache); n == 0 || n > maxCachedSchemas {
+		t.Errorf("%d schemas cached, want 1 to %d", n, maxCachedSchemas)
+	}
+}
+
+// input_required answers never retried are forgotten past maxRounds; a
+// retry of a forgotten one is then not called unsolicited.
+func TestInputRequiredRoundsAreBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("$DISCOVER\n")
+	const n = maxRounds + 10
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "> {\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/call\",\"params\":{\"name\":\"w-%d\",$META}}\n", i, i)
+		fmt.Fprintf(&b, "< {\"jsonrpc\":\"2.0\",\"id\":%d,\"result\":{\"resultType\":\"input_required\",\"inputRequests\":{\"login\":{\"method\":\"elicitation/create\",\"params\":{\"message\":\"who?\",\"requestedSchema\":{\"type\":\"object\",\"properties\":{}}}}},\"requestState\":\"st-%d\"}}\n", i, i)
+	}
+	fmt.Fprintf(&b, "> {\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/call\",\"params\":{\"name\":\"w-1\",\"inputResponses\":{\"login\":{\"action\":\"accept\",\"content\":{}}},\"requestState\":\"st-1\",$META}}\n", n+1)
+	j, frames := run(t, b.String())
+	if k := len(j.modern.rounds); k > maxRounds {
+		t.Errorf("%d rounds kept, want at most %d", k, maxRounds)
+	}
+	got := codes(frames)
+	for _, c := range []string{"unsolicited-request-state", "request-state-misused"} {
+		if contains(got, c) {
+			t.Errorf("the retry of a forgotten round was called %s", c)
+		}
+	}
+}
