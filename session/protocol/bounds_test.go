@@ -75,3 +75,23 @@ func TestInputRequiredRoundsAreBounded(t *testing.T) {
 		}
 	}
 }
+
+// structuredContent and outputSchema came with 2025-06-18: a server that
+// negotiated an earlier version is held to neither.
+func TestStructuredContentRulesStartWith20250618(t *testing.T) {
+	conv := expand("$INIT\n" + outputTool + `
+> {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"w"}}
+< {"jsonrpc":"2.0","id":2,"result":{"content":[],"structuredContent":{"t":"hot"}}}
+> {"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"w"}}
+< {"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"x"}]}}`)
+	rules := []string{"structured-content-without-text", "structured-content-invalid", "structured-content-missing"}
+	for _, v := range []string{V20241105, V20250326, V20250618, V20251125} {
+		_, frames := run(t, strings.ReplaceAll(conv, V20251125, v))
+		got := codes(frames)
+		for _, r := range rules {
+			if want := v >= V20250618; contains(got, r) != want {
+				t.Errorf("%s: %s raised %v, want %v (all: %v)", v, r, contains(got, r), want, got)
+			}
+		}
+	}
+}

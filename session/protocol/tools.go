@@ -87,7 +87,7 @@ func (j *Judge) toolDefinition(f *wire.Frame, i int, name string, t val) {
 		raise(f, "tool-input-schema-invalid", "tool %q's inputSchema has type %s; tool arguments are objects, so it must be \"object\"", name, in.get("type").text())
 	}
 	out := t.get("outputSchema")
-	if out.present() && !out.isObject() {
+	if out.present() && !out.isObject() && j.versionAtLeast(V20250618) {
 		raise(f, "tool-output-schema-invalid", "tool %q has outputSchema %s; it must be a JSON Schema object", name, out.kindName())
 		out = nil
 	}
@@ -245,6 +245,13 @@ func (j *Judge) toolCallResult(f *wire.Frame, params, result *obj) {
 				hasText = true
 			}
 		})
+	}
+	if !j.versionAtLeast(V20250618) {
+		// structuredContent and outputSchema came with 2025-06-18: before
+		// it they are members the protocol does not define, and neither
+		// its SHOULD (a text block beside it) nor its MUST (a result that
+		// conforms) was asked of a server.
+		return
 	}
 	sc := result.get("structuredContent")
 	if sc.present() && !hasText {
