@@ -158,7 +158,7 @@ var entries = []Info{
 	{
 		Code: "batch-array", Severity: SeverityError,
 		Title: "A JSON array: a JSON-RPC batch",
-		Why:   `Batches were allowed in MCP 2025-03-26 only and removed in 2025-06-18; current clients and servers expect exactly one message object per line.`,
+		Why:   `Batches were allowed in MCP 2025-03-26 only and removed in 2025-06-18; current clients and servers expect exactly one message object per line. In a session that negotiated 2025-03-26 a batch is no foul, and linesman notes it instead (it does not judge the messages inside).`,
 		Fix:   `Send each message on its own line. If a framework batches automatically, turn that off.`,
 		Spec:  `MCP changelog 2025-06-18: "Remove support for JSON-RPC batching." ` + `MCP, Transports › stdio: "Each message is a single JSON-RPC request, notification, or response."`,
 	},

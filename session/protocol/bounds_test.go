@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"linesman/wire"
 )
 
 // A host that lists tools again and again for hours (through a tap) is
@@ -92,6 +94,32 @@ func TestStructuredContentRulesStartWith20250618(t *testing.T) {
 			if want := v >= V20250618; contains(got, r) != want {
 				t.Errorf("%s: %s raised %v, want %v (all: %v)", v, r, contains(got, r), want, got)
 			}
+		}
+	}
+}
+
+// A JSON-RPC batch is a foul in every version but 2025-03-26, whose base
+// protocol has batches: there the framer's batch-array becomes a note that
+// says the messages inside were not judged.
+func TestBatchIsANoteOnlyIn20250326(t *testing.T) {
+	for _, v := range []string{V20241105, V20250326, V20250618, V20251125} {
+		j := New()
+		j.SetEra(EraLegacy, v)
+		f := wire.FramesOf([]byte(`[{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}]`+"\n"), wire.Options{})[0]
+		j.Frame(Input{Seq: 1, Dir: wire.ServerToClient, Frame: f})
+		var sev wire.Severity
+		found := false
+		for _, fd := range f.Findings {
+			if fd.Code == "batch-array" {
+				sev, found = fd.Severity, true
+			}
+		}
+		want := wire.SeverityError
+		if v == V20250326 {
+			want = wire.SeverityNote
+		}
+		if !found || sev != want {
+			t.Errorf("%s: batch-array at severity %v, want %v", v, sev, want)
 		}
 	}
 }

@@ -178,6 +178,26 @@ func (j *Judge) Frame(in Input) {
 	case wire.KindResult, wire.KindError:
 		j.ran(famIDs)
 		j.response(in, body(f))
+	case wire.KindInvalid:
+		j.batchIn20250326(f)
+	}
+}
+
+// batchIn20250326 makes the framer's batch-array a note in a session that
+// negotiated 2025-03-26, the one version whose base protocol has batches
+// ("MCP implementations MAY support sending JSON-RPC batches, but MUST
+// support receiving JSON-RPC batches"; removed in 2025-06-18): there a
+// batch is no foul, and what linesman says is that it does not judge the
+// messages inside one.
+func (j *Judge) batchIn20250326(f *wire.Frame) {
+	if j.version != V20250326 {
+		return
+	}
+	for i := range f.Findings {
+		if fd := &f.Findings[i]; fd.Code == "batch-array" {
+			fd.Severity = wire.SeverityNote
+			fd.Message = "the frame is a JSON-RPC batch, which MCP 2025-03-26 (the version negotiated) allows; linesman does not judge the messages inside a batch"
+		}
 	}
 }
 
