@@ -309,7 +309,7 @@ var protocolEntries = []Info{
 	{
 		Code: "tool-schema-invalid", Severity: SeverityError, Family: FamilySchemas, Eras: EraBoth,
 		Title: "A tool schema that is not valid JSON Schema",
-		Why:   `A schema that does not compile cannot validate anything: strict clients drop the tool, lenient ones pass the model a contract that means nothing.`,
+		Why:   `A schema that does not compile cannot validate anything: strict clients drop the tool, lenient ones pass the model a contract that means nothing. Before 2025-11-25 no default dialect was named: there a schema without $schema that is valid draft-07 is no foul.`,
 		Fix:   `Validate the schema against its dialect's meta-schema (2020-12 unless $schema names another) when building the tool; generate it from types rather than by hand.`,
 		Spec:  `MCP 2025-11-25 and 2026-07-28, Basic › JSON Schema Usage › Schema Validation: "Schemas MUST be valid according to their declared or default dialect". "When a schema does not include a $schema field, it defaults to JSON Schema 2020-12".`,
 	},

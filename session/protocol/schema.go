@@ -81,13 +81,14 @@ type jsonSchema struct {
 // is non-empty when the schema is not valid JSON Schema (a keyword's value
 // of the wrong kind, a "#/..." reference to nothing): that is a real fault
 // of the server's. A schema written in a dialect linesman does not know is
-// not judged at all, and is not bad.
-func compileJSONSchema(raw []byte) (s *jsonSchema, bad string) {
+// not judged at all, and is not bad. implicit is the dialect of a schema
+// without $schema.
+func compileJSONSchema(raw []byte, implicit dialect) (s *jsonSchema, bad string) {
 	root, err := decodeJSONValue(raw)
 	if err != nil {
 		return nil, "not JSON: " + err.Error()
 	}
-	s = &jsonSchema{root: root, patterns: map[string]*regexp.Regexp{}}
+	s = &jsonSchema{root: root, patterns: map[string]*regexp.Regexp{}, dialect: implicit}
 	if m, ok := root.(map[string]any); ok {
 		if uri, ok := m["$schema"].(string); ok {
 			d, known := dialects[dialectKey(uri)]

@@ -83,7 +83,7 @@ var schemaCases = []struct {
 // TestSchemaVerdicts: linesman's validator gives each case its verdict.
 func TestSchemaVerdicts(t *testing.T) {
 	for _, c := range schemaCases {
-		s, bad := compileJSONSchema([]byte(c.schema))
+		s, bad := compileJSONSchema([]byte(c.schema), draft2020)
 		if bad != "" {
 			t.Errorf("%s: schema refused: %s", c.name, bad)
 			continue
@@ -117,7 +117,7 @@ func TestSchemaValidity(t *testing.T) {
 		`{"$ref":"#/$defs/missing"}`,
 		`{"minimum":"0"}`,
 	} {
-		if _, why := compileJSONSchema([]byte(bad)); why == "" || !strings.Contains(why, "at ") {
+		if _, why := compileJSONSchema([]byte(bad), draft2020); why == "" || !strings.Contains(why, "at ") {
 			t.Errorf("%s: accepted (or no place said: %q)", bad, why)
 		}
 		if _, err := oracle(t, bad); err == nil {
@@ -134,7 +134,7 @@ func TestSchemaValidity(t *testing.T) {
 		`{"$schema":"https://example.com/unknown","type":5}`, // an unknown dialect is not judged
 		`{"prefixItems":"x","$schema":"http://json-schema.org/draft-07/schema#"}`,
 	} {
-		if _, why := compileJSONSchema([]byte(good)); why != "" {
+		if _, why := compileJSONSchema([]byte(good), draft2020); why != "" {
 			t.Errorf("%s: refused: %s", good, why)
 		}
 	}
@@ -166,7 +166,7 @@ func (refuse) Load(string) (any, error) { return nil, os.ErrNotExist }
 // oracle's: a definite verdict must be the oracle's too.
 func agree(t *testing.T, name, schema, instance string) {
 	t.Helper()
-	s, bad := compileJSONSchema([]byte(schema))
+	s, bad := compileJSONSchema([]byte(schema), draft2020)
 	o, oerr := oracle(t, schema)
 	if bad != "" {
 		if oerr == nil {

@@ -164,11 +164,24 @@ func (j *Judge) compile(t *tool) {
 // compileSchema checks a schema once per distinct text (see
 // [compileJSONSchema]); a bad schema is not cached, and says why.
 func (j *Judge) compileSchema(raw val) (*jsonSchema, string) {
+	// 2025-11-25 made JSON Schema 2020-12 the dialect of a schema with no
+	// $schema; before it none was named, and servers wrote draft-07 (an
+	// "items" array, "definitions"): such a schema is judged as draft-07
+	// when it is not valid 2020-12, and is no foul.
+	lenient := !j.versionAtLeast(V20251125)
 	key := string(raw)
+	if lenient {
+		key += "\x00draft-07 allowed"
+	}
 	if s, ok := j.tools.cache[key]; ok {
 		return s, ""
 	}
-	s, bad := compileJSONSchema(raw)
+	s, bad := compileJSONSchema(raw, draft2020)
+	if bad != "" && lenient {
+		if s07, bad07 := compileJSONSchema(raw, draft07); bad07 == "" {
+			s, bad = s07, ""
+		}
+	}
 	if bad != "" {
 		return nil, oneLine(bad)
 	}

@@ -123,3 +123,25 @@ func TestBatchIsANoteOnlyIn20250326(t *testing.T) {
 		}
 	}
 }
+
+// 2025-11-25 made 2020-12 the dialect of a schema without $schema; before
+// it, a draft-07 schema (an "items" array) is no foul, and is judged as
+// draft-07.
+func TestDraft07SchemaWithoutDialectBefore20251125(t *testing.T) {
+	conv := expand("$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"t","inputSchema":{"type":"object","properties":{"pair":{"type":"array","items":[{"type":"string"},{"type":"number"}]}}}}]}}
+> {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t","arguments":{"pair":[1,"a"]}}}`)
+	for _, v := range []string{V20241105, V20250326, V20250618, V20251125} {
+		_, frames := run(t, strings.ReplaceAll(conv, V20251125, v))
+		got := codes(frames)
+		if v == V20251125 {
+			if !contains(got, "tool-schema-invalid") {
+				t.Errorf("%s: an items array in a 2020-12 schema was not called: %v", v, got)
+			}
+			continue
+		}
+		if contains(got, "tool-schema-invalid") || !contains(got, "tool-arguments-invalid") {
+			t.Errorf("%s: %v; want the schema taken as draft-07 and the arguments held to it", v, got)
+		}
+	}
+}
