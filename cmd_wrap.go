@@ -303,6 +303,21 @@ func takesValue(arg string) bool {
 	return true
 }
 
+// redactedArgs is args with those that look like secrets (an API key
+// after --api-key, a URL with a password) shown as <redacted>.
+func redactedArgs(args []string) []string {
+	out := make([]string, len(args))
+	prev := ""
+	for i, a := range args {
+		out[i] = a
+		if hosts.SecretArg(prev, a) {
+			out[i] = "<redacted>"
+		}
+		prev = a
+	}
+	return out
+}
+
 // sayHowRead says how a config file was read when its name did not tell
 // which host's it is, and warns when its host would refuse it.
 func sayHowRead(stderr io.Writer, prefix string, f *hosts.File) {
@@ -378,7 +393,7 @@ func configServer(mode, config, host, workspace string, rest []string, stderr io
 // cannot be started), and the names of the variables it sets.
 func listEntries(w io.Writer, f *hosts.File) {
 	for _, e := range f.Entries {
-		what := strings.Join(append([]string{e.Command}, e.Args...), " ")
+		what := strings.Join(append([]string{e.Command}, redactedArgs(e.Args)...), " ")
 		if e.Note != "" {
 			what = "(" + e.Note + ")"
 		}

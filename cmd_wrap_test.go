@@ -24,7 +24,7 @@ func writeConfig(t *testing.T) (path string, original []byte) {
     "good": {
       "type": "stdio",
       "command": ` + quoteJSON(testBinary) + `,
-      "args": ["-test.run=^$"],
+      "args": ["-test.run=^$", "--", "--api-key", "arg-secret-value"],
       "env": {"LINESMAN_FAKE_SERVER": "${env:LINESMAN_TEST_FAKE}", "SECRET_TOKEN": "do-not-print-me",},
     },
     "remote": {"type": "http", "url": "https://example.com/mcp"},
@@ -58,7 +58,8 @@ func TestCheckConfigStartsTheServerAsTheHostWould(t *testing.T) {
 	// No NAME: the servers are listed, with env names and no values.
 	status, stdout, stderr := runBinary(t, nil, "check", "--config", path)
 	if status != exitUsage || len(stdout) != 0 || !bytes.Contains(stderr, []byte("SECRET_TOKEN")) ||
-		bytes.Contains(stderr, []byte("do-not-print-me")) || !bytes.Contains(stderr, []byte("remote")) {
+		bytes.Contains(stderr, []byte("do-not-print-me")) || bytes.Contains(stderr, []byte("arg-secret-value")) ||
+		!bytes.Contains(stderr, []byte("--api-key <redacted>")) || !bytes.Contains(stderr, []byte("remote")) {
 		t.Errorf("no NAME: status %d, stdout %q, stderr %q", status, stdout, stderr)
 	}
 }
@@ -71,7 +72,8 @@ func TestWrapUnwrapAConfigFile(t *testing.T) {
 	bin := linesmanBinary(t)
 	path, original := writeConfig(t)
 	status, stdout, _ := runBinary(t, nil, "wrap", "--config", path, "--dry-run")
-	if status != exitOK || !bytes.Contains(stdout, []byte(`"tap", "--name", "good"`)) || bytes.Contains(stdout, []byte("do-not-print-me")) {
+	if status != exitOK || !bytes.Contains(stdout, []byte(`"tap", "--name", "good"`)) || bytes.Contains(stdout, []byte("do-not-print-me")) ||
+		bytes.Contains(stdout, []byte("arg-secret-value")) {
 		t.Fatalf("dry run: %d\n%s", status, stdout)
 	}
 	if now, _ := os.ReadFile(path); !bytes.Equal(now, original) {
@@ -138,7 +140,7 @@ func TestWithConfigArguments(t *testing.T) {
 	}
 	out, _, ok := withConfig("check", []string{"--era", "legacy", "--config", path, "good", "--json", "-e", "X=1"}, &stderr)
 	want := []string{"-e", "LINESMAN_FAKE_SERVER=headless-good", "-e", "SECRET_TOKEN=do-not-print-me", "--config-origin", path,
-		"--era", "legacy", "--json", "-e", "X=1", "--", testBinary, "-test.run=^$"}
+		"--era", "legacy", "--json", "-e", "X=1", "--", testBinary, "-test.run=^$", "--", "--api-key", "arg-secret-value"}
 	if !ok || !slices.Equal(out, want) {
 		t.Errorf("check --config:\n got %q\nwant %q (%s)", out, want, stderr.String())
 	}

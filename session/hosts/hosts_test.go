@@ -249,7 +249,8 @@ func TestRedactedDiffOfAGuessedFileHasNoSecrets(t *testing.T) {
 		t.Fatal("redaction failed")
 	}
 	d := Diff(path, a, b)
-	for _, secret := range []string{"url-secret-1", "header-secret-2", "httpurl-secret-3", "env-secret-4"} {
+	for _, secret := range []string{"url-secret-1", "header-secret-2", "httpurl-secret-3", "env-secret-4",
+		"arg-secret-5", "arg-secret-6", "arg-secret-7", "ghp_argsecret8"} {
 		if !bytes.Contains(f.Data, []byte(secret)) {
 			t.Fatalf("the fixture lost %q", secret)
 		}
@@ -257,8 +258,8 @@ func TestRedactedDiffOfAGuessedFileHasNoSecrets(t *testing.T) {
 			t.Errorf("the diff shows %q:\n%s", secret, d)
 		}
 	}
-	if !strings.Contains(d, `"tap"`) {
-		t.Errorf("the diff does not show the wrap:\n%s", d)
+	if !strings.Contains(d, `"tap"`) || !strings.Contains(d, `"keep-this-arg"`) || !strings.Contains(d, `"--verbose"`) {
+		t.Errorf("the diff does not show the wrap, or hides what is no secret:\n%s", d)
 	}
 	back, _ := (&File{Path: path, Host: f.Host, Data: wrapped}).reparsed(t).Unwrap(nil)
 	if !bytes.Equal(back, f.Data) {
@@ -330,6 +331,7 @@ func TestParseGuessesTheFormatFromContents(t *testing.T) {
 		"remote-streamable": {"http", false},
 		"remote-sse":        {"sse", false},
 		"gemini-remote":     {"http", false},
+		"smithery":          {"stdio", false},
 		"off":               {"stdio", true},
 	}
 	if len(f.Entries) != len(want) {
