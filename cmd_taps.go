@@ -60,7 +60,7 @@ func runTaps(args []string, stdout, stderr io.Writer) int {
 	for i := range taps {
 		t := &taps[i]
 		t.Describe()
-		state, findings, cmd := t.State, fmt.Sprint(t.Findings), report.ShellJoin(t.Command)
+		state, findings, cmd := t.State, fmt.Sprint(t.Findings), report.ShellJoin(redactedCommand(t.Command))
 		if t.Err != nil {
 			state, findings, cmd = "unreadable", "-", t.Err.Error()
 		}

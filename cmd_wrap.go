@@ -303,6 +303,15 @@ func takesValue(arg string) bool {
 	return true
 }
 
+// redactedCommand is argv with its arguments redacted as redactedArgs
+// does (argv[0] kept).
+func redactedCommand(argv []string) []string {
+	if len(argv) == 0 {
+		return argv
+	}
+	return append([]string{argv[0]}, redactedArgs(argv[1:])...)
+}
+
 // redactedArgs is args with those that look like secrets (an API key
 // after --api-key, a URL with a password) shown as <redacted>.
 func redactedArgs(args []string) []string {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"linesman/session"
+	"linesman/session/hosts"
 	"linesman/wire"
 )
 
@@ -243,7 +244,7 @@ func FromLog(log *session.Log, tr *session.Tracker, meta Meta) Report {
 	r := Report{
 		Linesman:        session.Version,
 		Mode:            meta.Mode,
-		Command:         meta.Command,
+		Command:         redactedCommand(meta.Command),
 		Era:             hs.Era.String(),
 		ProtocolVersion: hs.ProtocolVersion,
 		ServerInfo:      hs.ServerInfo,
@@ -583,4 +584,21 @@ func durationMs(d time.Duration) float64 {
 func registryInfo(code string) (title, fix string, sev wire.Severity, ok bool) {
 	info, ok := wire.Lookup(code)
 	return info.Title, info.Fix, info.Severity, ok
+}
+
+// redactedCommand is the server's argv as reports show it: arguments that
+// look like secrets (an API key after --api-key, a URL with a password;
+// see [hosts.SecretArg]) become "<redacted>", as reports are shared (CI
+// artifacts, issues) and servers take keys on their command lines.
+func redactedCommand(argv []string) []string {
+	if len(argv) == 0 {
+		return argv
+	}
+	out := append([]string{}, argv...)
+	for i := 1; i < len(out); i++ {
+		if hosts.SecretArg(argv[i-1], argv[i]) {
+			out[i] = "<redacted>"
+		}
+	}
+	return out
 }
