@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"linesman/session"
-	"linesman/session/hosts"
 	"linesman/wire"
 )
 
@@ -584,21 +583,4 @@ func durationMs(d time.Duration) float64 {
 func registryInfo(code string) (title, fix string, sev wire.Severity, ok bool) {
 	info, ok := wire.Lookup(code)
 	return info.Title, info.Fix, info.Severity, ok
-}
-
-// redactedCommand is the server's argv as reports show it: arguments that
-// look like secrets (an API key after --api-key, a URL with a password;
-// see [hosts.SecretArg]) become "<redacted>", as reports are shared (CI
-// artifacts, issues) and servers take keys on their command lines.
-func redactedCommand(argv []string) []string {
-	if len(argv) == 0 {
-		return argv
-	}
-	out := append([]string{}, argv...)
-	for i := 1; i < len(out); i++ {
-		if hosts.SecretArg(argv[i-1], argv[i]) {
-			out[i] = "<redacted>"
-		}
-	}
-	return out
 }
