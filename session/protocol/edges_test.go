@@ -145,3 +145,27 @@ func TestDraft07SchemaWithoutDialectBefore20251125(t *testing.T) {
 		}
 	}
 }
+
+// A server that echoes the version the client asked for does what the
+// clause asks, even for a version linesman does not list (the prerelease
+// 2024-10-07, which the TypeScript SDK still accepts); answering another
+// version it cannot have a handshake in is still called.
+func TestInitializeEchoOfTheAskedVersionIsNoFoul(t *testing.T) {
+	init := strings.NewReplacer(`"protocolVersion":"2025-11-25","capabilities":{"roots"`, `"protocolVersion":"ASKED","capabilities":{"roots"`,
+		`"protocolVersion":"2025-11-25","capabilities":{"tools"`, `"protocolVersion":"ANSWERED","capabilities":{"tools"`).Replace(initJSON)
+	for _, tc := range []struct {
+		asked, answered string
+		called          bool
+	}{
+		{"2024-10-07", "2024-10-07", false},
+		{"2025-06-18", "2025-03-26", false},
+		{"2025-06-18", "2024-10-07", true},
+		{"2025-06-18", "2025-09-30", true},
+	} {
+		conv := strings.NewReplacer("ASKED", tc.asked, "ANSWERED", tc.answered).Replace(init)
+		_, frames := run(t, conv)
+		if got := contains(codes(frames), "initialize-result-version-invalid"); got != tc.called {
+			t.Errorf("asked %s, answered %s: called %v, want %v", tc.asked, tc.answered, got, tc.called)
+		}
+	}
+}

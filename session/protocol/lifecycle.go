@@ -75,7 +75,10 @@ func (j *Judge) initializeResult(f *wire.Frame, params, result *obj) {
 	switch {
 	case !ok:
 		raise(f, "initialize-result-version-invalid", "the initialize result's protocolVersion is %s, not a version string", pv.kindName())
-	case !knownLegacyVersions[v]:
+	case !knownLegacyVersions[v] && !sameAsAsked(params, v):
+		// Echoing the version the client asked for is what the clause
+		// requires of a server that supports it, whatever the version
+		// (the TypeScript SDK still accepts the prerelease 2024-10-07).
 		asked, _ := params.get("protocolVersion").str()
 		raise(f, "initialize-result-version-invalid", "the initialize result's protocolVersion %q is not a revision that has an initialize handshake (the client asked for %q)", v, asked)
 	default:
@@ -90,6 +93,13 @@ func (j *Judge) initializeResult(f *wire.Frame, params, result *obj) {
 	}
 	j.caps.setServer(result.get("capabilities"))
 	j.checkExtensions(f, result.path("capabilities", "extensions"), "result.capabilities.extensions")
+}
+
+// sameAsAsked reports whether v is the protocolVersion the initialize
+// request asked for.
+func sameAsAsked(params *obj, v string) bool {
+	asked, ok := params.get("protocolVersion").str()
+	return ok && asked == v
 }
 
 // withArticle is "a ping", "an initialize".
