@@ -28,6 +28,12 @@ const (
 	// and "… Message from server: {…}", the JSON optionally followed by
 	// " { metadata: undefined }".
 	ForeignClaudeDesktop = "claude-desktop-log"
+	// ForeignVSCode is the output channel VS Code keeps per MCP server
+	// (MCP: List Servers › Show Output), copied to a file: "DATE TIME
+	// [LEVEL] [editor -> server] {…}" and "… [server -> editor] {…}" (at
+	// the debug level, 2026), or "[Client Says]" and "[Server Says]" (the
+	// first releases, 2025). Times are local, as VS Code writes them.
+	ForeignVSCode = "vscode-mcp-log"
 	// ForeignMcpsnoop is an mcpsnoop session log: one JSON envelope per line,
 	// {"session_id","server_label","seq","ts","direction":"c2s"|"s2c"|"stderr"|"meta","raw":{…},"text":"…"}.
 	ForeignMcpsnoop = "mcpsnoop"
@@ -38,13 +44,23 @@ const (
 
 // ErrUnknownFormat is returned (wrapped) by Open for a file that is neither a
 // capture nor a foreign log it knows.
-var ErrUnknownFormat = errors.New("neither a linesman capture nor a known conversation log (Claude Desktop MCP log, mcpsnoop session log, JSON Lines of {\"dir\",\"message\"})")
+var ErrUnknownFormat = errors.New("neither a linesman capture nor a known conversation log (Claude Desktop MCP log, VS Code MCP output log, mcpsnoop session log, JSON Lines of {\"dir\",\"message\"})")
 
 // claudeLine matches a line of Claude Desktop's MCP log that carries a
 // message. It and claudeTime are compiled on first use, not at init, which
 // every linesman start would pay for.
 var claudeLine = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^(\d{4}-\d\d-\d\dT[0-9:.]+Z) \[(.*?)\] \[(\w+)\] Message from (client|server): (.*)$`)
+})
+
+// vscodeLine matches a line of VS Code's MCP output channel; a message
+// line also matches vscodeMessage.
+var vscodeLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}) \[(trace|debug|info|warning|error)\] `)
+})
+
+var vscodeMessage = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} \[\w+\] \[(editor -> server|server -> editor|Client Says|Server Says)\] (.*)$`)
 })
 
 // claudeTime matches the time that starts the host's own lines.
@@ -75,6 +91,9 @@ type foreignLine struct {
 
 // sniff tells the format of a foreign log from its first non-empty line.
 func sniff(line []byte) string {
+	if vscodeLine().Match(line) { // anchored: before the looser Claude Desktop test
+		return ForeignVSCode
+	}
 	if claudeLine().Match(line) || bytes.Contains(line, []byte("] [info] ")) ||
 		claudeTime().Match(line) && (bytes.Contains(line, []byte("] [error] ")) || bytes.Contains(line, []byte("] [warn] "))) {
 		return ForeignClaudeDesktop
@@ -123,6 +142,8 @@ func parseForeign(format string, line []byte) (foreignLine, error) {
 			return foreignLine{ts: ts, text: line}, nil
 		}
 		return foreignLine{ts: ts, dir: dir, message: msg}, nil
+	case ForeignVSCode:
+		return parseVSCode(line), nil
 	case ForeignMcpsnoop:
 		var env struct {
 			TS        time.Time       `json:"ts"`
@@ -296,4 +317,30 @@ func hostParseFinding(said string, at time.Duration) session.Event {
 		Dir: wire.ServerToClient,
 	}
 	return session.Event{Type: session.EventFinding, At: at, Finding: &f}
+}
+
+// parseVSCode interprets a line of VS Code's MCP output channel: a message
+// either way, or a line of the host's own (or of the server's stderr,
+// "[server stderr]"), kept as a stderr line. A line without the host's
+// time continues the one before (a multi-line log entry): stderr too.
+func parseVSCode(line []byte) foreignLine {
+	fl := foreignLine{text: line}
+	t := vscodeLine().FindSubmatch(line)
+	if t == nil {
+		return fl
+	}
+	fl.ts, _ = time.ParseInLocation("2006-01-02 15:04:05.000", string(t[1]), time.Local)
+	m := vscodeMessage().FindSubmatch(line)
+	if m == nil {
+		return fl
+	}
+	msg := firstJSONValue(m[2])
+	if msg == nil {
+		return fl
+	}
+	fl.text, fl.message, fl.dir = nil, msg, wire.ClientToServer
+	if d := string(m[1]); d == "server -> editor" || d == "Server Says" {
+		fl.dir = wire.ServerToClient
+	}
+	return fl
 }

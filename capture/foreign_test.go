@@ -141,3 +141,28 @@ func TestClaudeDesktopLogMayStartWithAnError(t *testing.T) {
 		t.Errorf("a line without the host's time was taken for its log: %q", got)
 	}
 }
+
+// VS Code's MCP output channel (copied to a file) is read as a
+// conversation: both spellings of its message lines, the host's own lines
+// and the server's stderr as stderr lines.
+func TestOpenVSCodeOutputLog(t *testing.T) {
+	c, err := Open(filepath.Join("testdata", "vscode-mcp.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Header.Format != ForeignVSCode {
+		t.Errorf("format %q, want %q", c.Header.Format, ForeignVSCode)
+	}
+	dirs, codes, stderr := frameCodes(t, c)
+	if want := []string{"c2s", "s2c", "c2s", "c2s", "s2c", "c2s", "s2c"}; !slices.Equal(dirs, want) {
+		t.Errorf("frames %v, want %v", dirs, want)
+	}
+	if stderr != 6 {
+		t.Errorf("%d stderr lines, want 6", stderr)
+	}
+	// The tool name with a space is a real finding of the server's
+	// (2025-11-25); nothing of the host's log format is.
+	if !slices.Contains(codes, "tool-name-invalid") || slices.Contains(codes, "non-json-line") {
+		t.Errorf("codes %v", codes)
+	}
+}
