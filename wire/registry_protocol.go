@@ -283,7 +283,7 @@ var protocolEntries = []Info{
 		Title: "A tool name outside 1–128 characters of A-Z a-z 0-9 _ - .",
 		Why:   `Hosts pass tool names to model APIs that accept only a restricted alphabet and length; such a tool is renamed, dropped, or breaks the whole request to the model.`,
 		Fix:   `Rename the tool: letters, digits, _, - and . only, at most 128 characters (e.g. "search_files", "db.query").`,
-		Spec:  specToolNames + ` (the guidance arrived in 2025-11-25; earlier revisions set no rule)`,
+		Spec:  specToolNames + ` (the guidance arrived in 2025-11-25; earlier revisions set no rule, and there linesman says it as a note, for the hosts' sake)`,
 	},
 	{
 		Code: "tool-name-duplicate", Severity: SeverityWarning, Family: FamilyTools, Eras: EraBoth,

@@ -169,3 +169,40 @@ func TestInitializeEchoOfTheAskedVersionIsNoFoul(t *testing.T) {
 		}
 	}
 }
+
+// Before 2025-11-25 no clause names the characters of a tool name, but
+// hosts refuse a name a model API cannot take: a note then, a warning
+// from 2025-11-25; a name every version allows gets neither.
+func TestToolNameBefore20251125IsANote(t *testing.T) {
+	list := func(name string) string {
+		return "$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"` + name + `","inputSchema":{"type":"object"}}]}}`
+	}
+	for _, tc := range []struct {
+		version, name string
+		want          wire.Severity
+		called        bool
+	}{
+		{V20250618, "my tool!", wire.SeverityNote, true},
+		{V20241105, "my tool!", wire.SeverityNote, true},
+		{V20251125, "my tool!", wire.SeverityWarning, true},
+		{V20250618, "db.query", 0, false},
+		{V20250618, "get_weather", 0, false},
+	} {
+		_, frames := run(t, strings.ReplaceAll(expand(list(tc.name)), V20251125, tc.version))
+		called := false
+		for _, fr := range frames {
+			for _, fd := range fr.frame.Findings {
+				if fd.Code == "tool-name-invalid" {
+					called = true
+					if fd.Severity != tc.want {
+						t.Errorf("%s %q: severity %v, want %v", tc.version, tc.name, fd.Severity, tc.want)
+					}
+				}
+			}
+		}
+		if called != tc.called {
+			t.Errorf("%s %q: called %v, want %v", tc.version, tc.name, called, tc.called)
+		}
+	}
+}

@@ -75,6 +75,13 @@ func (j *Judge) toolDefinition(f *wire.Frame, i int, name string, t val) {
 		if j.tools.listing[name] {
 			raise(f, "tool-name-duplicate", "tools[%d] repeats the name %q of an earlier tool in the same listing", i, name)
 		}
+	} else if why, ok := toolNameOK(name); !ok {
+		// No rule before 2025-11-25, but hosts hand tools to model APIs
+		// that take names of [a-zA-Z0-9_-] only (Anthropic's and OpenAI's,
+		// at most 64 characters): such a tool is refused or renamed. Said,
+		// as a note: the server broke no clause of its version.
+		raise(f, "tool-name-invalid", "tools[%d] is named %q: %s; no rule before 2025-11-25, but hosts that pass tools to a model API refuse or rename such a tool", i, name, why)
+		f.Findings[len(f.Findings)-1].Severity = wire.SeverityNote
 	}
 	j.tools.listing[name] = true
 	in := t.get("inputSchema")
