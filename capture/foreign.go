@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -63,6 +65,46 @@ var vscodeMessage = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} \[\w+\] \[(editor -> server|server -> editor|Client Says|Server Says)\] (.*)$`)
 })
 
+// claudeBrackets matches the two bracketed words after the time of a
+// Claude Desktop line: the server's name and the level, in either order.
+var claudeBrackets = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\d{4}-\d\d-\d\dT[0-9:.]+Z \[(.*?)\] \[(.*?)\] `)
+})
+
+// claudeServer is the server's name of the two bracketed words of a Claude
+// Desktop line: the one that is not a level.
+func claudeServer(a, b []byte) string {
+	switch string(a) {
+	case "info", "error", "warn", "warning", "debug":
+		return string(b)
+	}
+	return string(a)
+}
+
+// oneServer keeps, of a Claude Desktop log that holds several servers'
+// lines (its mcp.log), the first server's, behind a note that says so:
+// judged together, two conversations would reuse each other's ids.
+func oneServer(evs []foreignLine) []foreignLine {
+	var names []string
+	for _, e := range evs {
+		if e.server != "" && !slices.Contains(names, e.server) {
+			names = append(names, e.server)
+		}
+	}
+	if len(names) < 2 {
+		return evs
+	}
+	keep := names[0]
+	out := []foreignLine{{note: fmt.Sprintf("this log holds the lines of %d servers (%s); only %s's are judged here: to judge another, save its lines alone (those with [NAME]) and open that file",
+		len(names), strings.Join(names, ", "), keep)}}
+	for _, e := range evs {
+		if e.server == "" || e.server == keep {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // claudeTime matches the time that starts the host's own lines.
 var claudeTime = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d{4}-\d\d-\d\dT[0-9:.]+Z) \[`) })
 
@@ -87,6 +129,11 @@ type foreignLine struct {
 	// line of the server's stdout, what it said (a finding, beside the
 	// line itself kept as stderr).
 	hostError string
+	// server is the server a Claude Desktop line names ("" when none):
+	// its mcp.log holds every server's lines, one conversation each.
+	server string
+	// note is a note of linesman's about the file (the line is nothing else).
+	note string
 }
 
 // sniff tells the format of a foreign log from its first non-empty line.
@@ -127,6 +174,9 @@ func parseForeign(format string, line []byte) (foreignLine, error) {
 			if t := claudeTime().FindSubmatch(line); t != nil {
 				fl.ts, _ = time.Parse(time.RFC3339Nano, string(t[1]))
 			}
+			if b := claudeBrackets().FindSubmatch(line); b != nil {
+				fl.server = claudeServer(b[1], b[2])
+			}
 			if e := claudeParseError().FindSubmatch(line); e != nil {
 				fl.hostError = string(e[1])
 			}
@@ -137,11 +187,12 @@ func parseForeign(format string, line []byte) (foreignLine, error) {
 		if string(m[4]) == "server" {
 			dir = wire.ServerToClient
 		}
+		server := claudeServer(m[2], m[3])
 		msg := firstJSONValue(m[5])
 		if msg == nil {
-			return foreignLine{ts: ts, text: line}, nil
+			return foreignLine{ts: ts, text: line, server: server}, nil
 		}
-		return foreignLine{ts: ts, dir: dir, message: msg}, nil
+		return foreignLine{ts: ts, dir: dir, message: msg, server: server}, nil
 	case ForeignVSCode:
 		return parseVSCode(line), nil
 	case ForeignMcpsnoop:
@@ -254,6 +305,9 @@ func readForeign(src io.Reader, path string, opts OpenOptions) (*Capture, error)
 	if format == "" {
 		return nil, fmt.Errorf("capture: %s: %w (it is empty)", path, ErrUnknownFormat)
 	}
+	if format == ForeignClaudeDesktop {
+		evs = oneServer(evs)
+	}
 	return fillForeign(evs, format, path, opts), nil
 }
 
@@ -288,6 +342,11 @@ func fillForeign(evs []foreignLine, format, path string, opts OpenOptions) *Capt
 		}
 		last = at
 		ev := session.Event{At: max(at, 1)}
+		if e.note != "" {
+			ev.Type, ev.Note = session.EventNote, e.note
+			rd.queue = append(rd.queue, ev)
+			continue
+		}
 		if e.dir != 0 {
 			l := wire.Line{Content: e.message, Term: wire.TermLF, Length: int64(len(e.message))}
 			ev.Type, ev.Dir, ev.Frame = session.EventFrame, e.dir, &wire.Frame{Lines: []wire.Line{l}}

@@ -166,3 +166,32 @@ func TestOpenVSCodeOutputLog(t *testing.T) {
 		t.Errorf("codes %v", codes)
 	}
 }
+
+// Claude Desktop's mcp.log holds every server's lines. Judged together,
+// two conversations would reuse each other's ids: the first server's are
+// judged, and a note names the others.
+func TestClaudeDesktopLogOfSeveralServersJudgesOne(t *testing.T) {
+	c, err := Open(filepath.Join("testdata", "claude-desktop-mcp.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs, codes, _ := frameCodes(t, c)
+	if want := []string{"c2s", "s2c", "c2s", "c2s", "s2c"}; !slices.Equal(dirs, want) {
+		t.Errorf("frames %v, want weather's five %v", dirs, want)
+	}
+	for _, bad := range []string{"reused-id-in-flight", "reused-id", "duplicate-response", "unknown-response-id"} {
+		if slices.Contains(codes, bad) {
+			t.Errorf("%s raised: the servers' conversations were mixed (%v)", bad, codes)
+		}
+	}
+	noted := false
+	first, next := c.Log.Bounds()
+	for seq := first; seq < next; seq++ {
+		if ev, ok := c.Log.Get(seq); ok && ev.Type == session.EventNote && strings.Contains(ev.Note, "2 servers (weather, notes)") {
+			noted = true
+		}
+	}
+	if !noted {
+		t.Error("no note says the log holds two servers")
+	}
+}
