@@ -207,6 +207,11 @@ func Read(path string, h Host) (*File, error) {
 func Parse(path string, data []byte, h Host) (*File, error) {
 	root, err := parseJSONC(data)
 	if err != nil {
+		switch strings.ToLower(filepath.Ext(path)) {
+		case ".toml", ".yaml", ".yml":
+			return nil, fmt.Errorf("%s: linesman reads the JSON (and JSONC) config files of the hosts it knows, not %s (Codex's config.toml, Continue's or Goose's YAML); give the server's command after -- instead",
+				path, strings.ToUpper(strings.TrimPrefix(filepath.Ext(path), ".")))
+		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if root.kind != '{' {

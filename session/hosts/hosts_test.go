@@ -404,3 +404,17 @@ func TestNotStrictSaysWhereTheHostWouldStop(t *testing.T) {
 		}
 	}
 }
+
+// A TOML or YAML config (Codex, Continue, Goose) is not read, and the
+// error says so rather than where the JSON parser stumbled.
+func TestTOMLAndYAMLConfigsSayWhatIsRead(t *testing.T) {
+	for path, data := range map[string]string{
+		"home/.codex/config.toml": "[mcp_servers.docs]\ncommand = \"npx\"\n",
+		"home/config.yaml":        "mcpServers:\n  a:\n    command: x\n",
+	} {
+		_, err := Parse(path, []byte(data), "")
+		if err == nil || !strings.Contains(err.Error(), "JSON (and JSONC)") || !strings.Contains(err.Error(), "after --") {
+			t.Errorf("%s: %v", path, err)
+		}
+	}
+}
