@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"linesman/capture"
+	"linesman/session/hosts"
 	"linesman/session/report"
 	"linesman/ui"
 	"linesman/wire"
@@ -60,7 +61,7 @@ func runTaps(args []string, stdout, stderr io.Writer) int {
 	for i := range taps {
 		t := &taps[i]
 		t.Describe()
-		state, findings, cmd := t.State, fmt.Sprint(t.Findings), report.ShellJoin(redactedCommand(t.Command))
+		state, findings, cmd := t.State, fmt.Sprint(t.Findings), report.ShellJoin(hosts.RedactCommand(t.Command))
 		if t.Err != nil {
 			state, findings, cmd = "unreadable", "-", t.Err.Error()
 		}

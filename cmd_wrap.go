@@ -303,30 +303,6 @@ func takesValue(arg string) bool {
 	return true
 }
 
-// redactedCommand is argv with its arguments redacted as redactedArgs
-// does (argv[0] kept).
-func redactedCommand(argv []string) []string {
-	if len(argv) == 0 {
-		return argv
-	}
-	return append([]string{argv[0]}, redactedArgs(argv[1:])...)
-}
-
-// redactedArgs is args with those that look like secrets (an API key
-// after --api-key, a URL with a password) shown as <redacted>.
-func redactedArgs(args []string) []string {
-	out := make([]string, len(args))
-	prev := ""
-	for i, a := range args {
-		out[i] = a
-		if hosts.SecretArg(prev, a) {
-			out[i] = "<redacted>"
-		}
-		prev = a
-	}
-	return out
-}
-
 // sayHowRead says how a config file was read when its name did not tell
 // which host's it is, and warns when its host would refuse it.
 func sayHowRead(stderr io.Writer, prefix string, f *hosts.File) {
@@ -402,7 +378,7 @@ func configServer(mode, config, host, workspace string, rest []string, stderr io
 // cannot be started), and the names of the variables it sets.
 func listEntries(w io.Writer, f *hosts.File) {
 	for _, e := range f.Entries {
-		what := strings.Join(append([]string{e.Command}, redactedArgs(e.Args)...), " ")
+		what := strings.Join(append([]string{e.Command}, hosts.RedactArgs(e.Args)...), " ")
 		if e.Note != "" {
 			what = "(" + e.Note + ")"
 		}

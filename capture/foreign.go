@@ -167,32 +167,7 @@ func sniff(line []byte) string {
 func parseForeign(format string, line []byte) (foreignLine, error) {
 	switch format {
 	case ForeignClaudeDesktop:
-		m := claudeLine().FindSubmatch(line)
-		if m == nil {
-			// The host's own lines carry a time too; the server's stderr lines do not.
-			fl := foreignLine{text: line}
-			if t := claudeTime().FindSubmatch(line); t != nil {
-				fl.ts, _ = time.Parse(time.RFC3339Nano, string(t[1]))
-			}
-			if b := claudeBrackets().FindSubmatch(line); b != nil {
-				fl.server = claudeServer(b[1], b[2])
-			}
-			if e := claudeParseError().FindSubmatch(line); e != nil {
-				fl.hostError = string(e[1])
-			}
-			return fl, nil
-		}
-		ts, _ := time.Parse(time.RFC3339Nano, string(m[1]))
-		dir := wire.ClientToServer
-		if string(m[4]) == "server" {
-			dir = wire.ServerToClient
-		}
-		server := claudeServer(m[2], m[3])
-		msg := firstJSONValue(m[5])
-		if msg == nil {
-			return foreignLine{ts: ts, text: line, server: server}, nil
-		}
-		return foreignLine{ts: ts, dir: dir, message: msg, server: server}, nil
+		return parseClaude(line), nil
 	case ForeignVSCode:
 		return parseVSCode(line), nil
 	case ForeignMcpsnoop:
@@ -376,6 +351,39 @@ func hostParseFinding(said string, at time.Duration) session.Event {
 		Dir: wire.ServerToClient,
 	}
 	return session.Event{Type: session.EventFinding, At: at, Finding: &f}
+}
+
+// parseClaude interprets a line of Claude Desktop's MCP log: a message
+// either way, or a line of the host's own (with the server it names, and
+// what it says when it could not parse the server's stdout), or of the
+// server's stderr.
+func parseClaude(line []byte) foreignLine {
+	m := claudeLine().FindSubmatch(line)
+	if m == nil {
+		// The host's own lines carry a time too; the server's stderr lines do not.
+		fl := foreignLine{text: line}
+		if t := claudeTime().FindSubmatch(line); t != nil {
+			fl.ts, _ = time.Parse(time.RFC3339Nano, string(t[1]))
+		}
+		if b := claudeBrackets().FindSubmatch(line); b != nil {
+			fl.server = claudeServer(b[1], b[2])
+		}
+		if e := claudeParseError().FindSubmatch(line); e != nil {
+			fl.hostError = string(e[1])
+		}
+		return fl
+	}
+	ts, _ := time.Parse(time.RFC3339Nano, string(m[1]))
+	dir := wire.ClientToServer
+	if string(m[4]) == "server" {
+		dir = wire.ServerToClient
+	}
+	server := claudeServer(m[2], m[3])
+	msg := firstJSONValue(m[5])
+	if msg == nil {
+		return foreignLine{ts: ts, text: line, server: server}
+	}
+	return foreignLine{ts: ts, dir: dir, message: msg, server: server}
 }
 
 // parseVSCode interprets a line of VS Code's MCP output channel: a message

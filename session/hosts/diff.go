@@ -2,7 +2,6 @@ package hosts
 
 import (
 	"fmt"
-	"net/url"
 	"strings"
 )
 
@@ -155,48 +154,4 @@ func Redacted(path string, data []byte, h Host) ([]byte, bool) {
 		}
 	}
 	return apply(data, edits), true
-}
-
-// SecretArg reports whether a command-line argument, after prev, looks
-// like a secret, as servers take API keys on their command lines
-// (`--api-key sk-…`, `--token=…`, a URL with a key in it): the value
-// after a flag, or in a flag, whose name says key, token, secret,
-// password, auth or credential; a URL with a user and password, or with
-// such a name in its query; and the shapes of well-known keys.
-func SecretArg(prev, arg string) bool {
-	if name, _, ok := strings.Cut(arg, "="); ok && strings.HasPrefix(name, "-") && secretName(name) {
-		return true
-	}
-	if strings.HasPrefix(prev, "-") && !strings.Contains(prev, "=") && secretName(prev) && !strings.HasPrefix(arg, "-") {
-		return true
-	}
-	if u, err := url.Parse(arg); err == nil && u.Scheme != "" && u.Host != "" {
-		if _, hasPass := u.User.Password(); hasPass {
-			return true
-		}
-		for k := range u.Query() {
-			if secretName(k) {
-				return true
-			}
-		}
-		return false
-	}
-	for _, p := range []string{"sk-", "sk_live_", "sk_test_", "ghp_", "gho_", "ghs_", "github_pat_", "glpat-", "xoxb-", "xoxp-", "xapp-", "AKIA", "AIza", "hf_", "npm_"} {
-		if strings.HasPrefix(arg, p) && len(arg) >= len(p)+12 && !strings.ContainsAny(arg, " /") {
-			return true
-		}
-	}
-	return false
-}
-
-// secretName reports whether a flag or parameter name says it carries a
-// secret.
-func secretName(name string) bool {
-	n := strings.ToLower(strings.TrimLeft(name, "-"))
-	for _, w := range []string{"key", "token", "secret", "password", "passwd", "auth", "credential", "cookie"} {
-		if strings.Contains(n, w) {
-			return true
-		}
-	}
-	return false
 }

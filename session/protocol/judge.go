@@ -214,6 +214,14 @@ func raise(f *wire.Frame, code, format string, args ...any) {
 	f.Findings = append(f.Findings, wire.NewFinding(code, fmt.Sprintf(format, args...)))
 }
 
+// raiseNote is raise at the note severity, for a code whose rule the
+// negotiated version does not have (the registry's severity is the one
+// of the versions that do).
+func raiseNote(f *wire.Frame, code, format string, args ...any) {
+	raise(f, code, format, args...)
+	f.Findings[len(f.Findings)-1].Severity = wire.SeverityNote
+}
+
 // ran marks a family as exercised.
 func (j *Judge) ran(f family_) { j.exercised |= 1 << f }
 

@@ -80,8 +80,7 @@ func (j *Judge) toolDefinition(f *wire.Frame, i int, name string, t val) {
 		// that take names of [a-zA-Z0-9_-] only (Anthropic's and OpenAI's,
 		// at most 64 characters): such a tool is refused or renamed. Said,
 		// as a note: the server broke no clause of its version.
-		raise(f, "tool-name-invalid", "tools[%d] is named %q: %s; no rule before 2025-11-25, but hosts that pass tools to a model API refuse or rename such a tool", i, name, why)
-		f.Findings[len(f.Findings)-1].Severity = wire.SeverityNote
+		raiseNote(f, "tool-name-invalid", "tools[%d] is named %q: %s; no rule before 2025-11-25, but hosts that pass tools to a model API refuse or rename such a tool", i, name, why)
 	}
 	j.tools.listing[name] = true
 	in := t.get("inputSchema")

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"linesman/session"
+	"linesman/session/hosts"
 	"linesman/wire"
 )
 
@@ -243,7 +244,7 @@ func FromLog(log *session.Log, tr *session.Tracker, meta Meta) Report {
 	r := Report{
 		Linesman:        session.Version,
 		Mode:            meta.Mode,
-		Command:         redactedCommand(meta.Command),
+		Command:         hosts.RedactCommand(meta.Command), // reports are shared
 		Era:             hs.Era.String(),
 		ProtocolVersion: hs.ProtocolVersion,
 		ServerInfo:      hs.ServerInfo,

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"linesman/session"
+	"linesman/session/hosts"
 )
 
 // Reports are shared (CI artifacts, issues): a server's argument that
@@ -12,7 +13,7 @@ import (
 func TestReportsRedactSecretArguments(t *testing.T) {
 	argv := []string{"npx", "-y", "@x/server", "--api-key", "sk-abcdefghijklmnop", "--token=t0ps3cret", "--verbose", "https://u:pw@db.example/x", "plain"}
 	want := []string{"npx", "-y", "@x/server", "--api-key", "<redacted>", "<redacted>", "--verbose", "<redacted>", "plain"}
-	if got := redactedCommand(argv); !slices.Equal(got, want) {
+	if got := hosts.RedactCommand(argv); !slices.Equal(got, want) {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 	if argv[4] != "sk-abcdefghijklmnop" {
