@@ -410,8 +410,16 @@ func (fk protoFake) serve() {
 				"serverInfo": map[string]any{"name": "proto-legacy", "version": "1"}})
 		case "notifications/initialized":
 			if fk.ask {
+				params := map[string]map[string]any{
+					"sampling/createMessage": {"messages": []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": "hi"}}}, "maxTokens": 10},
+					"elicitation/create":     {"message": "your name?", "requestedSchema": map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}},
+				}
 				for i, method := range []string{"ping", "roots/list", "sampling/createMessage", "elicitation/create", "foo/bar"} {
-					write(map[string]any{"jsonrpc": "2.0", "id": i + 1, "method": method, "params": map[string]any{}})
+					ps := params[method]
+					if ps == nil {
+						ps = map[string]any{}
+					}
+					write(map[string]any{"jsonrpc": "2.0", "id": i + 1, "method": method, "params": ps})
 				}
 			}
 		case "tools/list":

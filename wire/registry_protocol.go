@@ -129,9 +129,9 @@ var protocolEntries = []Info{
 	{
 		Code: "initialize-params-invalid", Severity: SeverityError, Family: FamilyLifecycle, Eras: EraLegacyOnly,
 		Title: "initialize without capabilities or clientInfo objects",
-		Why:   `The server learns what the client can do (roots, sampling, elicitation) and who it is from these; without them it must guess or refuse.`,
+		Why:   `The server learns what the client can do (roots, sampling, elicitation) and who it is from these; without them it must guess or refuse. clientInfo without a name and version string is refused by SDK servers that validate it.`,
 		Fix:   `Send "capabilities": {} (at least) and "clientInfo": {"name": "...", "version": "..."} in initialize's params.`,
-		Spec:  specInitialize,
+		Spec:  specInitialize + ` schema.ts › Implementation { name: string; version: string; title?, description?, websiteUrl?: string } (every revision has name and version).`,
 	},
 	{
 		Code: "request-before-initialize-result", Severity: SeverityWarning, Family: FamilyLifecycle, Eras: EraLegacyOnly,
@@ -156,10 +156,10 @@ var protocolEntries = []Info{
 	},
 	{
 		Code: "initialize-result-invalid", Severity: SeverityError, Family: FamilyLifecycle, Eras: EraLegacyOnly,
-		Title: "The initialize result lacks capabilities or serverInfo",
-		Why:   `Without capabilities the client cannot know which features it may use, so a conforming host uses none; SDK clients reject the result outright.`,
+		Title: "The initialize result lacks capabilities or serverInfo (name, version)",
+		Why:   `Without capabilities the client cannot know which features it may use, so a conforming host uses none; SDK clients reject the result outright, as they do a serverInfo without a name or version string.`,
 		Fix:   `Answer with {"protocolVersion": ..., "capabilities": {...}, "serverInfo": {"name": ..., "version": ...}}.`,
-		Spec:  `MCP 2025-11-25, Lifecycle › Initialization: "The server MUST respond with its own capabilities and information"`,
+		Spec:  `MCP 2025-11-25, Lifecycle › Initialization: "The server MUST respond with its own capabilities and information". schema.ts › InitializeResult.serverInfo: Implementation { name: string; version: string; … }.`,
 	},
 	{
 		Code: "discover-not-implemented", Severity: SeverityError, Family: FamilyLifecycle, Eras: EraModernOnly,
@@ -213,18 +213,25 @@ var protocolEntries = []Info{
 		Spec:  `MCP, Basic › Messages › Notifications: "Notifications MUST NOT include an ID."`,
 	},
 	{
+		Code: "wrong-direction", Severity: SeverityError, Family: FamilyShapes, Eras: EraBoth,
+		Title: "A method sent by the side that never sends it",
+		Why:   `Each side has its own requests and notifications: a server that sends tools/list or notifications/initialized, a client that sends notifications/message, speaks to a peer with no handler for it. It is answered Method not found, or dropped, and usually means the two roles were mixed up in the code.`,
+		Fix:   `Send only your side's methods. A server sends sampling/createMessage, roots/list, elicitation/create and the notifications message, resources/updated, */list_changed and elicitation/complete; a client sends the rest. ping, notifications/cancelled, notifications/progress and the tasks methods go both ways.`,
+		Spec:  specSchemaTypes + ` schema.ts › ClientRequest, ClientNotification, ServerRequest, ServerNotification (every revision) list each side's methods.`,
+	},
+	{
 		Code: "params-invalid", Severity: SeverityError, Family: FamilyShapes, Eras: EraBoth,
 		Title: "Params that do not have the shape their method requires",
-		Why:   `The receiver cannot serve a tools/call without a name, a resources/read without a uri: it answers Invalid params, or worse, guesses.`,
-		Fix:   `Build params from the schema of the method: tools/call {name, arguments: {...}}, prompts/get {name, arguments}, resources/read {uri}, completion/complete {ref, argument}.`,
-		Spec:  specSchemaTypes + ` e.g. CallToolRequestParams { name: string; arguments?: { [key: string]: unknown } }, ReadResourceRequestParams { uri: string }, GetPromptRequestParams { name: string; arguments?: { [key: string]: string } }.`,
+		Why:   `The receiver cannot serve a tools/call without a name, a resources/read without a uri, a sampling request without maxTokens, a form whose fields are not flat primitives: it answers Invalid params, or worse, guesses.`,
+		Fix:   `Build params from the schema of the method: tools/call {name, arguments: {...}}, prompts/get {name, arguments}, resources/read {uri}, completion/complete {ref, argument}, sampling/createMessage {messages: [{role, content}], maxTokens}, elicitation/create {message, requestedSchema: {type: "object", properties: {NAME: {type: "string"|"number"|"integer"|"boolean"}}}}; a progressToken is a string or a number.`,
+		Spec:  specSchemaTypes + ` e.g. CallToolRequestParams { name: string; arguments?: { [key: string]: unknown } }, ReadResourceRequestParams { uri: string }, GetPromptRequestParams { name: string; arguments?: { [key: string]: string } }, CreateMessageRequestParams { messages: SamplingMessage[]; maxTokens: number }, ElicitRequestFormParams { message: string; requestedSchema: { type: "object"; properties: { [key: string]: PrimitiveSchemaDefinition } } }, ProgressToken = string | number.`,
 	},
 	{
 		Code: "result-invalid", Severity: SeverityError, Family: FamilyShapes, Eras: EraBoth,
 		Title: "A result does not have the shape its method requires",
-		Why:   `SDK clients validate results against the schema and reject the whole answer: a tools/call result without content, a listing without its array.`,
-		Fix:   `Return the method's result type: tools/list {tools: [...]}, tools/call {content: [...]}, prompts/get {messages: [...]}, resources/read {contents: [...]}, completion/complete {completion: {values: [...]}} (at most 100 values).`,
-		Spec:  specSchemaTypes + ` e.g. ListToolsResult { tools: Tool[] }, CallToolResult { content: ContentBlock[] }, CompleteResult { completion: { values: string[] (@maxItems 100) } }, PaginatedResult { nextCursor?: Cursor (string) }.`,
+		Why:   `SDK clients validate results against the schema and reject the whole answer: a result that is not an object, a tools/call result without content, a listing without its array, a resource or prompt without a name, a tool annotation hint that is not a boolean, a prompt message whose role is neither user nor assistant.`,
+		Fix:   `Return the method's result type, an object: tools/list {tools: [...]}, tools/call {content: [...], isError?: boolean}, prompts/list {prompts: [{name, arguments?: [{name}]}]}, prompts/get {messages: [{role: "user"|"assistant", content}]}, resources/list {resources: [{uri, name}]}, resources/templates/list {resourceTemplates: [{uriTemplate, name}]}, resources/read {contents: [...]}, completion/complete {completion: {values: [...]}} (at most 100 values), ping and the like {}.`,
+		Spec:  specSchemaTypes + ` e.g. JSONRPCResponse.result: Result (an object), ListToolsResult { tools: Tool[] }, Tool { description?: string; title?: string; annotations?: ToolAnnotations { title?: string; readOnlyHint?, destructiveHint?, idempotentHint?, openWorldHint?: boolean } }, CallToolResult { content: ContentBlock[]; isError?: boolean }, Resource { uri: string; name: string }, ResourceTemplate { uriTemplate: string; name: string }, Prompt { name: string; arguments?: PromptArgument[] { name: string } }, PromptMessage { role: Role ("user" | "assistant") }, CompleteResult { completion: { values: string[] (@maxItems 100) } }, PaginatedResult { nextCursor?: Cursor (string) }.`,
 	},
 	// --- error codes ---
 	{
@@ -301,10 +308,10 @@ var protocolEntries = []Info{
 	},
 	{
 		Code: "tool-output-schema-invalid", Severity: SeverityError, Family: FamilySchemas, Eras: EraSince0618,
-		Title: "A tool whose outputSchema is not a JSON Schema object",
-		Why:   `Clients validate structuredContent against outputSchema; a schema that is not an object cannot be used and SDKs reject the listing.`,
-		Fix:   `Give outputSchema as a JSON Schema object ({"type":"object","properties":{...}}), or leave it out.`,
-		Spec:  `MCP schema.ts › Tool.outputSchema?: { $schema?: string; [key: string]: unknown } — "An optional JSON Schema object defining the structure of the tool's output returned in the structuredContent field".`,
+		Title: "A tool whose outputSchema is not an object schema as its revision requires",
+		Why:   `Clients validate structuredContent against outputSchema; a schema that is not an object cannot be used and SDKs reject the listing. In 2025-06-18 and 2025-11-25 structuredContent is an object, and an outputSchema of another type describes a result no conforming server can return.`,
+		Fix:   `Give outputSchema as a JSON Schema object ({"type":"object","properties":{...}}), or leave it out; to return a list or a scalar, wrap it: {"type":"object","properties":{"result":{...}}}.`,
+		Spec:  `MCP 2025-11-25 schema.ts › Tool.outputSchema?: { $schema?: string; type: "object"; properties?; required? } — "Currently restricted to type: "object" at the root level" (2025-06-18 likewise). 2026-07-28 schema.ts › Tool.outputSchema?: { $schema?: string; [key: string]: unknown } — "An optional JSON Schema object defining the structure of the tool's output returned in the structuredContent field".`,
 	},
 	{
 		Code: "tool-schema-invalid", Severity: SeverityError, Family: FamilySchemas, Eras: EraBoth,

@@ -169,6 +169,11 @@ func hasScheme(s string) bool {
 func (j *Judge) resourcesListResult(f *wire.Frame, result *obj) {
 	result.get("resources").elems(func(i int, r val) bool {
 		where := place{base: "resources", i: i}
+		if !r.isObject() {
+			raise(f, "result-invalid", "%s is %s; a resource is an object", where, r.kindName())
+			return true
+		}
+		j.members(f, "result-invalid", where.String(), r, resourceMembers)
 		if u := r.get("uri"); !u.isString() {
 			raise(f, "result-invalid", "%s.uri is %s; it must be a string", where, u.kindName())
 		} else {
@@ -190,9 +195,10 @@ func (j *Judge) resourcesReadResult(f *wire.Frame, result *obj) {
 }
 
 // promptsListResult records each prompt's required arguments.
-func (j *Judge) promptsListResult(result *obj) {
+func (j *Judge) promptsListResult(f *wire.Frame, result *obj) {
 	j.ran(famPrompts)
-	result.get("prompts").elems(func(_ int, p val) bool {
+	result.get("prompts").elems(func(i int, p val) bool {
+		j.promptShape(f, i, p)
 		name, ok := p.get("name").str()
 		if !ok {
 			return true
@@ -224,6 +230,7 @@ func (j *Judge) promptsGetResult(f *wire.Frame, params, result *obj) {
 		}
 	}
 	result.get("messages").elems(func(i int, m val) bool {
+		j.promptMessageRole(f, i, m)
 		c := m.get("content")
 		co := index(c)
 		j.contentBlock(f, place{base: "messages", i: i, subs: [2]string{".content"}, n: 1}, &co, c)

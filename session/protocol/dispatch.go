@@ -17,8 +17,16 @@ func (j *Judge) request(in Input, msg val) {
 	}
 	meta := params.get("_meta")
 	j.checkMetaKeys(f, meta, "params._meta")
+	if pt := meta.get("progressToken"); pt.present() && !pt.isString() && !pt.isNumber() {
+		j.ran(famShapes)
+		raise(f, "params-invalid", "%s's params._meta.progressToken is %s; a progress token is a string or a number", m.Method, pt.kindName())
+	}
+	if j.wrongDirection(f, in.Dir, m.Method, true) {
+		return
+	}
 	if in.Dir == wire.ServerToClient {
 		j.serverRequest(f, m.Method)
+		j.serverRequestShape(f, m.Method, params)
 		return
 	}
 	var mv string
@@ -54,6 +62,9 @@ func (j *Judge) notification(in Input, msg val) {
 	params := &j.scratch.params
 	params.scan(msg.open("params"))
 	j.checkMetaKeys(f, params.get("_meta"), "params._meta")
+	if j.wrongDirection(f, in.Dir, m.Method, false) {
+		return
+	}
 	j.notificationShape(f, m, params)
 	if m.Method == "notifications/cancelled" {
 		j.ran(famIDs)
@@ -106,7 +117,13 @@ func (j *Judge) response(in Input, msg val) {
 	if method == "" {
 		return // an answer to nothing known: no rule has a method to go by
 	}
-	result := j.indexResult(f, method, msg.open("result"))
+	r := msg.open("result")
+	if !r.isObject() {
+		j.ran(famShapes)
+		raise(f, "result-invalid", "the %s result is %s; every result is an object (an empty one, {}, where there is nothing to say)", method, r.kindName())
+		return
+	}
+	result := j.indexResult(f, method, r)
 	j.checkMetaKeys(f, result.get("_meta"), "result._meta")
 	if era == EraModern {
 		if !j.modernResult(f, method, reqID, params, result) {

@@ -75,9 +75,10 @@ func (v val) isNull() bool   { return v.kind() == kNull }
 func (v val) isNumber() bool { return v.kind() == kNumber }
 
 // kindName is the JSON type's name, for messages.
-func (v val) kindName() string {
-	return [...]string{"absent", "an object", "an array", "a string", "a number", "a boolean", "null"}[v.kind()]
-}
+func (v val) kindName() string { return kindNames[v.kind()] }
+
+// kindNames are the kinds' names, by kind.
+var kindNames = [...]string{"absent", "an object", "an array", "a string", "a number", "a boolean", "null"}
 
 // skipValue returns the index just past the value that starts at b[i]
 // (whitespace already skipped).

@@ -61,6 +61,9 @@ func (j *Judge) initializeParams(f *wire.Frame, params *obj) {
 			raise(f, "initialize-params-invalid", "initialize's params.%s is %s; it must be an object", k, v.kindName())
 		}
 	}
+	if ci := params.get("clientInfo"); ci.isObject() {
+		j.members(f, "initialize-params-invalid", "initialize's params.clientInfo", ci, implementationMembers)
+	}
 	j.caps.setClient(params.get("capabilities"))
 	j.checkExtensions(f, params.path("capabilities", "extensions"), "params.capabilities.extensions")
 }
@@ -90,6 +93,9 @@ func (j *Judge) initializeResult(f *wire.Frame, params, result *obj) {
 		if x := result.get(k); !x.isObject() {
 			raise(f, "initialize-result-invalid", "the initialize result's %s is %s; it must be an object", k, x.kindName())
 		}
+	}
+	if si := result.get("serverInfo"); si.isObject() {
+		j.members(f, "initialize-result-invalid", "the initialize result's serverInfo", si, implementationMembers)
 	}
 	j.caps.setServer(result.get("capabilities"))
 	j.checkExtensions(f, result.path("capabilities", "extensions"), "result.capabilities.extensions")

@@ -96,6 +96,9 @@ var ruleCases = []ruleCase{
 	{"notification-with-id",
 		"$INIT\n" + `> {"jsonrpc":"2.0","id":9,"method":"notifications/roots/list_changed"}`,
 		"$INIT\n" + `> {"jsonrpc":"2.0","method":"notifications/roots/list_changed"}`},
+	{"wrong-direction",
+		"$INIT\n" + `< {"jsonrpc":"2.0","id":7,"method":"tools/list"}`,
+		"$INIT\n" + `< {"jsonrpc":"2.0","id":7,"method":"roots/list"}`},
 	{"params-invalid",
 		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"resources/read","params":{}}`,
 		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"file:///a"}}`},
@@ -163,7 +166,7 @@ var ruleCases = []ruleCase{
 		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
 < {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"},"outputSchema":"number"}]}}`,
 		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
-< {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"},"outputSchema":{"type":"number"}}]}}`},
+< {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"n":{"type":"number"}}}}]}}`},
 	{"tool-schema-invalid",
 		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
 < {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object","properties":{"n":{"type":"integr"}}}}]}}`,

@@ -114,12 +114,15 @@ func (j *Judge) resultShape(f *wire.Frame, method string, params, result *obj) {
 			j.toolsListResult(f, params, result)
 		}
 	case "tools/call":
+		if e := result.get("isError"); e.present() && e.kind() != kBool {
+			raise(f, "result-invalid", "the tools/call result's isError is %s; it must be a boolean", e.kindName())
+		}
 		if need("content", kArray, "an array") {
 			j.toolCallResult(f, params, result)
 		}
 	case "prompts/list":
 		if need("prompts", kArray, "an array") {
-			j.promptsListResult(result)
+			j.promptsListResult(f, result)
 		}
 	case "prompts/get":
 		if need("messages", kArray, "an array") {
@@ -130,7 +133,9 @@ func (j *Judge) resultShape(f *wire.Frame, method string, params, result *obj) {
 			j.resourcesListResult(f, result)
 		}
 	case "resources/templates/list":
-		need("resourceTemplates", kArray, "an array")
+		if need("resourceTemplates", kArray, "an array") {
+			j.resourceTemplatesListResult(f, result)
+		}
 	case "resources/read":
 		if need("contents", kArray, "an array") {
 			j.resourcesReadResult(f, result)

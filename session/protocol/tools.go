@@ -83,6 +83,7 @@ func (j *Judge) toolDefinition(f *wire.Frame, i int, name string, t val) {
 		raiseNote(f, "tool-name-invalid", "tools[%d] is named %q: %s; no rule before 2025-11-25, but hosts that pass tools to a model API refuse or rename such a tool", i, name, why)
 	}
 	j.tools.listing[name] = true
+	j.toolShape(f, i, t)
 	in := t.get("inputSchema")
 	j.ran(famSchemas)
 	switch {
@@ -93,9 +94,14 @@ func (j *Judge) toolDefinition(f *wire.Frame, i int, name string, t val) {
 		raise(f, "tool-input-schema-invalid", "tool %q's inputSchema has type %s; tool arguments are objects, so it must be \"object\"", name, in.get("type").text())
 	}
 	out := t.get("outputSchema")
-	if out.present() && !out.isObject() && j.versionAtLeast(V20250618) {
-		raise(f, "tool-output-schema-invalid", "tool %q has outputSchema %s; it must be a JSON Schema object", name, out.kindName())
-		out = nil
+	if out.present() && j.versionAtLeast(V20250618) {
+		switch {
+		case !out.isObject():
+			raise(f, "tool-output-schema-invalid", "tool %q has outputSchema %s; it must be a JSON Schema object", name, out.kindName())
+			out = nil
+		case !j.outputSchemaType(f, name, out):
+			out = nil
+		}
 	}
 	old := j.tools.byName[name]
 	nt := &tool{name: name, input: clone(in), output: clone(out)}

@@ -36,7 +36,7 @@ func TestTotalsExactPastRetention(t *testing.T) {
 		return ev
 	})
 	frame(wire.ClientToServer, one(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`))
-	frame(wire.ServerToClient, one(`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{},"logging":{}},"serverInfo":{"name":"flood"}}}`))
+	frame(wire.ServerToClient, one(`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{},"logging":{}},"serverInfo":{"name":"flood","version":"1"}}}`))
 	frame(wire.ClientToServer, one(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
 	// The flood shares two frames (log events are immutable): a log message,
 	// and every thousandth a stray print.

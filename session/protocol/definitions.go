@@ -1,0 +1,255 @@
+package protocol
+
+import (
+	"linesman/wire"
+)
+
+// The shapes of what listings define (tools, prompts, resources, the
+// server's and client's Implementation) beyond the members the other rules
+// read, per schema.ts of the revision negotiated. A member a revision does
+// not define is not judged in that revision: before it, it is an extra
+// member, which every revision allows.
+
+// memberRule is one member a definition may or must have.
+type memberRule struct {
+	key      string
+	kind     int    // kString, kBool, kObject, kArray or kNumber
+	required bool   // absent is a fault
+	since    string // the revision that defined it ("" for every one)
+}
+
+// members flags each memberRule of v (at where) that is missing while
+// required, or present with another kind, under the code given. It
+// reports whether all were right.
+func (j *Judge) members(f *wire.Frame, code, where string, v val, ms []memberRule) bool {
+	ok := true
+	for _, m := range ms {
+		if m.since != "" && !j.versionAtLeast(m.since) {
+			continue
+		}
+		x := v.get(m.key)
+		switch {
+		case !x.present() && !m.required:
+		case x.kind() != m.kind:
+			raise(f, code, "%s.%s is %s; it must be %s", where, m.key, x.kindName(), kindNames[m.kind])
+			ok = false
+		}
+	}
+	return ok
+}
+
+// Implementation (serverInfo, clientInfo): name and version are required
+// in every revision; title (2025-06-18) and websiteUrl, description
+// (2025-11-25) are optional strings.
+var implementationMembers = []memberRule{
+	{key: "name", kind: kString, required: true},
+	{key: "version", kind: kString, required: true},
+	{key: "title", kind: kString, since: V20250618},
+	{key: "description", kind: kString, since: V20251125},
+	{key: "websiteUrl", kind: kString, since: V20251125},
+}
+
+// Tool: description (every revision), title (2025-06-18), annotations
+// (2025-03-26) are optional; name and inputSchema are judged elsewhere.
+var toolMembers = []memberRule{
+	{key: "description", kind: kString},
+	{key: "title", kind: kString, since: V20250618},
+	{key: "annotations", kind: kObject, since: V20250326},
+}
+
+// ToolAnnotations (2025-03-26): a title and four boolean hints.
+var toolAnnotationMembers = []memberRule{
+	{key: "title", kind: kString},
+	{key: "readOnlyHint", kind: kBool},
+	{key: "destructiveHint", kind: kBool},
+	{key: "idempotentHint", kind: kBool},
+	{key: "openWorldHint", kind: kBool},
+}
+
+// toolShape judges a tool's members other than its name and schemas.
+func (j *Judge) toolShape(f *wire.Frame, i int, t val) {
+	where := "tools[" + itoa(i) + "]"
+	if j.members(f, "result-invalid", where, t, toolMembers) && t.has("annotations") && j.versionAtLeast(V20250326) {
+		j.members(f, "result-invalid", where+".annotations", t.get("annotations"), toolAnnotationMembers)
+	}
+}
+
+// outputSchemaType flags an outputSchema whose type is not "object" in
+// 2025-06-18 and 2025-11-25, where Tool.outputSchema is { $schema?; type:
+// "object"; properties?; required? } ("Currently restricted to type:
+// \"object\" at the root level") and structuredContent an object.
+// 2026-07-28 lifted the restriction; a session of no known version is
+// not held to it.
+func (j *Judge) outputSchemaType(f *wire.Frame, name string, out val) bool {
+	if j.version != V20250618 && j.version != V20251125 {
+		return true
+	}
+	if typ := out.get("type"); string(typ) != `"object"` {
+		raise(f, "tool-output-schema-invalid", "tool %q's outputSchema has type %s; it must be \"object\", as structuredContent is an object", name, typ.text())
+		return false
+	}
+	return true
+}
+
+// Prompt and PromptArgument: a name each; descriptions are strings.
+var (
+	promptMembers = []memberRule{
+		{key: "name", kind: kString, required: true},
+		{key: "description", kind: kString},
+		{key: "title", kind: kString, since: V20250618},
+		{key: "arguments", kind: kArray},
+	}
+	promptArgumentMembers = []memberRule{
+		{key: "name", kind: kString, required: true},
+		{key: "description", kind: kString},
+		{key: "required", kind: kBool},
+	}
+)
+
+// promptShape judges one prompt of a prompts/list result.
+func (j *Judge) promptShape(f *wire.Frame, i int, p val) {
+	where := "prompts[" + itoa(i) + "]"
+	if !p.isObject() {
+		raise(f, "result-invalid", "%s is %s; a prompt is an object", where, p.kindName())
+		return
+	}
+	j.members(f, "result-invalid", where, p, promptMembers)
+	p.get("arguments").elems(func(k int, a val) bool {
+		aw := where + ".arguments[" + itoa(k) + "]"
+		if !a.isObject() {
+			raise(f, "result-invalid", "%s is %s; a prompt argument is an object", aw, a.kindName())
+			return true
+		}
+		j.members(f, "result-invalid", aw, a, promptArgumentMembers)
+		return true
+	})
+}
+
+// promptMessageRole flags a prompt message whose role is not one the
+// protocol has: Role is "user" | "assistant" in every revision.
+func (j *Judge) promptMessageRole(f *wire.Frame, i int, m val) {
+	if !m.isObject() {
+		raise(f, "result-invalid", "messages[%d] is %s; a prompt message is an object with role and content", i, m.kindName())
+		return
+	}
+	if r := string(m.get("role")); r != `"user"` && r != `"assistant"` {
+		raise(f, "result-invalid", "messages[%d].role is %s; it must be \"user\" or \"assistant\"", i, m.get("role").text())
+	}
+}
+
+// Resource and ResourceTemplate: uri (judged elsewhere) or uriTemplate,
+// and a name, in every revision.
+var (
+	resourceMembers = []memberRule{
+		{key: "name", kind: kString, required: true},
+		{key: "description", kind: kString},
+		{key: "mimeType", kind: kString},
+		{key: "title", kind: kString, since: V20250618},
+		{key: "size", kind: kNumber, since: V20250326},
+	}
+	resourceTemplateMembers = []memberRule{
+		{key: "uriTemplate", kind: kString, required: true},
+		{key: "name", kind: kString, required: true},
+		{key: "description", kind: kString},
+		{key: "mimeType", kind: kString},
+		{key: "title", kind: kString, since: V20250618},
+	}
+)
+
+// resourceTemplatesListResult judges the templates of a listing.
+func (j *Judge) resourceTemplatesListResult(f *wire.Frame, result *obj) {
+	j.ran(famResources)
+	result.get("resourceTemplates").elems(func(i int, t val) bool {
+		where := "resourceTemplates[" + itoa(i) + "]"
+		if !t.isObject() {
+			raise(f, "result-invalid", "%s is %s; a resource template is an object", where, t.kindName())
+			return true
+		}
+		j.members(f, "result-invalid", where, t, resourceTemplateMembers)
+		return true
+	})
+}
+
+// serverRequestShape checks the params of the server's requests whose
+// shape the host relies on to ask its model or its user.
+func (j *Judge) serverRequestShape(f *wire.Frame, method string, params *obj) {
+	switch method {
+	case "sampling/createMessage":
+		j.ran(famShapes)
+		j.samplingParams(f, params)
+	case "elicitation/create":
+		if j.versionAtLeast(V20250618) {
+			j.ran(famShapes)
+			j.elicitationParams(f, params)
+		}
+	}
+}
+
+// samplingParams: CreateMessageRequestParams has messages (each a role and
+// a content block) and maxTokens, in every revision.
+func (j *Judge) samplingParams(f *wire.Frame, params *obj) {
+	const where = "sampling/createMessage's params"
+	if mt := params.get("maxTokens"); !mt.isNumber() {
+		raise(f, "params-invalid", "%s.maxTokens is %s; it must be a number (the host must know how much the model may write)", where, mt.kindName())
+	}
+	msgs := params.get("messages")
+	if !msgs.isArray() {
+		raise(f, "params-invalid", "%s.messages is %s; it must be an array of messages", where, msgs.kindName())
+		return
+	}
+	msgs.elems(func(i int, m val) bool {
+		if r := string(m.get("role")); r != `"user"` && r != `"assistant"` {
+			raise(f, "params-invalid", "%s.messages[%d].role is %s; it must be \"user\" or \"assistant\"", where, i, m.get("role").text())
+			return false
+		}
+		if c := m.get("content"); !c.isObject() && !(c.isArray() && j.versionAtLeast(V20251125)) {
+			raise(f, "params-invalid", "%s.messages[%d].content is %s; it must be a content block", where, i, c.kindName())
+			return false
+		}
+		return true
+	})
+}
+
+// elicitationParams: a message, and either a form's requestedSchema (an
+// object schema of flat, primitive properties: StringSchema, NumberSchema,
+// BooleanSchema, EnumSchema; from 2025-11-25 also multi-select enums,
+// "type": "array") or, from 2025-11-25, a url mode's url and elicitationId.
+func (j *Judge) elicitationParams(f *wire.Frame, params *obj) {
+	const where = "elicitation/create's params"
+	if m := params.get("message"); !m.isString() {
+		raise(f, "params-invalid", "%s.message is %s; it must be a string the host shows the user", where, m.kindName())
+	}
+	if mode, _ := params.get("mode").str(); mode == "url" && j.versionAtLeast(V20251125) {
+		for _, k := range []string{"url", "elicitationId"} {
+			if v := params.get(k); !v.isString() {
+				raise(f, "params-invalid", "%s.%s is %s; a url-mode elicitation must have it as a string", where, k, v.kindName())
+			}
+		}
+		return
+	}
+	rs := params.get("requestedSchema")
+	if !rs.isObject() || string(rs.get("type")) != `"object"` || !rs.get("properties").isObject() {
+		raise(f, "params-invalid", "%s.requestedSchema must be an object schema (\"type\": \"object\") with properties", where)
+		return
+	}
+	rs.get("properties").members(func(key []byte, p val) bool {
+		typ, _ := p.get("type").str()
+		switch typ {
+		case "string", "number", "integer", "boolean":
+			return true
+		case "array":
+			if j.versionAtLeast(V20251125) {
+				return true
+			}
+		}
+		raise(f, "params-invalid", "%s.requestedSchema property %s has type %s; elicitation asks for flat primitive values (string, number, integer, boolean%s)", where, val(key).text(), p.get("type").text(), multiSelectWords(j))
+		return false
+	})
+}
+
+func multiSelectWords(j *Judge) string {
+	if j.versionAtLeast(V20251125) {
+		return ", or an array of enum strings"
+	}
+	return ""
+}

@@ -1,0 +1,123 @@
+package protocol
+
+import (
+	"strings"
+	"testing"
+)
+
+// shapeCases: each conversation, after the 2025-11-25 handshake unless it
+// brings its own, raises exactly the codes listed (none: it conforms).
+var shapeCases = []struct {
+	name, conv string
+	want       []string
+}{
+	{"server sends a client's request", `< {"jsonrpc":"2.0","id":5,"method":"tools/list"}`, []string{"wrong-direction"}},
+	{"server sends initialized", `< {"jsonrpc":"2.0","method":"notifications/initialized"}`, []string{"wrong-direction"}},
+	{"client sends a server's notification", `> {"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`, []string{"wrong-direction"}},
+	{"client sends a log message", `> {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}`, []string{"wrong-direction"}},
+	{"ping goes both ways", `< {"jsonrpc":"2.0","id":5,"method":"ping"}
+> {"jsonrpc":"2.0","id":6,"method":"ping"}`, nil},
+	{"progress goes both ways", `< {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}}
+> {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1}}`, nil},
+	{"an extension's method is not judged", `< {"jsonrpc":"2.0","method":"notifications/acme/ready"}`, nil},
+
+	{"a result that is an array", `> {"jsonrpc":"2.0","id":1,"method":"ping"}
+< {"jsonrpc":"2.0","id":1,"result":[]}`, []string{"result-invalid"}},
+	{"a result that is null", `> {"jsonrpc":"2.0","id":1,"method":"ping"}
+< {"jsonrpc":"2.0","id":1,"result":null}`, []string{"result-invalid"}},
+	{"an empty result", `> {"jsonrpc":"2.0","id":1,"method":"ping"}
+< {"jsonrpc":"2.0","id":1,"result":{}}`, nil},
+
+	{"progress token of a boolean", `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","_meta":{"progressToken":true}}}`, []string{"params-invalid"}},
+	{"progress token of a number", `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","_meta":{"progressToken":1.5}}}`, nil},
+
+	{"tool with a numeric title", `> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","title":5,"inputSchema":{"type":"object"}}]}}`, []string{"result-invalid"}},
+	{"tool hint of a string", `> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":"yes"}}]}}`, []string{"result-invalid"}},
+	{"tool with all its members right", `> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","title":"A","description":"d","inputSchema":{"type":"object"},"annotations":{"title":"A","readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false},"outputSchema":{"type":"object"}}]}}`, nil},
+	{"outputSchema of an array", `> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"},"outputSchema":{"type":"array"}}]}}`, []string{"tool-output-schema-invalid"}},
+	{"isError of a string", `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"}}
+< {"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":"true"}}`, []string{"result-invalid"}},
+
+	{"prompt without a name", `> {"jsonrpc":"2.0","id":1,"method":"prompts/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"prompts":[{"description":"d"}]}}`, []string{"result-invalid"}},
+	{"prompt argument without a name", `> {"jsonrpc":"2.0","id":1,"method":"prompts/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"prompts":[{"name":"p","arguments":[{"required":true}]}]}}`, []string{"result-invalid"}},
+	{"prompt message of the system role", `> {"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"p"}}
+< {"jsonrpc":"2.0","id":1,"result":{"messages":[{"role":"system","content":{"type":"text","text":"x"}}]}}`, []string{"result-invalid"}},
+	{"prompts right", `> {"jsonrpc":"2.0","id":1,"method":"prompts/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"prompts":[{"name":"p","title":"P","arguments":[{"name":"a","required":true}]}]}}
+> {"jsonrpc":"2.0","id":2,"method":"prompts/get","params":{"name":"p","arguments":{"a":"1"}}}
+< {"jsonrpc":"2.0","id":2,"result":{"messages":[{"role":"user","content":{"type":"text","text":"x"}},{"role":"assistant","content":{"type":"text","text":"y"}}]}}`, nil},
+
+	{"resource without a name", `> {"jsonrpc":"2.0","id":1,"method":"resources/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"resources":[{"uri":"file:///a"}]}}`, []string{"result-invalid"}},
+	{"template without uriTemplate", `> {"jsonrpc":"2.0","id":1,"method":"resources/templates/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"resourceTemplates":[{"name":"t"}]}}`, []string{"result-invalid"}},
+	{"resources right", `> {"jsonrpc":"2.0","id":1,"method":"resources/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"resources":[{"uri":"file:///a","name":"a","mimeType":"text/plain","size":3}]}}
+> {"jsonrpc":"2.0","id":2,"method":"resources/templates/list"}
+< {"jsonrpc":"2.0","id":2,"result":{"resourceTemplates":[{"uriTemplate":"file:///{p}","name":"t"}]}}`, nil},
+
+	{"sampling without maxTokens", `< {"jsonrpc":"2.0","id":5,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"x"}}]}}`, []string{"params-invalid"}},
+	{"sampling right, content as an array (2025-11-25)", `< {"jsonrpc":"2.0","id":5,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":[{"type":"text","text":"x"}]}],"maxTokens":9}}`, nil},
+	{"elicitation of a nested object", `< {"jsonrpc":"2.0","id":5,"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{"a":{"type":"object"}}}}}`, []string{"params-invalid"}},
+	{"elicitation right, with a multi-select (2025-11-25)", `< {"jsonrpc":"2.0","id":5,"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer"},"c":{"type":"array","items":{"type":"string","enum":["x"]}}}}}}`, nil},
+	{"url elicitation without its url", `< {"jsonrpc":"2.0","id":5,"method":"elicitation/create","params":{"mode":"url","message":"m","elicitationId":"e"}}`, []string{"params-invalid"}},
+	{"url elicitation right", `< {"jsonrpc":"2.0","id":5,"method":"elicitation/create","params":{"mode":"url","message":"m","elicitationId":"e","url":"https://example.com/x"}}`, nil},
+
+	{"serverInfo without a version", `> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+< {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s"}}}`, []string{"initialize-result-invalid"}},
+	{"clientInfo without a version", `> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t"}}}`, []string{"initialize-params-invalid"}},
+}
+
+func TestShapesOfDefinitions(t *testing.T) {
+	for _, tc := range shapeCases {
+		t.Run(tc.name, func(t *testing.T) {
+			conv := tc.conv
+			if !strings.Contains(conv, `"initialize"`) {
+				conv = "$INIT\n" + conv
+			}
+			_, frames := run(t, conv)
+			got := codes(frames)
+			if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+				t.Errorf("raised %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// Members a revision does not define are extra members there: a title of
+// 5 on a tool is no foul in 2025-03-26 (title came with 2025-06-18), nor
+// annotations of any shape in 2024-11-05, nor an outputSchema of type
+// array before 2025-06-18 (outputSchema is an extra member there); a
+// multi-select elicitation field, or sampling content given as an array,
+// is one in 2025-06-18 (both came with 2025-11-25).
+func TestShapesFollowTheRevision(t *testing.T) {
+	cases := []struct {
+		version, conv string
+		want          []string
+	}{
+		{V20250326, `> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","title":5,"inputSchema":{"type":"object"}}]}}`, nil},
+		{V20241105, `> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"},"annotations":"x"}]}}`, nil},
+		{V20250326, `> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"},"annotations":"x"}]}}`, []string{"result-invalid"}},
+		{V20250326, `> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"},"outputSchema":{"type":"array"}}]}}`, nil},
+		{V20250618, `> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"},"outputSchema":{"type":"array"}}]}}`, []string{"tool-output-schema-invalid"}},
+		{V20250618, `< {"jsonrpc":"2.0","id":5,"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{"c":{"type":"array","items":{"type":"string","enum":["x"]}}}}}}`, []string{"params-invalid"}},
+		{V20250618, `< {"jsonrpc":"2.0","id":5,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":[{"type":"text","text":"x"}]}],"maxTokens":9}}`, []string{"params-invalid"}},
+	}
+	for _, tc := range cases {
+		_, frames := run(t, strings.ReplaceAll(expand("$INIT\n"+tc.conv), V20251125, tc.version))
+		if got := codes(frames); strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("%s: %s\nraised %q, want %q", tc.version, tc.conv, got, tc.want)
+		}
+	}
+}
