@@ -405,6 +405,17 @@ func (t *Tracker) notification(seq uint64, dir wire.Dir, f *wire.Frame, at time.
 			e := es[0]
 			t.end(sp, e, ReqCancelled, at)
 			e.CancelSeq = seq
+		} else if _, ended := sp.ended[m.RequestID]; !ended && m.RequestID.Kind != wire.IDAbsent &&
+			!(dir == wire.ServerToClient && t.hs.Era == EraModern) {
+			// An ended request may be cancelled (the two crossed on the
+			// wire); one never sent may not. A 2026-07-28 server cancels
+			// the client's subscriptions/listen, which other rules judge.
+			who := "client"
+			if dir == wire.ServerToClient {
+				who = "server"
+			}
+			addFinding(f, wire.NewFinding("cancel-unknown-request", fmt.Sprintf(
+				"the %s cancelled request id %s, which it never sent", who, idText(m.RequestID))))
 		}
 	case "notifications/progress":
 		t.progress(dir, f, at)

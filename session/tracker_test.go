@@ -296,6 +296,16 @@ func TestTrackerScripts(t *testing.T) {
 			states: []string{"c2s 1 initialize answered", "c2s 2 tools/call cancelled+late"},
 		},
 		{
+			name: "cancel-unknown-request: an id never sent; an answered one may be cancelled",
+			era:  EraLegacy,
+			steps: append(legacyOpen(),
+				c(ms(3), req(2, "tools/call")), s(ms(4), res(2)), c(ms(5), cancelled(2)),
+				c(ms(6), cancelled(9)), c(ms(7), cancelled("2")),
+			),
+			want:   []string{"7:cancel-unknown-request:warning", "8:cancel-unknown-request:warning"},
+			states: []string{"c2s 1 initialize answered", "c2s 2 tools/call answered"},
+		},
+		{
 			name: "late-response modern, then a duplicate",
 			era:  EraModern,
 			steps: append(modernOpen(),
@@ -593,6 +603,7 @@ func TestTrackerCodesRegistered(t *testing.T) {
 		"progress-unknown-token": wire.SeverityNote, "server-request-in-modern-era": wire.SeverityError,
 		"unknown-result-type": wire.SeverityError, "message-before-initialized": wire.SeverityWarning,
 		"unflushed-output": wire.SeverityWarning, "missing-result-type": wire.SeverityWarning,
+		"cancel-unknown-request": wire.SeverityWarning,
 	}
 	for code, sev := range want {
 		info, ok := wire.Lookup(code)

@@ -286,6 +286,13 @@ var entries = []Info{
 		Spec:  `MCP, Cancellation: "The sender of the cancellation notification SHOULD ignore any response to the request that arrives afterward."`,
 	},
 	{
+		Code: "cancel-unknown-request", Severity: SeverityWarning,
+		Title: "notifications/cancelled for a request its sender never sent",
+		Why:   `A cancel names one of the sender's own requests. An id it never used is a mix-up — the other side's id, a string id for a number, an id made up — and the request meant to stop goes on. (A request already answered may be cancelled: the two cross on the wire.)`,
+		Fix:   `Cancel with the exact id of your own request still in flight, as you sent it (2 and "2" differ).`,
+		Spec:  `MCP 2025-11-25, Utilities › Cancellation › Behavior Requirements: "Cancellation notifications MUST only reference requests that: Were previously issued in the same direction; Are believed to still be in-progress".`,
+	},
+	{
 		Code: "request-timeout", Severity: SeverityWarning,
 		Title: "No response within the timeout",
 		Why:   `The server is stuck, slow without progress notifications, dropped the request, or its reply is sitting unflushed in a buffer.`,

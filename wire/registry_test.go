@@ -27,7 +27,7 @@ var contractCodes = map[string]Severity{
 	"duplicate-response": SeverityError, "id-type-mismatch": SeverityWarning, "late-response": SeverityNote,
 	"request-timeout": SeverityWarning, "progress-not-increasing": SeverityWarning,
 	"progress-after-completion": SeverityWarning, "progress-unknown-token": SeverityNote,
-	"progress-after-cancel":        SeverityWarning,
+	"progress-after-cancel": SeverityWarning, "cancel-unknown-request": SeverityWarning,
 	"server-request-in-modern-era": SeverityError, "missing-result-type": SeverityWarning,
 	"unknown-result-type": SeverityError, "message-before-initialized": SeverityWarning,
 	"unflushed-output": SeverityWarning, "era-not-spoken": SeverityError,

@@ -253,3 +253,80 @@ func multiSelectWords(j *Judge) string {
 	}
 	return ""
 }
+
+// clientResult judges the host's answer to a server request: what the
+// server reads back of its model's message, its user's form, its roots.
+func (j *Judge) clientResult(f *wire.Frame, method string, r val) {
+	switch method {
+	case "sampling/createMessage", "elicitation/create", "roots/list":
+	default:
+		return
+	}
+	j.ran(famShapes)
+	if !r.isObject() {
+		raise(f, "result-invalid", "the client's %s result is %s; every result is an object", method, r.kindName())
+		return
+	}
+	switch method {
+	case "sampling/createMessage":
+		// CreateMessageResult: a SamplingMessage (role, content) and model.
+		if role := string(r.get("role")); role != `"user"` && role != `"assistant"` {
+			raise(f, "result-invalid", "the client's sampling/createMessage result has role %s; it must be \"user\" or \"assistant\"", r.get("role").text())
+		}
+		if c := r.get("content"); !c.isObject() && !(c.isArray() && j.versionAtLeast(V20251125)) {
+			raise(f, "result-invalid", "the client's sampling/createMessage result has content %s; it must be a content block", c.kindName())
+		}
+		if m := r.get("model"); !m.isString() {
+			raise(f, "result-invalid", "the client's sampling/createMessage result has model %s; it must name the model as a string", m.kindName())
+		}
+	case "elicitation/create":
+		switch string(r.get("action")) {
+		case `"accept"`, `"decline"`, `"cancel"`:
+		default:
+			raise(f, "result-invalid", "the client's elicitation/create result has action %s; it must be \"accept\", \"decline\" or \"cancel\"", r.get("action").text())
+		}
+		if c := r.get("content"); c.present() && !c.isObject() {
+			raise(f, "result-invalid", "the client's elicitation/create result has content %s; it must be an object of the form's values", c.kindName())
+		}
+	case "roots/list":
+		j.rootsResult(f, r)
+	}
+}
+
+// rootsResult: ListRootsResult { roots: Root[] }, each root's uri a
+// file:// URI ("This *must* be a file:// URI in the current version",
+// 2024-11-05 to 2025-11-25).
+func (j *Judge) rootsResult(f *wire.Frame, r val) {
+	roots := r.get("roots")
+	if !roots.isArray() {
+		raise(f, "result-invalid", "the client's roots/list result has roots %s; it must be an array", roots.kindName())
+		return
+	}
+	roots.elems(func(i int, root val) bool {
+		u, ok := root.get("uri").str()
+		switch {
+		case !ok:
+			raise(f, "result-invalid", "the client's roots[%d].uri is %s; it must be a file:// URI", i, root.get("uri").kindName())
+			return false
+		case len(u) < 7 || !equalFoldASCII(u[:7], "file://"):
+			raise(f, "result-invalid", "the client's roots[%d].uri is %s; a root must be a file:// URI", i, root.get("uri").text())
+			return false
+		}
+		return true
+	})
+}
+
+// equalFoldASCII reports whether a and b are equal, ignoring ASCII case
+// (a URI scheme is case-insensitive).
+func equalFoldASCII(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i]|0x20, b[i]|0x20
+		if a[i] != b[i] && (x != y || x < 'a' || x > 'z') {
+			return false
+		}
+	}
+	return true
+}

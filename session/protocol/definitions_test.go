@@ -121,3 +121,33 @@ func TestShapesFollowTheRevision(t *testing.T) {
 		}
 	}
 }
+
+// The host's answers to the server's requests are judged as the server
+// reads them.
+func TestClientResults(t *testing.T) {
+	cases := []struct {
+		conv string
+		want []string
+	}{
+		{`< {"jsonrpc":"2.0","id":5,"method":"roots/list"}
+> {"jsonrpc":"2.0","id":5,"result":{"roots":[{"uri":"https://example.com"}]}}`, []string{"result-invalid"}},
+		{`< {"jsonrpc":"2.0","id":5,"method":"roots/list"}
+> {"jsonrpc":"2.0","id":5,"result":{"roots":[{"uri":"file:///home/u/p","name":"p"},{"uri":"FILE:///tmp"}]}}`, nil},
+		{`< {"jsonrpc":"2.0","id":5,"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{"a":{"type":"string"}}}}}
+> {"jsonrpc":"2.0","id":5,"result":{"action":"ok"}}`, []string{"result-invalid"}},
+		{`< {"jsonrpc":"2.0","id":5,"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{"a":{"type":"string"}}}}}
+> {"jsonrpc":"2.0","id":5,"result":{"action":"accept","content":{"a":"x"}}}`, nil},
+		{`< {"jsonrpc":"2.0","id":5,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"x"}}],"maxTokens":9}}
+> {"jsonrpc":"2.0","id":5,"result":{"role":"assistant","content":{"type":"text","text":"y"}}}`, []string{"result-invalid"}},
+		{`< {"jsonrpc":"2.0","id":5,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"x"}}],"maxTokens":9}}
+> {"jsonrpc":"2.0","id":5,"result":{"role":"assistant","content":{"type":"text","text":"y"},"model":"m","stopReason":"endTurn"}}`, nil},
+		{`< {"jsonrpc":"2.0","id":5,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"x"}}],"maxTokens":9}}
+> {"jsonrpc":"2.0","id":5,"error":{"code":-1,"message":"declined by the user"}}`, nil},
+	}
+	for _, tc := range cases {
+		_, frames := run(t, "$INIT\n"+tc.conv)
+		if got := codes(frames); strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("%s\nraised %q, want %q", tc.conv, got, tc.want)
+		}
+	}
+}
