@@ -77,6 +77,29 @@ func TestHeadlessSendFillsIDs(t *testing.T) {
 	}
 }
 
+// TestSendFillsDistinctIDsIntoInvalidLines: a request written without
+// "jsonrpc" is no JSON-RPC request to the tracker, but the id filled into it
+// is taken all the same: the next line gets another (they all got the same
+// one, which made the server's answers, if any, ambiguous).
+func TestSendFillsDistinctIDsIntoInvalidLines(t *testing.T) {
+	r, _ := sendJSON(t, "headless-good", "{\"method\":\"tools/list\"}\n{\"method\":\"prompts/list\"}\n{\"jsonrpc\":\"2.0\",\"method\":\"ping\"}\n")
+	seen := map[string]string{}
+	for _, f := range r.c2s() {
+		m := frameMethod(f)
+		if m == "server/discover" || m == "initialize" || m == "notifications/initialized" {
+			seen[string(f.ID)] = m
+			continue
+		}
+		if other, dup := seen[string(f.ID)]; dup || len(f.ID) == 0 {
+			t.Errorf("%s got id %s, as %s did", m, f.ID, other)
+		}
+		seen[string(f.ID)] = m
+	}
+	if len(seen) < 5 {
+		t.Errorf("frames sent: %v", seen)
+	}
+}
+
 // TestHeadlessSendRaw: --raw sends the input byte for byte, malformed lines
 // and CRLF included, with no handshake and no ids filled in.
 func TestHeadlessSendRaw(t *testing.T) {

@@ -172,10 +172,12 @@ func fillMeta(line []byte, meta json.RawMessage) []byte {
 
 // CompleteRequest completes a request written by hand (linesman send) the
 // way [Session.Request] builds its own: a request without an id gets the
-// next free one ([Session.NextID]), and in the modern era one without
+// next free one, reserved as [Session.Request] reserves its own (a line the
+// tracker does not take for a request, one without "jsonrpc" say, must not
+// leave its id free for the next line), and in the modern era one without
 // params._meta gets the _meta the era requires ([Session.RequestMeta]). The
 // rest of the line is left exactly as written; a line that is not a request
 // without those members is returned unchanged.
 func (s *Session) CompleteRequest(line []byte) []byte {
-	return fillMeta(fillID(line, s.NextID), s.RequestMeta())
+	return fillMeta(fillID(line, s.tracker.MintID), s.RequestMeta())
 }
