@@ -510,9 +510,9 @@ func (s *Session) noteInputRequired(r Request, f *wire.Frame) {
 
 // discoverResult is what linesman reads from a server/discover result.
 type discoverResult struct {
-	SupportedVersions []string        `json:"supportedVersions"`
+	SupportedVersions looseStrings    `json:"supportedVersions"`
 	Capabilities      json.RawMessage `json:"capabilities"`
-	Instructions      string          `json:"instructions"`
+	Instructions      looseString     `json:"instructions"`
 	ServerInfo        json.RawMessage `json:"serverInfo"`
 	Meta              struct {
 		ServerInfo json.RawMessage `json:"io.modelcontextprotocol/serverInfo"`

@@ -150,10 +150,10 @@ func (t *Tracker) learnAnswer(e *entry, seq uint64, f *wire.Frame) {
 		}
 		var body struct {
 			Result struct {
-				ProtocolVersion string          `json:"protocolVersion"`
+				ProtocolVersion looseString     `json:"protocolVersion"`
 				Capabilities    json.RawMessage `json:"capabilities"`
 				ServerInfo      json.RawMessage `json:"serverInfo"`
-				Instructions    string          `json:"instructions"`
+				Instructions    looseString     `json:"instructions"`
 			} `json:"result"`
 		}
 		if json.Unmarshal(f.Raw(), &body) != nil {
@@ -164,11 +164,11 @@ func (t *Tracker) learnAnswer(e *entry, seq uint64, f *wire.Frame) {
 			t.hs.Era = EraLegacy
 		}
 		if r.ProtocolVersion != "" {
-			t.hs.ProtocolVersion = r.ProtocolVersion
+			t.hs.ProtocolVersion = string(r.ProtocolVersion)
 		}
 		t.hs.ServerInfo = nonNull(r.ServerInfo)
 		t.hs.ServerCapabilities = nonNull(r.Capabilities)
-		t.hs.Instructions = r.Instructions
+		t.hs.Instructions = string(r.Instructions)
 		t.hs.ResultSeq = seq
 	case "server/discover":
 		asked, ours := t.discoverVersion[e.ID]
@@ -202,7 +202,7 @@ func (t *Tracker) learnAnswer(e *entry, seq uint64, f *wire.Frame) {
 			t.hs.ServerCapabilities = c
 		}
 		if d.Instructions != "" {
-			t.hs.Instructions = d.Instructions
+			t.hs.Instructions = string(d.Instructions)
 		}
 		t.hs.ResultSeq = seq
 	}
@@ -220,7 +220,7 @@ func eraFromDiscover(f *wire.Frame) Era {
 	}
 	var body struct {
 		Result struct {
-			SupportedVersions []string `json:"supportedVersions"`
+			SupportedVersions looseStrings `json:"supportedVersions"`
 		} `json:"result"`
 	}
 	if json.Unmarshal(f.Raw(), &body) != nil {
@@ -235,3 +235,35 @@ func eraFromDiscover(f *wire.Frame) Era {
 // isModernVersion reports whether a protocol version string names the
 // 2026-07-28 revision or a later one (versions are dates, so they sort).
 func isModernVersion(v string) bool { return v >= ModernProtocolVersion }
+
+// looseString is a string member of an answer the handshake learns from:
+// a value of another type (the judge flags it) reads as "" instead of
+// failing the decoding of the whole answer, which lost the server's info,
+// version and capabilities with it.
+type looseString string
+
+func (s *looseString) UnmarshalJSON(b []byte) error {
+	var v string
+	if json.Unmarshal(b, &v) == nil {
+		*s = looseString(v)
+	}
+	return nil
+}
+
+// looseStrings is a list of strings read the same way: members that are
+// not strings are left out.
+type looseStrings []string
+
+func (s *looseStrings) UnmarshalJSON(b []byte) error {
+	var vs []json.RawMessage
+	if json.Unmarshal(b, &vs) != nil {
+		return nil
+	}
+	for _, raw := range vs {
+		var v string
+		if json.Unmarshal(raw, &v) == nil {
+			*s = append(*s, v)
+		}
+	}
+	return nil
+}

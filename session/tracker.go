@@ -64,6 +64,9 @@ type entry struct {
 	// quietBefore is when the server last wrote a frame before the one
 	// answering this request: the silence an exit burst is judged by.
 	quietBefore time.Duration
+	// taskCreated: the answer was a CreateTaskResult (2025-11-25 tasks):
+	// the work goes on, and its progress with it.
+	taskCreated bool
 }
 
 // idSpace is the bookkeeping of one direction's requests: the ids of the
@@ -438,6 +441,9 @@ func (t *Tracker) progress(dir wire.Dir, f *wire.Frame, at time.Duration) {
 	switch e.State {
 	case ReqInFlight:
 	case ReqAnswered, ReqError:
+		if e.taskCreated && e.State == ReqAnswered {
+			break // the task it created goes on, and reports its progress
+		}
 		addFinding(f, wire.NewFinding("progress-after-completion", fmt.Sprintf(
 			"progress for token %s after request #%d (%s, id %s) was answered",
 			idText(m.ProgressToken), e.Seq, e.Method, idText(e.ID))))
@@ -573,6 +579,30 @@ func (t *Tracker) noteAnswer(e *entry, f *wire.Frame) {
 	} else if f.Msg.HasResultType {
 		e.ResultType = f.Msg.ResultType
 	}
+	e.taskCreated = f.Msg.Kind == wire.KindResult && createsTask(e.Method, f)
+}
+
+// createsTask reports whether f answers a request of method with a
+// CreateTaskResult ({"task": {...}}): the receiver of a task-augmented
+// request "immediately returns a CreateTaskResult", and the progress token
+// "MUST continue to be used … throughout the task's lifetime, even after
+// the CreateTaskResult has been returned" (2025-11-25, Tasks and Progress).
+func createsTask(method string, f *wire.Frame) bool {
+	switch method {
+	case "tools/call", "sampling/createMessage", "elicitation/create":
+	default:
+		return false
+	}
+	raw := f.Raw()
+	if !bytes.Contains(raw, []byte(`"task"`)) {
+		return false
+	}
+	var m struct {
+		Result struct {
+			Task json.RawMessage `json:"task"`
+		} `json:"result"`
+	}
+	return json.Unmarshal(raw, &m) == nil && len(m.Result.Task) > 0 && m.Result.Task[0] == '{'
 }
 
 // end moves e out of the in-flight set.

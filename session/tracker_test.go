@@ -306,6 +306,18 @@ func TestTrackerScripts(t *testing.T) {
 			states: []string{"c2s 1 initialize answered", "c2s 2 tools/call answered"},
 		},
 		{
+			name: "progress goes on after a CreateTaskResult (2025-11-25 tasks)",
+			era:  EraLegacy,
+			steps: append(legacyOpen(),
+				c(ms(3), `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"a","task":{"ttl":1000},"_meta":{"progressToken":"p"}}}`),
+				s(ms(4), `{"jsonrpc":"2.0","id":2,"result":{"task":{"taskId":"t","status":"working","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:00Z","ttl":1000}}}`),
+				s(ms(5), `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p","progress":1}}`),
+				s(ms(6), `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p","progress":1}}`),
+			),
+			want:   []string{"7:progress-not-increasing:warning"},
+			states: []string{"c2s 1 initialize answered", "c2s 2 tools/call answered"},
+		},
+		{
 			name: "late-response modern, then a duplicate",
 			era:  EraModern,
 			steps: append(modernOpen(),
@@ -923,5 +935,21 @@ func TestWithArticle(t *testing.T) {
 		if got := withArticle(method); got != want {
 			t.Errorf("withArticle(%q) = %q, want %q", method, got, want)
 		}
+	}
+}
+
+// An initialize result with a member of the wrong type (instructions as a
+// list, say) is flagged, and the rest of it is still learnt: its decoding
+// used to fail as a whole, and the server's info, version and
+// capabilities were lost with it.
+func TestHandshakeLearntDespiteAMistypedMember(t *testing.T) {
+	tr := NewTracker(TrackerOptions{})
+	run(t, tr, []step{
+		c(0, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`),
+		s(0, `{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"},"instructions":["use x"]}}`),
+	})
+	hs := tr.Handshake()
+	if hs.ProtocolVersion != "2025-11-25" || !strings.Contains(string(hs.ServerInfo), `"s"`) || !strings.Contains(string(hs.ServerCapabilities), "tools") {
+		t.Errorf("handshake not learnt: %+v", hs)
 	}
 }

@@ -157,9 +157,9 @@ var protocolEntries = []Info{
 	{
 		Code: "initialize-result-invalid", Severity: SeverityError, Family: FamilyLifecycle, Eras: EraLegacyOnly,
 		Title: "The initialize result lacks capabilities or serverInfo (name, version)",
-		Why:   `Without capabilities the client cannot know which features it may use, so a conforming host uses none; SDK clients reject the result outright, as they do a serverInfo without a name or version string.`,
+		Why:   `Without capabilities the client cannot know which features it may use, so a conforming host uses none; SDK clients reject the result outright, as they do a serverInfo without a name or version string, a capability that is not an object ("tools": true), a listChanged or subscribe flag that is not a boolean, instructions that are not a string.`,
 		Fix:   `Answer with {"protocolVersion": ..., "capabilities": {...}, "serverInfo": {"name": ..., "version": ...}}.`,
-		Spec:  `MCP 2025-11-25, Lifecycle › Initialization: "The server MUST respond with its own capabilities and information". schema.ts › InitializeResult.serverInfo: Implementation { name: string; version: string; … }.`,
+		Spec:  `MCP 2025-11-25, Lifecycle › Initialization: "The server MUST respond with its own capabilities and information". schema.ts › InitializeResult { capabilities: ServerCapabilities; serverInfo: Implementation { name: string; version: string; … }; instructions?: string }, ServerCapabilities { logging?: object; completions?: object; prompts?: { listChanged?: boolean }; resources?: { subscribe?: boolean; listChanged?: boolean }; tools?: { listChanged?: boolean }; … }.`,
 	},
 	{
 		Code: "discover-not-implemented", Severity: SeverityError, Family: FamilyLifecycle, Eras: EraModernOnly,

@@ -267,6 +267,10 @@ func (j *Judge) clientResult(f *wire.Frame, method string, r val) {
 		raise(f, "result-invalid", "the client's %s result is %s; every result is an object", method, r.kindName())
 		return
 	}
+	if t := r.get("task"); t.isObject() {
+		j.createTaskResult(f, method, t)
+		return
+	}
 	switch method {
 	case "sampling/createMessage":
 		// CreateMessageResult: a SamplingMessage (role, content) and model.
@@ -329,4 +333,89 @@ func equalFoldASCII(a, b string) bool {
 		}
 	}
 	return true
+}
+
+// Task (2025-11-25): what a CreateTaskResult, tasks/get and tasks/cancel
+// answer with.
+var taskMembers = []memberRule{
+	{key: "taskId", kind: kString, required: true},
+	{key: "status", kind: kString, required: true},
+	{key: "statusMessage", kind: kString},
+	{key: "createdAt", kind: kString, required: true},
+	{key: "lastUpdatedAt", kind: kString, required: true},
+	{key: "pollInterval", kind: kNumber},
+}
+
+// createTaskResult judges the answer to a task-augmented request: a
+// CreateTaskResult { task: Task } stands for the result, which tasks/result
+// gives later ("The response does not include the actual operation
+// result", 2025-11-25 Tasks).
+func (j *Judge) createTaskResult(f *wire.Frame, method string, t val) {
+	where := "the " + method + " result's task"
+	if !j.members(f, "result-invalid", where, t, taskMembers) {
+		return
+	}
+	switch string(t.get("status")) {
+	case `"working"`, `"input_required"`, `"completed"`, `"failed"`, `"cancelled"`:
+	default:
+		raise(f, "result-invalid", "%s.status is %s; it must be working, input_required, completed, failed or cancelled", where, t.get("status").text())
+	}
+	if ttl := t.get("ttl"); !ttl.isNumber() && !ttl.isNull() {
+		raise(f, "result-invalid", "%s.ttl is %s; it must be a number of milliseconds, or null for unlimited", where, ttl.kindName())
+	}
+}
+
+// capabilityRule is one capability: an object when present, with the
+// boolean flags it may carry.
+type capabilityRule struct {
+	key   string
+	flags []string
+	since string // the revision that defined it ("" for every one)
+}
+
+// The capabilities schema.ts defines (ServerCapabilities,
+// ClientCapabilities); others are extra members, which are allowed.
+var (
+	serverCapabilityMembers = []capabilityRule{
+		{key: "experimental"},
+		{key: "logging"},
+		{key: "completions", since: V20250326},
+		{key: "prompts", flags: []string{"listChanged"}},
+		{key: "resources", flags: []string{"subscribe", "listChanged"}},
+		{key: "tools", flags: []string{"listChanged"}},
+		{key: "tasks", since: V20251125},
+	}
+	clientCapabilityMembers = []capabilityRule{
+		{key: "experimental"},
+		{key: "roots", flags: []string{"listChanged"}},
+		{key: "sampling"},
+		{key: "elicitation", since: V20250618},
+		{key: "tasks", since: V20251125},
+	}
+)
+
+// capabilityShapes flags a declared capability that is not an object, or
+// a flag of it that is not a boolean: SDKs reject such a handshake, and a
+// "tools": true says nothing schema.ts gives a meaning to.
+func (j *Judge) capabilityShapes(f *wire.Frame, code, where string, caps val, rules []capabilityRule) {
+	if !caps.isObject() {
+		return // said already: capabilities must be an object
+	}
+	for _, r := range rules {
+		if r.since != "" && !j.versionAtLeast(r.since) {
+			continue
+		}
+		c := caps.get(r.key)
+		switch {
+		case !c.present():
+		case !c.isObject():
+			raise(f, code, "%s.%s is %s; a capability is an object ({} when it has no options)", where, r.key, c.kindName())
+		default:
+			for _, flag := range r.flags {
+				if v := c.get(flag); v.present() && v.kind() != kBool {
+					raise(f, code, "%s.%s.%s is %s; it must be a boolean", where, r.key, flag, v.kindName())
+				}
+			}
+		}
+	}
 }

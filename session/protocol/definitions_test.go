@@ -71,6 +71,12 @@ var shapeCases = []struct {
 
 	{"serverInfo without a version", `> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
 < {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s"}}}`, []string{"initialize-result-invalid"}},
+	{"instructions that are not a string", `> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+< {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"},"instructions":["use x"]}}`, []string{"initialize-result-invalid"}},
+	{"capabilities of the wrong types", `> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{"listChanged":"yes"}},"clientInfo":{"name":"t","version":"1"}}}
+< {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":true,"resources":{"subscribe":"yes"},"acme":5},"serverInfo":{"name":"s","version":"1"}}}`, []string{"initialize-params-invalid", "initialize-result-invalid", "initialize-result-invalid"}},
+	{"capabilities right, an unknown one of any shape", `> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{"listChanged":true},"sampling":{},"elicitation":{}},"clientInfo":{"name":"t","version":"1","title":"T"}}}
+< {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":false},"resources":{"subscribe":true},"logging":{},"completions":{},"experimental":{"x":{}},"acme":true},"serverInfo":{"name":"s","version":"1"},"instructions":"use x"}}`, nil},
 	{"clientInfo without a version", `> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t"}}}`, []string{"initialize-params-invalid"}},
 }
 
@@ -148,6 +154,27 @@ func TestClientResults(t *testing.T) {
 		_, frames := run(t, "$INIT\n"+tc.conv)
 		if got := codes(frames); strings.Join(got, " ") != strings.Join(tc.want, " ") {
 			t.Errorf("%s\nraised %q, want %q", tc.conv, got, tc.want)
+		}
+	}
+}
+
+// A task-augmented tools/call (2025-11-25) is answered with a
+// CreateTaskResult, not a CallToolResult: no content is due.
+func TestCreateTaskResult(t *testing.T) {
+	const call = `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","arguments":{},"task":{"ttl":60000}}}`
+	cases := []struct {
+		answer string
+		want   []string
+	}{
+		{`< {"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"t1","status":"working","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:00Z","ttl":60000,"pollInterval":500}}}`, nil},
+		{`< {"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"t1","status":"working","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:00Z","ttl":null}}}`, nil},
+		{`< {"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"t1","status":"running","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:00Z","ttl":null}}}`, []string{"result-invalid"}},
+		{`< {"jsonrpc":"2.0","id":1,"result":{"task":{"status":"working","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:00Z","ttl":null}}}`, []string{"result-invalid"}},
+	}
+	for _, tc := range cases {
+		_, frames := run(t, "$INIT\n"+call+"\n"+tc.answer)
+		if got := codes(frames); strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("%s\nraised %q, want %q", tc.answer, got, tc.want)
 		}
 	}
 }

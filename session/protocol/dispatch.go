@@ -141,6 +141,10 @@ func (j *Judge) response(in Input, msg val) {
 		j.discoverResult(f, result)
 	}
 	j.capabilityResult(f, method, era)
+	if t := result.get("task"); t.isObject() && method == "tools/call" {
+		j.createTaskResult(f, method, t)
+		return
+	}
 	j.resultShape(f, method, params, result)
 }
 

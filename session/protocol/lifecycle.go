@@ -64,6 +64,7 @@ func (j *Judge) initializeParams(f *wire.Frame, params *obj) {
 	if ci := params.get("clientInfo"); ci.isObject() {
 		j.members(f, "initialize-params-invalid", "initialize's params.clientInfo", ci, implementationMembers)
 	}
+	j.capabilityShapes(f, "initialize-params-invalid", "initialize's params.capabilities", params.get("capabilities"), clientCapabilityMembers)
 	j.caps.setClient(params.get("capabilities"))
 	j.checkExtensions(f, params.path("capabilities", "extensions"), "params.capabilities.extensions")
 }
@@ -97,6 +98,10 @@ func (j *Judge) initializeResult(f *wire.Frame, params, result *obj) {
 	if si := result.get("serverInfo"); si.isObject() {
 		j.members(f, "initialize-result-invalid", "the initialize result's serverInfo", si, implementationMembers)
 	}
+	if in := result.get("instructions"); in.present() && !in.isString() {
+		raise(f, "initialize-result-invalid", "the initialize result's instructions is %s; it must be a string", in.kindName())
+	}
+	j.capabilityShapes(f, "initialize-result-invalid", "the initialize result's capabilities", result.get("capabilities"), serverCapabilityMembers)
 	j.caps.setServer(result.get("capabilities"))
 	j.checkExtensions(f, result.path("capabilities", "extensions"), "result.capabilities.extensions")
 }
