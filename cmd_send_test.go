@@ -26,7 +26,7 @@ func TestHeadlessSendFillsIDs(t *testing.T) {
 {"jsonrpc":"2.0","id":7,"method":"ping"}
 
 {"jsonrpc":"2.0","method":"tools/call","params":{"name":"echo","arguments":{"text":"hello from send"}}}
-{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}
+{"jsonrpc":"2.0","method":"notifications/acme/hello"}
 `
 	r, status := sendJSON(t, "headless-good", input)
 	if status != 0 || len(r.Findings) != 0 {
@@ -45,7 +45,7 @@ func TestHeadlessSendFillsIDs(t *testing.T) {
 	if len(handshakeIDs) == 0 {
 		t.Fatalf("no handshake before the frames")
 	}
-	list, call, ping, note := byMethod["tools/list"], byMethod["tools/call"], byMethod["ping"], byMethod["notifications/roots/list_changed"]
+	list, call, ping, note := byMethod["tools/list"], byMethod["tools/call"], byMethod["ping"], byMethod["notifications/acme/hello"]
 	var listID, callID int
 	if json.Unmarshal(list.ID, &listID) != nil || json.Unmarshal(call.ID, &callID) != nil {
 		t.Fatalf("ids not filled in: tools/list %s, tools/call %s", list.ID, call.ID)

@@ -295,6 +295,11 @@ func (t *Tracker) request(seq uint64, dir wire.Dir, f *wire.Frame, at time.Durat
 	sp.inflight[m.ID] = append(sp.inflight[m.ID], e)
 	t.all = append(t.all, e)
 	if m.ProgressToken.Kind != wire.IDAbsent {
+		if old := sp.tokens[m.ProgressToken]; old != nil && old.State == ReqInFlight {
+			addFinding(f, wire.NewFinding("progress-token-reused", fmt.Sprintf(
+				"the %s's request #%d (%s) offers progress token %s, which its request #%d (%s, id %s) still in flight offered: their progress cannot be told apart",
+				who, seq, m.Method, idText(m.ProgressToken), old.Seq, old.Method, idText(old.ID))))
+		}
 		sp.tokens[m.ProgressToken] = e
 	}
 	sp.observeID(m.ID)

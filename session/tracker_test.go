@@ -318,6 +318,19 @@ func TestTrackerScripts(t *testing.T) {
 			states: []string{"c2s 1 initialize answered", "c2s 2 tools/call answered"},
 		},
 		{
+			name: "progress-token-reused while in flight, not after",
+			era:  EraLegacy,
+			steps: append(legacyOpen(),
+				c(ms(3), `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"a","_meta":{"progressToken":"p"}}}`),
+				c(ms(4), `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"a","_meta":{"progressToken":"p"}}}`),
+				s(ms(5), res(2)), s(ms(6), res(3)),
+				c(ms(7), `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"a","_meta":{"progressToken":"p"}}}`),
+				s(ms(8), res(4)),
+			),
+			want:   []string{"5:progress-token-reused:error"},
+			states: []string{"c2s 1 initialize answered", "c2s 2 tools/call answered", "c2s 3 tools/call answered", "c2s 4 tools/call answered"},
+		},
+		{
 			name: "late-response modern, then a duplicate",
 			era:  EraModern,
 			steps: append(modernOpen(),
@@ -615,7 +628,7 @@ func TestTrackerCodesRegistered(t *testing.T) {
 		"progress-unknown-token": wire.SeverityNote, "server-request-in-modern-era": wire.SeverityError,
 		"unknown-result-type": wire.SeverityError, "message-before-initialized": wire.SeverityWarning,
 		"unflushed-output": wire.SeverityWarning, "missing-result-type": wire.SeverityWarning,
-		"cancel-unknown-request": wire.SeverityWarning,
+		"cancel-unknown-request": wire.SeverityWarning, "progress-token-reused": wire.SeverityError,
 	}
 	for code, sev := range want {
 		info, ok := wire.Lookup(code)

@@ -286,6 +286,13 @@ var entries = []Info{
 		Spec:  `MCP, Cancellation: "The sender of the cancellation notification SHOULD ignore any response to the request that arrives afterward."`,
 	},
 	{
+		Code: "progress-token-reused", Severity: SeverityError,
+		Title: "A progress token offered by two requests in flight at once",
+		Why:   `Progress names its request only by the token: with one token on two requests, the receiver's progress for one is read as the other's, and one request's progress resets the other's timeout.`,
+		Fix:   `Give each request its own token (the request's id is a good one), or send none.`,
+		Spec:  `MCP 2025-11-25, Utilities › Progress: "The progress token MUST be a string or integer value" and "MUST be unique across all active requests."`,
+	},
+	{
 		Code: "cancel-unknown-request", Severity: SeverityWarning,
 		Title: "notifications/cancelled for a request its sender never sent",
 		Why:   `A cancel names one of the sender's own requests. An id it never used is a mix-up — the other side's id, a string id for a number, an id made up — and the request meant to stop goes on. (A request already answered may be cancelled: the two cross on the wire.)`,

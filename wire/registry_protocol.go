@@ -193,8 +193,8 @@ var protocolEntries = []Info{
 	{
 		Code: "list-changed-undeclared", Severity: SeverityWarning, Family: FamilyCapabilities, Eras: EraLegacyOnly,
 		Title: "A list_changed or updated notification the capabilities did not announce",
-		Why:   `Clients subscribe to change notifications only where the server declared listChanged (or subscribe); others drop them, so the client's list goes stale.`,
-		Fix:   `Declare "listChanged": true in the tools / prompts / resources capability (and "subscribe": true for resources/updated), or do not send the notification.`,
+		Why:   `Clients subscribe to change notifications only where the server declared listChanged (or subscribe); others drop them, so the client's list goes stale. The same holds for a client's notifications/roots/list_changed without roots.listChanged.`,
+		Fix:   `Declare "listChanged": true in the tools / prompts / resources capability (and "subscribe": true for resources/updated; a client, "roots": {"listChanged": true}), or do not send the notification.`,
 		Spec:  `MCP 2025-11-25, Server › Tools › List Changed Notification: "When the list of available tools changes, servers that declared the listChanged capability SHOULD send a notification". Lifecycle › Capability Negotiation: "listChanged: Support for list change notifications (for prompts, resources, and tools)". ` + specOperation,
 	},
 	{
@@ -218,6 +218,13 @@ var protocolEntries = []Info{
 		Why:   `Each side has its own requests and notifications: a server that sends tools/list or notifications/initialized, a client that sends notifications/message, speaks to a peer with no handler for it. It is answered Method not found, or dropped, and usually means the two roles were mixed up in the code.`,
 		Fix:   `Send only your side's methods. A server sends sampling/createMessage, roots/list, elicitation/create and the notifications message, resources/updated, */list_changed and elicitation/complete; a client sends the rest. ping, notifications/cancelled, notifications/progress and the tasks methods go both ways.`,
 		Spec:  specSchemaTypes + ` schema.ts › ClientRequest, ClientNotification, ServerRequest, ServerNotification (every revision) list each side's methods.`,
+	},
+	{
+		Code: "ping-refused", Severity: SeverityError, Family: FamilyShapes, Eras: EraLegacyOnly,
+		Title: "A ping answered with an error",
+		Why:   `Ping is how either side checks the other is alive: a peer that pings to keep the connection (or to probe a stuck server) reads an error as a dead or broken peer and may disconnect. Servers that register only their own methods answer it Method not found.`,
+		Fix:   `Answer ping with an empty result, {"jsonrpc":"2.0","id":<its id>,"result":{}}, at any time, before and after initialization (the SDKs do it for you).`,
+		Spec:  `MCP 2025-11-25, Utilities › Ping › Behavior Requirements: "The receiver MUST respond promptly with an empty response". schema.ts › PingRequest: "The receiver must promptly respond, or else may be disconnected." (ping is gone from 2026-07-28)`,
 	},
 	{
 		Code: "params-invalid", Severity: SeverityError, Family: FamilyShapes, Eras: EraBoth,
@@ -544,11 +551,11 @@ var protocolEntries = []Info{
 		Spec:  `MCP 2026-07-28 schema.ts › RequestMetaObject["io.modelcontextprotocol/logLevel"]: "If absent, the server MUST NOT send any notifications/message notifications for this request." Key Changes 5: "servers MUST NOT emit notifications/message for requests that did not include this field".`,
 	},
 	{
-		Code: "log-below-level", Severity: SeverityWarning, Family: FamilyLogging, Eras: EraModernOnly,
-		Title: "A log message below the level the request asked for",
-		Why:   `The request set a minimum level; messages below it are noise the client asked not to get.`,
-		Fix:   `Filter log messages by the request's io.modelcontextprotocol/logLevel before sending.`,
-		Spec:  `MCP 2026-07-28, Basic › _meta: "io.modelcontextprotocol/logLevel — Minimum log level the server should emit for this request".`,
+		Code: "log-below-level", Severity: SeverityWarning, Family: FamilyLogging, Eras: EraBoth,
+		Title: "A log message below the level the client asked for",
+		Why:   `The client set a minimum level (2026-07-28: in the request's _meta; before: with logging/setLevel, once the server accepted it); messages below it are noise the client asked not to get.`,
+		Fix:   `Filter log messages by the level asked for before sending: the request's io.modelcontextprotocol/logLevel, or the last logging/setLevel.`,
+		Spec:  `MCP 2026-07-28, Basic › _meta: "io.modelcontextprotocol/logLevel — Minimum log level the server should emit for this request". 2025-11-25 schema.ts › SetLevelRequestParams.level: "The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message."`,
 	},
 }
 

@@ -28,6 +28,7 @@ var contractCodes = map[string]Severity{
 	"request-timeout": SeverityWarning, "progress-not-increasing": SeverityWarning,
 	"progress-after-completion": SeverityWarning, "progress-unknown-token": SeverityNote,
 	"progress-after-cancel": SeverityWarning, "cancel-unknown-request": SeverityWarning,
+	"progress-token-reused":        SeverityError,
 	"server-request-in-modern-era": SeverityError, "missing-result-type": SeverityWarning,
 	"unknown-result-type": SeverityError, "message-before-initialized": SeverityWarning,
 	"unflushed-output": SeverityWarning, "era-not-spoken": SeverityError,

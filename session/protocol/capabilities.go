@@ -172,5 +172,6 @@ func (j *Judge) serverNotification(f *wire.Frame, m *wire.Message, params *obj) 
 		if !declares(j.caps.server, "logging") {
 			raise(f, "logging-undeclared", "the server sent notifications/message but never declared the logging capability")
 		}
+		j.legacyLogLevel(f, params)
 	}
 }

@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"bytes"
 	"strconv"
 
 	"linesman/wire"
@@ -65,7 +66,9 @@ func (j *Judge) contentBlock(f *wire.Frame, where place, b *obj, el val) string 
 		if needString("data") {
 			j.base64(f, where.with(".data"), b.get("data"))
 		}
-		needString("mimeType")
+		if needString("mimeType") && !mediaTypeOK(b.get("mimeType").rawStr()) {
+			raise(f, "content-block-invalid", "%s (%s) has mimeType %s, which is no media type (type/subtype, e.g. image/png)", where, typ, b.get("mimeType").text())
+		}
 	case "resource_link":
 		if needString("uri") {
 			j.uri(f, where.with(".uri"), b.get("uri"))
@@ -80,7 +83,61 @@ func (j *Judge) contentBlock(f *wire.Frame, where place, b *obj, el val) string 
 		ro := index(r)
 		j.resourceContents(f, where.with(".resource"), &ro)
 	}
+	if a := b.get("annotations"); a.present() {
+		j.annotations(f, "content-block-invalid", where.String()+".annotations", a)
+	}
 	return typ
+}
+
+// mediaTypeOK reports whether s has the shape of a media type: a type and
+// a subtype of token characters, parameters allowed ("image/png",
+// "audio/wav", "image/svg+xml; charset=utf-8").
+func mediaTypeOK(s []byte) bool {
+	if i := bytes.IndexByte(s, ';'); i >= 0 {
+		s = s[:i]
+	}
+	s = bytes.TrimSpace(s)
+	slash := bytes.IndexByte(s, '/')
+	if slash <= 0 || slash == len(s)-1 {
+		return false
+	}
+	for i, c := range s {
+		if i == slash {
+			continue
+		}
+		if c <= ' ' || c >= 0x7f || bytes.IndexByte([]byte(`()<>@,;:\"/[]?={}`), c) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// annotations judges an Annotations object (content blocks, resources):
+// audience of roles, priority from 0 to 1, lastModified a string
+// (2025-06-18).
+func (j *Judge) annotations(f *wire.Frame, code, where string, a val) {
+	if !a.isObject() {
+		raise(f, code, "%s is %s; annotations are an object", where, a.kindName())
+		return
+	}
+	if au := a.get("audience"); au.present() {
+		ok := au.isArray()
+		au.elems(func(_ int, r val) bool {
+			ok = string(r) == `"user"` || string(r) == `"assistant"`
+			return ok
+		})
+		if !ok {
+			raise(f, code, "%s.audience is %s; it must be a list of roles, \"user\" or \"assistant\"", where, au.text())
+		}
+	}
+	if p := a.get("priority"); p.present() {
+		if n, ok := p.num(); !ok || n < 0 || n > 1 {
+			raise(f, code, "%s.priority is %s; it must be a number from 0 (least important) to 1 (most)", where, p.text())
+		}
+	}
+	if lm := a.get("lastModified"); lm.present() && !lm.isString() && j.versionAtLeast(V20250618) {
+		raise(f, code, "%s.lastModified is %s; it must be an ISO 8601 string", where, lm.kindName())
+	}
 }
 
 // resourceContents judges text or blob resource contents.
@@ -174,6 +231,9 @@ func (j *Judge) resourcesListResult(f *wire.Frame, result *obj) {
 			return true
 		}
 		j.members(f, "result-invalid", where.String(), r, resourceMembers)
+		if a := r.get("annotations"); a.present() {
+			j.annotations(f, "result-invalid", where.String()+".annotations", a)
+		}
 		if u := r.get("uri"); !u.isString() {
 			raise(f, "result-invalid", "%s.uri is %s; it must be a string", where, u.kindName())
 		} else {

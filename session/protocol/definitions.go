@@ -183,6 +183,62 @@ func (j *Judge) serverRequestShape(f *wire.Frame, method string, params *obj) {
 			j.elicitationParams(f, params)
 		}
 	}
+	if j.caps.clientKnown && j.version == V20251125 {
+		j.clientSubCapability(f, method, params)
+	}
+}
+
+// elicitedValues: ElicitResult.content holds the form's values, each a
+// string, a number or a boolean (and, from 2025-11-25, a list of strings,
+// a multi-select's).
+func (j *Judge) elicitedValues(f *wire.Frame, c val) {
+	c.members(func(key []byte, v val) bool {
+		switch v.kind() {
+		case kString, kNumber, kBool:
+			return true
+		case kArray:
+			ok := j.versionAtLeast(V20251125)
+			v.elems(func(_ int, e val) bool { ok = ok && e.isString(); return ok })
+			if ok {
+				return true
+			}
+		}
+		raise(f, "result-invalid", "the client's elicitation/create result has content %s of %s; a form value is a string, a number or a boolean%s", val(key).text(), v.kindName(), multiSelectWords(j))
+		return false
+	})
+}
+
+// clientSubCapability flags a 2025-11-25 server request that needs more of
+// a client capability than was declared: sampling with tools needs
+// sampling.tools ("Servers MUST NOT send tool-enabled sampling requests to
+// Clients that have not declared support for tool use via the
+// sampling.tools capability"); an elicitation's mode needs elicitation.form
+// or elicitation.url ("Servers MUST NOT send elicitation requests with
+// modes that are not supported by the client"; an empty elicitation object
+// declares form mode only).
+func (j *Judge) clientSubCapability(f *wire.Frame, method string, params *obj) {
+	switch method {
+	case "sampling/createMessage":
+		if (params.has("tools") || params.has("toolChoice")) && !j.caps.client.path("sampling", "tools").isObject() {
+			raise(f, "undeclared-client-capability", "the server sent a sampling/createMessage with tools but the client did not declare sampling.tools")
+		}
+	case "elicitation/create":
+		el := j.caps.client.get("elicitation")
+		if !el.isObject() {
+			return // undeclared-client-capability says so
+		}
+		form, url := el.get("form").isObject(), el.get("url").isObject()
+		if !form && !url {
+			form = true // {} declares form mode
+		}
+		mode, _ := params.get("mode").str()
+		switch {
+		case mode == "url" && !url:
+			raise(f, "undeclared-client-capability", "the server sent a url-mode elicitation/create but the client declared only form mode (elicitation.url is absent)")
+		case mode != "url" && !form:
+			raise(f, "undeclared-client-capability", "the server sent a form-mode elicitation/create but the client declared only url mode (elicitation.form is absent)")
+		}
+	}
 }
 
 // samplingParams: CreateMessageRequestParams has messages (each a role and
@@ -291,6 +347,8 @@ func (j *Judge) clientResult(f *wire.Frame, method string, r val) {
 		}
 		if c := r.get("content"); c.present() && !c.isObject() {
 			raise(f, "result-invalid", "the client's elicitation/create result has content %s; it must be an object of the form's values", c.kindName())
+		} else {
+			j.elicitedValues(f, c)
 		}
 	case "roots/list":
 		j.rootsResult(f, r)
@@ -417,5 +475,28 @@ func (j *Judge) capabilityShapes(f *wire.Frame, code, where string, caps val, ru
 				}
 			}
 		}
+	}
+}
+
+// pingRefused flags a ping answered with an error: "The receiver MUST
+// respond promptly with an empty response" (every legacy revision; ping is
+// gone from 2026-07-28).
+func (j *Judge) pingRefused(f *wire.Frame, who string) {
+	j.ran(famShapes)
+	raise(f, "ping-refused", "the %s answered ping with error %d (%s) instead of an empty result: a peer that pings to keep the connection alive may drop it", who, f.Msg.ErrorCode, f.Msg.ErrorMessage)
+}
+
+// legacyLogLevel flags a log message below the level the client set with
+// logging/setLevel: "The server should send all logs at this level and
+// higher (i.e., more severe)" (schema.ts SetLevelRequestParams.level).
+// Only messages after the server accepted the level are judged.
+func (j *Judge) legacyLogLevel(f *wire.Frame, params *obj) {
+	set, ok := logLevels[j.logLevel]
+	if !ok {
+		return
+	}
+	level, _ := params.get("level").str()
+	if lv, ok := logLevels[level]; ok && lv < set {
+		raise(f, "log-below-level", "the server sent a %q log message after the client set the level to %q with logging/setLevel", level, j.logLevel)
 	}
 }

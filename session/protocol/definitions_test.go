@@ -66,8 +66,37 @@ var shapeCases = []struct {
 	{"sampling right, content as an array (2025-11-25)", `< {"jsonrpc":"2.0","id":5,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":[{"type":"text","text":"x"}]}],"maxTokens":9}}`, nil},
 	{"elicitation of a nested object", `< {"jsonrpc":"2.0","id":5,"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{"a":{"type":"object"}}}}}`, []string{"params-invalid"}},
 	{"elicitation right, with a multi-select (2025-11-25)", `< {"jsonrpc":"2.0","id":5,"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer"},"c":{"type":"array","items":{"type":"string","enum":["x"]}}}}}}`, nil},
-	{"url elicitation without its url", `< {"jsonrpc":"2.0","id":5,"method":"elicitation/create","params":{"mode":"url","message":"m","elicitationId":"e"}}`, []string{"params-invalid"}},
-	{"url elicitation right", `< {"jsonrpc":"2.0","id":5,"method":"elicitation/create","params":{"mode":"url","message":"m","elicitationId":"e","url":"https://example.com/x"}}`, nil},
+	{"url elicitation without its url", handshake(`{"elicitation":{"url":{}}}`) + `
+< {"jsonrpc":"2.0","id":5,"method":"elicitation/create","params":{"mode":"url","message":"m","elicitationId":"e"}}`, []string{"params-invalid"}},
+	{"url elicitation to a client that declared form mode only", `< {"jsonrpc":"2.0","id":5,"method":"elicitation/create","params":{"mode":"url","message":"m","elicitationId":"e","url":"https://example.com/x"}}`, []string{"undeclared-client-capability"}},
+	{"url elicitation right", handshake(`{"elicitation":{"form":{},"url":{}}}`) + `
+< {"jsonrpc":"2.0","id":5,"method":"elicitation/create","params":{"mode":"url","message":"m","elicitationId":"e","url":"https://example.com/x"}}`, nil},
+	{"form elicitation to a client that declared url mode only", handshake(`{"elicitation":{"url":{}}}`) + `
+< {"jsonrpc":"2.0","id":5,"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{"a":{"type":"string"}}}}}`, []string{"undeclared-client-capability"}},
+	{"sampling with tools, sampling.tools undeclared", `< {"jsonrpc":"2.0","id":5,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"x"}}],"maxTokens":9,"tools":[{"name":"t","inputSchema":{"type":"object"}}]}}`, []string{"undeclared-client-capability"}},
+	{"sampling with tools, sampling.tools declared", handshake(`{"sampling":{"tools":{}}}`) + `
+< {"jsonrpc":"2.0","id":5,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"x"}}],"maxTokens":9,"tools":[{"name":"t","inputSchema":{"type":"object"}}]}}`, nil},
+
+	{"ping refused by the client", `< {"jsonrpc":"2.0","id":5,"method":"ping"}
+> {"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"Method not found"}}`, []string{"ping-refused"}},
+	{"roots list_changed undeclared", handshake(`{"roots":{}}`) + `
+> {"jsonrpc":"2.0","method":"notifications/roots/list_changed"}`, []string{"list-changed-undeclared"}},
+	{"resources/updated without a uri", `< {"jsonrpc":"2.0","method":"notifications/resources/updated","params":{}}`, []string{"params-invalid"}},
+	{"log below the level set", `> {"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"warning"}}
+< {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"debug","data":"before the answer: not judged"}}
+< {"jsonrpc":"2.0","id":1,"result":{}}
+< {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"error","data":"x"}}
+< {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}`, []string{"log-below-level"}},
+	{"annotations out of range", `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"}}
+< {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"x","annotations":{"priority":5,"audience":["system"]}}]}}`, []string{"content-block-invalid", "content-block-invalid"}},
+	{"image of a mimeType that is no media type", `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"}}
+< {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"image","data":"aGk=","mimeType":"png"}]}}`, []string{"content-block-invalid"}},
+	{"content right, with annotations", `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"}}
+< {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"x","annotations":{"priority":0.5,"audience":["user","assistant"],"lastModified":"2025-01-12T15:00:58Z"}},{"type":"image","data":"aGk=","mimeType":"image/svg+xml; charset=utf-8"}]}}`, nil},
+	{"an elicited value of an object", `< {"jsonrpc":"2.0","id":5,"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{"a":{"type":"string"}}}}}
+> {"jsonrpc":"2.0","id":5,"result":{"action":"accept","content":{"a":{"city":"x"}}}}`, []string{"result-invalid"}},
+	{"elicited values right (a multi-select's list, 2025-11-25)", `< {"jsonrpc":"2.0","id":5,"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"array","items":{"type":"string","enum":["x","y"]}}}}}}
+> {"jsonrpc":"2.0","id":5,"result":{"action":"accept","content":{"a":"x","b":["x","y"],"c":3,"d":true}}}`, nil},
 
 	{"serverInfo without a version", `> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
 < {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s"}}}`, []string{"initialize-result-invalid"}},
@@ -177,4 +206,12 @@ func TestCreateTaskResult(t *testing.T) {
 			t.Errorf("%s\nraised %q, want %q", tc.answer, got, tc.want)
 		}
 	}
+}
+
+// handshake is a 2025-11-25 handshake in which the client declares caps
+// and the server every capability.
+func handshake(caps string) string {
+	return `> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":` + caps + `,"clientInfo":{"name":"t","version":"1"}}}
+< {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{},"prompts":{},"resources":{"subscribe":true},"logging":{},"completions":{}},"serverInfo":{"name":"s","version":"1"}}}
+> {"jsonrpc":"2.0","method":"notifications/initialized"}`
 }

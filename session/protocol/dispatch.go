@@ -79,6 +79,12 @@ func (j *Judge) notification(in Input, msg val) {
 		if m.Method == "notifications/initialized" {
 			j.lc.initializedSent = true
 		}
+		if m.Method == "notifications/roots/list_changed" && j.caps.clientKnown && j.era != EraModern {
+			j.ran(famCapabilities)
+			if !declares(j.caps.client, "roots.listChanged") {
+				raise(f, "list-changed-undeclared", "the client sent notifications/roots/list_changed without declaring roots.listChanged")
+			}
+		}
 		if j.era == EraModern {
 			j.removedMethod(f, m.Method)
 		}
@@ -91,8 +97,12 @@ func (j *Judge) notification(in Input, msg val) {
 func (j *Judge) response(in Input, msg val) {
 	f := in.Frame
 	if in.Dir == wire.ClientToServer {
-		if in.Request != nil && f.Msg.Kind == wire.KindResult {
+		switch {
+		case in.Request == nil:
+		case f.Msg.Kind == wire.KindResult:
 			j.clientResult(f, in.Request.Msg.Method, msg.open("result"))
+		case in.Request.Msg.Method == "ping":
+			j.pingRefused(f, "client")
 		}
 		return
 	}
@@ -115,6 +125,9 @@ func (j *Judge) response(in Input, msg val) {
 	}
 	if f.Msg.Kind == wire.KindError {
 		j.errorResponse(in.Seq, f, method, params, era, msg.open("error"))
+		if method == "ping" && era != EraModern {
+			j.pingRefused(f, "server")
+		}
 		return
 	}
 	if method == "" {
@@ -139,6 +152,10 @@ func (j *Judge) response(in Input, msg val) {
 		return
 	case "server/discover":
 		j.discoverResult(f, result)
+	case "logging/setLevel":
+		if era != EraModern {
+			j.logLevel, _ = params.get("level").str()
+		}
 	}
 	j.capabilityResult(f, method, era)
 	if t := result.get("task"); t.isObject() && method == "tools/call" {

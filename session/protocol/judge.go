@@ -57,6 +57,9 @@ type Judge struct {
 
 	lc    lifecycle
 	caps  capabilities
+	// logLevel is the level the last logging/setLevel the server accepted
+	// asked for (legacy era), "" before one.
+	logLevel string
 	tools toolbook
 	pages map[string]*issuedCursors // method -> cursors issued as nextCursor
 	modern
@@ -93,6 +96,7 @@ func New() *Judge {
 func (j *Judge) reset() {
 	j.lc = lifecycle{}
 	j.caps = capabilities{}
+	j.logLevel = ""
 	j.tools = toolbook{byName: map[string]*tool{}}
 	j.pages = map[string]*issuedCursors{}
 	j.modern = newModern()

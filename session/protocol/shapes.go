@@ -95,6 +95,11 @@ func (j *Judge) notificationShape(f *wire.Frame, m *wire.Message, params *obj) {
 		if _, ok := logLevels[string(params.get("level").rawStr())]; !ok || !params.has("data") {
 			raise(f, "params-invalid", "notifications/message needs a level (debug … emergency) and data; it has level %s", params.get("level").text())
 		}
+	case "notifications/resources/updated":
+		j.ran(famShapes)
+		if u := params.get("uri"); !u.isString() {
+			raise(f, "params-invalid", "notifications/resources/updated's params.uri is %s; it must be the URI of the resource that changed", u.kindName())
+		}
 	}
 }
 
