@@ -55,13 +55,13 @@ type Judge struct {
 	pinned  bool
 	version string // negotiated legacy version, or the modern one asked for
 
-	lc    lifecycle
-	caps  capabilities
+	lc   lifecycle
+	caps capabilities
 	// logLevel is the level the last logging/setLevel the server accepted
 	// asked for (legacy era), "" before one.
 	logLevel string
-	tools toolbook
-	pages map[string]*issuedCursors // method -> cursors issued as nextCursor
+	tools    toolbook
+	pages    map[string]*issuedCursors // method -> cursors issued as nextCursor
 	modern
 	prompts map[string][]string // prompt name -> required arguments
 
