@@ -69,8 +69,76 @@ var toolAnnotationMembers = []memberRule{
 // toolShape judges a tool's members other than its name and schemas.
 func (j *Judge) toolShape(f *wire.Frame, i int, t val) {
 	where := "tools[" + itoa(i) + "]"
-	if j.members(f, "result-invalid", where, t, toolMembers) && t.has("annotations") && j.versionAtLeast(V20250326) {
+	if !j.members(f, "result-invalid", where, t, toolMembers) {
+		return
+	}
+	if t.has("annotations") && j.versionAtLeast(V20250326) {
 		j.members(f, "result-invalid", where+".annotations", t.get("annotations"), toolAnnotationMembers)
+	}
+	if !j.versionAtLeast(V20251125) {
+		return
+	}
+	j.icons(f, where, t.get("icons"))
+	switch ts := t.path("execution", "taskSupport"); string(ts) {
+	case "", `"forbidden"`, `"optional"`, `"required"`:
+	default:
+		raise(f, "result-invalid", "%s.execution.taskSupport is %s; it must be \"forbidden\", \"optional\" or \"required\"", where, ts.text())
+	}
+}
+
+// icons judges the icons of a definition (2025-11-25): each a src, with
+// sizes a list of strings and a theme of light or dark.
+func (j *Judge) icons(f *wire.Frame, where string, icons val) {
+	if !icons.present() {
+		return
+	}
+	if !icons.isArray() {
+		raise(f, "result-invalid", "%s.icons is %s; it must be an array of icons", where, icons.kindName())
+		return
+	}
+	icons.elems(func(k int, ic val) bool {
+		iw := where + ".icons[" + itoa(k) + "]"
+		if !j.members(f, "result-invalid", iw, ic, iconMembers) {
+			return false
+		}
+		if th := ic.get("theme"); th.present() && string(th) != `"light"` && string(th) != `"dark"` {
+			raise(f, "result-invalid", "%s.theme is %s; it must be \"light\" or \"dark\"", iw, th.text())
+			return false
+		}
+		return true
+	})
+}
+
+// Icon (2025-11-25); the members of a CompleteResult's completion.
+var (
+	iconMembers = []memberRule{
+		{key: "src", kind: kString, required: true},
+		{key: "mimeType", kind: kString},
+		{key: "sizes", kind: kArray},
+	}
+	completionMembers = []memberRule{
+		{key: "total", kind: kNumber},
+		{key: "hasMore", kind: kBool},
+	}
+)
+
+// completionParams: CompleteRequestParams { ref: PromptReference
+// ("ref/prompt", a name) | ResourceTemplateReference ("ref/resource", a
+// uri); argument: { name: string; value: string } }, every revision.
+func (j *Judge) completionParams(f *wire.Frame, params *obj) {
+	ref, arg := params.get("ref"), params.get("argument")
+	if ref.isObject() {
+		switch string(ref.get("type")) {
+		case `"ref/prompt"`:
+			j.members(f, "params-invalid", "completion/complete's params.ref", ref, []memberRule{{key: "name", kind: kString, required: true}})
+		case `"ref/resource"`:
+			j.members(f, "params-invalid", "completion/complete's params.ref", ref, []memberRule{{key: "uri", kind: kString, required: true}})
+		default:
+			raise(f, "params-invalid", "completion/complete's params.ref.type is %s; it must be \"ref/prompt\" or \"ref/resource\"", ref.get("type").text())
+		}
+	}
+	if arg.isObject() {
+		j.members(f, "params-invalid", "completion/complete's params.argument", arg, []memberRule{{key: "name", kind: kString, required: true}, {key: "value", kind: kString, required: true}})
 	}
 }
 
@@ -292,10 +360,10 @@ func (j *Judge) elicitationParams(f *wire.Frame, params *obj) {
 		typ, _ := p.get("type").str()
 		switch typ {
 		case "string", "number", "integer", "boolean":
-			return true
+			return j.primitiveSchema(f, where+".requestedSchema property "+val(key).text(), typ, p)
 		case "array":
 			if j.versionAtLeast(V20251125) {
-				return true
+				return j.multiSelectSchema(f, where+".requestedSchema property "+val(key).text(), p)
 			}
 		}
 		raise(f, "params-invalid", "%s.requestedSchema property %s has type %s; elicitation asks for flat primitive values (string, number, integer, boolean%s)", where, val(key).text(), p.get("type").text(), multiSelectWords(j))
@@ -499,4 +567,66 @@ func (j *Judge) legacyLogLevel(f *wire.Frame, params *obj) {
 	if lv, ok := logLevels[level]; ok && lv < set {
 		raise(f, "log-below-level", "the server sent a %q log message after the client set the level to %q with logging/setLevel", level, j.logLevel)
 	}
+}
+
+// primitiveSchema judges one form field (StringSchema, NumberSchema,
+// BooleanSchema, EnumSchema): a string's format is email, uri, date or
+// date-time, an enum lists strings, a default has the field's type (and
+// an enum's is one of its values). Defaults of strings and numbers came
+// with 2025-11-25; before, they are extra members.
+func (j *Judge) primitiveSchema(f *wire.Frame, where, typ string, p val) bool {
+	if fm := p.get("format"); fm.present() && typ == "string" {
+		switch string(fm) {
+		case `"email"`, `"uri"`, `"date"`, `"date-time"`:
+		default:
+			raise(f, "params-invalid", "%s has format %s; a form field's format is email, uri, date or date-time", where, fm.text())
+			return false
+		}
+	}
+	enum := p.get("enum")
+	if enum.present() {
+		ok := enum.isArray() && typ == "string"
+		enum.elems(func(_ int, e val) bool { ok = ok && e.isString(); return ok })
+		if !ok {
+			raise(f, "params-invalid", "%s has enum %s; an enum field is a string field listing strings", where, enum.text())
+			return false
+		}
+	}
+	def := p.get("default")
+	if !def.present() || typ != "boolean" && !j.versionAtLeast(V20251125) {
+		return true
+	}
+	want := map[string]int{"string": kString, "number": kNumber, "integer": kNumber, "boolean": kBool}[typ]
+	if def.kind() != want {
+		raise(f, "params-invalid", "%s has default %s; it must be %s, as the field is", where, def.text(), kindNames[want])
+		return false
+	}
+	if enum.present() {
+		in := false
+		enum.elems(func(_ int, e val) bool { in = string(e) == string(def); return !in })
+		if !in {
+			raise(f, "params-invalid", "%s has default %s, which is none of its enum values", where, def.text())
+			return false
+		}
+	}
+	return true
+}
+
+// multiSelectSchema judges a multi-select field (2025-11-25): items are
+// strings of an enum, or anyOf titled constants.
+func (j *Judge) multiSelectSchema(f *wire.Frame, where string, p val) bool {
+	items := p.get("items")
+	ok := items.isObject()
+	switch {
+	case !ok:
+	case items.has("anyOf"):
+		ok = items.get("anyOf").isArray()
+	default:
+		ok = string(items.get("type")) == `"string"` && items.get("enum").isArray()
+		items.get("enum").elems(func(_ int, e val) bool { ok = ok && e.isString(); return ok })
+	}
+	if !ok {
+		raise(f, "params-invalid", "%s is a multi-select whose items are %s; they must be {\"type\": \"string\", \"enum\": [...]} or {\"anyOf\": [{\"const\", \"title\"}, ...]}", where, items.text())
+	}
+	return ok
 }

@@ -98,6 +98,19 @@ var shapeCases = []struct {
 	{"elicited values right (a multi-select's list, 2025-11-25)", `< {"jsonrpc":"2.0","id":5,"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"array","items":{"type":"string","enum":["x","y"]}}}}}}
 > {"jsonrpc":"2.0","id":5,"result":{"action":"accept","content":{"a":"x","b":["x","y"],"c":3,"d":true}}}`, nil},
 
+	{"completion with a bare ref type and a number for value", `> {"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"ref":{"type":"prompt","name":"p"},"argument":{"name":"a","value":3}}}`, []string{"params-invalid", "params-invalid"}},
+	{"completion total of a string", `> {"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"ref":{"type":"ref/resource","uri":"file:///{x}"},"argument":{"name":"x","value":""}}}
+< {"jsonrpc":"2.0","id":1,"result":{"completion":{"values":["a"],"total":"many"}}}`, []string{"result-invalid"}},
+	{"completion right", `> {"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"p"},"argument":{"name":"a","value":"x"}}}
+< {"jsonrpc":"2.0","id":1,"result":{"completion":{"values":["a"],"total":1,"hasMore":false}}}`, nil},
+	{"tool icons and execution of the wrong shapes", `> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"},"icons":[{"src":"i.png","theme":"blue"}],"execution":{"taskSupport":"sometimes"}}]}}`, []string{"result-invalid", "result-invalid"}},
+	{"tool icons and execution right", `> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"},"icons":[{"src":"https://x/i.png","mimeType":"image/png","sizes":["48x48"],"theme":"dark"}],"execution":{"taskSupport":"optional"}}]}}`, nil},
+	{"an enum field whose default is none of its values", `< {"jsonrpc":"2.0","id":5,"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{"c":{"type":"string","enum":["a","b"],"default":"z"}}}}}`, []string{"params-invalid"}},
+	{"a string field of an unknown format", `< {"jsonrpc":"2.0","id":5,"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{"p":{"type":"string","format":"phone"}}}}}`, []string{"params-invalid"}},
+	{"a multi-select of numbers", `< {"jsonrpc":"2.0","id":5,"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{"m":{"type":"array","items":{"type":"number"}}}}}}`, []string{"params-invalid"}},
+	{"form fields right, with defaults (2025-11-25)", `< {"jsonrpc":"2.0","id":5,"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{"c":{"type":"string","enum":["a","b"],"default":"b"},"e":{"type":"string","format":"email","default":"a@b.c"},"n":{"type":"integer","minimum":1,"default":3},"b":{"type":"boolean","default":false},"t":{"type":"string","oneOf":[{"const":"x","title":"X"}]},"m":{"type":"array","items":{"anyOf":[{"const":"x","title":"X"}]}}},"required":["c"]}}}`, nil},
 	{"serverInfo without a version", `> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
 < {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s"}}}`, []string{"initialize-result-invalid"}},
 	{"instructions that are not a string", `> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}

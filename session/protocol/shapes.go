@@ -71,6 +71,7 @@ func (j *Judge) paramsShape(f *wire.Frame, method string, params *obj) {
 	case "completion/complete":
 		need("ref", kObject, "an object")
 		need("argument", kObject, "an object")
+		j.completionParams(f, params)
 	case "subscriptions/listen":
 		need("notifications", kObject, "an object")
 	case "logging/setLevel":
@@ -153,6 +154,7 @@ func (j *Judge) resultShape(f *wire.Frame, method string, params, result *obj) {
 			} else if n := vals.count(); n > 100 {
 				raise(f, "result-invalid", "the completion/complete result has %d values; at most 100 are allowed", n)
 			}
+			j.members(f, "result-invalid", "the completion/complete result's completion", result.get("completion"), completionMembers)
 		}
 	}
 	j.cursorResult(f, method, result)
