@@ -57,6 +57,9 @@ type tapFlags struct {
 	maxFrame int
 	timeout  time.Duration
 	keep     int
+	// maxCapture bounds the capture's size: a tap lives as long as its
+	// host, and a runaway server must not fill the disk through it.
+	maxCapture int64
 }
 
 // runTap is "linesman tap": forward, record, judge, and exit as the server did.
@@ -68,6 +71,7 @@ func runTap(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.IntVar(&tf.maxFrame, "max-frame", 16<<20, "largest frame the judge keeps whole, in bytes (forwarding is never limited)")
 	durationVar(fs, &tf.timeout, "timeout", session.DefaultTimeout, "a request of the host unanswered this long is flagged request-timeout")
 	fs.IntVar(&tf.keep, "keep", 20, "ended captures of this tap's name to keep; older ones are removed when it starts")
+	sizeVar(fs, &tf.maxCapture, "max-capture", defaultTapMaxCapture, "largest capture file; past it, recording stops with a note and the traffic is still passed on (0: no limit)")
 	if status, ok := parseFlags(fs, args); !ok {
 		return status
 	}
@@ -157,6 +161,12 @@ const (
 	tapJudgeBudget = 16 << 20
 	tapMemoryLimit = tapRetention + 2*tapJudgeBudget + 64<<20
 )
+
+// defaultTapMaxCapture is --max-capture's default: a capture of a week of
+// a chatty server's logging fits, a runaway flood stops well short of
+// filling a disk (a tap under a server writing 250 MiB/s, left running,
+// once wrote 78 GB in five minutes), and --keep of them stay bounded.
+const defaultTapMaxCapture = 256 << 20
 
 // limitTapMemory replaces limitMemory's limit with the tap's, unless
 // GOMEMLIMIT is set.
@@ -254,7 +264,7 @@ func startTapRecording(tf *tapFlags, command []string, log *session.Log, stderr 
 	}
 	if err == nil {
 		flags := commonFlags{timeout: tf.timeout, maxFrame: tf.maxFrame, era: "auto"}
-		r.rec, err = capture.Create(path, log, captureHeader(&flags, command))
+		r.rec, err = capture.CreateLimited(path, log, captureHeader(&flags, command), tf.maxCapture)
 	}
 	if err != nil {
 		r.fail(err)

@@ -393,3 +393,41 @@ func TestTapHostClosesStdout(t *testing.T) {
 		t.Errorf("exit status %d, want %d (the server's death by SIGPIPE)", got, 128+int(syscall.SIGPIPE))
 	}
 }
+
+// TestTapCaptureLimit: past --max-capture the tap stops recording, with a
+// note closing the capture and one line on stderr, and passes every byte
+// on as before.
+func TestTapCaptureLimit(t *testing.T) {
+	bin, dir := linesmanBinary(t), t.TempDir()
+	cmd := exec.Command(bin, "tap", "--dir", dir, "--max-capture", "64KiB", "--", testBinary, "-test.run=^$")
+	cmd.Env = append(os.Environ(), "LINESMAN_FAKE_SERVER=tap-echo")
+	const n = 2000
+	req := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("p", 1000) + `"}}` + "\n"
+	cmd.Stdin = strings.NewReader(strings.Repeat(req, n))
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v; stderr %q", err, stderr.String())
+	}
+	if got := strings.Count(stdout.String(), `{"jsonrpc":"2.0","id":1,"result":{}}`+"\n"); got != n {
+		t.Errorf("%d answers passed on, want %d", got, n)
+	}
+	if lines := strings.Count(stderr.String(), "linesman tap:"); lines != 1 || !strings.Contains(stderr.String(), "size limit of 65536 bytes") {
+		t.Errorf("stderr %q: want one line saying the capture reached its limit", stderr.String())
+	}
+	taps, err := capture.ListTaps(dir)
+	if err != nil || len(taps) != 1 {
+		t.Fatalf("taps: %v, %v", taps, err)
+	}
+	if fi, err := os.Stat(taps[0].Path); err != nil || fi.Size() > 64<<10+1024 {
+		t.Errorf("capture size %v (%v), want at most the limit and its note", fi.Size(), err)
+	}
+	c, err := capture.Open(taps[0].Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, next := c.Log.Bounds()
+	if last, _ := c.Log.Get(next - 1); !strings.Contains(last.Note, "the capture stops here") {
+		t.Errorf("the capture ends with %+v, want the note that it stops", last)
+	}
+}

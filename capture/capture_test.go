@@ -808,3 +808,54 @@ func FuzzOpen(f *testing.F) {
 		}
 	})
 }
+
+// TestCreateLimited: a capture with a size limit holds whole records up to
+// it, then a note that it stops there; recording stops with ErrLimit, and
+// the file reads back.
+func TestCreateLimited(t *testing.T) {
+	const limit = 20 << 10
+	log := session.NewLog(0)
+	path := filepath.Join(t.TempDir(), "c.jsonl")
+	r, err := CreateLimited(path, log, Header{}, limit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 500 {
+		log.Append(session.Event{Type: session.EventNote, Note: strings.Repeat("n", 100)})
+	}
+	err = r.Close()
+	if !errors.Is(err, ErrLimit) {
+		t.Fatalf("Close: %v, want ErrLimit", err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Size() > limit+1024 {
+		t.Errorf("the capture holds %d bytes, past its limit of %d and the note", fi.Size(), limit)
+	}
+	c, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, next := c.Log.Bounds()
+	last, _ := c.Log.Get(next - 1)
+	if last.Type != session.EventNote || !strings.Contains(last.Note, "reached its limit of 20480 bytes") {
+		t.Errorf("last event %+v, want the note that the capture stops", last)
+	}
+	if n := c.Log.Len(); n < 100 || n >= 500 {
+		t.Errorf("%d events read back, want the ones that fit", n)
+	}
+	// Unlimited, the same log is recorded whole.
+	path2 := filepath.Join(t.TempDir(), "d.jsonl")
+	r2, err := CreateLimited(path2, log, Header{}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r2.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if c2, err := Open(path2); err != nil || c2.Log.Len() != 500 {
+		t.Errorf("unlimited: %v, %d events", err, c2.Log.Len())
+	}
+}

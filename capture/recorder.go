@@ -39,6 +39,10 @@ type Recorder struct {
 	// flood; the benchmark compares it with the default coalescing.
 	perRecord bool
 
+	// limit, when positive, is the most bytes of records the file may hold
+	// (CreateLimited); size is what it holds so far.
+	limit, size int64
+
 	mu      sync.Mutex
 	err     error  // first write error; recording stops there
 	written uint64 // events written
@@ -53,11 +57,29 @@ func Create(path string, log *session.Log, h Header) (*Recorder, error) {
 	return create(path, log, h, false)
 }
 
+// CreateLimited is Create for a capture that may hold at most limit bytes
+// (a tap's, which lives as long as its host, under whatever its server
+// writes): the record that would cross the limit is replaced by a note
+// saying so, and recording stops there with an error wrapping ErrLimit.
+// A limit of 0 or less is no limit.
+func CreateLimited(path string, log *session.Log, h Header, limit int64) (*Recorder, error) {
+	return createWith(path, log, h, false, limit)
+}
+
+// ErrLimit is wrapped by the error of a recorder that stopped at its
+// limit (CreateLimited).
+var ErrLimit = errors.New("the capture reached its size limit")
+
 func create(path string, log *session.Log, h Header, perRecord bool) (*Recorder, error) {
+	return createWith(path, log, h, perRecord, 0)
+}
+
+func createWith(path string, log *session.Log, h Header, perRecord bool, limit int64) (*Recorder, error) {
 	r, err := prepare(path, log, h, perRecord)
 	if err != nil {
 		return nil, err
 	}
+	r.limit = limit
 	// Subscribe before looking at the log, so no append can slip between
 	// the first read and the first signal.
 	r.signal, r.cancel = log.Subscribe()
@@ -232,7 +254,13 @@ func (r *Recorder) drain() {
 			r.next = upTo
 		}
 		for i := range evs {
+			mark := len(buf)
 			buf = appendEvent(buf, &evs[i])
+			if r.limit > 0 && r.size+int64(len(buf)) > r.limit {
+				r.stopAtLimit(buf[:mark], pending, &evs[i])
+				clear(evs)
+				return
+			}
 			pending++
 			r.next = evs[i].Seq + 1
 			if len(buf) >= flushAt || r.perRecord {
@@ -259,7 +287,8 @@ func (r *Recorder) drain() {
 // hold; on error it keeps the error and recording stops (a capture with a
 // hole in the middle would lie).
 func (r *Recorder) write(recs []byte, events uint64) bool {
-	_, err := r.file.Write(recs)
+	n, err := r.file.Write(recs)
+	r.size += int64(n)
 	r.mu.Lock()
 	if err != nil && r.err == nil {
 		r.err = fmt.Errorf("capture: writing %s: %w", r.path, err)
@@ -275,6 +304,23 @@ func (r *Recorder) write(recs []byte, events uint64) bool {
 		r.buf = make([]byte, 0, bufSize)
 	}
 	return err == nil
+}
+
+// stopAtLimit writes the records built before ev (recs, holding events
+// events), then, in ev's place, a note that the capture stops there, and
+// stops recording with ErrLimit. The note is written even when it crosses
+// the limit by its own few bytes: a capture must say why it ends.
+func (r *Recorder) stopAtLimit(recs []byte, events uint64, ev *session.Event) {
+	note := session.Event{Seq: ev.Seq, At: ev.At, Type: session.EventNote, Note: fmt.Sprintf(
+		"the capture stops here: it reached its limit of %d bytes; what followed was passed on but not recorded", r.limit)}
+	if !r.write(appendEvent(recs, &note), events) {
+		return
+	}
+	r.mu.Lock()
+	if r.err == nil {
+		r.err = fmt.Errorf("capture: %s: %w of %d bytes; the rest of the session is not recorded", r.path, ErrLimit, r.limit)
+	}
+	r.mu.Unlock()
 }
 
 func (r *Recorder) failed() bool {
