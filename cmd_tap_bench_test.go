@@ -30,7 +30,8 @@ func startBenchServer(b *testing.B, fake string, tapped bool, env ...string) *be
 	b.Helper()
 	argv := []string{testBinary, "-test.run=^$"}
 	if tapped {
-		argv = append([]string{linesmanBinary(b), "tap", "--dir", benchTapDir(b), "--name", fake, "--"}, argv...)
+		// No capture limit: the tap records all it judges, as before the limit existed.
+		argv = append([]string{linesmanBinary(b), "tap", "--dir", benchTapDir(b), "--max-capture", "0", "--name", fake, "--"}, argv...)
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = append(append(os.Environ(), "LINESMAN_FAKE_SERVER="+fake), env...)
