@@ -433,53 +433,6 @@ func (t *Tracker) notification(seq uint64, dir wire.Dir, f *wire.Frame, at time.
 	}
 }
 
-// progress applies a notifications/progress sent in direction dir to the
-// request, sent the other way, that offered the token.
-func (t *Tracker) progress(dir wire.Dir, f *wire.Frame, at time.Duration) {
-	m := &f.Msg
-	e := t.spaces[opposite(dir)].tokens[m.ProgressToken]
-	if e == nil {
-		addFinding(f, wire.NewFinding("progress-unknown-token", fmt.Sprintf(
-			"progress for token %s, which no request in flight offered", idText(m.ProgressToken))))
-		return
-	}
-	switch e.State {
-	case ReqInFlight:
-	case ReqAnswered, ReqError:
-		if e.taskCreated && e.State == ReqAnswered {
-			break // the task it created goes on, and reports its progress
-		}
-		addFinding(f, wire.NewFinding("progress-after-completion", fmt.Sprintf(
-			"progress for token %s after request #%d (%s, id %s) was answered",
-			idText(m.ProgressToken), e.Seq, e.Method, idText(e.ID))))
-		return
-	case ReqCancelled:
-		// The cancel and one progress may cross on the wire; a second
-		// progress after it means the work goes on.
-		if e.ProgressAfterCancel++; e.ProgressAfterCancel == 2 {
-			addFinding(f, wire.NewFinding("progress-after-cancel", fmt.Sprintf(
-				"progress for token %s keeps coming after request #%d (%s, id %s) was cancelled at #%d: the work was not stopped",
-				idText(m.ProgressToken), e.Seq, e.Method, idText(e.ID), e.CancelSeq)))
-		}
-		return
-	default:
-		// Timed out or lost: the sender may not know yet.
-		return
-	}
-	if e.HasProgress && !(m.Progress > e.Progress) {
-		addFinding(f, wire.NewFinding("progress-not-increasing", fmt.Sprintf(
-			"progress %s for token %s after %s: progress must increase with each notification",
-			fmtNum(m.Progress), idText(m.ProgressToken), fmtNum(e.Progress))))
-	}
-	e.HasProgress = true
-	e.Progress, e.Total, e.HasTotal = m.Progress, m.Total, m.HasTotal
-	e.ProgressMessage = m.ProgressMessage
-	e.LastProgressAt = at
-	if e.Deadline != 0 {
-		e.Deadline = min(at+t.opts.timeout(), e.SentAt+t.opts.maxTimeout())
-	}
-}
-
 // response pairs an answer sent in direction dir with a request sent the
 // other way, and returns the request it answers (nil: none). The pairing
 // rules, which every reader of pairs relies on ([Tracker.PairOf]):
@@ -585,29 +538,6 @@ func (t *Tracker) noteAnswer(e *entry, f *wire.Frame) {
 		e.ResultType = f.Msg.ResultType
 	}
 	e.taskCreated = f.Msg.Kind == wire.KindResult && createsTask(e.Method, f)
-}
-
-// createsTask reports whether f answers a request of method with a
-// CreateTaskResult ({"task": {...}}): the receiver of a task-augmented
-// request "immediately returns a CreateTaskResult", and the progress token
-// "MUST continue to be used … throughout the task's lifetime, even after
-// the CreateTaskResult has been returned" (2025-11-25, Tasks and Progress).
-func createsTask(method string, f *wire.Frame) bool {
-	switch method {
-	case "tools/call", "sampling/createMessage", "elicitation/create":
-	default:
-		return false
-	}
-	raw := f.Raw()
-	if !bytes.Contains(raw, []byte(`"task"`)) {
-		return false
-	}
-	var m struct {
-		Result struct {
-			Task json.RawMessage `json:"task"`
-		} `json:"result"`
-	}
-	return json.Unmarshal(raw, &m) == nil && len(m.Result.Task) > 0 && m.Result.Task[0] == '{'
 }
 
 // end moves e out of the in-flight set.
