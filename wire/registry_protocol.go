@@ -204,6 +204,13 @@ var protocolEntries = []Info{
 		Fix:   `Declare "logging": {} in the capabilities, or log to stderr instead.`,
 		Spec:  `MCP, Server › Utilities › Logging › Capabilities: "Servers that emit log message notifications MUST declare the logging capability"`,
 	},
+	{
+		Code: "declared-method-not-found", Severity: SeverityError, Family: FamilyCapabilities, Eras: EraBoth,
+		Title: "A declared capability's method answered Method not found",
+		Why:   `A host uses what the server declared: a server that declares tools (prompts, resources, completions, logging) and answers tools/list with -32601 leaves the host with a feature it cannot use, and usually means a handler was never registered, or was registered after the connection started.`,
+		Fix:   `Register the handlers of every capability you declare before serving (or declare only what you serve). An unknown tool, prompt or resource is -32602 (Invalid params), not -32601.`,
+		Spec:  `MCP 2025-11-25, Lifecycle › Capability Negotiation: "Client and server capabilities establish which optional protocol features will be available during the session." Server › Tools › Capabilities: "Servers that support tools MUST declare the tools capability" (Prompts, Resources, Completion and Logging likewise): the declaration says the feature's methods are served.`,
+	},
 	// --- shapes ---
 	{
 		Code: "notification-with-id", Severity: SeverityError, Family: FamilyShapes, Eras: EraBoth,

@@ -175,3 +175,20 @@ func (j *Judge) serverNotification(f *wire.Frame, m *wire.Message, params *obj) 
 		j.legacyLogLevel(f, params)
 	}
 }
+
+// declaredMethodRefused flags a server that declared a capability and
+// answers one of its methods "Method not found" (-32601): a host that
+// believed the declaration finds nothing behind it. resources/templates/list
+// is left out (a server may have resources and no templates), and so is
+// logging/setLevel in 2026-07-28, which removed it.
+func (j *Judge) declaredMethodRefused(f *wire.Frame, method string, code int64, era Era) {
+	need := serverCapability(method)
+	if code != -32601 || need == "" || method == "resources/templates/list" || !j.caps.serverKnown ||
+		era == EraModern && method == "logging/setLevel" {
+		return
+	}
+	j.ran(famCapabilities)
+	if j.caps.serverDeclares(need) {
+		raise(f, "declared-method-not-found", "the server declared the %s capability but answered %s with Method not found (-32601)", need, method)
+	}
+}

@@ -99,6 +99,11 @@ var ruleCases = []ruleCase{
 	{"wrong-direction",
 		"$INIT\n" + `< {"jsonrpc":"2.0","id":7,"method":"tools/list"}`,
 		"$INIT\n" + `< {"jsonrpc":"2.0","id":7,"method":"roots/list"}`},
+	{"declared-method-not-found",
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":5,"method":"prompts/list"}
+< {"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"Method not found"}}`,
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":5,"method":"resources/templates/list"}
+< {"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"Method not found"}}`},
 	{"ping-refused",
 		"$INIT\n" + `> {"jsonrpc":"2.0","id":5,"method":"ping"}
 < {"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"Method not found"}}`,

@@ -25,6 +25,7 @@ func (j *Judge) errorResponse(seq uint64, f *wire.Frame, method string, params *
 	if code >= -32768 && code <= -32100 && !standardCode(code) {
 		raise(f, "reserved-range-error-code", "error code %d is in the range JSON-RPC reserves (-32768…-32000) but is none of its defined codes; application errors belong outside it", code)
 	}
+	j.declaredMethodRefused(f, method, code, era)
 	switch {
 	case method == "initialize":
 		j.lc.initAnswered = true
