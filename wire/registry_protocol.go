@@ -314,6 +314,13 @@ var protocolEntries = []Info{
 		Spec:  specToolNames,
 	},
 	{
+		Code: "input-error-as-protocol-error", Severity: SeverityWarning, Family: FamilyTools, Eras: EraBoth,
+		Title: "Arguments that fail the inputSchema answered with a JSON-RPC error",
+		Why:   `A JSON-RPC error goes to the host, not to the model: the model never learns what was wrong with its arguments and cannot correct them. From 2025-11-25 input validation failures are tool execution errors, which the model reads. (Checked only where linesman itself found the arguments invalid against the tool's inputSchema.)`,
+		Fix:   `Answer invalid arguments with {"content":[{"type":"text","text":"<what was wrong>"}],"isError":true}; keep -32602 for an unknown tool or a request that is not a tools/call at all. The go-sdk (since March 2026) and newer TypeScript SDKs do this for you.`,
+		Spec:  `MCP 2025-11-25, Server › Tools › Error Handling: Tool Execution Errors include "Input validation errors (e.g., date in wrong format, value out of range)", reported "in tool results with isError: true" (SEP-1303). schema.ts › CallToolResult.isError: "Any errors that originate from the tool SHOULD be reported inside the result object … not as an MCP protocol-level error response."`,
+	},
+	{
 		Code: "tool-input-schema-invalid", Severity: SeverityError, Family: FamilySchemas, Eras: EraBoth,
 		Title: `A tool whose inputSchema is not an object schema ("type": "object")`,
 		Why:   `Tool arguments are always a JSON object. Hosts hand inputSchema to the model as the function's parameters; null or a non-object schema makes SDKs reject the whole tools/list.`,

@@ -128,6 +128,10 @@ func (j *Judge) response(in Input, msg val) {
 		if method == "ping" && era != EraModern {
 			j.pingRefused(f, "server")
 		}
+		if method == "tools/call" && f.Msg.ErrorCode == -32602 && j.versionAtLeast(V20251125) && argumentsFailed(in.Request) {
+			j.ran(famTools)
+			raise(f, "input-error-as-protocol-error", "the tools/call arguments failed the tool's inputSchema and the server answered with a JSON-RPC error (-32602), where 2025-11-25 wants a result with isError: true that the model can read and correct")
+		}
 		return
 	}
 	if method == "" {

@@ -104,6 +104,15 @@ var ruleCases = []ruleCase{
 < {"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"Method not found"}}`,
 		"$INIT\n" + `> {"jsonrpc":"2.0","id":5,"method":"resources/templates/list"}
 < {"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"Method not found"}}`},
+	{"input-error-as-protocol-error",
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}}]}}
+> {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"a","arguments":{"n":"x"}}}
+< {"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"Invalid arguments"}}`,
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}}]}}
+> {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"b","arguments":{}}}
+< {"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"Unknown tool: b"}}`},
 	{"ping-refused",
 		"$INIT\n" + `> {"jsonrpc":"2.0","id":5,"method":"ping"}
 < {"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"Method not found"}}`,

@@ -303,3 +303,17 @@ func (j *Judge) toolCallResult(f *wire.Frame, params, result *obj) {
 		raise(f, "structured-content-invalid", "structuredContent does not match tool %q's outputSchema: %s", name, msg)
 	}
 }
+
+// argumentsFailed reports whether the judge found req's tools/call
+// arguments not to match the tool's inputSchema (tool-arguments-invalid).
+func argumentsFailed(req *wire.Frame) bool {
+	if req == nil {
+		return false
+	}
+	for _, fd := range req.Findings {
+		if fd.Code == "tool-arguments-invalid" {
+			return true
+		}
+	}
+	return false
+}
