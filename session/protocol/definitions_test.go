@@ -111,6 +111,12 @@ var shapeCases = []struct {
 	{"a string field of an unknown format", `< {"jsonrpc":"2.0","id":5,"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{"p":{"type":"string","format":"phone"}}}}}`, []string{"params-invalid"}},
 	{"a multi-select of numbers", `< {"jsonrpc":"2.0","id":5,"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{"m":{"type":"array","items":{"type":"number"}}}}}}`, []string{"params-invalid"}},
 	{"form fields right, with defaults (2025-11-25)", `< {"jsonrpc":"2.0","id":5,"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{"c":{"type":"string","enum":["a","b"],"default":"b"},"e":{"type":"string","format":"email","default":"a@b.c"},"n":{"type":"integer","minimum":1,"default":3},"b":{"type":"boolean","default":false},"t":{"type":"string","oneOf":[{"const":"x","title":"X"}]},"m":{"type":"array","items":{"anyOf":[{"const":"x","title":"X"}]}}},"required":["c"]}}}`, nil},
+	{"a task-augmented call to a server without tasks", `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","arguments":{},"task":{"ttl":1000}}}`, []string{"undeclared-capability-request"}},
+	{"a task-augmented call of a tool that forbids it", strings.Replace(handshake(`{}`), `"tools":{}`, `"tools":{},"tasks":{"requests":{"tools":{"call":{}}}}`, 1) + `
+> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":"b","inputSchema":{"type":"object"},"execution":{"taskSupport":"optional"}}]}}
+> {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"a","arguments":{},"task":{"ttl":1000}}}
+> {"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"b","arguments":{},"task":{"ttl":1000}}}`, []string{"undeclared-capability-request"}},
 	{"serverInfo without a version", `> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
 < {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s"}}}`, []string{"initialize-result-invalid"}},
 	{"instructions that are not a string", `> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
@@ -214,7 +220,8 @@ func TestCreateTaskResult(t *testing.T) {
 		{`< {"jsonrpc":"2.0","id":1,"result":{"task":{"status":"working","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:00Z","ttl":null}}}`, []string{"result-invalid"}},
 	}
 	for _, tc := range cases {
-		_, frames := run(t, "$INIT\n"+call+"\n"+tc.answer)
+		withTasks := strings.Replace(handshake(`{}`), `"tools":{}`, `"tools":{},"tasks":{"requests":{"tools":{"call":{}}}}`, 1)
+		_, frames := run(t, withTasks+"\n"+call+"\n"+tc.answer)
 		if got := codes(frames); strings.Join(got, " ") != strings.Join(tc.want, " ") {
 			t.Errorf("%s\nraised %q, want %q", tc.answer, got, tc.want)
 		}

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"bytes"
+	"cmp"
 	"strings"
 
 	"linesman/wire"
@@ -15,6 +16,7 @@ type tool struct {
 	compiled       bool
 	schemaReported bool // tool-schema-invalid was raised for it
 	schemaErr      string
+	taskSupport    string // execution.taskSupport (2025-11-25); "" when absent
 }
 
 // toolbook is the tools seen in tools/list results.
@@ -105,7 +107,9 @@ func (j *Judge) toolDefinition(f *wire.Frame, i int, name string, t val) {
 	}
 	old := j.tools.byName[name]
 	nt := &tool{name: name, input: clone(in), output: clone(out)}
+	nt.taskSupport, _ = t.path("execution", "taskSupport").str()
 	if old != nil && bytes.Equal(old.input, nt.input) && bytes.Equal(old.output, nt.output) {
+		old.taskSupport = nt.taskSupport
 		return // unchanged: keep what was compiled
 	}
 	j.tools.byName[name] = nt
@@ -243,6 +247,9 @@ func (j *Judge) toolFor(f *wire.Frame, params *obj) *tool {
 
 // toolCallRequest validates the arguments against the tool's inputSchema.
 func (j *Judge) toolCallRequest(f *wire.Frame, params *obj) {
+	if params.get("task").isObject() && j.version == V20251125 {
+		j.taskAugmentedCall(f, params)
+	}
 	t := j.toolFor(f, params)
 	if t == nil || t.inSch == nil {
 		return
@@ -316,4 +323,25 @@ func argumentsFailed(req *wire.Frame) bool {
 		}
 	}
 	return false
+}
+
+// taskAugmentedCall judges a tools/call that asks to run as a task
+// (2025-11-25): the server must have declared tasks.requests.tools.call
+// ("clients MUST NOT attempt to use task augmentation on that server's
+// tools" otherwise), and the tool must not forbid it ("If taskSupport is
+// absent or forbidden, clients MUST NOT attempt to invoke the tool as a
+// task").
+func (j *Judge) taskAugmentedCall(f *wire.Frame, params *obj) {
+	if !j.caps.serverKnown {
+		return
+	}
+	j.ran(famCapabilities)
+	if !j.caps.server.path("tasks", "requests", "tools", "call").isObject() {
+		raise(f, "undeclared-capability-request", "the client sent a task-augmented tools/call but the server did not declare tasks.requests.tools.call")
+		return
+	}
+	name, _ := params.get("name").str()
+	if t := j.tools.byName[name]; t != nil && (t.taskSupport == "" || t.taskSupport == "forbidden") {
+		raise(f, "undeclared-capability-request", "the client called tool %q as a task, which its execution.taskSupport (%s) does not allow", name, cmp.Or(t.taskSupport, "absent: forbidden"))
+	}
 }
