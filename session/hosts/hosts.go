@@ -34,10 +34,11 @@ const (
 	VSCode        Host = "vscode"
 	Cursor        Host = "cursor"
 	Windsurf      Host = "windsurf"
+	Zed           Host = "zed"
 )
 
 // Hosts lists every host, in the order listings use.
-var Hosts = []Host{ClaudeDesktop, ClaudeCode, VSCode, Cursor, Windsurf}
+var Hosts = []Host{ClaudeDesktop, ClaudeCode, VSCode, Cursor, Windsurf, Zed}
 
 // ParseHost accepts a host's name as --host takes it.
 func ParseHost(s string) (Host, error) {
@@ -55,8 +56,11 @@ func ParseHost(s string) (Host, error) {
 
 // serversKey is the member that holds a host's servers.
 func (h Host) serversKey() string {
-	if h == VSCode {
+	switch h {
+	case VSCode:
 		return "servers"
+	case Zed:
+		return "context_servers"
 	}
 	return "mcpServers"
 }
@@ -121,6 +125,12 @@ func DefaultLocations(h Host, env Env) []Location {
 		return []Location{user(".cursor", "mcp.json"), project(".cursor", "mcp.json")}
 	case Windsurf:
 		return []Location{user(".codeium", "windsurf", "mcp_config.json")}
+	case Zed: // ~/.config/zed on macOS too
+		u := user(".config", "zed", "settings.json")
+		if env.GOOS == "windows" {
+			u = Location{Host: h, Path: filepath.Join(appData, "Zed", "settings.json")}
+		}
+		return []Location{u, project(".zed", "settings.json")}
 	}
 	return nil
 }
@@ -141,6 +151,8 @@ func GuessHost(path string) (Host, bool) {
 		return Cursor, true
 	case base == "mcp.json" && (dir == ".vscode" || dir == "User"):
 		return VSCode, true
+	case base == "settings.json" && (dir == "zed" || dir == "Zed" || dir == ".zed"):
+		return Zed, true
 	}
 	return "", false
 }
@@ -163,8 +175,14 @@ type Entry struct {
 	Disabled  bool
 	Note      string // why the entry cannot be started, when it cannot
 
-	obj *node // the entry's object in the file
+	obj *node // the entry's object in the file (Zed's older form: its "command" object)
+	// cmdKey is the member of obj that holds the command: "command", or
+	// "path" in the "command" object of Zed's older form.
+	cmdKey string
 }
+
+// commandKey is the member of the entry's object that holds the command.
+func (e Entry) commandKey() string { return cmp.Or(e.cmdKey, "command") }
 
 // EnvVar is one variable an entry sets, as written (Value may hold
 // ${...} forms still). Never print Value.
@@ -299,6 +317,8 @@ func hostTitle(h Host) string {
 		return "Cursor"
 	case Windsurf:
 		return "Windsurf"
+	case Zed:
+		return "Zed"
 	}
 	return string(h)
 }
@@ -311,6 +331,8 @@ func hostTitle(h Host) string {
 // no variables expanded. It returns "" when there is no server list.
 func guessFromContents(root *node) (Host, string) {
 	switch {
+	case root.get("mcpServers") == nil && root.get("context_servers") != nil:
+		return Zed, "read as Zed's settings (a \"context_servers\" list); --host says otherwise"
 	case root.get("mcpServers") == nil && (root.get("servers") != nil || root.get("mcp").get("servers") != nil):
 		return VSCode, "read as VS Code's format (a \"servers\" list); --host says otherwise"
 	case root.get("projects") != nil && root.get("mcpServers") == nil:
@@ -338,13 +360,20 @@ func entryOf(name string, obj *node, h Host, scope string) Entry {
 		e.Note = "not an object"
 		return e
 	}
+	if h == Zed {
+		var done bool
+		if e, done = zedEntry(e, obj); done {
+			return e
+		}
+		obj = e.obj
+	}
 	str := func(key string) string {
 		if v := obj.get(key); v != nil && v.kind == '"' {
 			return v.str
 		}
 		return ""
 	}
-	e.Command, e.EnvFile, e.Cwd = str("command"), str("envFile"), str("cwd")
+	e.Command, e.EnvFile, e.Cwd = str(e.commandKey()), str("envFile"), str("cwd")
 	if v := obj.get("args"); v != nil && v.kind == '[' {
 		for _, a := range v.elems {
 			e.Args = append(e.Args, a.str) // non-strings become "" (hosts refuse them too)
@@ -416,4 +445,26 @@ func (f *File) Names() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// zedEntry reads what is Zed's own in an entry of its context_servers:
+// "enabled": false turns a server off; a server an extension provides
+// ("source": "extension", no command) is started by Zed from the
+// extension, out of linesman's reach; and Zed's older form nests the
+// command as {"command": {"path", "args", "env"}}, read (and wrapped) in
+// that inner object. done says e is final.
+func zedEntry(e Entry, obj *node) (Entry, bool) {
+	if v := obj.get("enabled"); v != nil && v.kind == 'f' {
+		e.Disabled = true
+	}
+	cmd := obj.get("command")
+	if cmd != nil && cmd.kind == '{' {
+		e.obj, e.cmdKey = cmd, "path"
+		return e, false
+	}
+	if src := obj.get("source"); cmd == nil && obj.get("url") == nil && src != nil && src.kind == '"' && src.str == "extension" {
+		e.Note = "provided by a Zed extension, which supplies its command: linesman cannot start or wrap it"
+		return e, true
+	}
+	return e, false
 }

@@ -23,6 +23,7 @@ var fixtures = []struct {
 	{"testdata/vscode/ws/.vscode/mcp.json", VSCode},
 	{"testdata/cursor/ws/.cursor/mcp.json", Cursor},
 	{"testdata/windsurf/mcp_config.json", Windsurf},
+	{"testdata/zed/config/zed/settings.json", Zed},
 }
 
 func testEnv(t *testing.T) Env {
@@ -59,6 +60,7 @@ func TestReadListsEveryEntry(t *testing.T) {
 		"testdata/vscode/ws/.vscode/mcp.json":                {"github", "local", "remote"},
 		"testdata/cursor/ws/.cursor/mcp.json":                {"notes", "remote"},
 		"testdata/windsurf/mcp_config.json":                  {"github", "secret-file", "zapier"},
+		"testdata/zed/config/zed/settings.json":              {"from-extension", "legacy-style", "notes", "off", "remote"},
 	}
 	for _, fx := range fixtures {
 		f := read(t, fx.path)
@@ -70,7 +72,7 @@ func TestReadListsEveryEntry(t *testing.T) {
 		}
 		for _, e := range f.Entries {
 			remote := e.Name == "remote" || e.Name == "zapier"
-			if remote != (e.Transport != "stdio") || remote != (e.Note != "") {
+			if remote != (e.Transport != "stdio") || (remote || e.Name == "from-extension") != (e.Note != "") {
 				t.Errorf("%s: %s: transport %q, note %q", fx.path, e.Name, e.Transport, e.Note)
 			}
 		}
@@ -100,6 +102,11 @@ func TestResolveAsTheHostWould(t *testing.T) {
 			[]string{"node", "/home/me/notes/server.js", "--sep", "/"}, []string{"NOTES_DB=/var/notes.db", "NOTES_TOKEN=t0ken"}, ""},
 		{"testdata/windsurf/mcp_config.json", "github",
 			[]string{"npx", "-y", "@modelcontextprotocol/server-github"}, []string{"GITHUB_PERSONAL_ACCESS_TOKEN=t0ken"}, ""},
+		// Zed expands nothing: ${literal} is passed as written.
+		{"testdata/zed/config/zed/settings.json", "notes",
+			[]string{"node", "/home/me/notes/server.js", "--sep", "${literal}"}, []string{"NOTES_TOKEN=zed-secret-token"}, ""},
+		{"testdata/zed/config/zed/settings.json", "legacy-style",
+			[]string{"python3", "-m", "legacy_server"}, []string{"LEGACY_KEY=zed-legacy-secret"}, ""},
 	}
 	for _, tc := range cases {
 		f := read(t, tc.path)
@@ -223,7 +230,7 @@ func TestRedactedDiffHasNoSecrets(t *testing.T) {
 			t.Fatalf("%s: redaction failed", fx.path)
 		}
 		d := Diff(fx.path, a, b)
-		for _, secret := range []string{"secret-weather-value", "hunter2", "${DB_TOKEN}", "${input:github-token}"} {
+		for _, secret := range []string{"secret-weather-value", "hunter2", "${DB_TOKEN}", "${input:github-token}", "zed-secret-token", "zed-legacy-secret", "zed-bearer-secret"} {
 			if strings.Contains(d, secret) {
 				t.Errorf("%s: the diff shows %q:\n%s", fx.path, secret, d)
 			}

@@ -131,8 +131,8 @@ func (r *resolver) getenv(name string) (string, bool) {
 
 // expand replaces every ${...} form of s that r's host documents.
 func (r *resolver) expand(field, s string) (string, error) {
-	if r.host == ClaudeDesktop || !strings.Contains(s, "${") {
-		return s, nil // Claude Desktop documents no expansion: values are literal
+	if r.host == ClaudeDesktop || r.host == Zed || !strings.Contains(s, "${") {
+		return s, nil // Claude Desktop and Zed document no expansion: values are literal
 	}
 	var b strings.Builder
 	for {

@@ -85,7 +85,7 @@ func (f *File) Wrap(linesman string, names []string) ([]byte, []Change) {
 			continue
 		}
 		c := Change{Name: e.Name, Scope: e.Scope}
-		cmd, args := e.obj.get("command"), e.obj.get("args")
+		cmd, args := e.obj.get(e.commandKey()), e.obj.get("args")
 		switch {
 		case e.Note != "":
 			c.Why = e.Note
@@ -124,7 +124,7 @@ func (f *File) Unwrap(names []string) ([]byte, []Change) {
 		}
 		c := Change{Name: e.Name, Scope: e.Scope}
 		args, ok := tapped(e)
-		cmd := e.obj.get("command")
+		cmd := e.obj.get(e.commandKey())
 		switch {
 		case e.obj == nil || !ok:
 			c.Why = "not wrapped"
