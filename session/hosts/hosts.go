@@ -35,10 +35,11 @@ const (
 	Cursor        Host = "cursor"
 	Windsurf      Host = "windsurf"
 	Zed           Host = "zed"
+	GeminiCLI     Host = "gemini-cli"
 )
 
 // Hosts lists every host, in the order listings use.
-var Hosts = []Host{ClaudeDesktop, ClaudeCode, VSCode, Cursor, Windsurf, Zed}
+var Hosts = []Host{ClaudeDesktop, ClaudeCode, VSCode, Cursor, Windsurf, Zed, GeminiCLI}
 
 // ParseHost accepts a host's name as --host takes it.
 func ParseHost(s string) (Host, error) {
@@ -131,6 +132,8 @@ func DefaultLocations(h Host, env Env) []Location {
 			u = Location{Host: h, Path: filepath.Join(appData, "Zed", "settings.json")}
 		}
 		return []Location{u, project(".zed", "settings.json")}
+	case GeminiCLI: // %USERPROFILE%\.gemini on Windows
+		return []Location{user(".gemini", "settings.json"), project(".gemini", "settings.json")}
 	}
 	return nil
 }
@@ -153,6 +156,8 @@ func GuessHost(path string) (Host, bool) {
 		return VSCode, true
 	case base == "settings.json" && (dir == "zed" || dir == "Zed" || dir == ".zed"):
 		return Zed, true
+	case base == "settings.json" && dir == ".gemini":
+		return GeminiCLI, true
 	}
 	return "", false
 }
@@ -319,6 +324,8 @@ func hostTitle(h Host) string {
 		return "Windsurf"
 	case Zed:
 		return "Zed"
+	case GeminiCLI:
+		return "Gemini CLI"
 	}
 	return string(h)
 }

@@ -24,6 +24,7 @@ var fixtures = []struct {
 	{"testdata/cursor/ws/.cursor/mcp.json", Cursor},
 	{"testdata/windsurf/mcp_config.json", Windsurf},
 	{"testdata/zed/config/zed/settings.json", Zed},
+	{"testdata/gemini/ws/.gemini/settings.json", GeminiCLI},
 }
 
 func testEnv(t *testing.T) Env {
@@ -61,6 +62,7 @@ func TestReadListsEveryEntry(t *testing.T) {
 		"testdata/cursor/ws/.cursor/mcp.json":                {"notes", "remote"},
 		"testdata/windsurf/mcp_config.json":                  {"github", "secret-file", "zapier"},
 		"testdata/zed/config/zed/settings.json":              {"from-extension", "legacy-style", "notes", "off", "remote"},
+		"testdata/gemini/ws/.gemini/settings.json":           {"local", "remote"},
 	}
 	for _, fx := range fixtures {
 		f := read(t, fx.path)
@@ -107,6 +109,9 @@ func TestResolveAsTheHostWould(t *testing.T) {
 			[]string{"node", "/home/me/notes/server.js", "--sep", "${literal}"}, []string{"NOTES_TOKEN=zed-secret-token"}, ""},
 		{"testdata/zed/config/zed/settings.json", "legacy-style",
 			[]string{"python3", "-m", "legacy_server"}, []string{"LEGACY_KEY=zed-legacy-secret"}, ""},
+		// Gemini CLI expands $VAR and ${VAR} everywhere, and leaves unset ones as written.
+		{"testdata/gemini/ws/.gemini/settings.json", "local",
+			[]string{"uvx", "--from", "ada-tools", "serve", "$NOT_SET_ANYWHERE", "cost: $5"}, []string{"API_TOKEN=t0ken"}, "/srv/tools"},
 	}
 	for _, tc := range cases {
 		f := read(t, tc.path)
@@ -230,7 +235,7 @@ func TestRedactedDiffHasNoSecrets(t *testing.T) {
 			t.Fatalf("%s: redaction failed", fx.path)
 		}
 		d := Diff(fx.path, a, b)
-		for _, secret := range []string{"secret-weather-value", "hunter2", "${DB_TOKEN}", "${input:github-token}", "zed-secret-token", "zed-legacy-secret", "zed-bearer-secret"} {
+		for _, secret := range []string{"secret-weather-value", "hunter2", "${DB_TOKEN}", "${input:github-token}", "zed-secret-token", "zed-legacy-secret", "zed-bearer-secret", "gemini-bearer-secret"} {
 			if strings.Contains(d, secret) {
 				t.Errorf("%s: the diff shows %q:\n%s", fx.path, secret, d)
 			}

@@ -131,6 +131,9 @@ func (r *resolver) getenv(name string) (string, bool) {
 
 // expand replaces every ${...} form of s that r's host documents.
 func (r *resolver) expand(field, s string) (string, error) {
+	if r.host == GeminiCLI {
+		return r.expandGemini(s), nil
+	}
 	if r.host == ClaudeDesktop || r.host == Zed || !strings.Contains(s, "${") {
 		return s, nil // Claude Desktop and Zed document no expansion: values are literal
 	}
@@ -251,4 +254,44 @@ func (r *resolver) envFile(path string, set func(k, v string)) error {
 		set(k, v)
 	}
 	return sc.Err()
+}
+
+// expandGemini expands s as Gemini CLI expands every string of its
+// settings: $VAR and ${VAR} take the variable's value, and a variable that
+// is not set is left as written ("String values within your settings.json
+// files can reference environment variables using either $VAR_NAME or
+// ${VAR_NAME} syntax").
+func (r *resolver) expandGemini(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, '$')
+		if i < 0 || i == len(s)-1 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:i])
+		name, form := "", ""
+		if s[i+1] == '{' {
+			if j := strings.IndexByte(s[i:], '}'); j > 0 {
+				name, form = s[i+2:i+j], s[i:i+j+1]
+			}
+		} else {
+			j := i + 1
+			for j < len(s) && (s[j] == '_' || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z' || s[j] >= '0' && s[j] <= '9') {
+				j++
+			}
+			name, form = s[i+1:j], s[i:j]
+		}
+		v, ok := r.getenv(name)
+		switch {
+		case form == "" || name == "":
+			form = "$"
+			b.WriteString(form)
+		case ok:
+			b.WriteString(v)
+		default:
+			b.WriteString(form)
+		}
+		s = s[i+len(form):]
+	}
 }
