@@ -136,7 +136,11 @@ func Redacted(path string, data []byte, h Host) ([]byte, bool) {
 				edits = append(edits, edit{v.start, v.end, `"<redacted>"`})
 			}
 		}
-		if args := e.obj.get("args"); args != nil && args.kind == '[' {
+		for _, key := range []string{"args", "command"} { // command: opencode's whole command line
+			args := e.obj.get(key)
+			if args == nil || args.kind != '[' {
+				continue
+			}
 			prev := ""
 			for _, a := range args.elems {
 				if a.kind == '"' && SecretArg(prev, a.str) {
@@ -145,7 +149,7 @@ func Redacted(path string, data []byte, h Host) ([]byte, bool) {
 				prev = a.str
 			}
 		}
-		for _, key := range []string{"env", "headers"} {
+		for _, key := range []string{"env", "headers", "environment"} { // environment: opencode
 			if v := e.obj.get(key); v != nil && v.kind == '{' {
 				for _, m := range v.members {
 					edits = append(edits, edit{m.value.start, m.value.end, `"<redacted>"`})

@@ -36,10 +36,11 @@ const (
 	Windsurf      Host = "windsurf"
 	Zed           Host = "zed"
 	GeminiCLI     Host = "gemini-cli"
+	OpenCode      Host = "opencode"
 )
 
 // Hosts lists every host, in the order listings use.
-var Hosts = []Host{ClaudeDesktop, ClaudeCode, VSCode, Cursor, Windsurf, Zed, GeminiCLI}
+var Hosts = []Host{ClaudeDesktop, ClaudeCode, VSCode, Cursor, Windsurf, Zed, GeminiCLI, OpenCode}
 
 // ParseHost accepts a host's name as --host takes it.
 func ParseHost(s string) (Host, error) {
@@ -62,6 +63,8 @@ func (h Host) serversKey() string {
 		return "servers"
 	case Zed:
 		return "context_servers"
+	case OpenCode:
+		return "mcp"
 	}
 	return "mcpServers"
 }
@@ -134,6 +137,8 @@ func DefaultLocations(h Host, env Env) []Location {
 		return []Location{u, project(".zed", "settings.json")}
 	case GeminiCLI: // %USERPROFILE%\.gemini on Windows
 		return []Location{user(".gemini", "settings.json"), project(".gemini", "settings.json")}
+	case OpenCode:
+		return []Location{user(".config", "opencode", "opencode.json"), project("opencode.json")}
 	}
 	return nil
 }
@@ -158,6 +163,8 @@ func GuessHost(path string) (Host, bool) {
 		return Zed, true
 	case base == "settings.json" && dir == ".gemini":
 		return GeminiCLI, true
+	case base == "opencode.json" || base == "opencode.jsonc":
+		return OpenCode, true
 	}
 	return "", false
 }
@@ -184,6 +191,9 @@ type Entry struct {
 	// cmdKey is the member of obj that holds the command: "command", or
 	// "path" in the "command" object of Zed's older form.
 	cmdKey string
+	// argv: the command member is the whole command line as an array
+	// (opencode's "command": ["npx", "-y", "srv"]), there is no "args".
+	argv bool
 }
 
 // commandKey is the member of the entry's object that holds the command.
@@ -326,6 +336,8 @@ func hostTitle(h Host) string {
 		return "Zed"
 	case GeminiCLI:
 		return "Gemini CLI"
+	case OpenCode:
+		return "opencode"
 	}
 	return string(h)
 }
@@ -367,12 +379,15 @@ func entryOf(name string, obj *node, h Host, scope string) Entry {
 		e.Note = "not an object"
 		return e
 	}
-	if h == Zed {
+	switch h {
+	case Zed:
 		var done bool
 		if e, done = zedEntry(e, obj); done {
 			return e
 		}
 		obj = e.obj
+	case OpenCode:
+		return openCodeEntry(e, obj)
 	}
 	str := func(key string) string {
 		if v := obj.get(key); v != nil && v.kind == '"' {
@@ -474,4 +489,40 @@ func zedEntry(e Entry, obj *node) (Entry, bool) {
 		return e, true
 	}
 	return e, false
+}
+
+// openCodeEntry reads an entry of opencode's "mcp": {"type": "local",
+// "command": ["npx", "-y", "srv"], "environment": {...}, "enabled": bool}
+// or {"type": "remote", "url": ...}.
+func openCodeEntry(e Entry, obj *node) Entry {
+	e.argv = true
+	if v := obj.get("enabled"); v != nil && v.kind == 'f' {
+		e.Disabled = true
+	}
+	if v := obj.get("environment"); v != nil && v.kind == '{' {
+		for _, m := range v.members {
+			e.Env = append(e.Env, EnvVar{Name: m.key, Value: m.value.str})
+		}
+	}
+	typ := ""
+	if v := obj.get("type"); v != nil && v.kind == '"' {
+		typ = v.str
+	}
+	cmd := obj.get("command")
+	switch {
+	case typ == "remote" || typ == "" && obj.get("url") != nil && cmd == nil:
+		e.Transport = "http"
+		e.Note = "a remote (http) server: linesman speaks stdio only; skipped"
+	case cmd == nil || cmd.kind != '[' || len(cmd.elems) == 0:
+		e.Note = "no command (opencode wants \"command\": [\"program\", \"arg\", ...])"
+	default:
+		e.Command = cmd.elems[0].str
+		for _, a := range cmd.elems[1:] {
+			e.Args = append(e.Args, a.str)
+		}
+		if typ != "local" {
+			e.Note = fmt.Sprintf("type %q: opencode starts a command only for \"local\"", typ)
+		}
+	}
+	return e
 }

@@ -25,6 +25,7 @@ var fixtures = []struct {
 	{"testdata/windsurf/mcp_config.json", Windsurf},
 	{"testdata/zed/config/zed/settings.json", Zed},
 	{"testdata/gemini/ws/.gemini/settings.json", GeminiCLI},
+	{"testdata/opencode/ws/opencode.jsonc", OpenCode},
 }
 
 func testEnv(t *testing.T) Env {
@@ -63,6 +64,7 @@ func TestReadListsEveryEntry(t *testing.T) {
 		"testdata/windsurf/mcp_config.json":                  {"github", "secret-file", "zapier"},
 		"testdata/zed/config/zed/settings.json":              {"from-extension", "legacy-style", "notes", "off", "remote"},
 		"testdata/gemini/ws/.gemini/settings.json":           {"local", "remote"},
+		"testdata/opencode/ws/opencode.jsonc":                {"everything", "off", "remote"},
 	}
 	for _, fx := range fixtures {
 		f := read(t, fx.path)
@@ -112,6 +114,10 @@ func TestResolveAsTheHostWould(t *testing.T) {
 		// Gemini CLI expands $VAR and ${VAR} everywhere, and leaves unset ones as written.
 		{"testdata/gemini/ws/.gemini/settings.json", "local",
 			[]string{"uvx", "--from", "ada-tools", "serve", "$NOT_SET_ANYWHERE", "cost: $5"}, []string{"API_TOKEN=t0ken"}, "/srv/tools"},
+		// opencode: {env:NAME} ("" when unset), {file:PATH} beside the config.
+		{"testdata/opencode/ws/opencode.jsonc", "everything",
+			[]string{"npx", "-y", "@modelcontextprotocol/server-everything", "--user", "ada"},
+			[]string{"API_TOKEN=tok", "FROM_FILE=opencode-file-secret", "UNSET=", "LITERAL=opencode-env-secret"}, ""},
 	}
 	for _, tc := range cases {
 		f := read(t, tc.path)
@@ -235,7 +241,7 @@ func TestRedactedDiffHasNoSecrets(t *testing.T) {
 			t.Fatalf("%s: redaction failed", fx.path)
 		}
 		d := Diff(fx.path, a, b)
-		for _, secret := range []string{"secret-weather-value", "hunter2", "${DB_TOKEN}", "${input:github-token}", "zed-secret-token", "zed-legacy-secret", "zed-bearer-secret", "gemini-bearer-secret"} {
+		for _, secret := range []string{"secret-weather-value", "hunter2", "${DB_TOKEN}", "${input:github-token}", "zed-secret-token", "zed-legacy-secret", "zed-bearer-secret", "gemini-bearer-secret", "opencode-bearer-secret", "opencode-env-secret", "opencode-argv-secret"} {
 			if strings.Contains(d, secret) {
 				t.Errorf("%s: the diff shows %q:\n%s", fx.path, secret, d)
 			}

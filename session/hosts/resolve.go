@@ -42,7 +42,7 @@ func (f *File) Resolve(e Entry, env Env) (Server, error) {
 	if e.Note != "" {
 		return Server{}, fmt.Errorf("server %q: %s", e.Name, e.Note)
 	}
-	r := resolver{host: e.Host, env: env, server: e.Name, workspace: f.workspace(e, env)}
+	r := resolver{host: e.Host, env: env, server: e.Name, workspace: f.workspace(e, env), configDir: filepath.Dir(f.Path)}
 	s := Server{Name: e.Name}
 	cmd, err := r.expand("command", e.Command)
 	if err != nil {
@@ -120,6 +120,7 @@ type resolver struct {
 	env       Env
 	server    string
 	workspace string
+	configDir string // the directory of the config file (opencode's {file:...})
 }
 
 func (r *resolver) getenv(name string) (string, bool) {
@@ -131,8 +132,11 @@ func (r *resolver) getenv(name string) (string, bool) {
 
 // expand replaces every ${...} form of s that r's host documents.
 func (r *resolver) expand(field, s string) (string, error) {
-	if r.host == GeminiCLI {
+	switch r.host {
+	case GeminiCLI:
 		return r.expandGemini(s), nil
+	case OpenCode:
+		return r.expandOpenCode(field, s)
 	}
 	if r.host == ClaudeDesktop || r.host == Zed || !strings.Contains(s, "${") {
 		return s, nil // Claude Desktop and Zed document no expansion: values are literal
@@ -289,6 +293,45 @@ func (r *resolver) expandGemini(s string) string {
 			b.WriteString(form)
 		case ok:
 			b.WriteString(v)
+		default:
+			b.WriteString(form)
+		}
+		s = s[i+len(form):]
+	}
+}
+
+// expandOpenCode expands s as opencode expands its config's strings:
+// {env:NAME} takes the variable's value ("" when it is not set, as
+// opencode puts it), {file:PATH} the file's contents (PATH relative to the
+// config file's directory, ~/ to the home directory).
+func (r *resolver) expandOpenCode(field, s string) (string, error) {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "{")
+		j := strings.IndexByte(s[max(i, 0):], '}')
+		if i < 0 || j < 0 {
+			b.WriteString(s)
+			return b.String(), nil
+		}
+		form := s[i : i+j+1]
+		kind, arg, _ := strings.Cut(form[1:len(form)-1], ":")
+		b.WriteString(s[:i])
+		switch kind {
+		case "env":
+			v, _ := r.getenv(arg)
+			b.WriteString(v)
+		case "file":
+			p := arg
+			if rest, ok := strings.CutPrefix(p, "~/"); ok {
+				p = filepath.Join(r.env.Home, rest)
+			} else if !filepath.IsAbs(p) {
+				p = filepath.Join(r.configDir, p)
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return "", &UnresolvedError{Server: r.server, Field: field, Form: form, Reason: "names a file that cannot be read: " + err.Error()}
+			}
+			b.WriteString(strings.TrimSpace(string(data)))
 		default:
 			b.WriteString(form)
 		}

@@ -54,6 +54,9 @@ func wanted(e Entry, names []string) bool {
 
 // tapped returns the args node of an entry that runs through the tap.
 func tapped(e Entry) (*node, bool) {
+	if e.argv {
+		return tappedArgv(e)
+	}
 	args := e.obj.get("args")
 	if args == nil || args.kind != '[' || len(args.elems) < 5 {
 		return nil, false
@@ -91,6 +94,9 @@ func (f *File) Wrap(linesman string, names []string) ([]byte, []Change) {
 			c.Why = e.Note
 		case IsWrapped(e):
 			c.Why = "already wrapped"
+		case e.argv:
+			c.Done = true
+			edits = append(edits, edit{cmd.start + 1, cmd.start + 1, argvPrefix(linesman, e.Name)})
 		case cmd == nil || cmd.kind != '"':
 			c.Why = "its command is not a string"
 		case args != nil && args.kind != '[':
@@ -128,6 +134,9 @@ func (f *File) Unwrap(names []string) ([]byte, []Change) {
 		switch {
 		case e.obj == nil || !ok:
 			c.Why = "not wrapped"
+		case e.argv:
+			c.Done = true
+			edits = append(edits, f.unwrapArgv(args))
 		case cmd == nil || cmd.kind != '"':
 			c.Why = "its command is not a string"
 		default:
@@ -176,4 +185,41 @@ func Summary(verb string, changes []Change) string {
 		}
 	}
 	return b.String()
+}
+
+// An argv entry (opencode's "command": [...]) is wrapped by inserting the
+// tap's part of the command line at the array's start:
+//
+//	"command": ["npx", "-y", "srv"]
+//	"command": ["/abs/linesman", "tap", "--name", "NAME", "--", "npx", "-y", "srv"]
+
+// argvPrefix is what Wrap inserts after the "[" of an argv command.
+func argvPrefix(linesman, name string) string {
+	return quote(linesman) + `, "tap", "--name", ` + quote(name) + `, "--", `
+}
+
+// tappedArgv returns the command array of an argv entry that runs
+// through the tap.
+func tappedArgv(e Entry) (*node, bool) {
+	cmd := e.obj.get("command")
+	if cmd == nil || cmd.kind != '[' || len(cmd.elems) < 6 {
+		return nil, false
+	}
+	el := cmd.elems
+	if el[1].str != "tap" || el[2].str != "--name" || el[4].str != "--" || el[3].kind != '"' {
+		return nil, false
+	}
+	return cmd, true
+}
+
+// unwrapArgv removes the tap's part of an argv command: exactly the bytes
+// Wrap inserted when they are still as it wrote them, else the five
+// elements and what separates them from the sixth.
+func (f *File) unwrapArgv(cmd *node) edit {
+	el := cmd.elems
+	inserted := argvPrefix(el[0].str, el[3].str)
+	if strings.HasPrefix(string(f.Data[cmd.start+1:]), inserted) {
+		return edit{cmd.start + 1, cmd.start + 1 + len(inserted), ""}
+	}
+	return edit{el[0].start, el[5].start, ""}
 }
