@@ -34,8 +34,8 @@ type allFlags struct {
 // listed here so that --help shows them).
 func (a *allFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&a.all, "all", false, "with --config FILE: check every stdio server of the file (a host's config, or a plain list: see README), in one report and one exit status")
-	fs.StringVar(&a.config, "config", "", "the host config `FILE` (Claude Desktop, Claude Code .mcp.json, VS Code, Cursor, Windsurf, Zed, Gemini CLI, opencode) whose server NAME to check, or every server with --all")
-	fs.StringVar(&a.host, "host", "", "with --config: whose format the file is in (claude-desktop, claude-code, vscode, cursor, windsurf, zed, gemini-cli, opencode), when its name does not say")
+	fs.StringVar(&a.config, "config", "", "the host config `FILE` (Claude Desktop, Claude Code .mcp.json, VS Code, Cursor, Windsurf, Zed, Gemini CLI, opencode, Codex) whose server NAME to check, or every server with --all")
+	fs.StringVar(&a.host, "host", "", "with --config: whose format the file is in (claude-desktop, claude-code, vscode, cursor, windsurf, zed, gemini-cli, opencode, codex), when its name does not say")
 	fs.StringVar(&a.workspace, "workspace", "", "with --config: the workspace folder for ${workspaceFolder} (default: the file's project)")
 	fs.IntVar(&a.parallel, "parallel", runtime.NumCPU(), "with --all: how many servers to check at once")
 	fs.StringVar(&a.baseline, "baseline", "", "drift: record the tools, prompts and resources the server lists in `FILE` on the first run; report what changed against it later (tool-removed, tool-description-changed, ...)")

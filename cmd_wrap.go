@@ -41,7 +41,9 @@ and ./.mcp.json), vscode (user mcp.json and ./.vscode/mcp.json), cursor
 (~/.codeium/windsurf/mcp_config.json), zed (~/.config/zed/settings.json and
 ./.zed/settings.json, "context_servers"), gemini-cli (~/.gemini/settings.json
 and ./.gemini/settings.json), opencode (~/.config/opencode/opencode.json and
-./opencode.json, "mcp"). --workspace names the project
+./opencode.json, "mcp"); codex (~/.codex/config.toml and ./.codex/config.toml)
+is read but not rewritten: wrap says what to change by hand. --workspace names
+the project
 directory for the project files (default: the current directory).
 
 Examples:
@@ -53,7 +55,7 @@ Examples:
 // runWrap is "linesman wrap" (unwrap false) and "linesman unwrap".
 func runWrap(name string, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet(name, wrapHeader, stdout, stderr)
-	host := fs.String("host", "", "the host whose config files to edit: claude-desktop, claude-code, vscode, cursor, windsurf, zed, gemini-cli, opencode")
+	host := fs.String("host", "", "the host whose config files to edit: claude-desktop, claude-code, vscode, cursor, windsurf, zed, gemini-cli, opencode, codex")
 	config := fs.String("config", "", "the config file to edit (the host is told from its name, or by --host)")
 	workspace := fs.String("workspace", "", "the project directory of the project config files (default: the current one)")
 	dryRun := fs.Bool("dry-run", false, "print the change as a diff (secrets redacted) and write nothing")

@@ -123,7 +123,7 @@ func splitLines(s string) []string {
 // unparsed: nothing of it can be told apart, so callers must not print it.
 func Redacted(path string, data []byte, h Host) ([]byte, bool) {
 	f, err := Parse(path, data, h)
-	if err != nil {
+	if err != nil || f.toml { // TOML is never rewritten, nor shown
 		return nil, false
 	}
 	var edits []edit

@@ -37,10 +37,11 @@ const (
 	Zed           Host = "zed"
 	GeminiCLI     Host = "gemini-cli"
 	OpenCode      Host = "opencode"
+	Codex         Host = "codex"
 )
 
 // Hosts lists every host, in the order listings use.
-var Hosts = []Host{ClaudeDesktop, ClaudeCode, VSCode, Cursor, Windsurf, Zed, GeminiCLI, OpenCode}
+var Hosts = []Host{ClaudeDesktop, ClaudeCode, VSCode, Cursor, Windsurf, Zed, GeminiCLI, OpenCode, Codex}
 
 // ParseHost accepts a host's name as --host takes it.
 func ParseHost(s string) (Host, error) {
@@ -139,6 +140,8 @@ func DefaultLocations(h Host, env Env) []Location {
 		return []Location{user(".gemini", "settings.json"), project(".gemini", "settings.json")}
 	case OpenCode:
 		return []Location{user(".config", "opencode", "opencode.json"), project("opencode.json")}
+	case Codex:
+		return []Location{user(".codex", "config.toml"), project(".codex", "config.toml")}
 	}
 	return nil
 }
@@ -165,6 +168,8 @@ func GuessHost(path string) (Host, bool) {
 		return GeminiCLI, true
 	case base == "opencode.json" || base == "opencode.jsonc":
 		return OpenCode, true
+	case base == "config.toml" && dir == ".codex":
+		return Codex, true
 	}
 	return "", false
 }
@@ -194,6 +199,9 @@ type Entry struct {
 	// argv: the command member is the whole command line as an array
 	// (opencode's "command": ["npx", "-y", "srv"]), there is no "args".
 	argv bool
+	// Forward names variables passed on from the host's own environment
+	// (Codex's env_vars).
+	Forward []string
 }
 
 // commandKey is the member of the entry's object that holds the command.
@@ -219,6 +227,8 @@ type File struct {
 	// would refuse the whole file and start none of its servers, where
 	// linesman, reading leniently, goes on.
 	NotStrict string
+	// toml: the file is TOML (Codex's config.toml), read but never rewritten.
+	toml bool
 }
 
 // ErrNoServers is returned (wrapped) by Read for a file without a server list.
@@ -238,11 +248,14 @@ func Read(path string, h Host) (*File, error) {
 // the file's name, or, when the name says nothing (cline_mcp_settings.json,
 // a file of one's own), from its contents: see [guessFromContents].
 func Parse(path string, data []byte, h Host) (*File, error) {
+	if h == Codex || h == "" && strings.EqualFold(filepath.Ext(path), ".toml") {
+		return parseCodex(path, data)
+	}
 	root, err := parseJSONC(data)
 	if err != nil {
 		switch strings.ToLower(filepath.Ext(path)) {
-		case ".toml", ".yaml", ".yml":
-			return nil, fmt.Errorf("%s: linesman reads the JSON (and JSONC) config files of the hosts it knows, not %s (Codex's config.toml, Continue's or Goose's YAML); give the server's command after -- instead",
+		case ".yaml", ".yml":
+			return nil, fmt.Errorf("%s: linesman reads the JSON (and JSONC) config files of the hosts it knows, and Codex's TOML, not %s (Continue's or Goose's YAML); give the server's command after -- instead",
 				path, strings.ToUpper(strings.TrimPrefix(filepath.Ext(path), ".")))
 		}
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -338,6 +351,8 @@ func hostTitle(h Host) string {
 		return "Gemini CLI"
 	case OpenCode:
 		return "opencode"
+	case Codex:
+		return "Codex"
 	}
 	return string(h)
 }
@@ -525,4 +540,17 @@ func openCodeEntry(e Entry, obj *node) Entry {
 		}
 	}
 	return e
+}
+
+// parseCodex reads a Codex config.toml: its [mcp_servers.NAME] tables.
+func parseCodex(path string, data []byte) (*File, error) {
+	values, err := parseTOML(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	f := &File{Path: path, Host: Codex, Data: data, toml: true, Entries: codexEntries(values)}
+	if len(f.Entries) == 0 {
+		return f, fmt.Errorf("%s: %w (no [mcp_servers.NAME] table)", path, ErrNoServers)
+	}
+	return f, nil
 }

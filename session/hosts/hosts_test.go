@@ -423,16 +423,65 @@ func TestNotStrictSaysWhereTheHostWouldStop(t *testing.T) {
 	}
 }
 
-// A TOML or YAML config (Codex, Continue, Goose) is not read, and the
-// error says so rather than where the JSON parser stumbled.
-func TestTOMLAndYAMLConfigsSayWhatIsRead(t *testing.T) {
+// A YAML config (Continue, Goose) is not read, and the error says so
+// rather than where the JSON parser stumbled.
+func TestYAMLConfigsSayWhatIsRead(t *testing.T) {
 	for path, data := range map[string]string{
-		"home/.codex/config.toml": "[mcp_servers.docs]\ncommand = \"npx\"\n",
-		"home/config.yaml":        "mcpServers:\n  a:\n    command: x\n",
+		"home/config.yaml": "mcpServers:\n  a:\n    command: x\n",
 	} {
 		_, err := Parse(path, []byte(data), "")
 		if err == nil || !strings.Contains(err.Error(), "JSON (and JSONC)") || !strings.Contains(err.Error(), "after --") {
 			t.Errorf("%s: %v", path, err)
+		}
+	}
+}
+
+// Codex's config.toml is read and resolved as Codex reads it (values
+// literal, env_vars passed on from the environment), never rewritten:
+// wrap says what to change by hand, and no diff of it is ever shown.
+func TestCodexTOML(t *testing.T) {
+	const path = "testdata/codex/home/.codex/config.toml"
+	f := read(t, path)
+	if f.Host != Codex || !slices.Equal(f.Names(), []string{"context7", "figma", "local"}) {
+		t.Fatalf("host %s, entries %v", f.Host, f.Names())
+	}
+	cases := []struct {
+		name string
+		argv []string
+		env  []string
+		dir  string
+	}{
+		{"context7", []string{"npx", "-y", "@upstash/context7-mcp", "--api-key", "codex-argv-secret"}, []string{"LINESMAN_TEST_USER=ada", "CONTEXT7_TOKEN=codex-env-secret"}, ""},
+		{"local", []string{"/opt/tools/server", "--root", `C:\work`, "multi"}, []string{"REGION=eu-west-1"}, "/srv/work"},
+	}
+	for _, tc := range cases {
+		e, _ := f.Find(tc.name)
+		s, err := f.Resolve(e, testEnv(t))
+		if err != nil || !slices.Equal(s.Command, tc.argv) || !slices.Equal(s.Env, tc.env) || s.Dir != tc.dir {
+			t.Errorf("%s: %q %q %q, %v\nwant %q %q %q", tc.name, s.Command, s.Env, s.Dir, err, tc.argv, tc.env, tc.dir)
+		}
+	}
+	if e, _ := f.Find("local"); !e.Disabled {
+		t.Error("enabled = false not marked disabled")
+	}
+	if e, _ := f.Find("figma"); e.Transport != "http" || e.Note == "" {
+		t.Errorf("figma: %q %q, want a remote entry skipped", e.Transport, e.Note)
+	}
+	out, changes := f.Wrap("/opt/linesman", nil)
+	if string(out) != string(f.Data) {
+		t.Error("wrap rewrote a TOML file")
+	}
+	for _, c := range changes {
+		if c.Done || c.Name == "context7" && (!strings.Contains(c.Why, `command = "/opt/linesman"`) || strings.Contains(c.Why, "secret")) {
+			t.Errorf("%s: %+v", c.Name, c)
+		}
+	}
+	if _, ok := Redacted(path, f.Data, Codex); ok {
+		t.Error("a TOML file was offered for showing")
+	}
+	for _, bad := range []string{"[mcp_servers.a]\ncommand = \"x", "[mcp_servers.a]\nargs = [\"a\"", "[[mcp_servers]]\n", "a = 1 2\n"} {
+		if _, err := Parse("x/.codex/config.toml", []byte(bad), ""); err == nil || !strings.Contains(err.Error(), "line ") {
+			t.Errorf("%q: %v, want an error with its line", bad, err)
 		}
 	}
 }

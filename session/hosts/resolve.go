@@ -77,6 +77,11 @@ func (f *File) Resolve(e Entry, env Env) (Server, error) {
 			return Server{}, err
 		}
 	}
+	for _, name := range e.Forward {
+		if v, ok := r.getenv(name); ok {
+			set(name, v)
+		}
+	}
 	for _, kv := range e.Env {
 		v, err := r.expand("env."+kv.Name, kv.Value)
 		if err != nil {
@@ -138,8 +143,8 @@ func (r *resolver) expand(field, s string) (string, error) {
 	case OpenCode:
 		return r.expandOpenCode(field, s)
 	}
-	if r.host == ClaudeDesktop || r.host == Zed || !strings.Contains(s, "${") {
-		return s, nil // Claude Desktop and Zed document no expansion: values are literal
+	if r.host == ClaudeDesktop || r.host == Zed || r.host == Codex || !strings.Contains(s, "${") {
+		return s, nil // Claude Desktop, Zed and Codex document no expansion: values are literal
 	}
 	var b strings.Builder
 	for {

@@ -87,6 +87,10 @@ func (f *File) Wrap(linesman string, names []string) ([]byte, []Change) {
 		if !wanted(e, names) {
 			continue
 		}
+		if f.toml {
+			changes = append(changes, tomlWrapHint(e, linesman))
+			continue
+		}
 		c := Change{Name: e.Name, Scope: e.Scope}
 		cmd, args := e.obj.get(e.commandKey()), e.obj.get("args")
 		switch {
@@ -126,6 +130,10 @@ func (f *File) Unwrap(names []string) ([]byte, []Change) {
 	var changes []Change
 	for _, e := range f.Entries {
 		if !wanted(e, names) {
+			continue
+		}
+		if f.toml {
+			changes = append(changes, Change{Name: e.Name, Why: "linesman does not rewrite TOML; put back the command and args of [mcp_servers." + e.Name + "] by hand (they follow the \"--\" of its args)"})
 			continue
 		}
 		c := Change{Name: e.Name, Scope: e.Scope}
@@ -222,4 +230,24 @@ func (f *File) unwrapArgv(cmd *node) edit {
 		return edit{cmd.start + 1, cmd.start + 1 + len(inserted), ""}
 	}
 	return edit{el[0].start, el[5].start, ""}
+}
+
+// tomlWrapHint says how to route a server of a TOML config through the
+// tap by hand: linesman reads Codex's config.toml but does not rewrite it
+// (a TOML file's comments and layout would not survive a rewrite of
+// linesman's making).
+func tomlWrapHint(e Entry, linesman string) Change {
+	c := Change{Name: e.Name, Scope: e.Scope}
+	if e.Note != "" {
+		c.Why = e.Note
+		return c
+	}
+	prefix := []string{"tap", "--name", e.Name, "--", e.Command}
+	quoted := make([]string, len(prefix))
+	for i, a := range prefix {
+		quoted[i] = quote(a)
+	}
+	c.Why = fmt.Sprintf("linesman does not rewrite TOML; to tap it, set in [mcp_servers.%s] command = %s and put %s at the start of its args",
+		e.Name, quote(linesman), strings.Join(quoted, ", "))
+	return c
 }
