@@ -239,7 +239,7 @@ func (r *tomlReader) inlineTable() (tomlValue, error) {
 	}
 }
 
-// str reads a basic ("...", """...""") or literal ('...', '''...''') string.
+// str reads a basic ("...", """...""") or literal ('...', ”'...”') string.
 func (r *tomlReader) str() (string, error) {
 	q := r.src[r.i]
 	triple := strings.HasPrefix(r.src[r.i:], strings.Repeat(string(q), 3))
