@@ -1,8 +1,6 @@
 package session
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -58,27 +56,4 @@ func (t *Tracker) progress(dir wire.Dir, f *wire.Frame, at time.Duration) {
 	if e.Deadline != 0 {
 		e.Deadline = min(at+t.opts.timeout(), e.SentAt+t.opts.maxTimeout())
 	}
-}
-
-// createsTask reports whether f answers a request of method with a
-// CreateTaskResult ({"task": {...}}): the receiver of a task-augmented
-// request "immediately returns a CreateTaskResult", and the progress token
-// "MUST continue to be used … throughout the task's lifetime, even after
-// the CreateTaskResult has been returned" (2025-11-25, Tasks and Progress).
-func createsTask(method string, f *wire.Frame) bool {
-	switch method {
-	case "tools/call", "sampling/createMessage", "elicitation/create":
-	default:
-		return false
-	}
-	raw := f.Raw()
-	if !bytes.Contains(raw, []byte(`"task"`)) {
-		return false
-	}
-	var m struct {
-		Result struct {
-			Task json.RawMessage `json:"task"`
-		} `json:"result"`
-	}
-	return json.Unmarshal(raw, &m) == nil && len(m.Result.Task) > 0 && m.Result.Task[0] == '{'
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"linesman/session/protocol"
 	"linesman/wire"
 )
 
@@ -537,7 +538,7 @@ func (t *Tracker) noteAnswer(e *entry, f *wire.Frame) {
 	} else if f.Msg.HasResultType {
 		e.ResultType = f.Msg.ResultType
 	}
-	e.taskCreated = f.Msg.Kind == wire.KindResult && createsTask(e.Method, f)
+	e.taskCreated = protocol.CreatesTask(e.Method, f)
 }
 
 // end moves e out of the in-flight set.

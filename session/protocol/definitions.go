@@ -1,6 +1,8 @@
 package protocol
 
 import (
+	"bytes"
+
 	"linesman/wire"
 )
 
@@ -182,13 +184,19 @@ func (j *Judge) promptShape(f *wire.Frame, i int, p val) {
 		return
 	}
 	j.members(f, "result-invalid", where, p, promptMembers)
-	p.get("arguments").elems(func(k int, a val) bool {
-		aw := where + ".arguments[" + itoa(k) + "]"
-		if !a.isObject() {
-			raise(f, "result-invalid", "%s is %s; a prompt argument is an object", aw, a.kindName())
-			return true
+	j.definitions(f, where+".arguments", "a prompt argument", p.get("arguments"), promptArgumentMembers)
+}
+
+// definitions judges each element of list, at base[i], as a definition of
+// what: an object with rules' members.
+func (j *Judge) definitions(f *wire.Frame, base, what string, list val, rules []memberRule) {
+	list.elems(func(i int, v val) bool {
+		where := base + "[" + itoa(i) + "]"
+		if !v.isObject() {
+			raise(f, "result-invalid", "%s is %s; %s is an object", where, v.kindName(), what)
+		} else {
+			j.members(f, "result-invalid", where, v, rules)
 		}
-		j.members(f, "result-invalid", aw, a, promptArgumentMembers)
 		return true
 	})
 }
@@ -227,15 +235,7 @@ var (
 // resourceTemplatesListResult judges the templates of a listing.
 func (j *Judge) resourceTemplatesListResult(f *wire.Frame, result *obj) {
 	j.ran(famResources)
-	result.get("resourceTemplates").elems(func(i int, t val) bool {
-		where := "resourceTemplates[" + itoa(i) + "]"
-		if !t.isObject() {
-			raise(f, "result-invalid", "%s is %s; a resource template is an object", where, t.kindName())
-			return true
-		}
-		j.members(f, "result-invalid", where, t, resourceTemplateMembers)
-		return true
-	})
+	j.definitions(f, "resourceTemplates", "a resource template", result.get("resourceTemplates"), resourceTemplateMembers)
 }
 
 // serverRequestShape checks the params of the server's requests whose
@@ -294,7 +294,7 @@ func (j *Judge) clientResult(f *wire.Frame, method string, r val) {
 		raise(f, "result-invalid", "the client's %s result is %s; every result is an object", method, r.kindName())
 		return
 	}
-	if t := r.get("task"); t.isObject() {
+	if t := createdTask(r); t != nil {
 		j.createTaskResult(f, method, t)
 		return
 	}
@@ -373,6 +373,38 @@ var taskMembers = []memberRule{
 	{key: "createdAt", kind: kString, required: true},
 	{key: "lastUpdatedAt", kind: kString, required: true},
 	{key: "pollInterval", kind: kNumber},
+}
+
+// CreatesTask reports whether f, an answer to a request of method, is a
+// CreateTaskResult ({"task": {...}}, 2025-11-25): the receiver of a
+// task-augmented request "immediately returns a CreateTaskResult", and the
+// request's progress token "MUST continue to be used … throughout the
+// task's lifetime". The one test of it, for the judge and for the
+// session's progress bookkeeping.
+func CreatesTask(method string, f *wire.Frame) bool {
+	if f.Msg.Kind != wire.KindResult || !taskAugmentable(method) {
+		return false
+	}
+	b := body(f)
+	return bytes.Contains(b, []byte(`"task"`)) && createdTask(b.open("result")) != nil
+}
+
+// taskAugmentable reports whether a request of method may be answered
+// with a CreateTaskResult (2025-11-25 tasks).
+func taskAugmentable(method string) bool {
+	switch method {
+	case "tools/call", "sampling/createMessage", "elicitation/create":
+		return true
+	}
+	return false
+}
+
+// createdTask is the task of a result that is a CreateTaskResult, or nil.
+func createdTask(result val) val {
+	if t := result.get("task"); t.isObject() {
+		return t
+	}
+	return nil
 }
 
 // createTaskResult judges the answer to a task-augmented request: a

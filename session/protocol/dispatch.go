@@ -124,14 +124,7 @@ func (j *Judge) response(in Input, msg val) {
 		}
 	}
 	if f.Msg.Kind == wire.KindError {
-		j.errorResponse(in.Seq, f, method, params, era, msg.open("error"))
-		if method == "ping" && era != EraModern {
-			j.pingRefused(f, "server")
-		}
-		if method == "tools/call" && f.Msg.ErrorCode == -32602 && j.versionAtLeast(V20251125) && argumentsFailed(in.Request) {
-			j.ran(famTools)
-			raise(f, "input-error-as-protocol-error", "the tools/call arguments failed the tool's inputSchema and the server answered with a JSON-RPC error (-32602), where 2025-11-25 wants a result with isError: true that the model can read and correct")
-		}
+		j.errorResponse(in, method, params, era, msg.open("error"))
 		return
 	}
 	if method == "" {
@@ -162,7 +155,7 @@ func (j *Judge) response(in Input, msg val) {
 		}
 	}
 	j.capabilityResult(f, method, era)
-	if t := result.get("task"); t.isObject() && method == "tools/call" {
+	if t := result.get("task"); t.isObject() && taskAugmentable(method) {
 		j.createTaskResult(f, method, t)
 		return
 	}

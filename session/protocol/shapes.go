@@ -4,9 +4,10 @@ import (
 	"linesman/wire"
 )
 
-// errorResponse judges an error answer: the code's range per era, and
-// what the answer says about the request.
-func (j *Judge) errorResponse(seq uint64, f *wire.Frame, method string, params *obj, era Era, errObj val) {
+// errorResponse judges an error answer (in.Frame) to a request of method:
+// the code's range per era, and what the answer says about the request.
+func (j *Judge) errorResponse(in Input, method string, params *obj, era Era, errObj val) {
+	f := in.Frame
 	j.ran(famErrors)
 	code := f.Msg.ErrorCode
 	if !errObj.get("code").isInteger() {
@@ -30,7 +31,12 @@ func (j *Judge) errorResponse(seq uint64, f *wire.Frame, method string, params *
 	case method == "initialize":
 		j.lc.initAnswered = true
 	case method == "server/discover" && code == -32601:
-		j.modern.discoverMissing(seq, params)
+		j.modern.discoverMissing(in.Seq, params)
+	case method == "ping" && era != EraModern:
+		j.pingRefused(f, "server")
+	case method == "tools/call" && code == -32602 && j.versionAtLeast(V20251125) && argumentsFailed(in.Request):
+		j.ran(famTools)
+		raise(f, "input-error-as-protocol-error", "the tools/call arguments failed the tool's inputSchema and the server answered with a JSON-RPC error (-32602), where 2025-11-25 wants a result with isError: true that the model can read and correct")
 	}
 }
 
