@@ -39,8 +39,8 @@ type Recorder struct {
 	// flood; the benchmark compares it with the default coalescing.
 	perRecord bool
 
-	// limit, when positive, is the most bytes of records the file may hold
-	// (CreateLimited); size is what it holds so far.
+	// limit, when positive, is the most bytes the file may hold, header
+	// and records (CreateLimited); size is what it holds so far.
 	limit, size int64
 
 	mu      sync.Mutex
@@ -137,6 +137,7 @@ func prepare(path string, log *session.Log, h Header, perRecord bool) (*Recorder
 		next:      1,
 		buf:       buf[:0],
 		perRecord: perRecord,
+		size:      int64(len(buf)), // the header counts towards a limit: the limit is the file's
 	}
 	return r, nil
 }

@@ -6,6 +6,7 @@ const (
 	EraLegacyOnly = "legacy"            // 2024-11-05 … 2025-11-25 (the initialize handshake)
 	EraModernOnly = "2026-07-28"        // 2026-07-28 and later
 	EraSince0618  = "2025-06-18 and on" // introduced with 2025-06-18
+	EraOnly1125   = "2025-11-25"        // 2025-11-25 alone (tasks, before they became an extension)
 )
 
 // Rule families (Info.Family).
@@ -28,6 +29,7 @@ const (
 	FamilyMultiRound    = "multi-round"
 	FamilySubscriptions = "subscriptions"
 	FamilyLogging       = "logging"
+	FamilyTasks         = "tasks"
 )
 
 // FamilyInfo names a family of rules.
@@ -57,6 +59,7 @@ func Families() []FamilyInfo {
 		{FamilyMultiRound, "Multi-round requests: input_required and requestState (2026-07-28)"},
 		{FamilySubscriptions, "Subscriptions: subscriptions/listen and its tags (2026-07-28)"},
 		{FamilyLogging, "Logging: declared, and opted in per request (2026-07-28)"},
+		{FamilyTasks, "Tasks: shapes, capabilities and the status lifecycle (2025-11-25)"},
 	}, ciFamilies...)
 }
 
@@ -111,6 +114,34 @@ const (
 )
 
 var protocolEntries = []Info{
+	{
+		Code: "task-left-terminal-status", Severity: SeverityError, Family: FamilyTasks, Eras: EraOnly1125,
+		Title: "A task seen completed, failed or cancelled later reported in another status",
+		Why:   `A requestor stops polling at a final status and trusts it: a task that comes back to life, or turns from completed to failed, makes the host show a result that no longer holds, or fetch one that is not there. Only answers to requests sent after the final status was on the wire are compared, so answers computed concurrently and written out of order never count.`,
+		Fix:   `Make completed, failed and cancelled final in the task store: refuse every later transition (the TypeScript SDK's InMemoryTaskStore does), and keep a cancelled task cancelled even when its work finishes afterwards.`,
+		Spec:  `MCP 2025-11-25, Basic › Utilities › Tasks › Task Status Lifecycle: "Tasks with a completed, failed, or cancelled status are in a terminal state and MUST NOT transition to any other status." Task Cancellation: "Once a task is cancelled, it MUST remain in cancelled status even if execution continues to completion or fails."`,
+	},
+	{
+		Code: "task-cancel-invalid", Severity: SeverityError, Family: FamilyTasks, Eras: EraOnly1125,
+		Title: "tasks/cancel answered against the cancellation rules",
+		Why:   `The requestor reads the answer to tasks/cancel as the task's new state. A result that is not cancelled leaves it not knowing whether the work stops; accepting the cancellation of a task that already ended rewrites a final outcome; refusing it with another code than -32602 hides why.`,
+		Fix:   `On tasks/cancel, move the task to cancelled first, then answer with the task (status "cancelled"); for a task already completed, failed or cancelled, answer {"code":-32602,"message":"Task already in a terminal status"}.`,
+		Spec:  `MCP 2025-11-25, Basic › Utilities › Tasks › Task Cancellation: "Receivers MUST reject cancellation requests for tasks already in a terminal status (completed, failed, or cancelled) with error code -32602 (Invalid params)." "Upon receiving a valid cancellation request, receivers SHOULD attempt to stop the task execution and MUST transition the task to cancelled status before sending the response."`,
+	},
+	{
+		Code: "task-result-untagged", Severity: SeverityWarning, Family: FamilyTasks, Eras: EraOnly1125,
+		Title: "A tasks/result answer without io.modelcontextprotocol/related-task",
+		Why:   `The result of tasks/result is the underlying request's (a CallToolResult, say), which does not name its task: the related-task key in its _meta is what ties it to the task, for a host that routes outcomes by task.`,
+		Fix:   `Add "_meta": {"io.modelcontextprotocol/related-task": {"taskId": "<the task's id>"}} to every tasks/result result.`,
+		Spec:  `MCP 2025-11-25, Basic › Utilities › Tasks › Related Task Metadata: "The tasks/result operation MUST include this metadata in its response, as the result structure itself does not contain the task ID." Associating Task-Related Messages: "All requests, notifications, and responses related to a task MUST include the io.modelcontextprotocol/related-task key in their _meta field, with the value set to an object with a taskId matching the associated task ID."`,
+	},
+	{
+		Code: "task-support-violated", Severity: SeverityError, Family: FamilyTasks, Eras: EraOnly1125,
+		Title: `A tool whose execution.taskSupport is "required" called, or served, without a task`,
+		Why:   `A tool that requires a task runs only as one: called directly, the host waits on a request the server cannot serve that way, and a server that serves it anyway breaks the contract its listing announced.`,
+		Fix:   `Clients: call such a tool with "task": {"ttl": ...} in the params, on servers that declare tasks.requests.tools.call. Servers: answer a call of it without a task with {"code":-32601,"message":"Task augmentation required"}.`,
+		Spec:  `MCP 2025-11-25, Basic › Utilities › Tasks › Tool-Level Negotiation: "If a server's capabilities include tasks.requests.tools.call … If execution.taskSupport is "required", clients MUST invoke the tool as a task. Servers MUST return a -32601 (Method not found) error if a client does not attempt to do so."`,
+	},
 	// --- lifecycle ---
 	{
 		Code: "initialize-not-first", Severity: SeverityError, Family: FamilyLifecycle, Eras: EraLegacyOnly,

@@ -181,10 +181,10 @@ func (j *Judge) serverNotification(f *wire.Frame, m *wire.Message, params *obj) 
 // believed the declaration finds nothing behind it. resources/templates/list
 // is left out (a server may have resources and no templates), and so is
 // logging/setLevel in 2026-07-28, which removed it.
-func (j *Judge) declaredMethodRefused(f *wire.Frame, method string, code int64, era Era) {
+func (j *Judge) declaredMethodRefused(f *wire.Frame, method string, params *obj, code int64, era Era) {
 	need := serverCapability(method)
 	if code != -32601 || need == "" || method == "resources/templates/list" || !j.caps.serverKnown ||
-		era == EraModern && method == "logging/setLevel" {
+		era == EraModern && method == "logging/setLevel" || method == "tools/call" && j.taskRefusal(params) {
 		return
 	}
 	j.ran(famCapabilities)

@@ -26,6 +26,7 @@ const (
 	FamilyMultiRound    = wire.FamilyMultiRound
 	FamilySubscriptions = wire.FamilySubscriptions
 	FamilyLogging       = wire.FamilyLogging
+	FamilyTasks         = wire.FamilyTasks
 )
 
 // family_ numbers the families for the judge's bookkeeping (a bit each).
@@ -50,10 +51,11 @@ const (
 	famMultiRound
 	famSubscriptions
 	famLogging
+	famTasks
 )
 
 // familyNames are the registry's names of the families, by number.
-var familyNames = [...]string{FamilyFraming, FamilyProcess, FamilyIDs, FamilyLifecycle, FamilyCapabilities, FamilyShapes, FamilyErrors, FamilyTools, FamilySchemas, FamilyContent, FamilyResources, FamilyPrompts, FamilyPagination, FamilyMeta, FamilyCaching, FamilyMultiRound, FamilySubscriptions, FamilyLogging}
+var familyNames = [...]string{FamilyFraming, FamilyProcess, FamilyIDs, FamilyLifecycle, FamilyCapabilities, FamilyShapes, FamilyErrors, FamilyTools, FamilySchemas, FamilyContent, FamilyResources, FamilyPrompts, FamilyPagination, FamilyMeta, FamilyCaching, FamilyMultiRound, FamilySubscriptions, FamilyLogging, FamilyTasks}
 
 // Status is how a family of rules fared in a session.
 type Status string

@@ -24,6 +24,9 @@ func (j *Judge) request(in Input, msg val) {
 	if j.wrongDirection(f, in.Dir, m.Method, true) {
 		return
 	}
+	if j.tasksOn() {
+		j.taskRequest(in, m.Method, params)
+	}
 	if in.Dir == wire.ServerToClient {
 		j.serverRequest(f, m.Method)
 		j.serverRequestShape(f, m.Method, params)
@@ -66,6 +69,9 @@ func (j *Judge) notification(in Input, msg val) {
 		return
 	}
 	j.notificationShape(f, m, params)
+	if m.Method == "notifications/tasks/status" && j.tasksOn() {
+		j.taskNotification(in, params, msg.open("params"))
+	}
 	if m.Method == "notifications/cancelled" {
 		j.ran(famIDs)
 		switch {
@@ -125,6 +131,9 @@ func (j *Judge) response(in Input, msg val) {
 	}
 	if f.Msg.Kind == wire.KindError {
 		j.errorResponse(in, method, params, era, msg.open("error"))
+		if j.tasksOn() {
+			j.taskError(in, method, params)
+		}
 		return
 	}
 	if method == "" {
@@ -135,6 +144,14 @@ func (j *Judge) response(in Input, msg val) {
 		j.ran(famShapes)
 		raise(f, "result-invalid", "the %s result is %s; every result is an object (an empty one, {}, where there is nothing to say)", method, r.kindName())
 		return
+	}
+	if j.tasksOn() {
+		j.taskResult(in, method, params, r)
+		if orig := j.taskOrigin(method, params); orig != nil {
+			// The outcome of a task is what its request would have had.
+			method = orig.Msg.Method
+			params.lazy(body(orig).open("params"))
+		}
 	}
 	result := j.indexResult(f, method, r)
 	j.checkMetaKeys(f, result.get("_meta"), "result._meta")
@@ -156,6 +173,7 @@ func (j *Judge) response(in Input, msg val) {
 	}
 	j.capabilityResult(f, method, era)
 	if t := result.get("task"); t.isObject() && taskAugmentable(method) {
+		j.taskCreated(in, method, t)
 		j.createTaskResult(f, method, t)
 		return
 	}

@@ -10,18 +10,27 @@ import (
 // A conversation is written one message per line: "> " for the client's,
 // "< " for the server's. $META expands to the _meta every 2026-07-28
 // request carries; $INIT to a legacy handshake (2025-11-25, every server
-// capability declared); $DISCOVER to a 2026-07-28 server/discover exchange
+// capability declared); $TASKS to the same handshake with the server's
+// tasks capability too (list, cancel, task-augmented tools/call) and a
+// tools/list of three tools: "plain" (no execution), "either" (optional)
+// and "job" (required); $DISCOVER to a 2026-07-28 server/discover exchange
 // declaring every capability.
 const (
 	metaJSON = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{},"sampling":{},"roots":{}}}`
 	initJSON = `> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{"listChanged":true},"sampling":{},"elicitation":{}},"clientInfo":{"name":"t","version":"1"}}}
 < {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":true},"prompts":{"listChanged":true},"resources":{"subscribe":true,"listChanged":true},"logging":{},"completions":{}},"serverInfo":{"name":"s","version":"1"}}}
 > {"jsonrpc":"2.0","method":"notifications/initialized"}`
+	tasksJSON = `> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"sampling":{}},"clientInfo":{"name":"t","version":"1"}}}
+< {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{},"tasks":{"list":{},"cancel":{},"requests":{"tools":{"call":{}}}}},"serverInfo":{"name":"s","version":"1"}}}
+> {"jsonrpc":"2.0","method":"notifications/initialized"}
+> {"jsonrpc":"2.0","id":"tl","method":"tools/list"}
+< {"jsonrpc":"2.0","id":"tl","result":{"tools":[{"name":"plain","inputSchema":{"type":"object"}},{"name":"either","inputSchema":{"type":"object"},"execution":{"taskSupport":"optional"}},{"name":"job","inputSchema":{"type":"object"},"execution":{"taskSupport":"required"}}]}}`
 	discoverJSON = `> {"jsonrpc":"2.0","id":0,"method":"server/discover","params":{$META}}
 < {"jsonrpc":"2.0","id":0,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{"listChanged":true},"prompts":{"listChanged":true},"resources":{"subscribe":true,"listChanged":true},"logging":{},"completions":{}},"ttlMs":0,"cacheScope":"public"}}`
 )
 
 func expand(conv string) string {
+	conv = strings.ReplaceAll(conv, "$TASKS", tasksJSON)
 	conv = strings.ReplaceAll(conv, "$INIT", initJSON)
 	conv = strings.ReplaceAll(conv, "$DISCOVER", discoverJSON)
 	return strings.ReplaceAll(conv, "$META", metaJSON)

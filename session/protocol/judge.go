@@ -64,6 +64,7 @@ type Judge struct {
 	pages    map[string]*issuedCursors // method -> cursors issued as nextCursor
 	modern
 	prompts map[string][]string // prompt name -> required arguments
+	tasks   taskbook            // the server's tasks (2025-11-25)
 
 	exercised uint32 // bit f: a rule of family f ran
 
@@ -100,6 +101,7 @@ func (j *Judge) reset() {
 	j.tools = toolbook{byName: map[string]*tool{}}
 	j.pages = map[string]*issuedCursors{}
 	j.modern = newModern()
+	j.tasks = newTaskbook()
 	j.prompts = map[string][]string{}
 	j.eras = map[*wire.Frame]Era{}
 	if !j.pinned {

@@ -113,6 +113,47 @@ var ruleCases = []ruleCase{
 < {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}}]}}
 > {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"b","arguments":{}}}
 < {"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"Unknown tool: b"}}`},
+	// tasks (2025-11-25)
+	{"task-left-terminal-status",
+		"$TASKS\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"job","arguments":{},"task":{"ttl":60000}}}
+< {"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"t1","status":"working","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:00Z","ttl":60000}}}
+> {"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{"taskId":"t1"}}
+< {"jsonrpc":"2.0","id":2,"result":{"taskId":"t1","status":"completed","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:05Z","ttl":60000}}
+> {"jsonrpc":"2.0","id":3,"method":"tasks/get","params":{"taskId":"t1"}}
+< {"jsonrpc":"2.0","id":3,"result":{"taskId":"t1","status":"working","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:06Z","ttl":60000}}`,
+		"$TASKS\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"job","arguments":{},"task":{"ttl":60000}}}
+< {"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"t1","status":"working","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:00Z","ttl":60000}}}
+> {"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{"taskId":"t1"}}
+< {"jsonrpc":"2.0","id":2,"result":{"taskId":"t1","status":"input_required","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:05Z","ttl":60000}}
+> {"jsonrpc":"2.0","id":3,"method":"tasks/get","params":{"taskId":"t1"}}
+< {"jsonrpc":"2.0","id":3,"result":{"taskId":"t1","status":"working","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:06Z","ttl":60000}}
+> {"jsonrpc":"2.0","id":4,"method":"tasks/get","params":{"taskId":"t1"}}
+< {"jsonrpc":"2.0","id":4,"result":{"taskId":"t1","status":"completed","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:09Z","ttl":60000}}`},
+	{"task-cancel-invalid",
+		"$TASKS\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"job","arguments":{},"task":{}}}
+< {"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"t1","status":"working","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:00Z","ttl":null}}}
+> {"jsonrpc":"2.0","id":2,"method":"tasks/cancel","params":{"taskId":"t1"}}
+< {"jsonrpc":"2.0","id":2,"result":{"taskId":"t1","status":"working","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:01Z","ttl":null}}`,
+		"$TASKS\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"job","arguments":{},"task":{}}}
+< {"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"t1","status":"working","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:00Z","ttl":null}}}
+> {"jsonrpc":"2.0","id":2,"method":"tasks/cancel","params":{"taskId":"t1"}}
+< {"jsonrpc":"2.0","id":2,"result":{"taskId":"t1","status":"cancelled","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:01Z","ttl":null}}
+> {"jsonrpc":"2.0","id":3,"method":"tasks/cancel","params":{"taskId":"t1"}}
+< {"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Task already cancelled"}}`},
+	{"task-result-untagged",
+		"$TASKS\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"either","arguments":{},"task":{}}}
+< {"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"t1","status":"working","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:00Z","ttl":null}}}
+> {"jsonrpc":"2.0","id":2,"method":"tasks/result","params":{"taskId":"t1"}}
+< {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"done"}]}}`,
+		"$TASKS\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"either","arguments":{},"task":{}}}
+< {"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"t1","status":"working","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:00Z","ttl":null}}}
+> {"jsonrpc":"2.0","id":2,"method":"tasks/result","params":{"taskId":"t1"}}
+< {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"done"}],"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"t1"}}}}`},
+	{"task-support-violated",
+		"$TASKS\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"job","arguments":{}}}`,
+		"$TASKS\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"either","arguments":{}}}
+< {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"done"}]}}
+> {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"job","arguments":{},"task":{"ttl":1000}}}`},
 	{"ping-refused",
 		"$INIT\n" + `> {"jsonrpc":"2.0","id":5,"method":"ping"}
 < {"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"Method not found"}}`,

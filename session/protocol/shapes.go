@@ -26,7 +26,7 @@ func (j *Judge) errorResponse(in Input, method string, params *obj, era Era, err
 	if code >= -32768 && code <= -32100 && !standardCode(code) {
 		raise(f, "reserved-range-error-code", "error code %d is in the range JSON-RPC reserves (-32768…-32000) but is none of its defined codes; application errors belong outside it", code)
 	}
-	j.declaredMethodRefused(f, method, code, era)
+	j.declaredMethodRefused(f, method, params, code, era)
 	switch {
 	case method == "initialize":
 		j.lc.initAnswered = true
