@@ -235,3 +235,28 @@ func handshake(caps string) string {
 < {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{},"prompts":{},"resources":{"subscribe":true},"logging":{},"completions":{}},"serverInfo":{"name":"s","version":"1"}}}
 > {"jsonrpc":"2.0","method":"notifications/initialized"}`
 }
+
+// The optional members of prompts/get, notifications/message and
+// notifications/progress have the types schema.ts gives them.
+func TestOptionalParamTypes(t *testing.T) {
+	cases := []struct {
+		conv string
+		want []string
+	}{
+		{`> {"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"p","arguments":{"n":5,"m":true}}}`, []string{"params-invalid"}},
+		{`> {"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"p","arguments":["x"]}}`, []string{"params-invalid"}},
+		{`> {"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"p","arguments":{"n":"5"}}}`, nil},
+		{`< {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x","logger":7}}`, []string{"params-invalid"}},
+		{`< {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":{"a":1},"logger":"db"}}`, nil},
+		{`> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","_meta":{"progressToken":"t"}}}
+< {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1,"total":"10","message":3}}`, []string{"params-invalid", "params-invalid"}},
+		{`> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","_meta":{"progressToken":"t"}}}
+< {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1,"total":10,"message":"1 of 10"}}`, nil},
+	}
+	for _, tc := range cases {
+		_, frames := run(t, "$INIT\n"+tc.conv)
+		if got := codes(frames); strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("%s\nraised %q, want %q", tc.conv, got, tc.want)
+		}
+	}
+}

@@ -73,6 +73,7 @@ func (j *Judge) paramsShape(f *wire.Frame, method string, params *obj) {
 		}
 	case "prompts/get":
 		need("name", kString, "a string")
+		j.promptArguments(f, params.get("arguments"))
 	case "resources/read", "resources/subscribe", "resources/unsubscribe":
 		need("uri", kString, "a string")
 	case "completion/complete":
@@ -89,6 +90,25 @@ func (j *Judge) paramsShape(f *wire.Frame, method string, params *obj) {
 	}
 }
 
+// promptArguments checks prompts/get's arguments: schema.ts gives them as
+// { [key: string]: string } in every revision.
+func (j *Judge) promptArguments(f *wire.Frame, args val) {
+	if !args.present() {
+		return
+	}
+	if !args.isObject() {
+		raise(f, "params-invalid", "prompts/get's params.arguments is %s; it must be an object of string values", args.kindName())
+		return
+	}
+	args.members(func(key []byte, v val) bool {
+		if !v.isString() {
+			raise(f, "params-invalid", "prompts/get's argument %q is %s; prompt arguments are strings", key, v.kindName())
+			return false // one finding says it
+		}
+		return true
+	})
+}
+
 // notificationShape checks the params of the notifications whose shape the
 // receiver relies on.
 func (j *Judge) notificationShape(f *wire.Frame, m *wire.Message, params *obj) {
@@ -98,10 +118,19 @@ func (j *Judge) notificationShape(f *wire.Frame, m *wire.Message, params *obj) {
 		if m.ProgressToken.Kind == wire.IDAbsent || !params.get("progress").isNumber() {
 			raise(f, "params-invalid", "notifications/progress needs a progressToken (string or integer) and a numeric progress")
 		}
+		if t := params.get("total"); t.present() && !t.isNumber() {
+			raise(f, "params-invalid", "notifications/progress's params.total is %s; it must be a number", t.kindName())
+		}
+		if msg := params.get("message"); msg.present() && !msg.isString() {
+			raise(f, "params-invalid", "notifications/progress's params.message is %s; it must be a string", msg.kindName())
+		}
 	case "notifications/message":
 		j.ran(famShapes)
 		if _, ok := logLevels[string(params.get("level").rawStr())]; !ok || !params.has("data") {
 			raise(f, "params-invalid", "notifications/message needs a level (debug … emergency) and data; it has level %s", params.get("level").text())
+		}
+		if l := params.get("logger"); l.present() && !l.isString() {
+			raise(f, "params-invalid", "notifications/message's params.logger is %s; it must be the logger's name, a string", l.kindName())
 		}
 	case "notifications/resources/updated":
 		j.ran(famShapes)
