@@ -40,6 +40,11 @@ func (e *StartError) Error() string {
 		if !strings.Contains(name, "/") {
 			what, hint = "not found in PATH", "check the name, give its full path, or fix PATH (-e PATH=...)"
 		}
+		if f := strings.Fields(name); len(f) > 1 {
+			// "command": "npx -y pkg" in a host's config: hosts run the
+			// command as one program, without a shell, and so does linesman.
+			hint = fmt.Sprintf("the name holds spaces, and a command is one program, run without a shell: give %q alone as the command and the rest as its arguments (args in a host's config)", f[0])
+		}
 	case StartNotExecutable:
 		what, hint = "not executable", "chmod +x it, or run it through its interpreter (python3 server.py)"
 	case StartBadCwd:

@@ -578,6 +578,7 @@ func TestTransportStartErrors(t *testing.T) {
 		{"empty", nil, "", StartEmptyCommand, "no command"},
 		{"not in PATH", []string{"linesman-no-such-server-xyz"}, "", StartNotFound, "not found in PATH"},
 		{"no such path", []string{filepath.Join(dir, "missing")}, "", StartNotFound, "not found"},
+		{"a command line as the command", []string{"npx -y @modelcontextprotocol/server-everything"}, "", StartNotFound, `give "npx" alone as the command`},
 		{"no x bit", []string{noExec}, "", StartNotExecutable, "not executable"},
 		{"directory", []string{dir}, "", StartNotExecutable, "not executable"},
 		{"relative to cwd", []string{"./server.sh"}, dir, StartNotExecutable, "not executable"},

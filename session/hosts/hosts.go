@@ -303,11 +303,19 @@ func Parse(path string, data []byte, h Host) (*File, error) {
 // reading or parsing claude_desktop_config.json: Unexpected token ','
 // ...") and Claude Code (a file with a trailing comma is "Invalid or
 // malformed JSON" and skipped entirely). "" for the others (VS Code reads
-// JSONC), and for a file that is strict JSON. A byte order mark is let
-// pass: whether these hosts strip it was not checked.
+// JSONC), and for a file that is strict JSON. A UTF-8 byte order mark
+// (what Notepad and PowerShell 5.1's Set-Content -Encoding UTF8 write)
+// fails Claude Desktop's parse too, which then starts none of the servers
+// and may rewrite the file without its mcpServers (reported in
+// tradesdontlie/tradingview-mcp#406, homeassistant-ai/ha-mcp#281, 2025-12
+// to 2026-07); Claude Code's CLI reads it (anthropics/claude-code#81355,
+// 2.1.219), so there it passes.
 func strictness(h Host, data []byte) string {
 	if h != ClaudeDesktop && h != ClaudeCode {
 		return ""
+	}
+	if h == ClaudeDesktop && bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		return "Claude Desktop reads this file as strict JSON and refuses one that starts with a UTF-8 byte order mark (EF BB BF), as this one does: it would start none of its servers, and may rewrite the file without them; save it as UTF-8 without BOM (linesman read it leniently)"
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	var v any

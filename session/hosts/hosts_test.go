@@ -408,6 +408,8 @@ func TestNotStrictSaysWhereTheHostWouldStop(t *testing.T) {
 		{"a/claude_desktop_config.json", "{\"mcpServers\": {\"a\": {\"command\": \"x\"},}}", `a trailing comma before the '}' at line 1, column 39`},
 		{"a/claude_desktop_config.json", "{\"mcpServers\": {\"a\": {\"command\": \"x\"}}}", ""},
 		{"a/.vscode/mcp.json", "{\n  // fine here\n  \"servers\": {\"a\": {\"command\": \"x\",},},\n}", ""},
+		{"a/claude_desktop_config.json", "\xef\xbb\xbf{\"mcpServers\": {\"a\": {\"command\": \"x\"}}}", "byte order mark"},
+		{"a/.mcp.json", "\xef\xbb\xbf{\"mcpServers\": {\"a\": {\"command\": \"x\"}}}", ""},
 	}
 	for _, tc := range cases {
 		f, err := Parse(tc.path, []byte(tc.data), "")
