@@ -279,6 +279,40 @@ func (j *Judge) samplingParams(f *wire.Frame, params *obj) {
 		}
 		return true
 	})
+	for _, m := range samplingMembers {
+		if v := params.get(m.key); v.present() && v.kind() != m.kind {
+			raise(f, "params-invalid", "%s.%s is %s; it must be %s", where, m.key, v.kindName(), kindNames[m.kind])
+		}
+	}
+	if ic := params.get("includeContext"); ic.isString() {
+		switch string(ic) {
+		case `"none"`, `"thisServer"`, `"allServers"`:
+		default:
+			raise(f, "params-invalid", "%s.includeContext is %s; it must be \"none\", \"thisServer\" or \"allServers\"", where, ic.text())
+		}
+	}
+	if mp := params.get("modelPreferences"); mp.isObject() {
+		for _, k := range [...]string{"costPriority", "speedPriority", "intelligencePriority"} {
+			p := mp.get(k)
+			if !p.present() {
+				continue
+			}
+			if n, ok := p.num(); !ok || n < 0 || n > 1 {
+				raise(f, "params-invalid", "%s.modelPreferences.%s is %s; it must be a number from 0 to 1", where, k, p.text())
+			}
+		}
+	}
+}
+
+// samplingMembers are sampling/createMessage's optional params, with
+// their kinds (schema.ts, every revision that has sampling).
+var samplingMembers = []memberRule{
+	{key: "systemPrompt", kind: kString},
+	{key: "includeContext", kind: kString},
+	{key: "temperature", kind: kNumber},
+	{key: "stopSequences", kind: kArray},
+	{key: "modelPreferences", kind: kObject},
+	{key: "metadata", kind: kObject},
 }
 
 // clientResult judges the host's answer to a server request: what the

@@ -137,6 +137,16 @@ func (j *Judge) modernLog(f *wire.Frame, params *obj) {
 
 // checkMetaKeys checks the key names of a _meta object.
 func (j *Judge) checkMetaKeys(f *wire.Frame, meta val, where string) {
+	if meta.present() && !meta.isObject() {
+		// schema.ts, every revision: _meta?: { [key: string]: unknown }.
+		j.ran(famShapes)
+		code := "params-invalid"
+		if strings.HasPrefix(where, "result") {
+			code = "result-invalid"
+		}
+		raise(f, code, "%s is %s; _meta is an object", where, meta.kindName())
+		return
+	}
 	if !meta.isObject() || !j.versionAtLeast(V20250618) {
 		return
 	}
