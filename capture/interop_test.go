@@ -9,7 +9,11 @@ import (
 // reference servers (testdata/interop: @modelcontextprotocol/server-everything
 // 2.0.0, server-filesystem 0.2.0, server-memory 0.6.3, driven by linesman
 // send over tools, prompts, resources, completion: images, structured
-// content, resource links and embedded resources among the results) and
+// content, resource links and embedded resources among the results; and
+// server-everything 2026.8.31 (TypeScript SDK 1.32.2) under linesman tap,
+// driven over 2025-11-25 tasks: a task polled to completion, its result
+// fetched, listed, its cancellation refused as final, another cancelled
+// while it ran, a third that asked for input through tasks/result) and
 // checks that the protocol rules find nothing to say about them: conforming
 // servers draw no warning or error.
 func TestReferenceServerRecordings(t *testing.T) {

@@ -273,9 +273,12 @@ func (j *Judge) taskResult(in Input, method string, params *obj, r val) {
 			raise(f, "task-result-untagged", "the tasks/result result for task %q has %s %s; it must carry {\"taskId\": %q} there", id, "_meta."+relatedTaskKey, describeRelated(rt), id)
 		}
 	case "tools/call":
-		if name, ok := j.requiredTaskTool(params); ok {
+		// A refusal through the tool-error channel (isError, as the
+		// TypeScript SDK 1.32 words it: "MCP error -32601: Tool … requires
+		// task augmentation") still refuses: only a tool that ran is a foul.
+		if name, ok := j.requiredTaskTool(params); ok && !r.get("isError").truthy() {
 			j.ran(famTasks)
-			raise(f, "task-support-violated", "the server answered a call of tool %q that was not a task with a result, but the tool's execution.taskSupport is \"required\": such a call is refused with -32601 (Method not found)", name)
+			raise(f, "task-support-violated", "the server ran tool %q for a call that was not a task, but the tool's execution.taskSupport is \"required\": such a call is refused with -32601 (Method not found)", name)
 		}
 	}
 }

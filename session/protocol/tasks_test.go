@@ -69,6 +69,8 @@ func TestTasks(t *testing.T) {
 < {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"ran anyway"}]}}`, []string{"task-support-violated", "task-support-violated"}},
 		{"a task-augmented call of a tool that forbids it, refused as 2025-11-25 asks", `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"plain","arguments":{},"task":{}}}
 < {"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Tool does not support tasks"}}`, []string{"undeclared-capability-request"}},
+		{"a required-task tool refused through isError, as the TypeScript SDK does: the client's foul only", `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"job","arguments":{}}}
+< {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"MCP error -32601: Tool job requires task augmentation (taskSupport: 'required')"}],"isError":true}}`, []string{"task-support-violated"}},
 		{"a required-task tool refused without a task: the client's foul only", `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"job","arguments":{}}}
 < {"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Task augmentation required"}}`, []string{"task-support-violated"}},
 		{"a task's outcome judged as its tools/call's", created + `
