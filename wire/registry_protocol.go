@@ -166,10 +166,10 @@ var protocolEntries = []Info{
 	},
 	{
 		Code: "request-before-initialize-result", Severity: SeverityWarning, Family: FamilyLifecycle, Eras: EraLegacyOnly,
-		Title: "The client sent a request before initialize was answered",
-		Why:   `Until the server answers initialize, the version and capabilities are not agreed; a request sent meanwhile may be refused or served under the wrong revision.`,
-		Fix:   `Wait for the initialize result (or error) before sending anything but ping.`,
-		Spec:  `MCP 2025-11-25, Lifecycle › Initialization: "The client SHOULD NOT send requests other than pings before the server has responded to the initialize request."`,
+		Title: "The client sent a request, or notifications/initialized, before initialize was answered",
+		Why:   `Until the server answers initialize, the version and capabilities are not agreed; a request sent meanwhile may be refused or served under the wrong revision, and notifications/initialized sent then announces an initialization that has not succeeded (it may yet fail).`,
+		Fix:   `Wait for the initialize result (or error) before sending anything but ping; send notifications/initialized only after a successful result.`,
+		Spec:  `MCP 2025-11-25, Lifecycle › Initialization: "The client SHOULD NOT send requests other than pings before the server has responded to the initialize request." "After successful initialization, the client MUST send an initialized notification to indicate it is ready to begin normal operations."`,
 	},
 	{
 		Code: "initialized-not-sent", Severity: SeverityError, Family: FamilyLifecycle, Eras: EraLegacyOnly,

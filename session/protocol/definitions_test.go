@@ -266,3 +266,23 @@ func TestOptionalParamTypes(t *testing.T) {
 		}
 	}
 }
+
+// notifications/initialized says initialization succeeded: sent before
+// the initialize answer, it says so too early.
+func TestInitializedBeforeTheAnswer(t *testing.T) {
+	const ini = `> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	const answer = `< {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`
+	const inited = `> {"jsonrpc":"2.0","method":"notifications/initialized"}`
+	for _, tc := range []struct {
+		conv string
+		want []string
+	}{
+		{ini + "\n" + inited + "\n" + answer, []string{"request-before-initialize-result"}},
+		{ini + "\n" + answer + "\n" + inited, nil},
+	} {
+		_, frames := run(t, tc.conv)
+		if got := codes(frames); strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("%s\nraised %q, want %q", tc.conv, got, tc.want)
+		}
+	}
+}

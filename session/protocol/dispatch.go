@@ -83,6 +83,10 @@ func (j *Judge) notification(in Input, msg val) {
 	}
 	if in.Dir == wire.ClientToServer {
 		if m.Method == "notifications/initialized" {
+			if j.lc.initSent && !j.lc.initAnswered && j.era != EraModern {
+				j.ran(famLifecycle)
+				raise(f, "request-before-initialize-result", "the client sent notifications/initialized before the server answered initialize: it says initialization succeeded before it did")
+			}
 			j.lc.initializedSent = true
 		}
 		if m.Method == "notifications/roots/list_changed" && j.caps.clientKnown && j.era != EraModern {
