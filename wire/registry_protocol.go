@@ -352,6 +352,13 @@ var protocolEntries = []Info{
 		Spec:  `MCP 2025-11-25, Server › Tools › Error Handling: Tool Execution Errors include "Input validation errors (e.g., date in wrong format, value out of range)", reported "in tool results with isError: true" (SEP-1303). schema.ts › CallToolResult.isError: "Any errors that originate from the tool SHOULD be reported inside the result object … not as an MCP protocol-level error response."`,
 	},
 	{
+		Code: "x-mcp-header-invalid", Severity: SeverityWarning, Family: FamilyTools, Eras: EraModernOnly,
+		Title: "An x-mcp-header annotation that breaks its constraints",
+		Why:   `Over Streamable HTTP a client mirrors an annotated parameter into an Mcp-Param-{name} header, and it must drop a tool whose annotation is not a valid, unique header name on a string, integer or boolean property reached through properties alone: the tool silently disappears for every HTTP client. Over stdio clients may ignore the annotation, which is why this is a warning here.`,
+		Fix:   `Give x-mcp-header a header token (letters, digits, - and the like; no spaces), unique ignoring case, on a top-level or nested properties entry of type string, integer or boolean; never under items, anyOf/oneOf/allOf, not, if/then/else or $defs, and never on a number, object or array.`,
+		Spec:  `MCP 2026-07-28, Server › Tools › x-mcp-header: "Constraints on x-mcp-header values: MUST NOT be empty; MUST match HTTP field-name token syntax (1*tchar, RFC 9110 Section 5.1); MUST NOT contain control characters …; MUST be case-insensitively unique among all x-mcp-header values in the inputSchema; MUST only be applied to parameters with primitive types (integer, string, boolean). Parameters with type number are not permitted …; MUST only be applied to properties that are statically reachable from the schema root" (Transports › Streamable HTTP: "reachable via a chain consisting solely of properties keys"). "Clients using the Streamable HTTP transport MUST reject tool definitions where any x-mcp-header value violates these constraints."`,
+	},
+	{
 		Code: "tool-input-schema-invalid", Severity: SeverityError, Family: FamilySchemas, Eras: EraBoth,
 		Title: `A tool whose inputSchema is not an object schema ("type": "object")`,
 		Why:   `Tool arguments are always a JSON object. Hosts hand inputSchema to the model as the function's parameters; null or a non-object schema makes SDKs reject the whole tools/list.`,

@@ -113,6 +113,11 @@ var ruleCases = []ruleCase{
 < {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}}]}}
 > {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"b","arguments":{}}}
 < {"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"Unknown tool: b"}}`},
+	{"x-mcp-header-invalid",
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{$META}}
+< {"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","ttlMs":0,"cacheScope":"public","tools":[{"name":"q","inputSchema":{"type":"object","properties":{"amount":{"type":"number","x-mcp-header":"Amount"}}}}]}}`,
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{$META}}
+< {"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","ttlMs":0,"cacheScope":"public","tools":[{"name":"q","inputSchema":{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"}}}}]}}`},
 	// tasks (2025-11-25)
 	{"task-left-terminal-status",
 		"$TASKS\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"job","arguments":{},"task":{"ttl":60000}}}

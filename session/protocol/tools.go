@@ -95,6 +95,9 @@ func (j *Judge) toolDefinition(f *wire.Frame, i int, name string, t val) {
 	case !bytes.Equal(in.get("type"), []byte(`"object"`)):
 		raise(f, "tool-input-schema-invalid", "tool %q's inputSchema has type %s; tool arguments are objects, so it must be \"object\"", name, in.get("type").text())
 	}
+	if j.era == EraModern {
+		j.xMcpHeaders(f, name, in)
+	}
 	out := t.get("outputSchema")
 	if out.present() && j.versionAtLeast(V20250618) {
 		switch {
