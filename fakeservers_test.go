@@ -818,6 +818,10 @@ func serveTapProxy() {
 		in.Close()
 	}()
 	io.Copy(os.Stdout, out)
+	// Our reader went away (or the server ended): the server, blocked on
+	// a full pipe nobody reads, ends too, as a host's would. (A SIGTERM
+	// passed on was once seen not to end it, and the benchmark waited.)
+	cmd.Process.Kill()
 	cmd.Wait()
 }
 

@@ -352,6 +352,20 @@ var protocolEntries = []Info{
 		Spec:  `MCP 2025-11-25, Server › Tools › Error Handling: Tool Execution Errors include "Input validation errors (e.g., date in wrong format, value out of range)", reported "in tool results with isError: true" (SEP-1303). schema.ts › CallToolResult.isError: "Any errors that originate from the tool SHOULD be reported inside the result object … not as an MCP protocol-level error response."`,
 	},
 	{
+		Code: "elicitation-requests-secret", Severity: SeverityWarning, Family: FamilyShapes, Eras: EraSince0618,
+		Title: "A form-mode elicitation that asks for a password, an API key or a token",
+		Why:   `What a user types into a form goes through the host, its logs and possibly the model's context. A secret asked for that way leaks. (Judged by the field's name — password, api_key, client_secret, token and the like — or format "password".)`,
+		Fix:   `Take secrets from the server's own configuration (environment, a key store), or, from 2025-11-25, send the user to a page of your own with a url-mode elicitation, where the secret never passes through the host.`,
+		Spec:  `MCP 2025-11-25, Client › Elicitation › Form Mode Security: "Servers MUST NOT request sensitive information (passwords, API keys, etc.) via form mode". 2025-06-18, Elicitation › Security Considerations: "Servers MUST NOT use elicitation to request sensitive information."`,
+	},
+	{
+		Code: "elicitation-answer-invalid", Severity: SeverityWarning, Family: FamilyShapes, Eras: EraSince0618,
+		Title: "An accepted elicitation whose content does not match the form",
+		Why:   `The server asked for values of given types, some required; a host that sends back something else (a missing required field, a string for a number, a value outside the enum) makes the server fail or act on bad input.`,
+		Fix:   `Hosts: validate the form before sending accept (required fields, types, enums, formats, lengths and ranges), and send decline or cancel rather than an incomplete accept.`,
+		Spec:  `MCP 2025-11-25, Client › Elicitation › Form Mode Security: "Clients SHOULD validate all responses against the provided schema." Response Actions: accept's "content field contains the submitted data matching the requested schema".`,
+	},
+	{
 		Code: "x-mcp-header-invalid", Severity: SeverityWarning, Family: FamilyTools, Eras: EraModernOnly,
 		Title: "An x-mcp-header annotation that breaks its constraints",
 		Why:   `Over Streamable HTTP a client mirrors an annotated parameter into an Mcp-Param-{name} header, and it must drop a tool whose annotation is not a valid, unique header name on a string, integer or boolean property reached through properties alone: the tool silently disappears for every HTTP client. Over stdio clients may ignore the annotation, which is why this is a warning here.`,

@@ -111,6 +111,9 @@ func (j *Judge) response(in Input, msg val) {
 		case in.Request == nil:
 		case f.Msg.Kind == wire.KindResult:
 			j.clientResult(f, in.Request.Msg.Method, msg.open("result"))
+			if in.Request.Msg.Method == "elicitation/create" {
+				j.elicitationAnswer(f, in.Request, msg.open("result"))
+			}
 		case in.Request.Msg.Method == "ping":
 			j.pingRefused(f, "client")
 		}

@@ -1,6 +1,8 @@
 package protocol
 
 import (
+	"strings"
+
 	"linesman/wire"
 )
 
@@ -30,6 +32,7 @@ func (j *Judge) elicitationParams(f *wire.Frame, params *obj) {
 		raise(f, "params-invalid", "%s.requestedSchema must be an object schema (\"type\": \"object\") with properties", where)
 		return
 	}
+	j.secretFields(f, where, rs.get("properties"))
 	rs.get("properties").members(func(key []byte, p val) bool {
 		typ, _ := p.get("type").str()
 		switch typ {
@@ -43,6 +46,75 @@ func (j *Judge) elicitationParams(f *wire.Frame, params *obj) {
 		raise(f, "params-invalid", "%s.requestedSchema property %s has type %s; elicitation asks for flat primitive values (string, number, integer, boolean%s)", where, val(key).text(), p.get("type").text(), multiSelectWords(j))
 		return false
 	})
+}
+
+// secretNames are form field names (lower case, letters and digits only)
+// that ask for a secret.
+var secretNames = map[string]bool{
+	"password": true, "passwd": true, "passphrase": true, "secret": true,
+	"apikey": true, "apisecret": true, "apitoken": true, "secretkey": true,
+	"accesstoken": true, "refreshtoken": true, "authtoken": true, "bearertoken": true,
+	"clientsecret": true, "privatekey": true, "token": true, "accesskey": true,
+}
+
+// secretFields flags a form-mode field that asks for a secret: named as
+// one (password, api_key, client-secret, …) or of format "password"
+// ("Servers MUST NOT request sensitive information (passwords, API keys,
+// etc.) via form mode"; URL mode is the way). One finding per form.
+func (j *Judge) secretFields(f *wire.Frame, where string, props val) {
+	props.members(func(key []byte, p val) bool {
+		name, _ := val(key).str()
+		norm := strings.Map(func(r rune) rune {
+			switch {
+			case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+				return r
+			case r >= 'A' && r <= 'Z':
+				return r + 'a' - 'A'
+			}
+			return -1
+		}, name)
+		if secretNames[norm] || string(p.get("format")) == `"password"` {
+			raise(f, "elicitation-requests-secret", "%s.requestedSchema asks for %q in a form: a secret must not pass through the host; ask for it with a url-mode elicitation (2025-11-25) or the server's own configuration", where, name)
+			return false
+		}
+		return true
+	})
+}
+
+// elicitationAnswer judges the host's accepted answer to a form-mode
+// elicitation against the form ("Clients SHOULD validate all responses
+// against the provided schema"; accept's content holds "the submitted
+// data matching the requested schema").
+func (j *Judge) elicitationAnswer(f *wire.Frame, req *wire.Frame, r val) {
+	if req == nil || string(r.get("action")) != `"accept"` || !j.versionAtLeast(V20250618) {
+		return
+	}
+	params := body(req).open("params")
+	if mode, _ := params.get("mode").str(); mode == "url" {
+		return
+	}
+	rs := params.get("requestedSchema")
+	content := r.get("content")
+	if !rs.isObject() || !content.isObject() || hasFinding(f, "result-invalid") {
+		return // result-invalid and params-invalid say what is wrong
+	}
+	s, bad := j.compileSchema(rs)
+	if s == nil || bad != "" {
+		return
+	}
+	if msg := validate(s, content); msg != "" {
+		raise(f, "elicitation-answer-invalid", "the client accepted the elicitation with content that does not match its requestedSchema: %s", msg)
+	}
+}
+
+// hasFinding reports whether f already carries a finding of code.
+func hasFinding(f *wire.Frame, code string) bool {
+	for _, fd := range f.Findings {
+		if fd.Code == code {
+			return true
+		}
+	}
+	return false
 }
 
 func multiSelectWords(j *Judge) string {

@@ -118,6 +118,16 @@ var ruleCases = []ruleCase{
 < {"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","ttlMs":0,"cacheScope":"public","tools":[{"name":"q","inputSchema":{"type":"object","properties":{"amount":{"type":"number","x-mcp-header":"Amount"}}}}]}}`,
 		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{$META}}
 < {"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","ttlMs":0,"cacheScope":"public","tools":[{"name":"q","inputSchema":{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"}}}}]}}`},
+	{"elicitation-requests-secret",
+		"$INIT\n" + `< {"jsonrpc":"2.0","id":"e1","method":"elicitation/create","params":{"message":"Connect your account","requestedSchema":{"type":"object","properties":{"user":{"type":"string"},"api_key":{"type":"string"}},"required":["user","api_key"]}}}`,
+		"$INIT\n" + `< {"jsonrpc":"2.0","id":"e1","method":"elicitation/create","params":{"message":"Which account?","requestedSchema":{"type":"object","properties":{"user":{"type":"string"},"token_budget":{"type":"integer"}},"required":["user"]}}}`},
+	{"elicitation-answer-invalid",
+		"$INIT\n" + `< {"jsonrpc":"2.0","id":"e1","method":"elicitation/create","params":{"message":"How many?","requestedSchema":{"type":"object","properties":{"n":{"type":"integer","minimum":1},"unit":{"type":"string","enum":["kg","lb"]}},"required":["n"]}}}
+> {"jsonrpc":"2.0","id":"e1","result":{"action":"accept","content":{"unit":"g"}}}`,
+		"$INIT\n" + `< {"jsonrpc":"2.0","id":"e1","method":"elicitation/create","params":{"message":"How many?","requestedSchema":{"type":"object","properties":{"n":{"type":"integer","minimum":1},"unit":{"type":"string","enum":["kg","lb"]}},"required":["n"]}}}
+> {"jsonrpc":"2.0","id":"e1","result":{"action":"accept","content":{"n":3,"unit":"kg"}}}
+< {"jsonrpc":"2.0","id":"e2","method":"elicitation/create","params":{"message":"How many?","requestedSchema":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}}}
+> {"jsonrpc":"2.0","id":"e2","result":{"action":"decline"}}`},
 	// tasks (2025-11-25)
 	{"task-left-terminal-status",
 		"$TASKS\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"job","arguments":{},"task":{"ttl":60000}}}
