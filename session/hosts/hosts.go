@@ -268,6 +268,11 @@ func Parse(path string, data []byte, h Host) (*File, error) {
 		g, ok := GuessHost(path)
 		if !ok {
 			g, guessed = guessFromContents(root)
+		} else if g == ClaudeCode && root.get("mcpServers") == nil && root.get("projects") == nil && root.get("servers") != nil {
+			// A .mcp.json with a "servers" list is Visual Studio's (2022
+			// 17.14 and later read %USERPROFILE%\.mcp.json and the
+			// solution's .mcp.json in VS Code's format), not Claude Code's.
+			g, guessed = VSCode, "read as Visual Studio's .mcp.json, VS Code's format (a \"servers\" list, no \"mcpServers\"); --host says otherwise"
 		}
 		if g == "" {
 			return nil, fmt.Errorf("%s: %w (no \"mcpServers\" or \"servers\" member), and its name does not say which host's file it is; say which with --host", path, ErrNoServers)

@@ -26,6 +26,9 @@ var fixtures = []struct {
 	{"testdata/zed/config/zed/settings.json", Zed},
 	{"testdata/gemini/ws/.gemini/settings.json", GeminiCLI},
 	{"testdata/opencode/ws/opencode.jsonc", OpenCode},
+	// Visual Studio's .mcp.json: named like Claude Code's, read by its
+	// "servers" list as VS Code's format.
+	{"testdata/visual-studio/sln/.mcp.json", VSCode},
 }
 
 func testEnv(t *testing.T) Env {
@@ -43,11 +46,10 @@ func testEnv(t *testing.T) Env {
 
 func read(t *testing.T, path string) *File {
 	t.Helper()
-	h, ok := GuessHost(path)
-	if !ok {
+	if _, ok := GuessHost(path); !ok {
 		t.Fatalf("GuessHost(%s) failed", path)
 	}
-	f, err := Read(path, h)
+	f, err := Read(path, "") // as --config FILE reads it
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,6 +67,7 @@ func TestReadListsEveryEntry(t *testing.T) {
 		"testdata/zed/config/zed/settings.json":              {"from-extension", "legacy-style", "notes", "off", "remote"},
 		"testdata/gemini/ws/.gemini/settings.json":           {"local", "remote"},
 		"testdata/opencode/ws/opencode.jsonc":                {"everything", "off", "remote"},
+		"testdata/visual-studio/sln/.mcp.json":               {"ado", "fs", "remote"},
 	}
 	for _, fx := range fixtures {
 		f := read(t, fx.path)
@@ -371,6 +374,19 @@ func TestParseGuessesTheFormatFromContents(t *testing.T) {
 	}
 	if f.Host != VSCode || f.Guessed == "" || len(f.Entries) != 1 || f.Entries[0].Command != "uvx" {
 		t.Fatalf("settings.json: host %q guessed %q entries %+v; want VS Code's fetch", f.Host, f.Guessed, f.Entries)
+	}
+
+	// A .mcp.json with a "servers" list is Visual Studio's, in VS Code's
+	// format, not Claude Code's.
+	f, err = Read("testdata/visual-studio/sln/.mcp.json", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Host != VSCode || !strings.Contains(f.Guessed, "Visual Studio") || len(f.Entries) != 3 {
+		t.Fatalf("Visual Studio's .mcp.json: host %q guessed %q entries %+v", f.Host, f.Guessed, f.Entries)
+	}
+	if f.Entries[2].Transport != "http" || f.Entries[0].Args[2] != "${workspaceFolder}" {
+		t.Errorf("Visual Studio's .mcp.json entries: %+v", f.Entries)
 	}
 
 	// A name that tells the host is not second-guessed.
