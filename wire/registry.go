@@ -67,7 +67,7 @@ const (
 // spend its start-up on it before the first byte goes out.
 var registry = sync.OnceValue(func() map[string]Info {
 	m := make(map[string]Info)
-	for _, i := range append(append(entries, protocolEntries...), ciEntries...) {
+	for _, i := range append(append(append(entries, protocolEntries...), featureEntries...), ciEntries...) {
 		i = withFamily(i)
 		if _, dup := m[i.Code]; dup {
 			panic("wire: duplicate registry code " + i.Code)

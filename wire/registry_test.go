@@ -47,8 +47,8 @@ func TestRegistryHoldsEveryContractCode(t *testing.T) {
 		}
 	}
 	all := Codes()
-	if len(all) != len(contractCodes)+len(protocolEntries)+len(ciEntries) {
-		t.Errorf("registry has %d codes, the contract %d, the protocol judge %d and CI %d", len(all), len(contractCodes), len(protocolEntries), len(ciEntries))
+	if len(all) != len(contractCodes)+len(protocolEntries)+len(featureEntries)+len(ciEntries) {
+		t.Errorf("registry has %d codes, the contract %d, the protocol judge %d and %d of features, and CI %d", len(all), len(contractCodes), len(protocolEntries), len(featureEntries), len(ciEntries))
 	}
 	families := map[string]bool{}
 	for _, f := range Families() {

@@ -107,16 +107,7 @@ func (j *Judge) notification(in Input, msg val) {
 func (j *Judge) response(in Input, msg val) {
 	f := in.Frame
 	if in.Dir == wire.ClientToServer {
-		switch {
-		case in.Request == nil:
-		case f.Msg.Kind == wire.KindResult:
-			j.clientResult(f, in.Request.Msg.Method, msg.open("result"))
-			if in.Request.Msg.Method == "elicitation/create" {
-				j.elicitationAnswer(f, in.Request, msg.open("result"))
-			}
-		case in.Request.Msg.Method == "ping":
-			j.pingRefused(f, "client")
-		}
+		j.clientAnswer(in, msg)
 		return
 	}
 	var method string
@@ -153,12 +144,7 @@ func (j *Judge) response(in Input, msg val) {
 		return
 	}
 	if j.tasksOn() {
-		j.taskResult(in, method, params, r)
-		if orig := j.taskOrigin(method, params); orig != nil {
-			// The outcome of a task is what its request would have had.
-			method = orig.Msg.Method
-			params.lazy(body(orig).open("params"))
-		}
+		method = j.taskResult(in, method, params, r)
 	}
 	result := j.indexResult(f, method, r)
 	j.checkMetaKeys(f, result.get("_meta"), "result._meta")
@@ -185,6 +171,21 @@ func (j *Judge) response(in Input, msg val) {
 		return
 	}
 	j.resultShape(f, method, params, result)
+}
+
+// clientAnswer judges the host's answer to a server request.
+func (j *Judge) clientAnswer(in Input, msg val) {
+	f := in.Frame
+	switch {
+	case in.Request == nil:
+	case f.Msg.Kind == wire.KindResult:
+		j.clientResult(f, in.Request.Msg.Method, msg.open("result"))
+		if in.Request.Msg.Method == "elicitation/create" {
+			j.elicitationAnswer(f, in.Request, msg.open("result"))
+		}
+	case in.Request.Msg.Method == "ping":
+		j.pingRefused(f, "client")
+	}
 }
 
 // indexResult indexes a result into the judge's scratch space; for

@@ -236,8 +236,22 @@ func (j *Judge) askedAt(req *wire.Frame) uint64 {
 }
 
 // taskResult judges the server's answer (a result) to a request about
-// tasks, and a result to a tools/call a task was required for.
-func (j *Judge) taskResult(in Input, method string, params *obj, r val) {
+// tasks, and a result to a tools/call a task was required for. It returns
+// the method the result is to be judged as: for a tasks/result whose task
+// the judge saw created, the method of the request that created it, whose
+// params it then indexes into params ("The result structure matches the
+// original request type").
+func (j *Judge) taskResult(in Input, method string, params *obj, r val) string {
+	j.taskResultRules(in, method, params, r)
+	if orig := j.taskOrigin(method, params); orig != nil {
+		params.lazy(body(orig).open("params"))
+		return orig.Msg.Method
+	}
+	return method
+}
+
+// taskResultRules is taskResult's judging.
+func (j *Judge) taskResultRules(in Input, method string, params *obj, r val) {
 	f := in.Frame
 	asked := j.askedAt(in.Request)
 	switch method {
