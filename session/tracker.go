@@ -362,22 +362,18 @@ func (t *Tracker) modernEvidence(f *wire.Frame) {
 	}
 }
 
-// beforeInitialized flags a server message sent before the client's
-// notifications/initialized in the legacy era (ping and logging are allowed).
+// beforeInitialized flags a server request sent before the client's
+// notifications/initialized in the legacy era: "The server SHOULD NOT send
+// requests other than pings and logging before receiving the initialized
+// notification". Notifications are not requests: a list_changed sent
+// early (the TypeScript SDK sends one for a tool registered once its
+// transport is connected) is no foul.
 func (t *Tracker) beforeInitialized(f *wire.Frame) {
-	if t.hs.Initialized {
+	if t.hs.Initialized || f.Msg.Kind != wire.KindRequest || f.Msg.Method == "ping" {
 		return
-	}
-	switch f.Msg.Method {
-	case "ping", "notifications/message", "notifications/progress":
-		return
-	}
-	kind := "request"
-	if f.Msg.Kind == wire.KindNotification {
-		kind = "notification"
 	}
 	addFinding(f, wire.NewFinding("message-before-initialized", fmt.Sprintf(
-		"the server sent %s %s before the client's notifications/initialized", withArticle(f.Msg.Method), kind)))
+		"the server sent %s request before the client's notifications/initialized", withArticle(f.Msg.Method))))
 }
 
 // observeID advances the mint counter past an integer id or a numeric

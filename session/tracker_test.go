@@ -468,13 +468,13 @@ func TestTrackerScripts(t *testing.T) {
 				s(ms(2), req(1, "ping")),                 // and so is ping
 				c(ms(3), res(1)),
 				s(ms(4), initRes),
-				s(ms(5), notif("notifications/tools/list_changed")),
+				s(ms(5), notif("notifications/tools/list_changed")), // a notification, not a request
 				s(ms(6), req(2, "roots/list")),
 				c(ms(7), res(2)),
 				c(ms(8), initialized),
 				s(ms(9), notif("notifications/tools/list_changed")),
 			},
-			want: []string{"6:message-before-initialized:warning", "7:message-before-initialized:warning"},
+			want: []string{"7:message-before-initialized:warning"},
 		},
 		{
 			name: "message-before-initialized is a legacy rule",

@@ -358,9 +358,9 @@ var entries = []Info{
 	},
 	{
 		Code: "message-before-initialized", Severity: SeverityWarning,
-		Title: "The server spoke before notifications/initialized",
-		Why:   `Until the client confirms initialization, the server may only answer initialize and send pings or log messages; anything else may arrive before the client is ready for it.`,
-		Fix:   `Wait for notifications/initialized before sending requests or list_changed notifications; queue them until then.`,
+		Title: "The server sent a request before notifications/initialized",
+		Why:   `Until the client confirms initialization, the server may only answer initialize and send pings or log messages; a request (sampling, elicitation, roots) may arrive before the client is ready to serve it. Notifications are not held to this: a list_changed sent early is no foul.`,
+		Fix:   `Wait for notifications/initialized before sending requests other than ping; queue them until then.`,
 		Spec:  `MCP, Lifecycle › Initialization: "The server SHOULD NOT send requests other than pings and logging before receiving the initialized notification."`,
 	},
 	{
