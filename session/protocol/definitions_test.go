@@ -248,6 +248,8 @@ func TestOptionalParamTypes(t *testing.T) {
 		{`> {"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"p","arguments":{"n":"5"}}}`, nil},
 		{`> {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":5}}
 < {"jsonrpc":"2.0","id":1,"result":{"tools":[],"_meta":"x"}}`, []string{"params-invalid", "result-invalid"}},
+		{`> {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":null}}
+< {"jsonrpc":"2.0","id":1,"result":{"tools":[],"_meta":null,"nextCursor":null}}`, nil},
 		{`> {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"progressToken":1}}}
 < {"jsonrpc":"2.0","id":1,"result":{"tools":[],"_meta":{"example.com/trace":"t"}}}`, nil},
 		{`< {"jsonrpc":"2.0","id":5,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"hi"}}],"maxTokens":5,"includeContext":"everything","temperature":"hot","modelPreferences":{"costPriority":2}}}`, []string{"params-invalid", "params-invalid", "params-invalid"}},

@@ -137,8 +137,10 @@ func (j *Judge) modernLog(f *wire.Frame, params *obj) {
 
 // checkMetaKeys checks the key names of a _meta object.
 func (j *Judge) checkMetaKeys(f *wire.Frame, meta val, where string) {
-	if meta.present() && !meta.isObject() {
+	if meta.present() && !meta.isObject() && !meta.isNull() {
 		// schema.ts, every revision: _meta?: { [key: string]: unknown }.
+		// null is let pass, as nextCursor's is: serializers that write
+		// absent members as null are common, and hosts tolerate it.
 		j.ran(famShapes)
 		code := "params-invalid"
 		if strings.HasPrefix(where, "result") {
