@@ -144,6 +144,15 @@ var ruleCases = []ruleCase{
 < {"jsonrpc":"2.0","id":3,"result":{"taskId":"t1","status":"working","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:06Z","ttl":60000}}
 > {"jsonrpc":"2.0","id":4,"method":"tasks/get","params":{"taskId":"t1"}}
 < {"jsonrpc":"2.0","id":4,"result":{"taskId":"t1","status":"completed","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:09Z","ttl":60000}}`},
+	{"task-id-reused",
+		"$TASKS\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"job","arguments":{},"task":{}}}
+< {"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"t1","status":"working","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:00Z","ttl":null}}}
+> {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"job","arguments":{},"task":{}}}
+< {"jsonrpc":"2.0","id":2,"result":{"task":{"taskId":"t1","status":"working","createdAt":"2025-11-25T10:00:01Z","lastUpdatedAt":"2025-11-25T10:00:01Z","ttl":null}}}`,
+		"$TASKS\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"job","arguments":{},"task":{}}}
+< {"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"t1","status":"working","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:00Z","ttl":null}}}
+> {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"job","arguments":{},"task":{}}}
+< {"jsonrpc":"2.0","id":2,"result":{"task":{"taskId":"t2","status":"working","createdAt":"2025-11-25T10:00:01Z","lastUpdatedAt":"2025-11-25T10:00:01Z","ttl":null}}}`},
 	{"task-cancel-invalid",
 		"$TASKS\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"job","arguments":{},"task":{}}}
 < {"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"t1","status":"working","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:00Z","ttl":null}}}

@@ -188,6 +188,12 @@ func (j *Judge) taskCreated(in Input, method string, t val) {
 		return
 	}
 	st := j.taskState(id)
+	if st.origin != nil && st.origin != in.Request {
+		j.ran(famTasks)
+		raise(in.Frame, "task-id-reused", "the server created task %q again, for request %s; it already named the task that request %s created", id, in.Request.Msg.ID.String(), st.origin.Msg.ID.String())
+		// The new task is the one its id names from now on.
+		*st = taskState{}
+	}
 	st.origin = in.Request
 	j.observeTask(in.Frame, id, t, in.Seq, 0, "the CreateTaskResult")
 }
