@@ -329,6 +329,7 @@ func (j *Judge) clientResult(f *wire.Frame, method string, r val) {
 		return
 	}
 	if t := createdTask(r); t != nil {
+		j.clientCreatedTask(f, method)
 		j.createTaskResult(f, method, t)
 		return
 	}

@@ -1,6 +1,8 @@
 package protocol
 
 import (
+	"strings"
+
 	"linesman/wire"
 )
 
@@ -196,6 +198,23 @@ func (j *Judge) taskCreated(in Input, method string, t val) {
 	}
 	st.origin = in.Request
 	j.observeTask(in.Frame, id, t, in.Seq, 0, "the CreateTaskResult")
+}
+
+// clientCreatedTask flags a CreateTaskResult from a host that did not
+// declare task-augmented requests of that kind (tasks.requests.sampling.
+// createMessage, tasks.requests.elicitation.create): "Receivers that do
+// not declare the task capability for a request type MUST process
+// requests of that type normally".
+func (j *Judge) clientCreatedTask(f *wire.Frame, method string) {
+	if !j.tasksOn() || !j.caps.clientKnown {
+		return
+	}
+	area, verb, _ := strings.Cut(method, "/")
+	if verb == "" || declaredObject(j.caps.client.path("tasks", "requests", area, verb)) {
+		return
+	}
+	j.ran(famTasks)
+	raise(f, "result-invalid", "the client answered %s with a CreateTaskResult but never declared tasks.requests.%s.%s: it must process the request normally", method, area, verb)
 }
 
 // taskState is the state of the server's task id, made on first sight.

@@ -79,6 +79,11 @@ func TestTasks(t *testing.T) {
 		{"a tasks/result tagged with another task", created + `
 > {"jsonrpc":"2.0","id":2,"method":"tasks/result","params":{"taskId":"t1"}}
 < {"jsonrpc":"2.0","id":2,"result":{"content":[],"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"t9"}}}}`, []string{"task-result-untagged"}},
+		{"a host's CreateTaskResult for sampling it did not declare as a task", `< {"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"hi"}}],"maxTokens":5,"task":{}}}
+> {"jsonrpc":"2.0","id":"s1","result":{"task":` + task("working") + `}}`, []string{"result-invalid"}},
+		{"a host's CreateTaskResult for sampling it declared as a task", handshake(`{"sampling":{},"tasks":{"requests":{"sampling":{"createMessage":{}}}}}`) + `
+< {"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"hi"}}],"maxTokens":5,"task":{}}}
+> {"jsonrpc":"2.0","id":"s1","result":{"task":` + task("working") + `}}`, nil},
 		{"a whole task, by the book", created + `
 > {"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{"taskId":"t1"}}
 < {"jsonrpc":"2.0","id":2,"result":` + task("working") + `}
