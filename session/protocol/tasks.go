@@ -15,8 +15,11 @@ import (
 //   - every Task (tasks/get, tasks/cancel, tasks/list, the status
 //     notification) has the shape schema.ts gives it;
 //   - tasks/list and tasks/cancel are asked of a receiver that declared
-//     tasks.list and tasks.cancel, and a server that did not declare
-//     tasks.requests.tools.call processes a task-augmented call normally;
+//     tasks.list and tasks.cancel, and a receiver that did not declare a
+//     kind of task-augmented request (tasks.requests.tools.call, the
+//     host's …sampling.createMessage, …elicitation.create) processes it
+//     normally;
+//   - no task id is given to two tasks;
 //   - a tool whose execution.taskSupport is "required" is called as a task,
 //     and a server refuses the call that is not one (-32601);
 //   - "completed, failed, or cancelled … MUST NOT transition to any other
