@@ -36,8 +36,9 @@ JUnit XML and SARIF 2.1.0 (any combination with the text or JSON report).
 --from FILE judges a conversation recorded earlier instead of running a
 server, with the same rules: a linesman capture, a Claude Desktop MCP server
 log (mcp-server-NAME.log), VS Code's MCP output channel saved to a file, an
-mcpsnoop session log, or JSON Lines of {"dir":"c2s"|"s2c","message":{...}}
-(see README.md, "Judging recorded conversations").
+mcpsnoop session log, JSON Lines of {"dir":"c2s"|"s2c","message":{...}}, or
+a transcript of "> " (client) and "< " (server) lines (see README.md,
+"Judging recorded conversations").
 
 Exit status: 0 no finding at or above the --fail-on severity (error by
 default; warning or note to be stricter), 1 at least one (or the run

@@ -3,6 +3,7 @@ package capture
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -40,13 +41,23 @@ const (
 	// {"session_id","server_label","seq","ts","direction":"c2s"|"s2c"|"stderr"|"meta","raw":{…},"text":"…"}.
 	ForeignMcpsnoop = "mcpsnoop"
 	// ForeignJSONL is plain JSON Lines, {"dir":"c2s"|"s2c","message":{…}},
-	// with an optional "ts" (RFC 3339) per line.
+	// with an optional "ts" (RFC 3339) per line. "direction" is read for
+	// "dir", and "client->server", "server->client" (and their spellings
+	// with _to_, -to- or camel case) for c2s and s2c.
 	ForeignJSONL = "jsonl"
+	// ForeignTranscript is a conversation written by hand or by a test:
+	// "> " before each message of the client's, "< " before each of the
+	// server's ("→ " and "← " too); blank lines and lines starting with #
+	// are skipped.
+	ForeignTranscript = "transcript"
 )
 
 // ErrUnknownFormat is returned (wrapped) by Open for a file that is neither a
 // capture nor a foreign log it knows.
-var ErrUnknownFormat = errors.New("neither a linesman capture nor a known conversation log (Claude Desktop MCP log, VS Code MCP output log, mcpsnoop session log, JSON Lines of {\"dir\",\"message\"})")
+var ErrUnknownFormat = errors.New("neither a linesman capture nor a known conversation log (" + knownLogs + ")")
+
+// knownLogs names the conversation logs linesman reads, for messages.
+const knownLogs = `Claude Desktop MCP log, VS Code MCP output log, mcpsnoop session log, JSON Lines of {"dir":"c2s"|"s2c","message":{…}}, or a transcript of "> " and "< " lines`
 
 // claudeLine matches a line of Claude Desktop's MCP log that carries a
 // message. It and claudeTime are compiled on first use, not at init, which
@@ -145,6 +156,9 @@ func sniff(line []byte) string {
 		claudeTime().Match(line) && (bytes.Contains(line, []byte("] [error] ")) || bytes.Contains(line, []byte("] [warn] "))) {
 		return ForeignClaudeDesktop
 	}
+	if _, _, ok := transcriptLine(line); ok {
+		return ForeignTranscript
+	}
 	var probe struct {
 		Direction *string         `json:"direction"`
 		SessionID *string         `json:"session_id"`
@@ -157,10 +171,35 @@ func sniff(line []byte) string {
 	switch {
 	case probe.Direction != nil && probe.SessionID != nil:
 		return ForeignMcpsnoop
-	case probe.Dir != nil && probe.Message != nil:
+	case (probe.Dir != nil || probe.Direction != nil) && probe.Message != nil:
 		return ForeignJSONL
 	}
 	return ""
+}
+
+// transcriptLine splits a line of a transcript: "> " and "→ " are the
+// client's, "< " and "← " the server's. ok is false for any other line.
+func transcriptLine(line []byte) (wire.Dir, []byte, bool) {
+	for _, p := range [...]struct {
+		mark string
+		dir  wire.Dir
+	}{{"> ", wire.ClientToServer}, {"< ", wire.ServerToClient}, {"→ ", wire.ClientToServer}, {"← ", wire.ServerToClient}} {
+		if rest, ok := bytes.CutPrefix(line, []byte(p.mark)); ok && len(bytes.TrimSpace(rest)) > 0 {
+			return p.dir, bytes.TrimLeft(rest, " \t"), true
+		}
+	}
+	return 0, nil, false
+}
+
+// jsonlDir reads the direction of a JSON Lines record.
+func jsonlDir(s string) (wire.Dir, bool) {
+	switch strings.ToLower(strings.NewReplacer("_", "", "-", "", " ", "", ">", "").Replace(s)) {
+	case "c2s", "clienttoserver", "clientserver", "client2server":
+		return wire.ClientToServer, true
+	case "s2c", "servertoclient", "serverclient", "server2client":
+		return wire.ServerToClient, true
+	}
+	return 0, false
 }
 
 // parseForeign interprets one line of a foreign log of the given format.
@@ -170,6 +209,15 @@ func parseForeign(format string, line []byte) (foreignLine, error) {
 		return parseClaude(line), nil
 	case ForeignVSCode:
 		return parseVSCode(line), nil
+	case ForeignTranscript:
+		if line[0] == '#' {
+			return foreignLine{}, nil
+		}
+		dir, msg, ok := transcriptLine(line)
+		if !ok {
+			return foreignLine{}, errors.New(`a transcript line starts with "> " (the client's) or "< " (the server's)`)
+		}
+		return foreignLine{dir: dir, message: msg}, nil
 	case ForeignMcpsnoop:
 		var env struct {
 			TS        time.Time       `json:"ts"`
@@ -199,21 +247,19 @@ func parseForeign(format string, line []byte) (foreignLine, error) {
 		return out, nil
 	default:
 		var rec struct {
-			Dir     string          `json:"dir"`
-			Message json.RawMessage `json:"message"`
-			TS      time.Time       `json:"ts"`
+			Dir       string          `json:"dir"`
+			Direction string          `json:"direction"`
+			Message   json.RawMessage `json:"message"`
+			TS        time.Time       `json:"ts"`
 		}
 		if err := json.Unmarshal(line, &rec); err != nil {
 			return foreignLine{}, err
 		}
 		out := foreignLine{ts: rec.TS, message: rec.Message}
-		switch rec.Dir {
-		case "c2s":
-			out.dir = wire.ClientToServer
-		case "s2c":
-			out.dir = wire.ServerToClient
-		default:
-			return out, fmt.Errorf(`"dir" is %q; it must be "c2s" or "s2c"`, rec.Dir)
+		d := cmp.Or(rec.Dir, rec.Direction)
+		var ok bool
+		if out.dir, ok = jsonlDir(d); !ok {
+			return out, fmt.Errorf(`"dir" is %q; it must be "c2s" or "s2c" (or "client->server", "server->client")`, d)
 		}
 		if len(rec.Message) > 0 && rec.Message[0] == '"' {
 			// A message given as a string holds the line as sent (not JSON, or not compact).
@@ -256,7 +302,7 @@ func readForeign(src io.Reader, path string, opts OpenOptions) (*Capture, error)
 	for lineNo := 1; ; lineNo++ {
 		line, err := br.ReadBytes('\n')
 		line = bytes.TrimRight(line, "\r\n")
-		if len(bytes.TrimSpace(line)) > 0 {
+		if len(bytes.TrimSpace(line)) > 0 && (format != "" || line[0] != '#') { // a transcript may open with comments
 			if format == "" {
 				if format = sniff(line); format == "" {
 					return nil, fmt.Errorf("capture: %s: %w", path, ErrUnknownFormat)

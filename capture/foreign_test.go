@@ -47,6 +47,10 @@ func TestOpenForeignLogs(t *testing.T) {
 			[]string{"non-json-line", "tool-name-invalid"}, []string{"initialize-not-first"}},
 		{"plain.jsonl", []string{"c2s", "s2c"}, 0,
 			[]string{"missing-result-type"}, nil},
+		{"direction.jsonl", []string{"c2s", "s2c"}, 0,
+			[]string{"missing-result-type"}, nil},
+		{"transcript.txt", []string{"c2s", "s2c", "c2s", "c2s", "s2c", "c2s", "s2c"}, 0,
+			[]string{"tool-name-invalid", "non-json-line"}, []string{"initialize-not-first"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.file, func(t *testing.T) {
@@ -83,6 +87,10 @@ func TestOpenUnknownFormatKeepsTheCaptureError(t *testing.T) {
 	_, err := Open(path)
 	if !errors.Is(err, ErrNotCapture) {
 		t.Fatalf("err = %v, want ErrNotCapture", err)
+	}
+	// and says which logs it would have read
+	if !strings.Contains(err.Error(), "transcript") || !strings.Contains(err.Error(), "mcpsnoop") {
+		t.Errorf("err = %v, want the formats linesman reads named", err)
 	}
 }
 

@@ -112,7 +112,7 @@ func OpenWith(path string, opts OpenOptions) (*Capture, error) {
 			// Not a capture from its first line: a log another tool wrote?
 			c, ferr := openForeign(path, opts)
 			if errors.Is(ferr, ErrUnknownFormat) {
-				return nil, err
+				return nil, fmt.Errorf("%w, nor a conversation log linesman reads (%s)", err, knownLogs)
 			}
 			return c, ferr
 		}
