@@ -154,7 +154,10 @@ func GuessHost(path string) (Host, bool) {
 	switch {
 	case base == "claude_desktop_config.json":
 		return ClaudeDesktop, true
-	case base == ".mcp.json" || base == ".claude.json":
+	case base == ".mcp.json" || base == ".claude.json" || base == "managed-mcp.json":
+		// managed-mcp.json: Claude Code's enterprise list (/etc/claude-code/,
+		// /Library/Application Support/ClaudeCode/, C:\Program Files\ClaudeCode\),
+		// in .mcp.json's format.
 		return ClaudeCode, true
 	case base == "mcp_config.json":
 		return Windsurf, true

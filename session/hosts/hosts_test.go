@@ -331,6 +331,10 @@ func TestDefaultLocations(t *testing.T) {
 			}
 		}
 	}
+	// Claude Code's enterprise list, read in .mcp.json's format.
+	if g, ok := GuessHost("/etc/claude-code/managed-mcp.json"); !ok || g != ClaudeCode {
+		t.Errorf("managed-mcp.json: GuessHost = %s, %v", g, ok)
+	}
 	_ = os.Getenv
 }
 
