@@ -156,7 +156,7 @@ func sniff(line []byte) string {
 		claudeTime().Match(line) && (bytes.Contains(line, []byte("] [error] ")) || bytes.Contains(line, []byte("] [warn] "))) {
 		return ForeignClaudeDesktop
 	}
-	if _, _, ok := transcriptLine(line); ok {
+	if _, msg, ok := transcriptLine(line); ok && len(msg) > 0 {
 		return ForeignTranscript
 	}
 	var probe struct {
@@ -184,8 +184,11 @@ func transcriptLine(line []byte) (wire.Dir, []byte, bool) {
 		mark string
 		dir  wire.Dir
 	}{{"> ", wire.ClientToServer}, {"< ", wire.ServerToClient}, {"→ ", wire.ClientToServer}, {"← ", wire.ServerToClient}} {
-		if rest, ok := bytes.CutPrefix(line, []byte(p.mark)); ok && len(bytes.TrimSpace(rest)) > 0 {
-			return p.dir, bytes.TrimLeft(rest, " \t"), true
+		if rest, ok := bytes.CutPrefix(line, []byte(p.mark)); ok {
+			return p.dir, bytes.TrimLeft(rest, " \t"), true // empty: a blank line sent
+		}
+		if string(line) == strings.TrimSpace(p.mark) { // "> " whose space an editor trimmed
+			return p.dir, nil, true
 		}
 	}
 	return 0, nil, false

@@ -49,8 +49,8 @@ func TestOpenForeignLogs(t *testing.T) {
 			[]string{"missing-result-type"}, nil},
 		{"direction.jsonl", []string{"c2s", "s2c"}, 0,
 			[]string{"missing-result-type"}, nil},
-		{"transcript.txt", []string{"c2s", "s2c", "c2s", "c2s", "s2c", "c2s", "s2c"}, 0,
-			[]string{"tool-name-invalid", "non-json-line"}, []string{"initialize-not-first"}},
+		{"transcript.txt", []string{"c2s", "s2c", "c2s", "c2s", "s2c", "c2s", "s2c", "c2s"}, 0,
+			[]string{"tool-name-invalid", "non-json-line", "blank-line"}, []string{"initialize-not-first"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.file, func(t *testing.T) {
