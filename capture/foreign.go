@@ -194,9 +194,13 @@ func transcriptLine(line []byte) (wire.Dir, []byte, bool) {
 	return 0, nil, false
 }
 
+// dirSeparators are dropped from a JSON Lines direction before it is read
+// ("client->server", "client_to_server", "client to server").
+var dirSeparators = strings.NewReplacer("_", "", "-", "", " ", "", ">", "")
+
 // jsonlDir reads the direction of a JSON Lines record.
 func jsonlDir(s string) (wire.Dir, bool) {
-	switch strings.ToLower(strings.NewReplacer("_", "", "-", "", " ", "", ">", "").Replace(s)) {
+	switch strings.ToLower(dirSeparators.Replace(s)) {
 	case "c2s", "clienttoserver", "clientserver", "client2server":
 		return wire.ClientToServer, true
 	case "s2c", "servertoclient", "serverclient", "server2client":

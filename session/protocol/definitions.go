@@ -279,11 +279,7 @@ func (j *Judge) samplingParams(f *wire.Frame, params *obj) {
 		}
 		return true
 	})
-	for _, m := range samplingMembers {
-		if v := params.get(m.key); v.present() && v.kind() != m.kind {
-			raise(f, "params-invalid", "%s.%s is %s; it must be %s", where, m.key, v.kindName(), kindNames[m.kind])
-		}
-	}
+	j.members(f, "params-invalid", where, params.value(), samplingMembers)
 	if ic := params.get("includeContext"); ic.isString() {
 		switch string(ic) {
 		case `"none"`, `"thisServer"`, `"allServers"`:

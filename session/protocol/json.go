@@ -537,6 +537,12 @@ func (o *obj) get(key string) val {
 
 func (o *obj) has(key string) bool { return o.get(key) != nil }
 
+// value is the object o indexes, as a val (for rules written over vals).
+func (o *obj) value() val {
+	o.force()
+	return o.raw
+}
+
 // path follows keys from this object through nested ones.
 func (o *obj) path(keys ...string) val {
 	v := o.get(keys[0])
