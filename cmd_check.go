@@ -74,7 +74,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	flags.ci.register(fs)
 	var all allFlags
 	all.register(fs)
-	from := fs.String("from", "", "judge the recorded conversation in `FILE` (a capture, a Claude Desktop MCP log, an mcpsnoop log, or JSON Lines of {dir, message}) instead of running a server")
+	from := fs.String("from", "", "judge the recorded conversation in `FILE` (a capture, a Claude Desktop MCP log, an mcpsnoop log, JSON Lines of {dir, message}, or a transcript of \"> \" and \"< \" lines) instead of running a server")
 	if fromFlagGiven(args) {
 		if status, ok := parseFlags(fs, args); !ok {
 			return status

@@ -19,7 +19,8 @@ Usage:
 
 A and B are each a capture (check --capture, the inspector's, a tap's), a
 recorded conversation linesman reads (a Claude Desktop MCP log, an mcpsnoop
-log, JSON Lines of {dir, message}) or a JSON report of check (--json). B is
+log, JSON Lines of {dir, message}, a transcript of "> " and "< " lines) or a
+JSON report of check (--json). B is
 the newer. It lists:
 
   definitions  tools, prompts and resources added, removed or changed:

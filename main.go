@@ -32,7 +32,7 @@ const usageText = `linesman — a line judge for MCP servers that speak JSON-RPC
 Usage:
   linesman [flags] [-- COMMAND [ARG...]]      inspect COMMAND (default: the built-in demo server)
   linesman check [flags] -- COMMAND [ARG...]  headless conformance run; report; exit status
-  linesman check [--json] --from FILE         judge a recorded conversation (capture, Claude Desktop log, mcpsnoop log, JSON Lines)
+  linesman check [--json] --from FILE         judge a recorded conversation (capture, Claude Desktop log, mcpsnoop log, JSON Lines, transcript)
   linesman send  [flags] -- COMMAND [ARG...]  headless: send hand-written frames (stdin or --file)
   linesman --config FILE [flags] NAME         inspect the server NAME of a host's config (check too)
   linesman tap [--name N] -- COMMAND [ARG...] run by a host in place of the server: forwards, records, judges
