@@ -73,7 +73,7 @@ func (b *baseline) judge(key string, log *session.Log, tr *session.Tracker) (com
 	if b == nil || tr.Handshake().Era == session.EraUnknown {
 		return false
 	}
-	defs := report.DefinitionsOf(log, tr)
+	defs := report.DefinitionsOf(tr)
 	b.mu.Lock()
 	old, ok := b.file.Servers[key]
 	if !ok {

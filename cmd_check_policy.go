@@ -97,7 +97,7 @@ func (p *policyFlags) findings(log *session.Log, tr *session.Tracker, took time.
 	if len(p.expectTools) == 0 && len(p.forbidTools) == 0 || tr.Handshake().Era == session.EraUnknown {
 		return out // no tool policy, or no handshake: nothing was listed to judge
 	}
-	defs := report.DefinitionsOf(log, tr)
+	defs := report.DefinitionsOf(tr)
 	listed := slices.Contains(defs.Listed, "tools")
 	for _, name := range p.expectTools {
 		if slices.Contains(defs.ToolNames(), name) {

@@ -86,7 +86,7 @@ func TestViewFollow(t *testing.T) {
 			raw := fmt.Appendf(nil, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"i\":%d,\"pad\":%q}}\n", i, strings.Repeat("z", i*97%5000))
 			for _, f := range wire.FramesOf(raw, wire.Options{}) {
 				log.AppendWith(func(seq uint64, at time.Duration) session.Event {
-					tr.Frame(seq, wire.ServerToClient, f, at)
+					tr.Apply(&session.Event{Type: session.EventFrame, Seq: seq, Dir: wire.ServerToClient, Frame: f, At: at})
 					return session.Event{Type: session.EventFrame, Dir: wire.ServerToClient, Frame: f}
 				})
 			}

@@ -85,7 +85,7 @@ func pump(tb testing.TB, stream []byte, path string, perRecord, pipe bool) int {
 			break
 		}
 		log.AppendWith(func(seq uint64, at time.Duration) session.Event {
-			tr.Frame(seq, wire.ServerToClient, f, at)
+			tr.Apply(&session.Event{Type: session.EventFrame, Seq: seq, Dir: wire.ServerToClient, Frame: f, At: at})
 			return session.Event{Type: session.EventFrame, Dir: wire.ServerToClient, Frame: f}
 		})
 		n++

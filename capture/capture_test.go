@@ -37,10 +37,7 @@ func newScript(retention int64, maxFrame int) *script {
 }
 
 func (s *script) frame(dir wire.Dir, f *wire.Frame) uint64 {
-	return s.log.AppendWith(func(seq uint64, at time.Duration) session.Event {
-		s.tr.Frame(seq, dir, f, at)
-		return session.Event{Type: session.EventFrame, Dir: dir, Frame: f}
-	})
+	return session.Record(s.log, s.tr, session.Event{Type: session.EventFrame, Dir: dir, Frame: f})
 }
 
 // send logs what the client wrote, as Session.Send does.
@@ -78,7 +75,7 @@ func (s *script) stderr(t testing.TB, text []byte) {
 }
 
 func (s *script) process(p session.ProcessEvent) {
-	s.log.Append(session.Event{Type: session.EventProcess, Process: &p})
+	s.fact(session.Event{Type: session.EventProcess, Process: &p})
 }
 
 func (s *script) finding(f session.LoggedFinding) {
@@ -87,15 +84,10 @@ func (s *script) finding(f session.LoggedFinding) {
 
 func (s *script) note(n string) { s.log.Append(session.Event{Type: session.EventNote, Note: n}) }
 
-// fact logs an event the fold sees (an era decision, a restart), applied to
-// the tracker under the log's lock as the session does.
-func (s *script) fact(ev session.Event) {
-	s.log.AppendWith(func(seq uint64, at time.Duration) session.Event {
-		ev.At = at
-		s.tr.Apply(&ev)
-		return ev
-	})
-}
+// fact logs an event the fold sees (an era decision, a restart, a timeout,
+// the end), applied to the tracker under the log's lock as the session does,
+// with the findings it settles logged after it.
+func (s *script) fact(ev session.Event) { session.Record(s.log, s.tr, ev) }
 
 // record writes the script's log to a fresh capture file and returns its path.
 func record(t testing.TB, log *session.Log, h Header) string {
@@ -653,26 +645,16 @@ func TestRoundTripTracker(t *testing.T) {
 	s.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\"}\n")
 	s.send("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\"}\n")
 	s.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":2}}\n")
-	// The live session ticks a while later: request 1 (and 2? cancelled)
-	// times out; the session logs what Tick returns, at that time.
-	_, next := s.log.Bounds()
-	last, _ := s.log.Get(next - 1)
-	at := last.At + 3*timeout
-	for _, f := range s.tr.Tick(at) {
-		s.log.Append(session.Event{At: at, Type: session.EventFinding, Finding: &f})
-	}
+	// The live session's clock reaches the deadline a while later:
+	// request 1 (not 2, cancelled) times out; the session logs the timeout
+	// and what it settles, at that time.
+	time.Sleep(3 * timeout)
+	s.fact(session.Event{Type: session.EventTimeout})
 	s.serve(t, []byte("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}\n"))
 	s.send("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\n")
 	s.process(session.ProcessEvent{State: session.StateExited, ExitCode: 0})
-	// The clock of this log ran ahead (the tick above): tell the tracker
-	// at the exit's time, and log what it returns then, as the session
-	// does a moment after the exit.
-	_, next = s.log.Bounds()
-	last, _ = s.log.Get(next - 1)
-	at = last.At
-	for _, f := range s.tr.Exited(at) {
-		s.log.Append(session.Event{At: at, Type: session.EventFinding, Finding: &f})
-	}
+	// The end is logged a moment after the exit, as the session does.
+	s.fact(session.Event{Type: session.EventEnd, End: &session.EndEvent{Exited: true}})
 
 	c, err := Open(record(t, s.log, Header{TimeoutNs: int64(timeout)}))
 	if err != nil {
@@ -717,12 +699,8 @@ func TestRoundTripRestart(t *testing.T) {
 	s.serve(t, []byte("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n"))
 	s.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n") // reused now
 	s.process(session.ProcessEvent{State: session.StateExited, Pid: 11})
-	// As the session does: tell the tracker after logging the exit, and
-	// log what it returns (at about the moment it was told).
-	at := s.log.Since()
-	for _, f := range s.tr.Exited(at) {
-		s.log.Append(session.Event{At: at, Type: session.EventFinding, Finding: &f})
-	}
+	// As the session does: the end, after the exit.
+	s.fact(session.Event{Type: session.EventEnd, End: &session.EndEvent{Exited: true}})
 
 	c, err := Open(record(t, s.log, Header{}))
 	if err != nil {

@@ -286,7 +286,7 @@ func WriteTranscriptEvent(w io.Writer, ev *session.Event) {
 			fmt.Fprintf(w, " (frame #%d)", x.FrameSeq)
 		}
 		fmt.Fprintln(w)
-	case session.EventNote, session.EventEra, session.EventRestart:
+	case session.EventNote, session.EventEra, session.EventRestart, session.EventStdinClosed:
 		if ev.IsNote() {
 			fmt.Fprintf(w, "%s  note %s\n", at, inert(ev.Note))
 		}

@@ -24,8 +24,10 @@ const FormatName = "linesman-capture"
 //
 // Version 2 records era decisions and restarts as typed records ("era",
 // "restart"); in version 1 they were notes, whose wording Open still reads
-// for version-1 files only.
-const FormatVersion = 2
+// for version-1 files only. Version 3 records what the session's clock and
+// process told the fold as typed records too ("timeout", "stdin-closed",
+// "end"); for earlier files Open reads them off the records (open_v2.go).
+const FormatVersion = typedClockVersion
 
 // Header is the first record of a capture: what was recorded, where and when.
 type Header struct {
@@ -124,6 +126,16 @@ func appendEvent(buf []byte, ev *session.Event) []byte {
 		buf = appendString(buf, []byte(ev.Note))
 	case session.EventEra, session.EventRestart:
 		buf = appendFact(buf, ev)
+	case session.EventStdinClosed:
+		if ev.Stdin != nil && ev.Stdin.ByHost {
+			buf = append(buf, `,"byHost":true`...)
+		}
+		buf = append(buf, `,"note":`...)
+		buf = appendString(buf, []byte(ev.Note))
+	case session.EventEnd:
+		if ev.End != nil && ev.End.Exited {
+			buf = append(buf, `,"exited":true`...)
+		}
 	}
 	return append(buf, '}', '\n')
 }
@@ -142,6 +154,12 @@ func appendProcess(buf []byte, p *session.ProcessEvent) []byte {
 	buf = appendString(buf, []byte(p.Signal))
 	buf = append(buf, `,"shutdownTookNs":`...)
 	buf = strconv.AppendInt(buf, int64(p.ShutdownTook), 10)
+	if p.AfterEOF {
+		buf = append(buf, `,"afterEOF":true`...)
+	}
+	if p.ByHost {
+		buf = append(buf, `,"byHost":true`...)
+	}
 	buf = append(buf, `,"detail":`...)
 	buf = appendString(buf, []byte(p.Detail))
 	return buf

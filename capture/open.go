@@ -165,7 +165,9 @@ type reader struct {
 	segments    []seqShift      // how the writer's Seqs map to the refilled log's
 	maxFrame    int
 	version     int // the file's format version
-	overlong    int // bytes so far of a line too long to keep (see consume)
+	// ended: an "end" record was applied (the process exited).
+	ended    bool
+	overlong int // bytes so far of a line too long to keep (see consume)
 }
 
 // seqShift says that the writer's Seqs from From on are Shift more than
@@ -268,6 +270,7 @@ type rawRecord struct {
 	Signal         string `json:"signal"`
 	ShutdownTookNs int64  `json:"shutdownTookNs"`
 	Detail         string `json:"detail"`
+	AfterEOF       bool   `json:"afterEOF"`
 
 	Code     string `json:"code"` // finding
 	Severity string `json:"severity"`
@@ -280,6 +283,9 @@ type rawRecord struct {
 	Version string   `json:"version"`
 	N       int      `json:"n"` // restart
 	Command []string `json:"command"`
+
+	ByHost bool `json:"byHost"` // stdin-closed
+	Exited bool `json:"exited"` // end
 
 	FromSeq uint64 `json:"fromSeq"` // dropped
 	Count   uint64 `json:"count"`
@@ -433,6 +439,12 @@ func (rd *reader) decode(rec *rawRecord) (ev session.Event, known bool, err erro
 		ev.Type, ev.Era, ev.Note = session.EventEra, &session.EraDecision{Era: era, Version: rec.Version}, rec.Note
 	case "restart":
 		ev.Type, ev.Restart, ev.Note = session.EventRestart, &session.RestartEvent{N: rec.N, Command: rec.Command}, rec.Note
+	case "timeout":
+		ev.Type = session.EventTimeout
+	case "stdin-closed":
+		ev.Type, ev.Stdin, ev.Note = session.EventStdinClosed, &session.StdinEvent{ByHost: rec.ByHost}, rec.Note
+	case "end":
+		ev.Type, ev.End = session.EventEnd, &session.EndEvent{Exited: rec.Exited}
 	default:
 		return ev, false, nil
 	}
@@ -486,82 +498,49 @@ func (rd *reader) flush() {
 	rd.queue = rd.queue[:0]
 }
 
-// append adds ev to the log the way a live session does. Frames go through
-// the tracker with the Seq they are about to get: the reader is the log's
-// only appender, so the next Seq is known before the append (Log.AppendWith
-// would stamp the event with the clock of now, not the recorded time).
+// append adds ev to the log the way a live session does: the tracker
+// applies it ([session.Tracker.Apply], the fold's only door) with the Seq it
+// is about to get (the reader is the log's only appender, so the next Seq is
+// known before the append; Log.AppendWith would stamp the event with the
+// clock of now, not the recorded time). What the fold settles on its own (a
+// timeout's, an exit's findings) is in the file already, as the live session
+// logged it, and is not added twice.
 func (rd *reader) append(ev session.Event) {
 	log, tr := rd.c.Log, rd.c.Tracker
-	if rd.exitPending {
-		rd.settleExit(&ev)
+	if rd.version < typedClockVersion {
+		rd.v2Facts(&ev)
 	}
-	// Era decisions and restarts are folded as the live session folded
-	// them, with the Seq they get (the reader is the log's only appender).
-	switch ev.Type {
-	case session.EventFrame:
-		first, next := log.Bounds()
+	first, next := log.Bounds()
+	if ev.Type == session.EventFrame {
 		tr.Forget(first)
-		tr.Frame(next, ev.Dir, ev.Frame, ev.At)
-	case session.EventProcess:
-		switch {
-		case ev.Process.State == session.StateExiting && ev.Process.Step == session.StepStdinClose:
-			tr.StdinClosed(ev.At)
-		case ev.Process.State == session.StateExited:
-			// The live session tells its tracker after logging the exit
-			// (Exited), unless the exit is a restart's (Restarted, after
-			// a note): which one, the next event says.
-			rd.exitPending, rd.exitAt = true, ev.At
-		}
-	case session.EventEra, session.EventRestart:
-		tr.Apply(&ev)
-	case session.EventFinding:
-		// A timeout is the live tracker's Tick speaking: tick the fresh
-		// tracker at that moment too, so its requests stand as the live
-		// ones did (a later answer is late). Its findings are the
-		// recorded ones, already in the capture. Ticking at any other
-		// moment could time a request out earlier than the live session did.
-		if ev.Finding.Code == "request-timeout" {
-			tr.Tick(ev.At)
-		}
 	}
 	// A recorded time of zero would make Append read the clock of now.
 	if ev.At == 0 {
 		ev.At = 1
 	}
+	ev.Seq = next
+	tr.Apply(&ev)
+	switch ev.Type {
+	case session.EventEnd:
+		rd.ended = true
+	case session.EventRestart:
+		rd.ended = false
+	}
 	log.Append(ev)
 }
 
-// settleExit tells the tracker about the exit logged before next, now that
-// next says whether a restart followed. The findings Exited returns were
-// logged by the live session as records of their own (exited-during-request,
-// unflushed-output right after the exit): their time is the moment the live
-// tracker was told.
-func (rd *reader) settleExit(next *session.Event) {
-	rd.exitPending = false
-	tr := rd.c.Tracker
-	at := rd.exitAt
-	if next != nil {
-		switch {
-		case next.Type == session.EventRestart:
-			// The restart's own fold (Apply) starts the tracker afresh:
-			// the live session did not tell it of this exit.
-			return
-		case next.Type == session.EventFinding && (next.Finding.Code == "exited-during-request" || next.Finding.Code == "unflushed-output"):
-			at = next.At
-		}
-	}
-	tr.Exited(at)
-}
-
-// finish settles what the end of the records leaves open.
+// finish settles what the end of the records leaves open. After an exit the
+// tracker settled it already (an "end" record), and the live session logged
+// what it settled. A log that stops without one (another tool's, a
+// recording cut short) is ended here: the fold judges what only the end
+// settles, and its findings are logged.
 func (rd *reader) finish() {
-	if rd.exitPending {
-		rd.settleExit(nil)
+	if rd.version < typedClockVersion {
+		rd.v2Finish()
 	}
-	// What only the end of the conversation settles. After an exit the
-	// tracker settled it already (Exited), and the live session logged it:
-	// End then has nothing left to say. A log that stops without an exit
-	// (another tool's, a recording cut short) is judged here.
+	if rd.ended {
+		return
+	}
 	log := rd.c.Log
 	last := time.Duration(1)
 	if first, next := log.Bounds(); next > first {
@@ -569,7 +548,8 @@ func (rd *reader) finish() {
 			last = ev.At
 		}
 	}
-	for _, lf := range rd.c.Tracker.End() {
+	end := session.Event{Type: session.EventEnd, End: &session.EndEvent{}, At: last}
+	for _, lf := range rd.c.Tracker.Apply(&end) {
 		log.Append(session.Event{Type: session.EventFinding, At: last, Finding: &lf})
 	}
 }
@@ -613,6 +593,8 @@ func (rec *rawRecord) process() (*session.ProcessEvent, error) {
 		Signal:       rec.Signal,
 		ShutdownTook: time.Duration(rec.ShutdownTookNs),
 		Detail:       rec.Detail,
+		AfterEOF:     rec.AfterEOF,
+		ByHost:       rec.ByHost,
 	}
 	switch rec.State {
 	case "starting":

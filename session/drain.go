@@ -359,26 +359,11 @@ func (p *proc) reportExit() {
 	p.mu.Lock()
 	restarting := p.restarting
 	p.mu.Unlock()
-	// One verdict per fault, decided from what happened, not from which
-	// goroutine saw what first: a server that exited on its own (before
-	// any step of the ladder, fixed at the exit) without ever writing to
-	// stdout is exit-at-start, and that alone; whether a request had
-	// reached its pipe before it died is timing, not another fault.
-	p.mu.Lock()
-	atStart := p.onItsOwn && p.s2cFrames == 0
-	how := exitHow(p.exitCode, p.signal)
-	p.mu.Unlock()
 	if !restarting {
-		// On a restart, Tracker.Restarted ends what is still in flight,
-		// without a finding: the user asked for it.
-		fs := s.tracker.Exited(s.log.Since())
-		if atStart {
-			fs = slices.DeleteFunc(fs, func(f LoggedFinding) bool { return f.Code == "exited-during-request" })
-		}
-		s.logFindings(fs)
-	}
-	if atStart {
-		s.logFinding("exit-at-start", fmt.Sprintf("the server %s before writing anything to stdout", how))
+		// The fold settles the exit (exit-at-start, exited-during-request,
+		// unflushed output). On a restart, the restart ends what is still
+		// in flight, without a finding: the user asked for it.
+		s.logFact(Event{Type: EventEnd, End: &EndEvent{Exited: true}})
 	}
 }
 

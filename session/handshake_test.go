@@ -14,9 +14,9 @@ import (
 func TestHandshakeFromDiscover(t *testing.T) {
 	tr := NewTracker(TrackerOptions{})
 	one := func(s string) *wire.Frame { return wire.FramesOf([]byte(s+"\n"), wire.Options{})[0] }
-	tr.Frame(1, wire.ClientToServer, one(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{`+
+	tr.frame(1, wire.ClientToServer, one(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{`+
 		`"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"roots":{}}}}}`), 1)
-	tr.Frame(2, wire.ServerToClient, one(`{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete",`+
+	tr.frame(2, wire.ServerToClient, one(`{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete",`+
 		`"supportedVersions":["2025-11-25","2026-07-28"],"capabilities":{"tools":{}},"instructions":"hi",`+
 		`"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"everything","version":"2"}}}}`), 2)
 	hs := tr.Handshake()

@@ -80,6 +80,9 @@ func (in *Inlet) Close() error {
 		return ErrNotObserving
 	}
 	p.judge.end(wire.ClientToServer, true)
+	p.mu.Lock()
+	p.hostEnded = true
+	p.mu.Unlock()
 	p.w.closeWhenDrained()
 	return nil
 }
@@ -91,7 +94,7 @@ func (p *proc) judgeStdin() {
 	p.judgeStream(wire.ClientToServer, func(f *wire.Frame) { p.s.logFrame(wire.ClientToServer, f) })
 	if p.judge.endedByHost(wire.ClientToServer) {
 		p.judge.waitTurn(wire.ClientToServer)
-		p.s.tracker.StdinClosed(p.s.log.Since())
+		p.s.logFact(Event{Type: EventStdinClosed, Stdin: &StdinEvent{ByHost: true}, Note: "the host closed the server's stdin"})
 	}
 }
 
@@ -113,6 +116,23 @@ func (s *Session) Signal(sig syscall.Signal) {
 	if p.state == StateExited {
 		return
 	}
+	// The host's signal is a step of the server's end, taken by the host:
+	// logged, so that the exit it leads to is not read as the server's own.
+	step := StepSIGTERM
+	if sig == syscall.SIGKILL {
+		step = StepSIGKILL
+	}
+	if p.step == StepNone || step > p.step {
+		p.step = step
+	}
+	if p.shutdownAt.IsZero() {
+		p.shutdownAt = time.Now()
+	}
+	p.hostEnded = true
+	p.s.logFact(Event{Type: EventProcess, Process: &ProcessEvent{
+		State: StateExiting, Step: step, Pid: p.pid, Signal: signalName(sig), ByHost: true,
+		Detail: "the host sent " + signalName(sig) + "; passed on to the process group",
+	}})
 	// Under p.mu, as in kill: the server is not reaped before we let go,
 	// so the group id is still the server's.
 	signalGroup(p.pid, sig)

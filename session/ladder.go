@@ -54,7 +54,7 @@ func (p *proc) shutdown() {
 // p.mu with the change they record, so the log never shows a step after the
 // exit it led to.
 func (p *proc) logExitingLocked(step ShutdownStep, detail string) {
-	p.s.log.Append(Event{Type: EventProcess, Process: &ProcessEvent{
+	p.s.logFact(Event{Type: EventProcess, Process: &ProcessEvent{
 		State: StateExiting, Step: step, Pid: p.pid, Detail: detail,
 	}})
 }

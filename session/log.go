@@ -19,6 +19,16 @@ const (
 	EventNote                         // Note is set (what linesman did and why)
 	EventEra                          // Era is set: an era decision (Note, when set, says it in words)
 	EventRestart                      // Restart is set: a fresh process replaced the old one (Note says it in words)
+	// EventTimeout: the session's clock reached the deadline of a request
+	// in flight; the fold times out every request due at At (no payload).
+	EventTimeout
+	// EventStdinClosed: the server's stdin was closed (Stdin says by whom);
+	// answers after it are judged against the close.
+	EventStdinClosed
+	// EventEnd: the conversation ended (End says how): the process exited
+	// and its pipes were drained, or the records stopped without an exit.
+	// The fold settles what only the end settles.
+	EventEnd
 )
 
 // String returns the event type's name in captures and reports.
@@ -38,6 +48,12 @@ func (t EventType) String() string {
 		return "era"
 	case EventRestart:
 		return "restart"
+	case EventTimeout:
+		return "timeout"
+	case EventStdinClosed:
+		return "stdin-closed"
+	case EventEnd:
+		return "end"
 	default:
 		return "unknown"
 	}
@@ -105,6 +121,14 @@ type ProcessEvent struct {
 	ExitCode     int
 	Signal       string
 	ShutdownTook time.Duration
+	// AfterEOF (StateExited): the server's stdin had been closed when the
+	// exit was seen, so an exit on its own answered the end of its input
+	// (the spec's shutdown), not a crash.
+	AfterEOF bool
+	// ByHost: the host linesman stands between (a tap's) took the step: for
+	// StateExiting, it sent the signal Signal names; for StateExited, the
+	// close of stdin (AfterEOF) or the step that ended it was the host's.
+	ByHost bool
 	// Detail is a one-line human description ("started /usr/bin/python3 server.py").
 	Detail string
 }
@@ -117,6 +141,21 @@ type LoggedFinding struct {
 	wire.Finding
 	FrameSeq uint64   // the Seq of the frame it concerns, or 0
 	Dir      wire.Dir // the direction concerned, or 0
+}
+
+// StdinEvent is the payload of an [EventStdinClosed] event.
+type StdinEvent struct {
+	// ByHost: the host linesman stands between (a tap's) closed its end,
+	// rather than linesman itself (the shutdown ladder, a user's close).
+	ByHost bool
+}
+
+// EndEvent is the payload of an [EventEnd] event.
+type EndEvent struct {
+	// Exited: the process exited and what it wrote was drained; false for
+	// a log whose records stop without an exit (another tool's log, a
+	// recording cut short).
+	Exited bool
 }
 
 // Event is one entry of the log. Exactly one payload field is set, as Type says.
@@ -134,6 +173,8 @@ type Event struct {
 	Finding *LoggedFinding
 	Era     *EraDecision  // for EventEra
 	Restart *RestartEvent // for EventRestart
+	Stdin   *StdinEvent   // for EventStdinClosed
+	End     *EndEvent     // for EventEnd
 	// Note is the text of an EventNote, and the words of an EventEra or
 	// EventRestart (shown where notes are; "" for a silent decision). The
 	// fold reads the typed payloads, never this text.
@@ -146,7 +187,7 @@ func (e *Event) IsNote() bool {
 	switch e.Type {
 	case EventNote:
 		return true
-	case EventEra, EventRestart:
+	case EventEra, EventRestart, EventStdinClosed:
 		return e.Note != ""
 	}
 	return false

@@ -43,12 +43,14 @@ type proc struct {
 	stderrDone     chan struct{}
 	shutOnce       sync.Once
 
-	mu           sync.Mutex
-	state        ProcessState
-	step         ShutdownStep
-	startedAt    time.Time
-	shutdownAt   time.Time // first shutdown step (Shutdown or Kill), zero if none
-	onItsOwn     bool      // the server exited before any step of the ladder (fixed at the exit)
+	mu         sync.Mutex
+	state      ProcessState
+	step       ShutdownStep
+	startedAt  time.Time
+	shutdownAt time.Time // first shutdown step (Shutdown or Kill), zero if none
+	onItsOwn   bool      // the server exited before any step of the ladder (fixed at the exit)
+	// hostEnded: the host (a tap's) closed stdin or sent the last signal.
+	hostEnded    bool
 	exitedAt     time.Time
 	exitCode     int
 	signal       string
@@ -169,7 +171,7 @@ func (s *Session) spawn() (*proc, error) {
 		SysProcAttr: sysProcAttr(),
 	}
 	p := newProc(s, cmd, pp, path, env, dir)
-	s.log.Append(Event{Type: EventProcess, Process: &ProcessEvent{
+	s.logFact(Event{Type: EventProcess, Process: &ProcessEvent{
 		State:  StateStarting,
 		Detail: fmt.Sprintf("starting %s in %s", strings.Join(cfg.Command, " "), dir),
 	}})
@@ -189,7 +191,7 @@ func (s *Session) spawn() (*proc, error) {
 	p.startedAt = time.Now()
 	p.mu.Unlock()
 	p.w = newWriter(p, pp.stdinW)
-	s.log.Append(Event{Type: EventProcess, Process: &ProcessEvent{
+	s.logFact(Event{Type: EventProcess, Process: &ProcessEvent{
 		State:  StateRunning,
 		Pid:    p.pid,
 		Detail: fmt.Sprintf("started %s (pid %d)", path, p.pid),
@@ -232,6 +234,8 @@ func (p *proc) wait() {
 		ExitCode:     code,
 		Signal:       sig,
 		ShutdownTook: p.shutdownTook,
+		AfterEOF:     p.w != nil && p.w.eof.Load(),
+		ByHost:       p.hostEnded,
 	}
 	switch {
 	case sig != "":
@@ -244,7 +248,7 @@ func (p *proc) wait() {
 	if ev.Step != StepNone {
 		ev.Detail += fmt.Sprintf(" (ended by the shutdown's %s step, %s after the shutdown began)", ev.Step, ev.ShutdownTook.Round(time.Millisecond))
 	}
-	p.s.log.Append(Event{Type: EventProcess, Process: ev})
+	p.s.logFact(Event{Type: EventProcess, Process: ev})
 	p.mu.Unlock()
 	close(p.exited)
 }
@@ -252,7 +256,9 @@ func (p *proc) wait() {
 // tick checks the tracker's timeouts and a blocked stdin.
 func (p *proc) tick() {
 	s := p.s
-	s.logFindings(s.tracker.Tick(s.log.Since()))
+	if at, ok := s.tracker.NextDeadline(); ok && at <= s.log.Since() {
+		s.logFact(Event{Type: EventTimeout})
+	}
 	if blocked, pending := p.w.blocked(s.cfg.StdinBlockedAfter); blocked && s.flagOnce(&s.stdinStuck) {
 		s.logFindingDir("stdin-not-read", wire.ClientToServer, fmt.Sprintf("a write to the server's stdin has been blocked for more than %s; %d bytes pending", s.cfg.StdinBlockedAfter, pending))
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"time"
 
 	"linesman/wire"
 )
@@ -17,20 +18,25 @@ import (
 // (capture.Open applies the recorded events), on a log filled by hand (tests,
 // the UI's fallback) and on export; the UI, the reports and capture read
 // these facts through its accessors and never work them out again.
-//
-// The events that move the fold: frames ([Tracker.Frame]), era decisions
-// and restarts ([Tracker.Apply] of [EventEra] and [EventRestart]); and the
-// clock and the process, which only a live session can tell
-// ([Tracker.Tick], [Tracker.StdinClosed], [Tracker.Exited]): the findings
-// these return are logged as events, which a capture replays by ticking its
-// own tracker where they were logged.
 
-// Apply folds one non-frame event into the projection: an era decision
-// ([EventEra]) or a restart ([EventRestart]); other events change nothing
-// here. Frames go through [Tracker.Frame], which needs the Seq before the
-// event is visible. Like Frame, Apply is called in log order.
-func (t *Tracker) Apply(ev *Event) {
+// Apply is the fold's only door: it folds one event of the log into the
+// projection, in log order. ev.Seq and ev.At must be set: a live session
+// applies each event under the log's lock with the Seq it gets
+// ([Log.AppendWith]); a capture, a foreign log or a test applies the events
+// as they are appended. Frames get their protocol findings here (on
+// ev.Frame.Findings, before the frame becomes visible).
+//
+// Apply returns the findings the event settles that are logged on their
+// own, after it (requests timed out by an [EventTimeout], requests left
+// unanswered and unflushed output at an [EventEnd]): a live session logs
+// them; a replay of a log that recorded them already discards them, so that
+// the same events give the same projection live and replayed.
+func (t *Tracker) Apply(ev *Event) []LoggedFinding {
 	switch ev.Type {
+	case EventFrame:
+		if ev.Frame != nil {
+			t.frame(ev.Seq, ev.Dir, ev.Frame, ev.At)
+		}
 	case EventEra:
 		if ev.Era != nil {
 			t.mu.Lock()
@@ -38,8 +44,41 @@ func (t *Tracker) Apply(ev *Event) {
 			t.mu.Unlock()
 		}
 	case EventRestart:
-		t.Restarted(ev.At)
+		t.restarted(ev.At)
+	case EventProcess:
+		if ev.Process != nil {
+			t.processEvent(ev.Process, ev.At)
+		}
+	case EventTimeout:
+		return t.tick(ev.At)
+	case EventStdinClosed:
+		t.stdinClosed(ev.At, ev.Stdin != nil && ev.Stdin.ByHost)
+	case EventEnd:
+		if ev.End != nil && ev.End.Exited {
+			return t.exited(ev.At)
+		}
+		return t.closing()
 	}
+	return nil
+}
+
+// Record appends ev to log and folds it into tr ([Tracker.Apply]) under the
+// log's lock, with the Seq and the clock reading it gets, then logs the
+// findings it settles right after it. It returns the event's Seq. It is how
+// a live session logs every event: the one way to keep a log and its
+// projection in step (a capture's reader, which knows the Seq beforehand
+// and keeps the recorded times, applies and appends by itself).
+func Record(log *Log, tr *Tracker, ev Event) uint64 {
+	var settled []LoggedFinding
+	seq := log.AppendWith(func(seq uint64, at time.Duration) Event {
+		ev.Seq, ev.At = seq, at
+		settled = tr.Apply(&ev)
+		return ev
+	})
+	for i := range settled {
+		log.Append(Event{Type: EventFinding, Finding: &settled[i]})
+	}
+	return seq
 }
 
 // Pairing is the projection's word on one frame's place in a request and

@@ -271,10 +271,7 @@ func (s *Session) Restart() error {
 // logFrame appends a frame to the log, letting the tracker see it (and add
 // its protocol findings) under the log's lock with the Seq it gets.
 func (s *Session) logFrame(dir wire.Dir, f *wire.Frame) uint64 {
-	seq := s.log.AppendWith(func(seq uint64, at time.Duration) Event {
-		s.tracker.Frame(seq, dir, f, at)
-		return Event{Type: EventFrame, Dir: dir, Frame: f}
-	})
+	seq := Record(s.log, s.tracker, Event{Type: EventFrame, Dir: dir, Frame: f})
 	first, _ := s.log.Bounds()
 	s.tracker.Forget(first) // the history stays inside the log's budget
 	s.onFrame(dir, f, seq)
@@ -298,15 +295,10 @@ func (s *Session) logFindings(fs []LoggedFinding) {
 }
 
 // logFact appends an event the fold must see in log order (an era
-// decision, a restart): the tracker applies it under the log's lock, as it
-// sees frames.
-func (s *Session) logFact(ev Event) uint64 {
-	return s.log.AppendWith(func(seq uint64, at time.Duration) Event {
-		ev.At = at
-		s.tracker.Apply(&ev)
-		return ev
-	})
-}
+// decision, a restart, a process event, a timeout, stdin's close, the end):
+// the tracker applies it under the log's lock, as it sees frames. The
+// findings the event settles ([Tracker.Apply]) are logged right after it.
+func (s *Session) logFact(ev Event) { Record(s.log, s.tracker, ev) }
 
 func (s *Session) note(text string) {
 	s.log.Append(Event{Type: EventNote, Note: text})

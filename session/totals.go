@@ -51,7 +51,7 @@ func (l *Log) countLocked(ev *Event) {
 		if ev.Finding != nil {
 			t.count(&ev.Finding.Finding)
 		}
-	case EventEra, EventRestart:
+	case EventEra, EventRestart, EventStdinClosed:
 		l.notes = append(l.notes, *ev)
 	case EventNote:
 		if l.plainNotes < maxKeptNotes {

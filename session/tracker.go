@@ -68,6 +68,8 @@ type entry struct {
 	// taskCreated: the answer was a CreateTaskResult (2025-11-25 tasks):
 	// the work goes on, and its progress with it.
 	taskCreated bool
+	// paged: a list request that carried a cursor (a later page).
+	paged bool
 }
 
 // idSpace is the bookkeeping of one direction's requests: the ids of the
@@ -134,8 +136,16 @@ type Tracker struct {
 	// the process exited (0 = not yet), and when the server and the client
 	// last wrote a frame.
 	stdinClosedAt, exitedAt time.Duration
-	lastS2CAt, lastC2SAt    time.Duration
-	unflushedRaised         bool
+	// stdinByHost: the host (a tap's) closed stdin, not linesman.
+	stdinByHost bool
+	// s2cFrames counts the frames the current process wrote to stdout.
+	s2cFrames int
+	// proc is the process status; a restart keeps it (it counts restarts).
+	proc ProcessStatus
+	// offer is what the server offers (see Offer); a restart marks it stale.
+	offer                Offer
+	lastS2CAt, lastC2SAt time.Duration
+	unflushedRaised      bool
 }
 
 // NewTracker returns an empty tracker.
@@ -168,6 +178,7 @@ func (t *Tracker) reset() {
 	t.discoverVersion = map[wire.ID]string{}
 	t.unreadable = 0
 	t.stdinClosedAt, t.exitedAt, t.lastS2CAt, t.lastC2SAt = 0, 0, 0, 0
+	t.stdinByHost, t.s2cFrames = false, 0
 	t.unflushedRaised = false
 	if !t.hs.EraPinned {
 		t.hs.Era = EraUnknown
@@ -208,7 +219,7 @@ func (t *Tracker) Era() Era {
 // spaces and the handshake start over (a reused id across processes is not
 // a reuse), requests still in flight become ReqLost without a finding (the
 // restart was asked for), and an inferred era is forgotten.
-func (t *Tracker) Restarted(at time.Duration) {
+func (t *Tracker) restarted(at time.Duration) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, sp := range t.spaces[1:] {
@@ -217,6 +228,9 @@ func (t *Tracker) Restarted(at time.Duration) {
 				e.State, e.EndedAt = ReqLost, at
 			}
 		}
+	}
+	for _, k := range offerKinds {
+		k.listing(&t.offer).Stale = true
 	}
 	t.reset()
 }
@@ -230,7 +244,7 @@ func (t *Tracker) Restarted(at time.Duration) {
 // recorded, an answer is paired with its request, progress and cancellation
 // are applied, the handshake facts are learnt), then [Tracker.judge], the one
 // place where the frame is judged against the protocol rules of its era.
-func (t *Tracker) Frame(seq uint64, dir wire.Dir, f *wire.Frame, at time.Duration) {
+func (t *Tracker) frame(seq uint64, dir wire.Dir, f *wire.Frame, at time.Duration) {
 	if f == nil || (dir != wire.ClientToServer && dir != wire.ServerToClient) {
 		return
 	}
@@ -241,6 +255,8 @@ func (t *Tracker) Frame(seq uint64, dir wire.Dir, f *wire.Frame, at time.Duratio
 	}
 	if dir == wire.ClientToServer {
 		defer func() { t.lastC2SAt = at }()
+	} else {
+		t.s2cFrames++
 	}
 	era := t.hs.Era // the frame is judged by the era it was sent in
 	var req *entry
@@ -269,6 +285,7 @@ func (t *Tracker) request(seq uint64, dir wire.Dir, f *wire.Frame, at time.Durat
 	}}
 	if dir == wire.ClientToServer {
 		e.Deadline = at + t.opts.timeout()
+		e.paged = isListMethod(m.Method) && hasCursor(f)
 	}
 	who := "client"
 	if dir == wire.ServerToClient {
@@ -424,6 +441,10 @@ func (t *Tracker) notification(seq uint64, dir wire.Dir, f *wire.Frame, at time.
 		}
 	case "notifications/progress":
 		t.progress(dir, f, at)
+	default:
+		if dir == wire.ServerToClient {
+			t.offerChanged(m.Method)
+		}
 	}
 	if dir == wire.ServerToClient && t.hs.Era == EraLegacy && m.Method != "notifications/progress" {
 		t.beforeInitialized(f)
@@ -524,6 +545,7 @@ func (t *Tracker) answer(sp *idSpace, e *entry, seq uint64, dir wire.Dir, f *wir
 		return
 	}
 	t.learnAnswer(e, seq, f)
+	t.learnOffer(e, seq, f)
 	t.checkUnflushed(e, f, at)
 }
 

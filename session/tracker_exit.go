@@ -45,11 +45,12 @@ func (t *Tracker) checkUnflushed(e *entry, f *wire.Frame, at time.Duration) {
 }
 
 // StdinClosed tells the tracker the client closed the server's stdin.
-func (t *Tracker) StdinClosed(at time.Duration) {
+func (t *Tracker) stdinClosed(at time.Duration, byHost bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.stdinClosedAt == 0 {
 		t.stdinClosedAt = max(at, 1)
+		t.stdinByHost = byHost
 	}
 }
 
@@ -59,16 +60,23 @@ func (t *Tracker) StdinClosed(at time.Duration) {
 // note only when the client had closed stdin first; and what the end of
 // the conversation settles, as [Tracker.End]).
 // Answers still drained from the pipe afterwards revive them.
-func (t *Tracker) Exited(at time.Duration) []LoggedFinding {
+func (t *Tracker) exited(at time.Duration) (out []LoggedFinding) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.exitedAt == 0 {
 		t.exitedAt = max(at, 1)
 	}
-	out := t.endLocked()
+	out = t.endLocked()
 	if lf, ok := t.exitBurstLocked(at); ok {
 		out = append(out, lf)
 	}
+	atStart := t.exitAtStartLocked()
+	defer func() {
+		if atStart {
+			out = append(out, LoggedFinding{Finding: wire.NewFinding("exit-at-start",
+				fmt.Sprintf("the server %s before writing anything to stdout", exitHow(t.proc.ExitCode, t.proc.Signal)))})
+		}
+	}()
 	var lost []*entry
 	for d, sp := range t.spaces {
 		if sp == nil {
@@ -85,7 +93,10 @@ func (t *Tracker) Exited(at time.Duration) []LoggedFinding {
 			}
 		}
 	}
-	if len(lost) == 0 {
+	if len(lost) == 0 || atStart {
+		// One verdict per fault: a server that exited on its own without
+		// writing anything is exit-at-start, and that alone; whether a
+		// request had reached its pipe before it died is timing.
 		return out
 	}
 	slices.SortFunc(lost, func(a, b *entry) int { return cmpSeq(a.Seq, b.Seq) })
@@ -102,6 +113,15 @@ func (t *Tracker) Exited(at time.Duration) []LoggedFinding {
 		fd.Severity = wire.SeverityNote
 	}
 	return append(out, LoggedFinding{Finding: fd, FrameSeq: lost[0].Seq, Dir: wire.ClientToServer})
+}
+
+// exitAtStartLocked reports whether the process exited on its own (no
+// shutdown step before the exit, and its stdin still open: a server that
+// exits at the end of its input does what the spec asks) without writing
+// one frame to stdout.
+func (t *Tracker) exitAtStartLocked() bool {
+	p := &t.proc
+	return p.Exited() && p.Step == StepNone && !p.AfterEOF && t.s2cFrames == 0
 }
 
 // exitBurstLocked looks back, when a process that exited on its own (stdin
@@ -153,7 +173,7 @@ func (t *Tracker) exitBurstLocked(at time.Duration) (LoggedFinding, bool) {
 
 // Tick checks timeouts at the given time and returns the findings to log.
 // Only the client's requests time out: the server's wait on the user.
-func (t *Tracker) Tick(at time.Duration) []LoggedFinding {
+func (t *Tracker) tick(at time.Duration) []LoggedFinding {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	sp := t.spaces[wire.ClientToServer]
@@ -200,7 +220,7 @@ func (t *Tracker) NextDeadline() (at time.Duration, ok bool) {
 // returns the findings to log that only the end settles: the protocol
 // rules' (see protocol.Judge.End), each pointing at its frame. Exited does
 // the same; calling both, or either twice, raises each finding once.
-func (t *Tracker) End() []LoggedFinding {
+func (t *Tracker) closing() []LoggedFinding {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.endLocked()

@@ -31,7 +31,7 @@ func serverRequestFlood(log *Log, tr *Tracker, n int, keepAll bool, sample func(
 				f = handFrame(`{"jsonrpc":"2.0","id":`+id+`,"result":{}}`, wire.Message{Kind: wire.KindResult, ID: wire.IntID(int64(i))})
 			}
 			log.AppendWith(func(seq uint64, at time.Duration) Event {
-				tr.Frame(seq, dir, f, at)
+				tr.frame(seq, dir, f, at)
 				return Event{Type: EventFrame, Dir: dir, Frame: f}
 			})
 			if !keepAll {
@@ -56,7 +56,7 @@ func TestTrackerHistoryInsideRetention(t *testing.T) {
 	tr := NewTracker(TrackerOptions{})
 	old := handFrame(`{"jsonrpc":"2.0","id":"slow","method":"tools/call"}`, wire.Message{Kind: wire.KindRequest, ID: wire.StringID("slow"), Method: "tools/call"})
 	oldSeq := log.AppendWith(func(seq uint64, at time.Duration) Event {
-		tr.Frame(seq, wire.ClientToServer, old, at)
+		tr.frame(seq, wire.ClientToServer, old, at)
 		return Event{Type: EventFrame, Dir: wire.ClientToServer, Frame: old}
 	})
 	const n = 60_000
@@ -116,7 +116,7 @@ func TestNullAnswersForgotten(t *testing.T) {
 			f   *wire.Frame
 		}{{wire.ClientToServer, bad}, {wire.ServerToClient, perr}} {
 			log.AppendWith(func(seq uint64, at time.Duration) Event {
-				tr.Frame(seq, fr.dir, fr.f, at)
+				tr.frame(seq, fr.dir, fr.f, at)
 				return Event{Type: EventFrame, Dir: fr.dir, Frame: fr.f}
 			})
 			first, _ := log.Bounds()

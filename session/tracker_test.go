@@ -51,22 +51,22 @@ func run(t *testing.T, tr *Tracker, steps []step) []string {
 				t.Fatalf("step %d: script frame is not JSON-RPC: %s", seq, st.json)
 			}
 			before := len(f.Findings)
-			tr.Frame(seq, st.dir, f, st.at)
+			tr.frame(seq, st.dir, f, st.at)
 			for _, fd := range f.Findings[before:] {
 				got = append(got, fmt.Sprintf("%d:%s:%s", seq, fd.Code, fd.Severity))
 			}
 		case "tick":
-			for _, lf := range tr.Tick(st.at) {
+			for _, lf := range tr.tick(st.at) {
 				got = append(got, fmt.Sprintf("%d:%s:%s", lf.FrameSeq, lf.Code, lf.Severity))
 			}
 		case "close":
-			tr.StdinClosed(st.at)
+			tr.stdinClosed(st.at, false)
 		case "exit":
-			for _, lf := range tr.Exited(st.at) {
+			for _, lf := range tr.exited(st.at) {
 				got = append(got, fmt.Sprintf("%d:%s:%s", lf.FrameSeq, lf.Code, lf.Severity))
 			}
 		case "restart":
-			tr.Restarted(st.at)
+			tr.restarted(st.at)
 		default:
 			t.Fatalf("unknown event %q", st.ev)
 		}
@@ -782,11 +782,11 @@ func BenchmarkTrackerFrame(b *testing.B) {
 		tr.SetEra(EraLegacy)
 		for i := 0; i < b.N; i++ {
 			if i%len(frames) == 0 && i > 0 {
-				tr.Restarted(0) // a fresh process: the same ids are fresh again
+				tr.restarted(0) // a fresh process: the same ids are fresh again
 			}
 			f := frames[i%len(frames)]
 			f.Findings = f.Findings[:0]
-			tr.Frame(uint64(i+1), dirs[i%len(frames)], f, time.Duration(i))
+			tr.frame(uint64(i+1), dirs[i%len(frames)], f, time.Duration(i))
 		}
 		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "frames/s")
 	})
@@ -890,19 +890,19 @@ func FuzzTracker(f *testing.F) {
 			case 5:
 				text = `{"jsonrpc":"2.0","id":` + id + `,"method":"server/discover"}`
 			case 6:
-				tr.Tick(at)
+				tr.tick(at)
 				continue
 			case 7:
-				tr.StdinClosed(at)
+				tr.stdinClosed(at, false)
 				continue
 			case 8:
-				tr.Exited(at)
+				tr.exited(at)
 				continue
 			case 9:
-				tr.Restarted(at)
+				tr.restarted(at)
 				continue
 			}
-			tr.Frame(uint64(i+1), dir, mkFrame(text), at)
+			tr.frame(uint64(i+1), dir, mkFrame(text), at)
 		}
 		n := 0
 		for _, r := range tr.Requests() {
@@ -925,10 +925,10 @@ func TestTrackerTruncatedResultIsNotMissingResultType(t *testing.T) {
 	for _, cut := range []bool{false, true} {
 		tr := NewTracker(TrackerOptions{})
 		tr.SetEra(EraModern)
-		tr.Frame(1, wire.ClientToServer, mkFrame(`{"jsonrpc":"2.0","id":1,"method":"tools/call"}`), ms(1))
+		tr.frame(1, wire.ClientToServer, mkFrame(`{"jsonrpc":"2.0","id":1,"method":"tools/call"}`), ms(1))
 		f := mkFrame(`{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`)
 		f.Lines[0].Truncated = cut
-		tr.Frame(2, wire.ServerToClient, f, ms(2))
+		tr.frame(2, wire.ServerToClient, f, ms(2))
 		if got := f.Has("missing-result-type"); got == cut {
 			t.Errorf("truncated=%v: missing-result-type raised=%v", cut, got)
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -17,6 +18,8 @@ const writeChunk = 64 << 10
 // writer drains a bounded queue into the server's stdin on its own
 // goroutine, so that Send never blocks.
 type writer struct {
+	// eof is set once the server's stdin is closed (closeFile).
+	eof   atomic.Bool
 	p     *proc
 	f     *os.File
 	limit int64
@@ -147,7 +150,7 @@ func (w *writer) run() {
 			// moment it sees EOF must not have its burst logged before the
 			// close, or unflushed-output cannot see the burst for what it is.
 			if w.p.judge == nil { // a tap's judge tells it in the wire's order
-				w.p.s.tracker.StdinClosed(w.p.s.log.Since())
+				w.p.s.logFact(Event{Type: EventStdinClosed, Stdin: &StdinEvent{}})
 			}
 			w.closeFile()
 			return
@@ -245,7 +248,7 @@ func (w *writer) stop(ladder bool) {
 	w.queue, w.queued = nil, 0
 	w.mu.Unlock()
 	if ladder && wasOpen {
-		w.p.s.tracker.StdinClosed(w.p.s.log.Since()) // before the close, as in run
+		w.p.s.logFact(Event{Type: EventStdinClosed, Stdin: &StdinEvent{}}) // before the close, as in run
 	}
 	w.closeFile()
 	w.poke()
@@ -257,7 +260,12 @@ func (w *writer) stop(ladder bool) {
 	}
 }
 
-func (w *writer) closeFile() { w.closeOnce.Do(func() { w.f.Close() }) }
+func (w *writer) closeFile() {
+	w.closeOnce.Do(func() {
+		w.eof.Store(true)
+		w.f.Close()
+	})
+}
 
 // blocked reports whether a write has been blocked longer than d, and how
 // many bytes are waiting.

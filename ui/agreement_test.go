@@ -40,7 +40,7 @@ func (o *oddLog) event(ev session.Event) uint64 {
 		ev.At = o.at
 		switch ev.Type {
 		case session.EventFrame:
-			o.tr.Frame(seq, ev.Dir, ev.Frame, ev.At)
+			o.tr.Apply(&session.Event{Type: session.EventFrame, Seq: seq, Dir: ev.Dir, Frame: ev.Frame, At: ev.At})
 		case session.EventEra, session.EventRestart:
 			o.tr.Apply(&ev)
 		}

@@ -23,16 +23,15 @@ func newFixture(t testing.TB) *fixture {
 	return &fixture{t: t, log: session.NewLogAt(start, 0), tr: session.NewTracker(session.TrackerOptions{})}
 }
 
-// append logs ev at the fixture's clock, folding a frame into the tracker
-// first as Session.logFrame does.
+// append logs ev at the fixture's clock, folding it into the tracker first
+// as session.Record does. An exit is followed by the end of the
+// conversation, applied but not logged: its findings are the fixture's.
 func (f *fixture) append(ev session.Event) uint64 {
 	ev.At = f.at
-	_, next := f.log.Bounds()
-	switch {
-	case ev.Type == session.EventFrame:
-		f.tr.Frame(next, ev.Dir, ev.Frame, ev.At)
-	case ev.Type == session.EventProcess && ev.Process.State == session.StateExited:
-		defer f.tr.Exited(ev.At) // after the exit is logged; its findings are the fixture's
+	_, ev.Seq = f.log.Bounds()
+	f.tr.Apply(&ev)
+	if ev.Type == session.EventProcess && ev.Process.State == session.StateExited {
+		defer f.tr.Apply(&session.Event{Type: session.EventEnd, End: &session.EndEvent{Exited: true}, At: ev.At})
 	}
 	return f.log.Append(ev)
 }

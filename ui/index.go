@@ -54,26 +54,10 @@ type index struct {
 	firstDropped uint64
 	prunedAt     uint64 // first retained Seq at the last prune
 
-	proc procView
+	proc session.ProcessStatus // as the projection tells it (addProcess)
 	// catalog is what the server offers, from its list results (the
 	// picker and the composer's skeletons read it; picker_catalog.go).
 	catalog
-}
-
-// procView is the process as the log tells it.
-type procView struct {
-	seen         bool
-	State        session.ProcessState
-	Step         session.ShutdownStep
-	Pid          int
-	StartedAt    time.Duration
-	ExitedAt     time.Duration
-	ExitCode     int
-	Signal       string
-	ShutdownTook time.Duration
-	Detail       string
-	Restarts     int
-	Steps        []string // shutdown steps as they happened, with their times
 }
 
 // newIndex indexes log, reading its facts from tr; a nil tr means nobody
@@ -174,10 +158,13 @@ func (x *index) add(ev *session.Event) {
 		}
 	case session.EventProcess:
 		x.events = append(x.events, ev.Seq)
-		x.addProcess(ev)
+		if x.fold {
+			x.tr.Apply(ev)
+		}
+		x.addProcess()
 	case session.EventNote:
 		x.events = append(x.events, ev.Seq)
-	case session.EventEra, session.EventRestart:
+	case session.EventEra, session.EventRestart, session.EventTimeout, session.EventStdinClosed, session.EventEnd:
 		if x.fold {
 			x.tr.Apply(ev)
 		}
@@ -224,7 +211,7 @@ func (x *index) addFrame(ev *session.Event) {
 		return
 	}
 	if x.fold {
-		x.tr.Frame(ev.Seq, ev.Dir, f, ev.At)
+		x.tr.Apply(ev)
 	}
 	x.frames = append(x.frames, ev.Seq)
 	if x.filt != nil && x.filt.match(ev, x) {
@@ -250,7 +237,7 @@ func (x *index) addFrame(ev *session.Event) {
 
 	if f.Msg.Kind == wire.KindResult && ev.Dir == wire.ServerToClient {
 		if r, ok := x.tr.AnswerTo(ev.Seq); ok && r.Dir == wire.ClientToServer {
-			x.listed(r, f)
+			x.listed(r)
 		}
 	}
 }
@@ -266,37 +253,9 @@ func (x *index) requestOf(seq uint64) (session.Event, bool) {
 	return ev, ok && ev.Frame != nil
 }
 
-func (x *index) addProcess(ev *session.Event) {
-	p := ev.Process
-	if p == nil {
-		return
-	}
-	v := &x.proc
-	switch p.State {
-	case session.StateStarting, session.StateRunning:
-		if v.seen && v.State == session.StateExited {
-			v.Restarts++
-			*v = procView{Restarts: v.Restarts}
-		}
-		if !v.seen || p.State == session.StateStarting {
-			v.StartedAt = ev.At
-		}
-		if p.Detail != "" && v.Detail == "" {
-			v.Detail = p.Detail
-		}
-	case session.StateExiting:
-		v.Steps = append(v.Steps, fmtDur(ev.At)+" "+p.Step.String())
-	case session.StateExited:
-		v.ExitedAt = ev.At
-		v.ExitCode, v.Signal, v.ShutdownTook = p.ExitCode, p.Signal, p.ShutdownTook
-	}
-	v.seen = true
-	v.State = p.State
-	v.Step = p.Step
-	if p.Pid != 0 {
-		v.Pid = p.Pid
-	}
-}
+// addProcess reads the process status off the projection, which folded
+// the process event (the UI keeps no fold of its own).
+func (x *index) addProcess() { x.proc = x.tr.Process() }
 
 // view is the frame list the frames pane shows: all frames, or the filtered ones.
 func (x *index) view() []uint64 {

@@ -178,7 +178,7 @@ func TestWithTheSessionTracker(t *testing.T) {
 		var seq uint64
 		for _, fr := range wire.FramesOf([]byte(s), wire.Options{}) {
 			seq = log.AppendWith(func(seq uint64, at time.Duration) session.Event {
-				tr.Frame(seq, dir, fr, at)
+				tr.Apply(&session.Event{Type: session.EventFrame, Seq: seq, Dir: dir, Frame: fr, At: at})
 				return session.Event{Type: session.EventFrame, Dir: dir, Frame: fr}
 			})
 		}
@@ -314,7 +314,7 @@ func TestStatusCountsExactPastRetention(t *testing.T) {
 	for i := 0; i < 20000; i++ {
 		for _, fr := range wire.FramesOf([]byte(fmt.Sprintf("{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"ping\"}\nstray %d\n", i, i)), wire.Options{}) {
 			log.AppendWith(func(seq uint64, at time.Duration) session.Event {
-				tr.Frame(seq, wire.ServerToClient, fr, at)
+				tr.Apply(&session.Event{Type: session.EventFrame, Seq: seq, Dir: wire.ServerToClient, Frame: fr, At: at})
 				return session.Event{Type: session.EventFrame, Dir: wire.ServerToClient, Frame: fr}
 			})
 		}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 
 	"linesman/session"
-	"linesman/wire"
 )
 
 // catalog is what the server offers, as its last list results said: the
@@ -54,67 +53,40 @@ type resourceInfo struct {
 	MimeType    string `json:"mimeType"`
 }
 
-// listed keeps what a list result says, for the request r it answers. A
-// result for a request that carried a cursor (a later page) adds to the
-// list; any other replaces it.
-func (x *index) listed(r session.Request, f *wire.Frame) {
-	c := &x.catalog
-	var res struct {
-		Result struct {
-			Tools             []toolInfo     `json:"tools"`
-			Prompts           []promptInfo   `json:"prompts"`
-			Resources         []resourceInfo `json:"resources"`
-			ResourceTemplates []resourceInfo `json:"resourceTemplates"`
-		} `json:"result"`
-	}
+// listed refreshes the catalog from what the server offers, as the
+// projection tells it (session.Offer: the most recent listing of each
+// kind), after the answer to the list request r.
+func (x *index) listed(r session.Request) {
 	switch r.Method {
 	case "tools/list", "prompts/list", "resources/list", "resources/templates/list":
 	default:
 		return
 	}
-	if json.Unmarshal(frameText(f), &res) != nil {
-		return
+	o := x.tr.Offer()
+	c := &x.catalog
+	c.listedMethods = map[string]bool{}
+	c.tools = offered[toolInfo](&o.Tools, "tools/list", c.listedMethods)
+	c.prompts = offered[promptInfo](&o.Prompts, "prompts/list", c.listedMethods)
+	c.resources = offered[resourceInfo](&o.Resources, "resources/list", c.listedMethods)
+	c.rtemplates = offered[resourceInfo](&o.ResourceTemplates, "resources/templates/list", c.listedMethods)
+	for i := range c.rtemplates {
+		c.rtemplates[i].URI = c.rtemplates[i].URITemplate
 	}
-	if c.listedMethods == nil {
-		c.listedMethods = map[string]bool{}
+}
+
+// offered decodes the items of one listing of the offer, and notes its
+// method in listed when it was listed.
+func offered[T any](l *session.Listing, method string, listed map[string]bool) []T {
+	if !l.Listed {
+		return nil
 	}
-	page := c.listedMethods[r.Method] && x.hadCursor(r.Seq)
-	c.listedMethods[r.Method] = true
-	switch r.Method {
-	case "tools/list":
-		c.tools = keepPage(c.tools, res.Result.Tools, page)
-	case "prompts/list":
-		c.prompts = keepPage(c.prompts, res.Result.Prompts, page)
-	case "resources/list":
-		c.resources = keepPage(c.resources, res.Result.Resources, page)
-	case "resources/templates/list":
-		for i := range res.Result.ResourceTemplates {
-			t := &res.Result.ResourceTemplates[i]
-			t.URI = t.URITemplate
+	listed[method] = true
+	out := make([]T, 0, len(l.Items))
+	for _, it := range l.Items {
+		var v T
+		if json.Unmarshal(it.JSON, &v) == nil {
+			out = append(out, v)
 		}
-		c.rtemplates = keepPage(c.rtemplates, res.Result.ResourceTemplates, page)
 	}
-}
-
-// keepPage replaces old with items, or appends them when they are a later
-// page of the same list.
-func keepPage[T any](old, items []T, page bool) []T {
-	if page {
-		return append(old, items...)
-	}
-	return items
-}
-
-// hadCursor reports whether the request frame seq asked for a later page.
-func (x *index) hadCursor(seq uint64) bool {
-	ev, ok := x.log.Get(seq)
-	if !ok || ev.Frame == nil {
-		return false
-	}
-	var req struct {
-		Params struct {
-			Cursor *string `json:"cursor"`
-		} `json:"params"`
-	}
-	return json.Unmarshal(frameText(ev.Frame), &req) == nil && req.Params.Cursor != nil
+	return out
 }

@@ -145,7 +145,7 @@ func (p *processPane) Render(focused bool) string {
 	lines := []string{}
 	var state string
 	switch {
-	case !v.seen:
+	case !v.Seen:
 		state = "○ not started"
 	case v.State == session.StateExited:
 		state = "■ exited"
@@ -168,7 +168,7 @@ func (p *processPane) Render(focused bool) string {
 	default:
 		state = fmt.Sprintf("● %s pid %d · up %s", v.State, v.Pid, humanAge(p.c.now-v.StartedAt))
 	}
-	if v.seen && v.State == session.StateExited && v.Pid != 0 {
+	if v.Seen && v.State == session.StateExited && v.Pid != 0 {
 		state += fmt.Sprintf(" · pid %d", v.Pid)
 	}
 	extra := ""
@@ -199,7 +199,7 @@ func (p *processPane) Render(focused bool) string {
 	}
 	lines = append(lines, " "+io)
 	if len(v.Steps) > 0 {
-		lines = append(lines, st.Subtle.Render(" ladder ")+strings.Join(v.Steps, " → "))
+		lines = append(lines, st.Subtle.Render(" ladder ")+strings.Join(stepsText(v.Steps), " → "))
 	}
 	if p.info != nil {
 		lines = append(lines, st.Subtle.Render(" E: env and cwd"))
@@ -208,4 +208,13 @@ func (p *processPane) Render(focused bool) string {
 		lines = wrapRows(lines, p.w)
 	}
 	return block(lines, p.w, p.h)
+}
+
+// stepsText spells the shutdown steps taken, each with its log time.
+func stepsText(steps []session.StepAt) []string {
+	out := make([]string, len(steps))
+	for i, s := range steps {
+		out[i] = fmtDur(s.At) + " " + s.Step.String()
+	}
+	return out
 }

@@ -20,7 +20,7 @@ const quietHint = 5 * time.Second
 // (common.now), which tests fix.
 func (p *inflightPane) hint() []string {
 	ix := p.c.ix
-	if ix.proc.seen && ix.proc.State == session.StateExited {
+	if ix.proc.Seen && ix.proc.State == session.StateExited {
 		return nil // its exit says more than a hint would
 	}
 	var oldest *session.Request

@@ -220,7 +220,7 @@ func (p *stderrPane) parts(ev *session.Event) (head, text string) {
 	case session.EventProcess:
 		glyph = st.Accent.Render("◆")
 		text = processText(ev.Process)
-	case session.EventNote, session.EventEra, session.EventRestart:
+	case session.EventNote, session.EventEra, session.EventRestart, session.EventStdinClosed:
 		glyph = st.Note.Render("ℹ")
 		text = wire.VisibleString(ev.Note, wire.Pictures)
 	case session.EventFinding:

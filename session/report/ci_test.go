@@ -20,7 +20,7 @@ func hostileReport(t *testing.T) Report {
 	l.Append(session.Event{Type: session.EventFinding, Finding: &session.LoggedFinding{
 		Finding: wire.Finding{Code: "exited-during-request", Severity: wire.SeverityError,
 			Message: "said \x1b]0;pwned\x07 \x00\x01\x0b \u202egnp.exe ]]></failure><x a=\"&\"/> \xff end"}}})
-	tr := handshaken(t, "2025-06-18", `{"name":"evil\u001b[2J<srv>","version":"1.0"}`)
+	tr := handshaken(t, l, "2025-06-18", `{"name":"evil\u001b[2J<srv>","version":"1.0"}`)
 	return FromLog(l, tr, Meta{Mode: "check", Command: []string{"python3", "server.py", "--flag"}})
 }
 

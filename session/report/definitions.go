@@ -1,12 +1,9 @@
 package report
 
 import (
-	"bytes"
 	"encoding/json"
-	"slices"
 
 	"linesman/session"
-	"linesman/wire"
 )
 
 // Definitions are what a server declared in its listings: its tools,
@@ -31,75 +28,29 @@ type Definition struct {
 	seq uint64
 }
 
-// listings maps a list method to the kind it lists and the member of its
-// result that holds them, and the key of each item.
-var listings = []struct{ method, kind, key string }{
-	{"tools/list", "tools", "name"},
-	{"prompts/list", "prompts", "name"},
-	{"resources/list", "resources", "uri"},
-}
-
-// DefinitionsOf reads the definitions from the answers to the client's
-// tools/list, prompts/list and resources/list requests, page after page,
-// as the tracker paired them. An item listed twice keeps its last form.
-func DefinitionsOf(log *session.Log, tr *session.Tracker) *Definitions {
+// DefinitionsOf reads the definitions from what the server offers, as the
+// projection tells it ([session.Offer]: the most recent listing of each
+// kind, page after page; a tool the server stopped listing is gone).
+func DefinitionsOf(tr *session.Tracker) *Definitions {
 	d := &Definitions{Listed: []string{}, Tools: []Definition{}, Prompts: []Definition{}, Resources: []Definition{}}
 	if tr == nil {
 		return d
 	}
-	for _, q := range tr.Requests() {
-		if q.Dir != wire.ClientToServer || q.ResponseSeq == 0 || q.State != session.ReqAnswered {
+	o := tr.Offer()
+	for _, k := range []struct {
+		kind    string
+		listing *session.Listing
+	}{{"tools", &o.Tools}, {"prompts", &o.Prompts}, {"resources", &o.Resources}} {
+		if !k.listing.Listed {
 			continue
 		}
-		i := slices.IndexFunc(listings, func(l struct{ method, kind, key string }) bool { return l.method == q.Method })
-		if i < 0 {
-			continue
+		d.Listed = append(d.Listed, k.kind)
+		list := d.list(k.kind)
+		for _, it := range k.listing.Items {
+			*list = append(*list, Definition{Name: it.Key, Definition: it.JSON, seq: it.Seq})
 		}
-		ev, ok := log.Get(q.ResponseSeq)
-		if !ok || ev.Frame == nil {
-			continue
-		}
-		d.add(listings[i].kind, listings[i].key, ev.Frame.Raw(), ev.Seq)
 	}
 	return d
-}
-
-// add folds one listing page into d.
-func (d *Definitions) add(kind, key string, raw []byte, seq uint64) {
-	var msg struct {
-		Result map[string]json.RawMessage `json:"result"`
-	}
-	if json.Unmarshal(raw, &msg) != nil || msg.Result == nil {
-		return
-	}
-	var items []json.RawMessage
-	if json.Unmarshal(msg.Result[kind], &items) != nil {
-		return
-	}
-	if !slices.Contains(d.Listed, kind) {
-		d.Listed = append(d.Listed, kind)
-	}
-	list := d.list(kind)
-	for _, it := range items {
-		var keyed map[string]json.RawMessage
-		if json.Unmarshal(it, &keyed) != nil {
-			continue
-		}
-		var name string
-		if json.Unmarshal(keyed[key], &name) != nil {
-			continue
-		}
-		var compact bytes.Buffer
-		if json.Compact(&compact, it) != nil {
-			continue
-		}
-		def := Definition{Name: name, Definition: compact.Bytes(), seq: seq}
-		if j := slices.IndexFunc(*list, func(x Definition) bool { return x.Name == name }); j >= 0 {
-			(*list)[j] = def
-		} else {
-			*list = append(*list, def)
-		}
-	}
 }
 
 // list is the list of d that holds kind.

@@ -13,8 +13,19 @@ func defs(t *testing.T, tools, prompts, resources string) *Definitions {
 	t.Helper()
 	d := &Definitions{}
 	for _, k := range []struct{ kind, key, items string }{{"tools", "name", tools}, {"prompts", "name", prompts}, {"resources", "uri", resources}} {
-		if k.items != "" {
-			d.add(k.kind, k.key, []byte(`{"jsonrpc":"2.0","id":1,"result":{"`+k.kind+`":`+k.items+`}}`), 7)
+		if k.items == "" {
+			continue
+		}
+		var items []map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(k.items), &items); err != nil {
+			t.Fatal(err)
+		}
+		d.Listed = append(d.Listed, k.kind)
+		for _, it := range items {
+			var name string
+			json.Unmarshal(it[k.key], &name)
+			raw, _ := json.Marshal(it)
+			*d.list(k.kind) = append(*d.list(k.kind), Definition{Name: name, Definition: raw, seq: 7})
 		}
 	}
 	return d

@@ -67,7 +67,10 @@ type Report struct {
 	InterruptedBy string `json:"interruptedBy,omitempty"`
 
 	frameIndex map[uint64]int // frame Seq -> index in Frames
-	stderrAll  []string       // every retained stderr line (the text report shows a tail)
+	// procFold folds the process events of a log that has no projection
+	// (nil when the projection tells the process status).
+	procFold  *session.ProcessStatus
+	stderrAll []string // every retained stderr line (the text report shows a tail)
 }
 
 // Process is the "process" block: how the server process ran and ended.
@@ -265,6 +268,9 @@ func FromLog(log *session.Log, tr *session.Tracker, meta Meta) Report {
 		r.ServerInfo = json.RawMessage("null")
 	}
 	textLimit := meta.FrameTextLimit
+	if tr == nil {
+		r.procFold = &session.ProcessStatus{}
+	}
 
 	first, next := log.Bounds()
 	// Read the log in slices so that a huge log is not copied at once.
@@ -276,8 +282,13 @@ func FromLog(log *session.Log, tr *session.Tracker, meta Meta) Report {
 	}
 
 	if tr != nil {
+		r.Process = processBlock(tr.Process())
+	} else {
+		r.Process = processBlock(*r.procFold)
+	}
+	if tr != nil {
 		r.addRequests(tr.Requests())
-		if d := DefinitionsOf(log, tr); len(d.Listed) > 0 {
+		if d := DefinitionsOf(tr); len(d.Listed) > 0 {
 			r.Definitions = d
 		}
 	}
@@ -385,8 +396,8 @@ func (r *Report) addEvent(ev session.Event, meta Meta, textLimit int) {
 			r.stderrAll = append(r.stderrAll, string(ev.Stderr.Content))
 		}
 	case session.EventProcess:
-		if ev.Process != nil {
-			r.addProcess(ev.Process)
+		if ev.Process != nil && r.procFold != nil {
+			r.procFold.Fold(ev.Process, ev.At)
 		}
 	}
 }
@@ -450,36 +461,28 @@ func (r *Report) addLoggedFinding(lf *session.LoggedFinding) {
 	r.addFinding(lf.Finding, seq, dir)
 }
 
-// addProcess follows the process block through a process event.
-func (r *Report) addProcess(p *session.ProcessEvent) {
-	if r.Process.State == "exited" {
-		if p.State == session.StateExiting {
-			// A shutdown step logged just after the exit it caused
-			// (the signal and the log entry race): the exit stands.
-			return
-		}
-		// A new process after a restart.
-		r.Process = Process{Restarts: r.Process.Restarts + 1}
+// processBlock is the report's process block: the projection's process
+// status (session.ProcessStatus), in the report's spelling.
+func processBlock(p session.ProcessStatus) Process {
+	out := Process{Restarts: p.Restarts, Pid: p.Pid}
+	if !p.Seen {
+		return out
 	}
-	if p.Pid != 0 {
-		r.Process.Pid = p.Pid
-	}
-	r.Process.State = p.State.String()
+	out.State = p.State.String()
 	if p.State == session.StateExited {
 		if p.Signal == "" && p.ExitCode >= 0 {
 			c := p.ExitCode
-			r.Process.ExitCode = &c
-		} else {
-			r.Process.ExitCode = nil
+			out.ExitCode = &c
 		}
 		if p.Signal != "" {
 			s := p.Signal
-			r.Process.Signal = &s
+			out.Signal = &s
 		}
 		e := p.Step.String()
-		r.Process.EndedBy = &e
-		r.Process.ShutdownMs = durationMs(p.ShutdownTook)
+		out.EndedBy = &e
+		out.ShutdownMs = durationMs(p.ShutdownTook)
 	}
+	return out
 }
 
 // addFinding lists a finding (Summary and Totals count them all, listed or not).

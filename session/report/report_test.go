@@ -58,17 +58,24 @@ func sampleLog(t *testing.T) (*session.Log, map[string]uint64) {
 
 // handshaken is a tracker whose projection holds a legacy handshake with
 // the given version and serverInfo: an era decision, then an initialize
-// request and its result folded in (with Seqs far from the sample log's).
-func handshaken(t testing.TB, version, serverInfo string) *session.Tracker {
+// request and its result folded in (with Seqs far from the sample log's),
+// and the process events of l (the projection tells the process block).
+func handshaken(t testing.TB, l *session.Log, version, serverInfo string) *session.Tracker {
 	t.Helper()
 	tr := session.NewTracker(session.TrackerOptions{})
 	tr.Apply(&session.Event{Type: session.EventEra, Era: &session.EraDecision{Era: session.EraLegacy, Version: version}})
 	req := wire.FramesOf([]byte(`{"jsonrpc":"2.0","id":"hs","method":"initialize","params":{}}`+"\n"), wire.Options{})[0]
 	res := wire.FramesOf([]byte(`{"jsonrpc":"2.0","id":"hs","result":{"protocolVersion":"`+version+`","serverInfo":`+serverInfo+`}}`+"\n"), wire.Options{})[0]
-	tr.Frame(1000, wire.ClientToServer, req, time.Millisecond)
-	tr.Frame(1001, wire.ServerToClient, res, 2*time.Millisecond)
+	tr.Apply(&session.Event{Type: session.EventFrame, Seq: 1000, Dir: wire.ClientToServer, Frame: req, At: time.Millisecond})
+	tr.Apply(&session.Event{Type: session.EventFrame, Seq: 1001, Dir: wire.ServerToClient, Frame: res, At: 2 * time.Millisecond})
 	if hs := tr.Handshake(); hs.Era != session.EraLegacy || hs.ProtocolVersion != version || len(hs.ServerInfo) == 0 {
 		t.Fatalf("handshake not folded: %+v", hs)
+	}
+	first, next := l.Bounds()
+	for _, ev := range l.Range(first, next) {
+		if ev.Type == session.EventProcess {
+			tr.Apply(&ev)
+		}
 	}
 	return tr
 }
@@ -90,7 +97,7 @@ func decodeReport(t *testing.T, r Report) map[string]any {
 // against a log filled by hand.
 func TestReportSchema(t *testing.T) {
 	l, seqs := sampleLog(t)
-	r := FromLog(l, handshaken(t, "2025-06-18", `{"name":"srv","version":"1.2"}`), Meta{
+	r := FromLog(l, handshaken(t, l, "2025-06-18", `{"name":"srv","version":"1.2"}`), Meta{
 		Mode:    "check",
 		Command: []string{"python3", "server.py"},
 	})
@@ -241,7 +248,7 @@ func TestReportEmpty(t *testing.T) {
 // control bytes in the human report.
 func TestReportTextInert(t *testing.T) {
 	l, seqs := sampleLog(t)
-	r := FromLog(l, handshaken(t, "2025-06-18", `{"name":"evil\u001b]0;pwned\u0007","version":"1"}`),
+	r := FromLog(l, handshaken(t, l, "2025-06-18", `{"name":"evil\u001b]0;pwned\u0007","version":"1"}`),
 		Meta{Mode: "check", Command: []string{"srv", "a b"}})
 	var b strings.Builder
 	if err := r.WriteText(&b); err != nil {
@@ -379,7 +386,7 @@ func TestReportRequests(t *testing.T) {
 	logFrame := func(dir wire.Dir, text string) uint64 {
 		f := wire.FramesOf([]byte(text+"\n"), wire.Options{})[0]
 		return l.AppendWith(func(seq uint64, at time.Duration) session.Event {
-			tr.Frame(seq, dir, f, at)
+			tr.Apply(&session.Event{Type: session.EventFrame, Seq: seq, Dir: dir, Frame: f, At: at})
 			return session.Event{Type: session.EventFrame, Dir: dir, Frame: f}
 		})
 	}
@@ -415,7 +422,7 @@ func benchLog(b *testing.B, n int) (*session.Log, *session.Tracker) {
 	logFrame := func(dir wire.Dir, text string) {
 		f := wire.FramesOf([]byte(text+"\n"), wire.Options{})[0]
 		l.AppendWith(func(seq uint64, at time.Duration) session.Event {
-			tr.Frame(seq, dir, f, at)
+			tr.Apply(&session.Event{Type: session.EventFrame, Seq: seq, Dir: dir, Frame: f, At: at})
 			return session.Event{Type: session.EventFrame, Dir: dir, Frame: f}
 		})
 	}

@@ -24,7 +24,7 @@ func TestTotalsExactPastRetention(t *testing.T) {
 	frame := func(dir wire.Dir, f *wire.Frame) {
 		bytes[dir] += f.Size()
 		log.AppendWith(func(seq uint64, at time.Duration) session.Event {
-			tr.Frame(seq, dir, f, at)
+			tr.Apply(&session.Event{Type: session.EventFrame, Seq: seq, Dir: dir, Frame: f, At: at})
 			return session.Event{Type: session.EventFrame, Dir: dir, Frame: f}
 		})
 	}
