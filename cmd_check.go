@@ -53,7 +53,8 @@ JUnit/SARIF document and one exit status. Policy: --expect-tool NAME,
 --forbid-tool GLOB, --max-duration D, --max-latency D (each violation an
 error finding of the policy family). --baseline FILE records the tools,
 prompts and resources on the first run and reports drift against them on
-later runs (tool-removed, tool-description-changed, ...; see linesman diff).
+later runs (tool-removed, tool-description-changed, ...; see linesman diff);
+a run whose server listed nothing is neither compared nor recorded.
 
 Examples:
   linesman check -- python3 server.py

@@ -36,6 +36,7 @@ type baseline struct {
 	mu       sync.Mutex
 	file     baselineFile
 	recorded []string // keys recorded during this run
+	unlisted []string // keys whose run listed nothing: neither compared nor recorded
 }
 
 // openBaseline is loadBaseline of --baseline's value; nil for none.
@@ -66,16 +67,24 @@ func loadBaseline(path string) (*baseline, error) {
 // judge compares the definitions a finished session listed with those
 // recorded under key, logging a drift finding for each change (a finding
 // about a listing points at its answer); a key not recorded yet is
-// recorded instead. A session without a handshake listed nothing and is
-// neither. compared says whether the session was judged against the
-// baseline.
+// recorded instead. Drift is only what was seen: a session whose server
+// answered no listing (it crashed, never answered the handshake, or timed
+// out) is neither compared nor recorded — its tools are unknown, not gone
+// — and a note in its log says so. compared says whether the session was
+// judged against the baseline.
 func (b *baseline) judge(key string, log *session.Log, tr *session.Tracker) (compared bool) {
-	if b == nil || tr.Handshake().Era == session.EraUnknown {
+	if b == nil {
 		return false
 	}
 	defs := report.DefinitionsOf(tr)
 	b.mu.Lock()
 	old, ok := b.file.Servers[key]
+	if len(defs.Listed) == 0 {
+		b.unlisted = append(b.unlisted, key)
+		b.mu.Unlock()
+		log.Append(session.Event{Type: session.EventNote, Note: unlistedNote(ok)})
+		return false
+	}
 	if !ok {
 		b.file.Servers[key] = defs
 		b.recorded = append(b.recorded, key)
@@ -94,13 +103,33 @@ func (b *baseline) judge(key string, log *session.Log, tr *session.Tracker) (com
 	return true
 }
 
-// save writes the file when this run recorded a server, and says so on w.
+// unlistedNote is the report's note on a session that listed nothing;
+// held says whether the baseline has an entry for its server.
+func unlistedNote(held bool) string {
+	entry := "nothing was recorded for it"
+	if held {
+		entry = "nothing was compared with its entry, which is left as it was"
+	}
+	return "--baseline: the server answered no tools/list, prompts/list or resources/list in this run, so " + entry + " (drift is judged only from listings seen)"
+}
+
+// save writes the file when this run recorded a server, and says so on w,
+// as it says which servers listed nothing (and were left out).
 func (b *baseline) save(w io.Writer) error {
 	if b == nil {
 		return nil
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	sort.Strings(b.unlisted)
+	for _, key := range b.unlisted {
+		what := "not recorded"
+		if _, ok := b.file.Servers[key]; ok {
+			what = "not compared, its entry left as it was"
+		}
+		fmt.Fprintf(w, "linesman check: --baseline %s: %q listed nothing in this run (no tools/list, prompts/list or resources/list answered): %s\n",
+			inertText(b.path), key, what)
+	}
 	if len(b.recorded) == 0 {
 		return nil
 	}

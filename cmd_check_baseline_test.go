@@ -8,8 +8,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"linesman/wire"
 )
 
 // TestCheckBaselineDrift: a first run records and passes; a run of the
@@ -111,4 +114,72 @@ func familyStatus(t *testing.T, out []byte, family string) (status string, liste
 		}
 	}
 	return "", false
+}
+
+// TestCheckBaselineOnlyWhatWasSeen: a server that never answered a
+// listing in this run — one that crashed at start, one that never answered
+// the handshake — gets no drift finding from the baseline (no tool-removed
+// for tools it never had the chance to list), the baseline is left as it
+// was, and stderr and the report say why.
+func TestCheckBaselineOnlyWhatWasSeen(t *testing.T) {
+	base := filepath.Join(t.TempDir(), "baseline.json")
+	status, out, errOut := runBinary(t, nil, append([]string{"check", "--baseline", base}, driftArgs(driftToolsA, driftPromptsA)...)...)
+	if status != 0 {
+		t.Fatalf("first run: status %d\n%s\n%s", status, out, errOut)
+	}
+	recorded, _ := os.ReadFile(base)
+	for _, fake := range []string{"headless-exit-at-once", "qa-deaf"} {
+		args := append([]string{"check", "--json", "--timeout", "500ms", "--baseline", base}, fakeServerArgs(fake)...)
+		status, out, errOut := runBinary(t, nil, args...)
+		var r struct {
+			Findings []jFinding
+			Notes    []struct{ Text string } `json:"linesmanNotes"`
+		}
+		if err := json.Unmarshal(out, &r); err != nil {
+			t.Fatalf("%s: %v\n%s\n%s", fake, err, out, errOut)
+		}
+		for _, f := range r.Findings {
+			if info, _ := wire.Lookup(f.Code); info.Family == wire.FamilyDrift {
+				t.Errorf("%s: drift from a run that listed nothing: %s %s", fake, f.Code, f.Message)
+			}
+		}
+		if st, listed := familyStatus(t, out, "drift"); listed {
+			t.Errorf("%s: the drift family is %s, though nothing was compared", fake, st)
+		}
+		if !strings.Contains(string(errOut), `"default" listed nothing in this run`) {
+			t.Errorf("%s: stderr does not say the baseline was not used (status %d):\n%s", fake, status, errOut)
+		}
+		if !slices.ContainsFunc(r.Notes, func(n struct{ Text string }) bool { return strings.Contains(n.Text, "--baseline") }) {
+			t.Errorf("%s: the report does not say the baseline was not used: %+v", fake, r.Notes)
+		}
+		if now, _ := os.ReadFile(base); !bytes.Equal(now, recorded) {
+			t.Errorf("%s: a run that listed nothing rewrote the baseline:\n%s", fake, now)
+		}
+	}
+}
+
+// TestCheckBaselineAllRecordsOnlyWhatWasListed: check --all --baseline
+// never records a server that listed nothing (one that never answered is
+// not "0 tools, listed: []"); the next run that lists records it then,
+// instead of calling all its tools new.
+func TestCheckBaselineAllRecordsOnlyWhatWasListed(t *testing.T) {
+	base := filepath.Join(t.TempDir(), "baseline.json")
+	config := func(second string) string {
+		return writeAllConfig(t, nil, `"one": {"command": `+quoteJSON(testBinary)+`, "args": ["-test.run=^$"], "env": {"LINESMAN_FAKE_SERVER": "drift", "DRIFT_TOOLS": `+quoteJSON(driftToolsA)+`, "DRIFT_PROMPTS": "[]"}},`+
+			`"two": {"command": `+quoteJSON(testBinary)+`, "args": ["-test.run=^$"], "env": {"LINESMAN_FAKE_SERVER": `+quoteJSON(second)+`, "DRIFT_TOOLS": `+quoteJSON(driftToolsA)+`, "DRIFT_PROMPTS": "[]"}}`)
+	}
+	_, out, errOut := runBinary(t, nil, "check", "--config", config("qa-deaf"), "--all", "--timeout", "500ms", "--baseline", base)
+	if !strings.Contains(string(errOut), `recorded "one"`) || strings.Contains(string(errOut), `recorded "two"`) ||
+		!strings.Contains(string(errOut), `"two" listed nothing in this run`) {
+		t.Errorf("first run, two never answered:\n%s\n%s", errOut, out)
+	}
+	var file baselineFile
+	data, _ := os.ReadFile(base)
+	if err := json.Unmarshal(data, &file); err != nil || file.Servers["one"] == nil || file.Servers["two"] != nil {
+		t.Fatalf("baseline file (%v):\n%s", err, data)
+	}
+	status, out, errOut := runBinary(t, nil, "check", "--config", config("drift"), "--all", "--baseline", base)
+	if status != 0 || !strings.Contains(string(errOut), `recorded "two": 3 tools`) {
+		t.Errorf("second run, two listed: status %d\n%s\n%s", status, errOut, out)
+	}
 }

@@ -60,6 +60,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "  family: %s; eras: %s\n", info.Family, info.Eras)
 		section(stdout, "Why it matters", info.Why)
 		section(stdout, "How to fix it", info.Fix)
+		section(stdout, "When the client sent the line", info.ClientFix)
 		section(stdout, "Specification", info.Spec)
 	}
 	return exitOK
@@ -83,15 +84,17 @@ type explainEntry struct {
 	Title    string `json:"title"`
 	Why      string `json:"why"`
 	Fix      string `json:"fix"`
-	Spec     string `json:"spec"`
-	Family   string `json:"family"`
-	Eras     string `json:"eras"`
+	// ClientFix is the fix for a line the client wrote, when it differs.
+	ClientFix string `json:"clientFix,omitempty"`
+	Spec      string `json:"spec"`
+	Family    string `json:"family"`
+	Eras      string `json:"eras"`
 }
 
 func writeExplainJSON(stdout, stderr io.Writer, infos []wire.Info) int {
 	out := make([]explainEntry, 0, len(infos))
 	for _, i := range infos {
-		out = append(out, explainEntry{i.Code, i.Severity.String(), i.Title, i.Why, i.Fix, i.Spec, i.Family, i.Eras})
+		out = append(out, explainEntry{i.Code, i.Severity.String(), i.Title, i.Why, i.Fix, i.ClientFix, i.Spec, i.Family, i.Eras})
 	}
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)

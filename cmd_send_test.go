@@ -511,3 +511,29 @@ func TestSendRawHonoursEra(t *testing.T) {
 		}
 	}
 }
+
+// TestSendFixFollowsWhoWroteTheLine: a line that is not JSON gets the fix
+// for whoever wrote it: the server's stray print the server's advice (logs
+// to stderr), the user's own line sent with --raw the client's, never the
+// server's; the text report gives each once.
+func TestSendFixFollowsWhoWroteTheLine(t *testing.T) {
+	input := "not json at all\n" + `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n"
+	r, _ := sendJSON(t, "headless-stray-start", input, "--raw")
+	fixes := map[string]string{}
+	for _, f := range r.Findings {
+		if f.Code == "non-json-line" && f.Dir != nil {
+			fixes[*f.Dir] = f.Fix
+		}
+	}
+	if c2s := fixes["c2s"]; c2s == "" || strings.Contains(c2s, "stderr") || !strings.Contains(c2s, "The client sent this line") {
+		t.Errorf("the user's line got the fix %q", c2s)
+	}
+	if s2c := fixes["s2c"]; !strings.HasPrefix(s2c, "Send logs to stderr") {
+		t.Errorf("the server's stray print got the fix %q", s2c)
+	}
+	_, out, _ := runBinary(t, []byte(input), append([]string{"send", "--raw"}, fakeServerArgs("headless-stray-start")...)...)
+	text := string(out)
+	if strings.Count(text, "fix: Send logs to stderr") != 1 || strings.Count(text, "fix: The client sent this line") != 1 {
+		t.Errorf("the text report does not give each side's fix once:\n%s", text)
+	}
+}

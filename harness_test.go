@@ -101,6 +101,7 @@ type jFinding struct {
 	Seq      *uint64 `json:"seq"`
 	Dir      *string `json:"dir"`
 	Message  string  `json:"message"`
+	Fix      string  `json:"fix"`
 }
 
 // hangGuard only stops a hung linesman so that the test fails instead of

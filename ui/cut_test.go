@@ -94,7 +94,7 @@ func TestNothingCutWithoutAWayToSeeIt(t *testing.T) {
 		default:
 			text = wire.VisibleString(ev.Note, wire.Pictures)
 		}
-		if got := flat(strings.Join(entryLines(m.c.st, &ev, 80), "\n")); !strings.Contains(got, flat(text)) {
+		if got := flat(strings.Join(entryLines(m.c.st, &ev, m.c.ix.wroteBy(&ev), 80), "\n")); !strings.Contains(got, flat(text)) {
 			t.Errorf("entry #%d opened whole lacks %q", seq, text)
 		}
 	}

@@ -382,7 +382,7 @@ func (p *detailPane) findingLines(ev *session.Event) []string {
 		}
 		sev := st.Severity(f.Severity)
 		out = append(out, sev.Render(severityGlyph(f.Severity)+" "+f.Severity.String()+" "+wire.VisibleString(f.Code, wire.Pictures)))
-		info, ok := lookupFinding(f.Code)
+		info, ok := lookupFinding(f.Code, ev.Dir)
 		if ok && info.Title != "" {
 			wrap("", info.Title)
 		}

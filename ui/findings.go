@@ -184,7 +184,7 @@ func (v *findingsView) whole(w int) []string {
 		}
 	}
 	add("seen", f.Message)
-	if info, ok := lookupFinding(f.Code); ok {
+	if info, ok := lookupFinding(f.Code, v.c.ix.wroteBy(&ev)); ok {
 		add("what", info.Title)
 		add("fix", info.Fix)
 	}

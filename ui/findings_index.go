@@ -113,6 +113,24 @@ func (x *index) finding(r findingRef) (wire.Finding, session.Event, bool) {
 	return wire.Finding{}, ev, false
 }
 
+// wroteBy is the direction of what ev concerns: a frame's own; a logged
+// finding's, or that of the frame it is about; 0 for anything else. It
+// chooses the fix shown for a finding ([wire.Info.FixFor]).
+func (x *index) wroteBy(ev *session.Event) wire.Dir {
+	switch {
+	case ev.Frame != nil:
+		return ev.Dir
+	case ev.Finding == nil:
+		return 0
+	case ev.Finding.Dir != 0 || ev.Finding.FrameSeq == 0:
+		return ev.Finding.Dir
+	}
+	if fr, ok := x.log.Get(ev.Finding.FrameSeq); ok {
+		return fr.Dir
+	}
+	return 0
+}
+
 // nextStop is the place n (d > 0) or N (d < 0) goes to from place cur: the
 // next frame with findings or finding about no frame, in log order,
 // wrapping around. It returns 0 when the session has no finding.

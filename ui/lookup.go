@@ -7,11 +7,13 @@ type findingInfo struct {
 	Title, Why, Fix, Spec string
 }
 
-// lookupFinding reads the wire registry.
-func lookupFinding(code string) (findingInfo, bool) {
+// lookupFinding reads the wire registry for a finding on what travelled in
+// direction wrote (0 when it concerns no frame): the fix is the one for
+// whoever wrote it ([wire.Info.FixFor]).
+func lookupFinding(code string, wrote wire.Dir) (findingInfo, bool) {
 	in, ok := wire.Lookup(code)
 	if !ok {
 		return findingInfo{}, false
 	}
-	return findingInfo{Title: in.Title, Why: in.Why, Fix: in.Fix, Spec: in.Spec}, true
+	return findingInfo{Title: in.Title, Why: in.Why, Fix: in.FixFor(wrote), Spec: in.Spec}, true
 }

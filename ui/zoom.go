@@ -136,9 +136,9 @@ func (m *Model) openEntry() {
 		m.setMessage("that line was dropped by retention", true)
 		return
 	}
-	st := m.c.st
+	st, wrote := m.c.st, m.c.ix.wroteBy(&ev)
 	m.page = &pageView{title: fmt.Sprintf("%s #%d at %ss", entryKind(&ev), ev.Seq, fmtDur(ev.At)), build: func(w int) []string {
-		return entryLines(st, &ev, w)
+		return entryLines(st, &ev, wrote, w)
 	}}
 }
 
@@ -157,8 +157,9 @@ func entryKind(ev *session.Event) string {
 
 // entryLines is an entry of the stderr & events pane in full, wrapped at
 // w: a stderr line's bytes (inert, with its length and terminator), a
-// finding with the registry's explanation, a process event or a note.
-func entryLines(st *Styles, ev *session.Event, w int) []string {
+// finding with the registry's explanation (its fix for whoever wrote what
+// it concerns, in direction wrote), a process event or a note.
+func entryLines(st *Styles, ev *session.Event, wrote wire.Dir, w int) []string {
 	var out []string
 	para := func(s string) {
 		out = append(out, strings.Split(ansi.Hardwrap(lipgloss.Wrap(s, w, " "), w, true), "\n")...)
@@ -187,7 +188,7 @@ func entryLines(st *Styles, ev *session.Event, w int) []string {
 		if f.FrameSeq != 0 {
 			para(st.Subtle.Render(fmt.Sprintf("about frame #%d", f.FrameSeq)))
 		}
-		if info, ok := lookupFinding(f.Code); ok {
+		if info, ok := lookupFinding(f.Code, wrote); ok {
 			for _, kv := range [][2]string{{"what", info.Title}, {"why", info.Why}, {"fix", info.Fix}, {"spec", info.Spec}} {
 				if kv[1] != "" {
 					out = append(out, "")

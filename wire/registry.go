@@ -14,9 +14,24 @@ type Info struct {
 	Title    string // one line
 	Why      string // why it matters, in a few sentences
 	Fix      string // how to fix it, concretely, per language where it helps
-	Spec     string // the clause it rests on, quoted, with its source
-	Family   string // the rule family (see Families)
-	Eras     string // the eras the rule applies to: EraBoth, EraLegacyOnly or EraModernOnly
+	// ClientFix is how to fix it when the client wrote the frame (the user
+	// through linesman, or the host under a tap); "" when Fix holds for
+	// either side. Read it through [Info.FixFor].
+	ClientFix string
+	Spec      string // the clause it rests on, quoted, with its source
+	Family    string // the rule family (see Families)
+	Eras      string // the eras the rule applies to: EraBoth, EraLegacyOnly or EraModernOnly
+}
+
+// FixFor is how to fix a finding on a frame that travelled in direction d:
+// ClientFix for a frame the client wrote, when the entry has one, else
+// Fix. Every view of one finding's fix (the reports, the UI) asks it, so
+// that a line the user sent never gets the advice meant for a server.
+func (i Info) FixFor(d Dir) string {
+	if d == ClientToServer && i.ClientFix != "" {
+		return i.ClientFix
+	}
+	return i.Fix
 }
 
 // Lookup returns the registry entry for code.
@@ -57,6 +72,11 @@ const (
 	specResponse = `MCP, Base protocol › Responses: "Responses MUST include the same ID as the request they correspond to. Either a result or an error MUST be set. A response MUST NOT set both."`
 	specProgress = `MCP, Progress: "The progress value MUST increase with each notification, even if the total is unknown." "Progress notifications MUST only reference tokens that: were provided in an active request; are associated with an in-progress operation."`
 
+	// clientSide closes the fix of a framing finding on a line the client
+	// wrote: who that was, and when there is nothing to fix.
+	clientSide = `The line came from the client side: typed in linesman's composer, read by linesman send (which passes on a line it cannot complete as it is, and under --raw everything as given), or written by the host a tap sits under. ` +
+		`Sent on purpose, to see how the server copes, it needs no fix: judge the server by its answer. A host that writes it has a bug to report to its makers.`
+
 	fixStdout = `Send logs to stderr, never stdout. Python: print(..., file=sys.stderr) or logging (its default handler writes to stderr). ` +
 		`Node: console.error(...) (console.log writes to stdout). Go: log.SetOutput(os.Stderr), or fmt.Fprintln(os.Stderr, ...). ` +
 		`Rust: eprintln!. Java: System.err. Also silence libraries and subprocesses that print: run child processes with their stdout redirected (to stderr or /dev/null), not inherited.`
@@ -84,8 +104,9 @@ var entries = []Info{
 		Title: "A line on the wire that is not a JSON-RPC message",
 		Why: `stdout is the protocol channel: every line is parsed as a message. A stray line (a print(), a banner, a progress bar, ` +
 			`a library's warning) makes strict clients drop the connection and lenient ones silently skip it — or lose the real message it was glued to.`,
-		Fix:  fixStdout,
-		Spec: specStdout,
+		Fix:       fixStdout,
+		ClientFix: `The client sent this line, not the server: send one JSON-RPC message per line, such as {"jsonrpc":"2.0","id":1,"method":"ping"}. ` + clientSide,
+		Spec:      specStdout,
 	},
 	{
 		Code: "multi-line-frame", Severity: SeverityError,
@@ -99,10 +120,11 @@ var entries = []Info{
 	},
 	{
 		Code: "blank-line", Severity: SeverityNote,
-		Title: "An empty line on the wire",
-		Why:   `An empty line is not a message. Most clients skip it, but a strict one counts it as a parse error, and it usually means something writes an extra "\n" (print() after a message that already ends in one).`,
-		Fix:   `Write exactly one "\n" after each message: Python sys.stdout.write(line + "\n") rather than print(line + "\n"); Node process.stdout.write(json + "\n").`,
-		Spec:  specStdout,
+		Title:     "An empty line on the wire",
+		Why:       `An empty line is not a message. Most clients skip it, but a strict one counts it as a parse error, and it usually means something writes an extra "\n" (print() after a message that already ends in one).`,
+		Fix:       `Write exactly one "\n" after each message: Python sys.stdout.write(line + "\n") rather than print(line + "\n"); Node process.stdout.write(json + "\n").`,
+		ClientFix: `The client sent this empty line, not the server: write exactly one "\n" after each message and no line of its own. ` + clientSide,
+		Spec:      specStdout,
 	},
 	{
 		Code: "crlf-line-ending", Severity: SeverityNote,
@@ -110,7 +132,8 @@ var entries = []Info{
 		Why:   `The delimiter is "\n". JSON parsers accept the trailing "\r" as whitespace, so most clients cope, but byte-exact framers and some tools do not. It usually comes from Windows text mode.`,
 		Fix: `Write in binary mode or set the newline explicitly. Python on Windows: sys.stdout.reconfigure(newline="\n") or open the stream with newline="\n". ` +
 			`.NET: Console.Out.NewLine = "\n". Node and Go write "\n" unless told otherwise.`,
-		Spec: specNewlines,
+		ClientFix: `The client sent this "\r\n", not the server: end each message with "\n" alone (a file saved with Windows line ends keeps its "\r" under send --raw). ` + clientSide,
+		Spec:      specNewlines,
 	},
 	{
 		Code: "invalid-utf8", Severity: SeverityError,
@@ -119,14 +142,16 @@ var entries = []Info{
 			`so data (a file name, a tool result) arrives corrupted. linesman keeps the bytes as they were and shows them.`,
 		Fix: `Decode external bytes before putting them in a message and encode the message as UTF-8. Python: open files with encoding="utf-8", ` +
 			`or set PYTHONIOENCODING=utf-8 / PYTHONUTF8=1 for stdout; send binary data as base64. Node: Buffer.toString("utf8") or base64. Go: strings.ToValidUTF8, or base64 for binary.`,
-		Spec: `MCP, Transports: "JSON-RPC messages MUST be UTF-8 encoded." RFC 8259 §8.1: "JSON text exchanged between systems that are not part of a closed ecosystem MUST be encoded using UTF-8."`,
+		ClientFix: `The client sent these bytes, not the server: encode every message as UTF-8, and binary data as base64. ` + clientSide,
+		Spec:      `MCP, Transports: "JSON-RPC messages MUST be UTF-8 encoded." RFC 8259 §8.1: "JSON text exchanged between systems that are not part of a closed ecosystem MUST be encoded using UTF-8."`,
 	},
 	{
 		Code: "utf8-bom", Severity: SeverityWarning,
-		Title: "A UTF-8 byte order mark (EF BB BF) before the JSON",
-		Why:   `A BOM is not JSON whitespace. Many parsers (Node's JSON.parse, Python's json.loads on str) reject the line. It usually comes from an encoding set to "utf-8-sig" or a Windows default.`,
-		Fix:   `Use plain UTF-8 without a signature. Python: encoding="utf-8", not "utf-8-sig". .NET: new UTF8Encoding(false) for Console.Out. PowerShell: [Console]::OutputEncoding = [Text.UTF8Encoding]::new($false).`,
-		Spec:  `RFC 8259 §8.1: "Implementations MUST NOT add a byte order mark (U+FEFF) to the beginning of a networked-transmitted JSON text."`,
+		Title:     "A UTF-8 byte order mark (EF BB BF) before the JSON",
+		Why:       `A BOM is not JSON whitespace. Many parsers (Node's JSON.parse, Python's json.loads on str) reject the line. It usually comes from an encoding set to "utf-8-sig" or a Windows default.`,
+		Fix:       `Use plain UTF-8 without a signature. Python: encoding="utf-8", not "utf-8-sig". .NET: new UTF8Encoding(false) for Console.Out. PowerShell: [Console]::OutputEncoding = [Text.UTF8Encoding]::new($false).`,
+		ClientFix: `The client sent this byte order mark, not the server: save the input as UTF-8 without a signature (an editor set to "UTF-8 with BOM" writes one). ` + clientSide,
+		Spec:      `RFC 8259 §8.1: "Implementations MUST NOT add a byte order mark (U+FEFF) to the beginning of a networked-transmitted JSON text."`,
 	},
 	{
 		Code: "control-characters", Severity: SeverityWarning,
@@ -135,7 +160,8 @@ var entries = []Info{
 			`a "\r" progress bar, or binary junk. A lone "\r" also splits the line for tools that treat it as a line end.`,
 		Fix: `Turn off colours and progress bars when stdout is not a terminal (NO_COLOR=1, TERM=dumb, the library's isatty check), send logs to stderr, ` +
 			`and escape control characters inside strings (\u001b) — a JSON encoder does that for you; hand-built JSON does not.`,
-		Spec: `RFC 8259 §7: "All Unicode characters may be placed within the quotation marks, except for the characters that MUST be escaped: quotation mark, reverse solidus, and the control characters (U+0000 through U+001F)." ` + specStdout,
+		ClientFix: `The client sent these control bytes, not the server: escape control characters inside strings (\u001b) and send nothing else on the line; a JSON encoder does that, hand-typed JSON may not. ` + clientSide,
+		Spec:      `RFC 8259 §7: "All Unicode characters may be placed within the quotation marks, except for the characters that MUST be escaped: quotation mark, reverse solidus, and the control characters (U+0000 through U+001F)." ` + specStdout,
 	},
 	{
 		Code: "unterminated-frame", Severity: SeverityError,
@@ -144,7 +170,8 @@ var entries = []Info{
 			`At exit it means the last write was cut short or never flushed.`,
 		Fix: `End every message with "\n" and flush after it. Python: sys.stdout.write(json + "\n"); sys.stdout.flush(). Node: process.stdout.write(json + "\n"). ` +
 			`Go: write msg + "\n" in one Write, or flush the bufio.Writer.`,
-		Spec: specNewlines,
+		ClientFix: `The client sent this line without its "\n", not the server: end every message with "\n" (a server reading lines sees a last line without one only at EOF). ` + clientSide,
+		Spec:      specNewlines,
 	},
 	{
 		Code: "oversize-frame", Severity: SeverityWarning,

@@ -128,3 +128,28 @@ func TestMarshal(t *testing.T) {
 		t.Fatalf("round trip: %s", summary(fs)) // no method/result: invalid-jsonrpc, and nothing else
 	}
 }
+
+// TestFixForChoosesByDirection: a framing finding's fix that tells a
+// server where its output goes (stdout, stderr, logs) has a client's
+// counterpart, and a line the client wrote gets that one, free of the
+// server's advice; the server's lines keep Fix.
+func TestFixForChoosesByDirection(t *testing.T) {
+	for _, i := range Codes() {
+		if i.Family != FamilyFraming {
+			continue
+		}
+		if strings.Contains(i.Fix, "stdout") && i.ClientFix == "" {
+			t.Errorf("%s: a fix about the server's stdout, and none for a line the client wrote", i.Code)
+		}
+		if got := i.FixFor(ServerToClient); got != i.Fix {
+			t.Errorf("%s: the server's line gets %q", i.Code, got)
+		}
+		client := i.FixFor(ClientToServer)
+		if strings.Contains(client, "stderr") || strings.Contains(client, "stdout") {
+			t.Errorf("%s: the client's line gets the server's advice: %q", i.Code, client)
+		}
+	}
+	if got, _ := Lookup("non-json-line"); got.FixFor(ClientToServer) == got.Fix {
+		t.Errorf("non-json-line: the client's line gets the server's fix")
+	}
+}

@@ -2,18 +2,37 @@ package protocol
 
 import (
 	"bytes"
+	"fmt"
 	"strconv"
+	"unicode"
+	"unicode/utf8"
 
 	"linesman/wire"
 )
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-func quoteByte(c byte) string {
-	if c == ' ' {
+// quoteRune names the character r that starts s[at:] for a message:
+// a printable one in quotes with its code point ('é' (U+00E9)), any
+// other — a control, a format or bidirectional control, a combining mark
+// or a separator — by its code point alone (U+009B), so that nothing
+// quoted from a server's text can act on the terminal that shows it; a
+// byte that is not UTF-8 by its value.
+func quoteRune(s string, at int, r rune) string {
+	switch {
+	case r == ' ':
 		return "a space"
+	case r == utf8.RuneError:
+		if _, n := utf8.DecodeRuneInString(s[at:]); n <= 1 {
+			return fmt.Sprintf("the byte 0x%02X, which is not UTF-8", s[at])
+		}
+	case r < utf8.RuneSelf && unicode.IsPrint(r):
+		return strconv.QuoteRune(r)
 	}
-	return strconv.QuoteRune(rune(c))
+	if unicode.IsPrint(r) && !unicode.IsMark(r) {
+		return fmt.Sprintf("'%c' (U+%04X)", r, r)
+	}
+	return fmt.Sprintf("U+%04X", r)
 }
 
 // contentType reads a content block's type and the revision it appeared

@@ -206,3 +206,49 @@ func TestToolNameBefore20251125IsANote(t *testing.T) {
 		}
 	}
 }
+
+// A tool name is judged in characters, not bytes: its length is counted
+// in runes and the character it names is the one the server wrote, by
+// its code point, never a byte of its UTF-8 taken for a Latin-1 letter;
+// a control or bidirectional character is named by code point alone, so
+// the message stays inert wherever it is shown.
+func TestToolNameJudgedInCharacters(t *testing.T) {
+	for _, tc := range []struct {
+		name, want string
+		unwanted   []string
+	}{
+		{`caf\u00e9`, `contains 'é' (U+00E9);`, []string{"Ã"}},
+		{`a\u009bb`, "contains U+009B;", []string{"Â", "\u009b"}},
+		{`a\u202eb`, "contains U+202E;", []string{"\u202e"}},
+		{`a\u0301`, "contains U+0301;", nil},
+		{strings.Repeat("名", 50), "contains '名' (U+540D);", []string{"150"}},
+		{strings.Repeat("名", 129), "it is 129 characters long", nil},
+		{"a b", "contains a space;", nil},
+		{"a\xffb", "contains the byte 0xFF, which is not UTF-8;", []string{"\xff"}},
+	} {
+		conv := "$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"` + tc.name + `","inputSchema":{"type":"object"}}]}}`
+		var msgs []string
+		_, frames := run(t, conv)
+		for _, fr := range frames {
+			for _, fd := range fr.frame.Findings {
+				if fd.Code == "tool-name-invalid" {
+					msgs = append(msgs, fd.Message)
+				}
+			}
+		}
+		if len(msgs) != 1 || !strings.Contains(msgs[0], tc.want) {
+			t.Errorf("%s: tool-name-invalid %q, want one saying %q", tc.name, msgs, tc.want)
+			continue
+		}
+		for _, u := range tc.unwanted {
+			if strings.Contains(msgs[0], u) {
+				t.Errorf("%s: %q holds %q", tc.name, msgs[0], u)
+			}
+		}
+	}
+	// 50 CJK characters are within 1 to 128: only the charset is at fault.
+	if why, _ := toolNameOK(strings.Repeat("名", 50)); strings.Contains(why, "long") {
+		t.Errorf("50 CJK characters: %q", why)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"strings"
+	"unicode/utf8"
 
 	"linesman/wire"
 )
@@ -33,13 +34,14 @@ const maxCachedSchemas = 1024
 
 // toolNameOK reports whether a tool name follows the 2025-11-25 guidance.
 func toolNameOK(name string) (string, bool) {
-	if n := len(name); n < 1 || n > 128 {
+	// The clause counts characters: a name of 50 CJK characters is 50
+	// long, not the 150 bytes UTF-8 spells it in.
+	if n := utf8.RuneCountInString(name); n < 1 || n > 128 {
 		return "it is " + itoa(n) + " characters long; tool names should be 1 to 128", false
 	}
-	for i := 0; i < len(name); i++ {
-		c := name[i]
+	for i, c := range name {
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.') {
-			return "it contains " + quoteByte(c) + "; only A-Z, a-z, 0-9, _, - and . should be used", false
+			return "it contains " + quoteRune(name, i, c) + "; only A-Z, a-z, 0-9, _, - and . should be used", false
 		}
 	}
 	return "", true

@@ -114,6 +114,7 @@ type Frame struct {
 	InReplyTo *ReplyTo `json:"inReplyTo,omitempty"`
 
 	frame *wire.Frame // for the text report's excerpts (log events are immutable)
+	wrote wire.Dir    // Dir as the log has it
 }
 
 // ReplyTo points from a response frame to the request it answered.
@@ -416,6 +417,7 @@ func (r *Report) addFrame(ev session.Event, meta Meta, textLimit int) {
 		Lines:    len(f.Lines),
 		Findings: []string{},
 		frame:    f,
+		wrote:    ev.Dir,
 	}
 	if f.Msg.Method != "" {
 		m := f.Msg.Method
@@ -436,7 +438,7 @@ func (r *Report) addFrame(ev session.Event, meta Meta, textLimit int) {
 	for _, fd := range f.Findings {
 		rf.Findings = append(rf.Findings, fd.Code)
 		seq := ev.Seq
-		r.addFinding(fd, &seq, &dir)
+		r.addFinding(fd, &seq, &dir, ev.Dir)
 	}
 	r.frameIndex[ev.Seq] = len(r.Frames)
 	r.Frames = append(r.Frames, rf)
@@ -446,11 +448,15 @@ func (r *Report) addFrame(ev session.Event, meta Meta, textLimit int) {
 // points at a frame is listed on it too.
 func (r *Report) addLoggedFinding(lf *session.LoggedFinding) {
 	var seq *uint64
+	wrote := lf.Dir // who wrote what it concerns, for its fix
 	if lf.FrameSeq != 0 {
 		s := lf.FrameSeq
 		seq = &s
 		if i, ok := r.frameIndex[s]; ok {
 			r.Frames[i].Findings = append(r.Frames[i].Findings, lf.Code)
+			if wrote == 0 {
+				wrote = r.Frames[i].wrote
+			}
 		}
 	}
 	var dir *string
@@ -458,7 +464,7 @@ func (r *Report) addLoggedFinding(lf *session.LoggedFinding) {
 		d := lf.Dir.String()
 		dir = &d
 	}
-	r.addFinding(lf.Finding, seq, dir)
+	r.addFinding(lf.Finding, seq, dir, wrote)
 }
 
 // processBlock is the report's process block: the projection's process
@@ -485,16 +491,18 @@ func processBlock(p session.ProcessStatus) Process {
 	return out
 }
 
-// addFinding lists a finding (Summary and Totals count them all, listed or not).
-func (r *Report) addFinding(f wire.Finding, seq *uint64, dir *string) {
+// addFinding lists a finding (Summary and Totals count them all, listed or
+// not); wrote is the direction of what it concerns, which chooses its fix
+// ([wire.Info.FixFor]).
+func (r *Report) addFinding(f wire.Finding, seq *uint64, dir *string, wrote wire.Dir) {
 	sev := f.Severity
 	rf := Finding{Code: f.Code, Seq: seq, Dir: dir, Message: f.Message}
-	if title, fix, regSev, ok := registryInfo(f.Code); ok {
+	if info, ok := wire.Lookup(f.Code); ok {
 		if sev == 0 {
-			sev = regSev
+			sev = info.Severity
 		}
-		rf.Title = title
-		rf.Fix = fix
+		rf.Title = info.Title
+		rf.Fix = info.FixFor(wrote)
 	}
 	rf.Severity = sev.String()
 	r.Findings = append(r.Findings, rf)
@@ -581,10 +589,4 @@ func reportTime(t time.Time) string { return t.UTC().Format(reportTimeLayout) }
 // durationMs is d in milliseconds, rounded to the microsecond.
 func durationMs(d time.Duration) float64 {
 	return float64(d.Round(time.Microsecond)) / float64(time.Millisecond)
-}
-
-// registryInfo reads a code's title, fix and severity from the registry.
-func registryInfo(code string) (title, fix string, sev wire.Severity, ok bool) {
-	info, ok := wire.Lookup(code)
-	return info.Title, info.Fix, info.Severity, ok
 }

@@ -237,7 +237,7 @@ func sarifRules(findings []Finding) ([]sarifRule, map[string]int) {
 		if info, ok := wire.Lookup(code); ok {
 			rule.ShortDescription = sarifText{info.Title}
 			rule.FullDescription = sarifText{info.Title + " " + info.Why}
-			rule.Help = sarifText{"Why it matters: " + info.Why + "\n\nHow to fix it: " + info.Fix + "\n\nRule: " + info.Spec}
+			rule.Help = sarifText{"Why it matters: " + info.Why + "\n\nHow to fix it: " + info.Fix + clientFix(info) + "\n\nRule: " + info.Spec}
 			rule.HelpURI = RuleHelpURI(code)
 			rule.DefaultConfiguration = sarifLevel{sarifLevelOf(info.Severity.String())}
 			rule.Properties = map[string]any{"clause": info.Spec, "family": info.Family, "eras": info.Eras}
@@ -292,4 +292,13 @@ func fileURI(p string) string {
 		return (&url.URL{Scheme: "file", Path: p}).String()
 	}
 	return (&url.URL{Path: p}).String()
+}
+
+// clientFix is the rule help's paragraph for a line the client wrote,
+// when the fix differs by who wrote it ([wire.Info.FixFor]).
+func clientFix(info wire.Info) string {
+	if info.ClientFix == "" {
+		return ""
+	}
+	return "\n\nWhen the client sent the line: " + info.ClientFix
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -173,8 +174,8 @@ func (r *Report) writeSeverity(b *strings.Builder, sev string) {
 			}
 			fmt.Fprintf(b, "      at %s: %s\n", r.where(f), inert(f.Message))
 		}
-		if fs[0].Fix != "" {
-			fmt.Fprintf(b, "      fix: %s\n", firstSentence(fs[0].Fix))
+		for _, fix := range fixesOf(fs) {
+			fmt.Fprintf(b, "      fix: %s\n", firstSentence(fix))
 		}
 	}
 }
@@ -321,6 +322,18 @@ func (rf *Frame) preview() string {
 // one-line fix of the human report (the JSON carries the whole text). A
 // sentence that ends in a colon introduces examples the line leaves out, so
 // it ends with a full stop instead of a dangling colon.
+// fixesOf is the fixes of one code's findings, each once, in order: one
+// code may carry a server's fix and a client's ([wire.Info.FixFor]).
+func fixesOf(fs []Finding) []string {
+	var out []string
+	for _, f := range fs {
+		if f.Fix != "" && !slices.Contains(out, f.Fix) {
+			out = append(out, f.Fix)
+		}
+	}
+	return out
+}
+
 func firstSentence(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
