@@ -202,7 +202,7 @@ func checkSteps(ctx context.Context, s *session.Session, flags *commonFlags) err
 		{"prompts", "prompts/list"},
 		{"resources", "resources/list"},
 	} {
-		if !declares(s.ServerCapabilities(), l.capability) {
+		if hs := s.Tracker().Handshake(); !hs.ServerDeclares(l.capability) {
 			continue
 		}
 		if err := listAll(ctx, s, l.method, flags.timeout); err != nil {
@@ -217,16 +217,6 @@ func checkSteps(ctx context.Context, s *session.Session, flags *commonFlags) err
 	return nil
 }
 
-// declares reports whether a capabilities object declares the capability
-// (present and not null).
-func declares(caps json.RawMessage, capability string) bool {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(caps, &m) != nil {
-		return false
-	}
-	c, ok := m[capability]
-	return ok && string(c) != "null"
-}
 
 // callMargin is how long past the per-request timeout a call waits: the
 // tracker flags request-timeout at the timeout, and the margin lets that

@@ -206,7 +206,7 @@ func inspectHandshake(r *serverRun) {
 		return
 	}
 	r.logf("handshake: %s era, protocol %s", s.Era(), s.ProtocolVersion())
-	if declares(s.ServerCapabilities(), "tools") {
+	if hs := s.Tracker().Handshake(); hs.ServerDeclares("tools") {
 		if _, err := call(ctx, s, r.flags.timeout, "tools/list", nil); err != nil {
 			r.logf("tools/list: %v", err)
 		}

@@ -150,8 +150,15 @@ func (s *Session) probe(ctx context.Context) error {
 	return s.legacyHandshake(ctx, fmt.Sprintf("era legacy: %s; initialize follows", rule))
 }
 
-// decideEra applies the probe's rules to the answer to server/discover and
-// says which rule decided.
+// decideEra is the one rule for the era an answer to server/discover
+// shows, and says which clause of the rule decided: the session's probe
+// decides by it, and the fold infers by it when nothing pinned the era (a
+// tap, a capture, a foreign log), so the same bytes give the same era in
+// every view. A result offering a 2026-07-28 or later version, or -32022
+// (unsupported version) listing one or listing nothing, means modern;
+// -32022 listing only earlier versions, any other error, a result that is
+// no DiscoverResult (no supportedVersions: some legacy servers answer any
+// method with {}) or offering only earlier versions means legacy.
 func decideEra(f *wire.Frame) (era Era, version, rule string) {
 	if f.Msg.Kind == wire.KindError {
 		if f.Msg.ErrorCode != CodeUnsupportedProtocolVersion {

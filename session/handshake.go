@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 
+	"linesman/session/protocol"
 	"linesman/wire"
 )
 
@@ -64,6 +65,17 @@ func (h *Handshake) ServerName() (name, version string) {
 		return "", ""
 	}
 	return si.Name, si.Version
+}
+
+// ServerDeclares reports whether the server declared the capability
+// ("tools", "resources.subscribe"), by the one rule of [protocol.Declares].
+func (h *Handshake) ServerDeclares(capability string) bool {
+	return protocol.Declares(h.ServerCapabilities, capability)
+}
+
+// ClientDeclares is [Handshake.ServerDeclares] for the client's capabilities.
+func (h *Handshake) ClientDeclares(capability string) bool {
+	return protocol.Declares(h.ClientCapabilities, capability)
 }
 
 func (h Handshake) clone() Handshake {
@@ -175,21 +187,20 @@ func (t *Tracker) learnAnswer(e *entry, seq uint64, f *wire.Frame) {
 		if !ours {
 			return
 		}
+		era, version, _ := decideEra(f)
 		if !t.hs.EraPinned {
-			if era := eraFromDiscover(f); era != EraUnknown {
-				t.hs.Era = era
-			}
+			t.hs.Era = era
 		}
 		d, ok := parseDiscover(f)
-		if !ok {
-			return
-		}
 		if t.hs.ProtocolVersion == "" && t.hs.Era == EraModern {
-			if asked != "" && (len(d.SupportedVersions) == 0 || slices.Contains(d.SupportedVersions, asked)) {
+			if ok && asked != "" && (len(d.SupportedVersions) == 0 || slices.Contains(d.SupportedVersions, asked)) {
 				t.hs.ProtocolVersion = asked
 			} else {
-				t.hs.ProtocolVersion = pickModern(d.SupportedVersions)
+				t.hs.ProtocolVersion = version
 			}
+		}
+		if !ok {
+			return
 		}
 		info := nonNull(d.ServerInfo)
 		if info == nil {
@@ -206,30 +217,6 @@ func (t *Tracker) learnAnswer(e *entry, seq uint64, f *wire.Frame) {
 		}
 		t.hs.ResultSeq = seq
 	}
-}
-
-// eraFromDiscover reads the era off an answer to server/discover: a result
-// offering a 2026-07-28 or later version, or a -32022 error, means modern;
-// a result offering only older versions means legacy.
-func eraFromDiscover(f *wire.Frame) Era {
-	if f.Msg.Kind == wire.KindError {
-		if f.Msg.ErrorCode == CodeUnsupportedProtocolVersion {
-			return EraModern
-		}
-		return EraLegacy
-	}
-	var body struct {
-		Result struct {
-			SupportedVersions looseStrings `json:"supportedVersions"`
-		} `json:"result"`
-	}
-	if json.Unmarshal(f.Raw(), &body) != nil {
-		return EraUnknown
-	}
-	if slices.ContainsFunc(body.Result.SupportedVersions, isModernVersion) {
-		return EraModern
-	}
-	return EraLegacy
 }
 
 // isModernVersion reports whether a protocol version string names the

@@ -30,14 +30,13 @@ func (m *Model) listMissing() tea.Cmd {
 	if !ok || !m.live() {
 		return nil
 	}
-	var caps map[string]json.RawMessage
-	_ = json.Unmarshal(m.c.ix.tr.Handshake().ServerCapabilities, &caps)
+	hs := m.c.ix.tr.Handshake()
 	var methods []string
 	for _, c := range []struct{ cap, method string }{
 		{"tools", "tools/list"}, {"prompts", "prompts/list"},
 		{"resources", "resources/list"}, {"resources", "resources/templates/list"},
 	} {
-		if _, declared := caps[c.cap]; declared && !m.c.ix.listedMethods[c.method] && !m.asked[c.method] {
+		if hs.ServerDeclares(c.cap) && !m.c.ix.listedMethods[c.method] && !m.asked[c.method] {
 			methods = append(methods, c.method)
 		}
 	}

@@ -75,13 +75,25 @@ func serverCapability(method string) string {
 	return ""
 }
 
-// declares reports whether the capabilities object declares the dotted
-// capability (a present object; for a sub-capability, the flag true).
+// Declares is the one rule for whether a capabilities object (a server's or
+// a client's, as JSON) declares a capability, for every reader — the
+// judge, check's listings, the inspector's picker. capability is a member
+// ("tools") or a dotted sub-capability ("resources.subscribe").
+//
+// A member is declared when it is present and neither null nor false:
+// "tools": {} declares tools (the specification's own examples declare
+// with empty objects), "tools": null and an absent member do not
+// (serializers that write absent members as null mean "not declared"). A
+// sub-capability is declared only by the flag true. A capabilities value
+// that is not an object declares nothing.
+func Declares(caps []byte, capability string) bool { return declares(val(caps), capability) }
+
 func declares(caps val, capability string) bool {
 	top, sub, _ := strings.Cut(capability, ".")
 	c := caps.get(top)
 	if sub == "" {
-		return c.present() && !c.isNull()
+		b, isBool := c.boolean()
+		return c.present() && !c.isNull() && !(isBool && !b)
 	}
 	return c.get(sub).truthy()
 }

@@ -256,9 +256,12 @@ func (j *Judge) requestEra(method string, meta val, v string) Era {
 	return j.era
 }
 
-// observeEra infers the session era from a client request, unless pinned.
+// observeEra infers the session era from a client request, unless pinned,
+// or unless the projection hands the judge its facts ([Judge.SetFacts]):
+// then the projection's era is the one era (it infers from the same
+// evidence, by one rule), and the judge never works it out a second time.
 func (j *Judge) observeEra(method string, params *obj, mv string) {
-	if j.pinned {
+	if j.pinned || j.caps.external {
 		return
 	}
 	switch {
