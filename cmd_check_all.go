@@ -244,15 +244,16 @@ func writeMulti(m *report.Multi, flags *commonFlags, stdout, stderr io.Writer) i
 	} else {
 		err = m.WriteText(stdout)
 	}
+	opt := report.CIOptions{FailOn: flags.ci.failOn}
 	for _, out := range []struct {
 		path  string
-		write func(io.Writer) error
+		write func(io.Writer, report.CIOptions) error
 	}{{flags.ci.junit, m.WriteJUnit}, {flags.ci.sarif, m.WriteSARIF}} {
 		if out.path == "" || err != nil {
 			continue
 		}
 		var buf bytes.Buffer
-		if err = out.write(&buf); err == nil {
+		if err = out.write(&buf, opt); err == nil {
 			err = writeFileAtomic(out.path, buf.Bytes())
 		}
 	}

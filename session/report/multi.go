@@ -127,14 +127,15 @@ func firstLine(s string) string {
 
 // WriteJUnit writes one JUnit document: a testsuite per server (named by
 // its entry in the config file), test cases per rule family as for one
-// server ([Report.WriteJUnit]); a skipped server is a suite with one
+// server ([Report.WriteJUnit]) under opt.FailOn, so that the suites that
+// fail are the servers that failed; a skipped server is a suite with one
 // skipped test case saying why.
-func (m *Multi) WriteJUnit(w io.Writer) error {
+func (m *Multi) WriteJUnit(w io.Writer, opt CIOptions) error {
 	doc := junitSuites{Name: "linesman check --all " + inert(m.Config), Time: fmt.Sprintf("%.3f", m.Seconds)}
 	for _, s := range m.Servers {
 		var suite junitSuite
 		if s.Report != nil {
-			suite = s.Report.junitSuite(CIOptions{Seconds: s.Report.Seconds})
+			suite = s.Report.junitSuite(CIOptions{Seconds: s.Report.Seconds, FailOn: opt.FailOn})
 			suite.Properties = append([]junitProperty{{"server", inert(suite.Name)}}, suite.Properties...)
 		} else {
 			suite = junitSuite{Time: "0.000", Tests: 1, Skipped: 1, Cases: []junitCase{{Name: "run",
@@ -154,7 +155,7 @@ func (m *Multi) WriteJUnit(w io.Writer) error {
 // every code found, an invocation per server checked, and every finding a
 // result located at the config file, with the server's entry as its
 // logical location and "server" in its property bag.
-func (m *Multi) WriteSARIF(w io.Writer) error {
+func (m *Multi) WriteSARIF(w io.Writer, _ CIOptions) error {
 	var all []Finding
 	for _, s := range m.Servers {
 		if s.Report != nil {

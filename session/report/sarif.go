@@ -50,6 +50,9 @@ type CIOptions struct {
 	ConfigFile string
 	// Seconds is how long the run took, for JUnit's time attributes.
 	Seconds float64
+	// FailOn is the --fail-on level in effect ("" is "error"): a JUnit
+	// test case fails exactly when its findings fail the run.
+	FailOn string
 }
 
 type sarifLog struct {

@@ -142,7 +142,7 @@ func sarifLogs(t *testing.T) [][]byte {
 		{Name: "remote", Status: "skipped", Skipped: "a remote (http) server"},
 	})
 	var buf bytes.Buffer
-	if err := m.WriteSARIF(&buf); err != nil {
+	if err := m.WriteSARIF(&buf, CIOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return append(logs, buf.Bytes())
