@@ -32,6 +32,8 @@ type ServerResult struct {
 	Status  string  `json:"status"`
 	Skipped string  `json:"skipped,omitempty"`
 	Report  *Report `json:"report,omitempty"`
+	// Line is the line of the entry in the config file (0: not known).
+	Line int `json:"line,omitempty"`
 	// ExitStatus is the status the server's own check would have exited with.
 	ExitStatus int `json:"exitStatus"`
 }
@@ -153,8 +155,9 @@ func (m *Multi) WriteJUnit(w io.Writer, opt CIOptions) error {
 
 // WriteSARIF writes one SARIF log of one run for all servers: the rules of
 // every code found, an invocation per server checked, and every finding a
-// result located at the config file, with the server's entry as its
-// logical location and "server" in its property bag.
+// result located at its server's entry in the config file (the entry's
+// line), its message and property bag naming the server, its fingerprint
+// keyed by the server's name, with the entry as its logical location.
 func (m *Multi) WriteSARIF(w io.Writer, _ CIOptions) error {
 	var all []Finding
 	for _, s := range m.Servers {
@@ -174,11 +177,16 @@ func (m *Multi) WriteSARIF(w io.Writer, _ CIOptions) error {
 			continue
 		}
 		r := s.Report
-		loc := r.sarifLocation(m.Config)
+		loc := r.sarifLocation(m.Config, s.Line)
 		loc.LogicalLocations = []sarifLogical{{Name: s.Name, FullyQualifiedName: m.Config + "#" + s.Name, Kind: "module"}}
 		loc.Message = &sarifText{fmt.Sprintf("the MCP server %q of %s, started as: %s", s.Name, m.Config, ShellJoin(r.Command))}
-		run.Invocations = append(run.Invocations, r.sarifInvocation())
-		run.Results = append(run.Results, r.sarifResults(loc, index, map[string]any{"server": s.Name})...)
+		inv := r.sarifInvocation()
+		if inv.Properties == nil {
+			inv.Properties = map[string]any{}
+		}
+		inv.Properties["server"] = s.Name
+		run.Invocations = append(run.Invocations, inv)
+		run.Results = append(run.Results, r.sarifResults(loc, index, s.Name)...)
 	}
 	return writeSARIF(w, run)
 }
