@@ -25,7 +25,7 @@ func severityReport(t *testing.T, mask int) Report {
 			l.Append(session.Event{Type: session.EventFinding, Finding: &session.LoggedFinding{Finding: f}})
 		}
 	}
-	return FromLog(l, handshaken(t, "2025-06-18", `{"name":"s"}`), Meta{Mode: "check", Command: []string{"srv"}})
+	return FromLog(l, handshaken(t, l, "2025-06-18", `{"name":"s"}`), Meta{Mode: "check", Command: []string{"srv"}})
 }
 
 // junitVerdicts reads a JUnit document: per suite, its failing cases
@@ -115,7 +115,7 @@ func TestJUnitFindingsOutsideFamilies(t *testing.T) {
 	l := session.NewLog(0)
 	l.Append(session.Event{Type: session.EventFinding, Finding: &session.LoggedFinding{
 		Finding: wire.Finding{Code: "tool-added", Severity: wire.SeverityNote, Message: "a new tool"}}})
-	r := FromLog(l, handshaken(t, "2025-06-18", `{"name":"s"}`), Meta{Mode: "check", Command: []string{"srv"}})
+	r := FromLog(l, handshaken(t, l, "2025-06-18", `{"name":"s"}`), Meta{Mode: "check", Command: []string{"srv"}})
 	if status, _ := r.ExitStatusAt("note"); status != 1 {
 		t.Fatalf("exit status %d", status)
 	}
