@@ -64,6 +64,7 @@ type serverEntry struct {
 	dir     string
 	skip    string // why it is not started (a remote server, disabled)
 	err     error  // why it cannot be started (the check fails)
+	line    int    // the entry's line in the config file (0: not known)
 }
 
 // runCheckAll is `linesman check --config FILE --all`.
@@ -162,7 +163,7 @@ func runPool(n, parallel int, work func(i int)) {
 // checkEntry checks one server of the config, isolated as a single check
 // is, its messages to stderr kept in log.
 func checkEntry(ctx context.Context, e serverEntry, flags *commonFlags, limit time.Duration, log io.Writer) report.ServerResult {
-	res := report.ServerResult{Name: e.name}
+	res := report.ServerResult{Name: e.name, Line: e.line}
 	switch {
 	case e.skip != "":
 		res.Status, res.Skipped = "skipped", e.skip
@@ -213,7 +214,7 @@ func loadServers(all *allFlags, stderr io.Writer) ([]serverEntry, error) {
 	sayHowRead(stderr, "linesman check", f)
 	var out []serverEntry
 	for _, e := range f.Entries {
-		se := serverEntry{name: e.Name}
+		se := serverEntry{name: e.Name, line: e.Line}
 		if e.Scope != "" {
 			se.name = e.Scope + ":" + e.Name
 		}
@@ -244,15 +245,16 @@ func writeMulti(m *report.Multi, flags *commonFlags, stdout, stderr io.Writer) i
 	} else {
 		err = m.WriteText(stdout)
 	}
+	opt := report.CIOptions{FailOn: flags.ci.failOn}
 	for _, out := range []struct {
 		path  string
-		write func(io.Writer) error
+		write func(io.Writer, report.CIOptions) error
 	}{{flags.ci.junit, m.WriteJUnit}, {flags.ci.sarif, m.WriteSARIF}} {
 		if out.path == "" || err != nil {
 			continue
 		}
 		var buf bytes.Buffer
-		if err = out.write(&buf); err == nil {
+		if err = out.write(&buf, opt); err == nil {
 			err = writeFileAtomic(out.path, buf.Bytes())
 		}
 	}

@@ -38,7 +38,7 @@ func readPlainList(path string) ([]serverEntry, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %v", path, i+1, err)
 		}
-		e := serverEntry{name: words[0]}
+		e := serverEntry{name: words[0], line: i + 1}
 		if prev, dup := seen[e.name]; dup {
 			return nil, fmt.Errorf("%s:%d: the name %q is taken by line %d", path, i+1, e.name, prev)
 		}

@@ -27,7 +27,7 @@ type ciFlags struct {
 
 // register adds the CI flags to fs.
 func (c *ciFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&c.junit, "junit", "", "also write a JUnit XML report to `FILE`: a test suite for the server, a test case per rule family (held passes, broken fails, not observed is skipped)")
+	fs.StringVar(&c.junit, "junit", "", "also write a JUnit XML report to `FILE`: a test suite for the server, a test case per rule family (it fails when its findings fail the run under --fail-on; not observed and not applicable are skipped)")
 	fs.StringVar(&c.failOn, "fail-on", "error", "the least severity of finding that fails the run (exit status 1): error, warning or note")
 	fs.StringVar(&c.origin, "config-origin", "", "the host config `FILE` the server came from (set by --config; SARIF results point at it)")
 	fs.StringVar(&c.sarif, "sarif", "", "also write a SARIF 2.1.0 log to `FILE`: a rule per finding code (title, why and fix, clause), a result per finding")
@@ -37,7 +37,7 @@ func (c *ciFlags) register(fs *flag.FlagSet) {
 // write writes the report files asked for. Each is written whole to a
 // temporary file beside it and renamed, so a reader never sees half.
 func (c *ciFlags) write(rep *report.Report) error {
-	opt := report.CIOptions{ConfigFile: c.origin, Seconds: rep.Seconds}
+	opt := report.CIOptions{ConfigFile: c.origin, Seconds: rep.Seconds, FailOn: c.failOn}
 	for _, out := range []struct {
 		path  string
 		write func(io.Writer, report.CIOptions) error

@@ -194,6 +194,11 @@ type Entry struct {
 	Cwd       string
 	Disabled  bool
 	Note      string // why the entry cannot be started, when it cannot
+	// Line is the line of the file where the entry's name stands (1 for
+	// the first; 0 when not known): where a report points at the entry.
+	Line int
+
+	keyAt int // the offset of the entry's name in the file (JSON files)
 
 	obj *node // the entry's object in the file (Zed's older form: its "command" object)
 	// cmdKey is the member of obj that holds the command: "command", or
@@ -300,6 +305,7 @@ func Parse(path string, data []byte, h Host) (*File, error) {
 			}
 		}
 	}
+	f.numberLines()
 	if len(f.Entries) == 0 && servers == nil && root.get("projects") == nil {
 		return f, fmt.Errorf("%s: %w (no %q member)", path, ErrNoServers, h.serversKey())
 	}
@@ -399,7 +405,9 @@ func entriesOf(servers *node, h Host, scope string) []Entry {
 	}
 	var out []Entry
 	for _, m := range servers.members {
-		out = append(out, entryOf(m.key, m.value, h, scope))
+		e := entryOf(m.key, m.value, h, scope)
+		e.keyAt = m.keyStart
+		out = append(out, e)
 	}
 	return out
 }
@@ -565,6 +573,7 @@ func parseCodex(path string, data []byte) (*File, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	f := &File{Path: path, Host: Codex, Data: data, toml: true, Entries: codexEntries(values)}
+	f.numberLines()
 	if len(f.Entries) == 0 {
 		return f, fmt.Errorf("%s: %w (no [mcp_servers.NAME] table)", path, ErrNoServers)
 	}

@@ -61,9 +61,10 @@ var familyNames = [...]string{FamilyFraming, FamilyProcess, FamilyIDs, FamilyLif
 type Status string
 
 const (
-	Held        Status = "held"         // exercised, and no finding of the family
-	Broken      Status = "broken"       // at least one warning or error of the family
-	NotObserved Status = "not-observed" // no frame gave its rules anything to judge
+	Held          Status = "held"           // judged something of the server, and no finding of the family
+	Broken        Status = "broken"         // at least one warning or error of the family
+	NotObserved   Status = "not-observed"   // the server gave its rules nothing to judge
+	NotApplicable Status = "not-applicable" // its rules belong to another era or revision than the session's
 )
 
 // FamilyStatus is one line of the held / broken / not observed table.
@@ -72,12 +73,17 @@ type FamilyStatus struct {
 	Title    string `json:"title"`
 	Status   Status `json:"status"`
 	Findings int    `json:"findings"` // warnings and errors of the family
+	// Judged counts the server's frames the family's rules looked at.
+	Judged int `json:"judged"`
 }
 
-// Coverage tells, per family in registry order, whether its rules were
-// exercised and held, were broken, or were not observed. counts are the
-// warnings and errors raised in the session by code (from any judge: wire,
-// tracker, this one); a note never breaks a family.
+// Coverage tells, per family in registry order, whether its rules judged
+// something of the server and held, were broken, were not observed, or do
+// not apply to the session's era and version (a family none of whose codes
+// applies to it: the 2026-07-28 families in a legacy session, the
+// 2025-11-25 tasks elsewhere). counts are the warnings and errors raised in
+// the session by code (from any judge: wire, tracker, this one); a note
+// never breaks a family, and a finding breaks even a family of another era.
 func (j *Judge) Coverage(counts map[string]int) []FamilyStatus {
 	byFamily := map[string]int{}
 	for code, n := range counts {
@@ -85,13 +91,16 @@ func (j *Judge) Coverage(counts map[string]int) []FamilyStatus {
 			byFamily[i.Family] += n
 		}
 	}
+	applies := j.applicableFamilies()
 	var out []FamilyStatus
 	for _, fam := range wire.Families() {
-		st := FamilyStatus{Family: fam.Name, Title: fam.Title, Status: NotObserved, Findings: byFamily[fam.Name]}
+		st := FamilyStatus{Family: fam.Name, Title: fam.Title, Status: NotObserved, Findings: byFamily[fam.Name], Judged: j.judgedName(fam.Name)}
 		switch {
 		case st.Findings > 0:
 			st.Status = Broken
-		case j.exercisedName(fam.Name):
+		case !applies[fam.Name]:
+			st.Status = NotApplicable
+		case st.Judged > 0:
 			st.Status = Held
 		}
 		out = append(out, st)
@@ -99,20 +108,53 @@ func (j *Judge) Coverage(counts map[string]int) []FamilyStatus {
 	return out
 }
 
-func (j *Judge) exercisedName(name string) bool {
-	for f, n := range familyNames {
-		if n == name {
-			return j.exercised&(1<<f) != 0
+// applicableFamilies are the families with at least one code that applies
+// to the session's era and version (every family while the era is unknown).
+func (j *Judge) applicableFamilies() map[string]bool {
+	out := map[string]bool{}
+	for _, i := range wire.Codes() {
+		if j.era == EraUnknown || erasInclude(i.Eras, j.era, j.version) {
+			out[i.Family] = true
 		}
 	}
-	return false
+	return out
 }
 
-// Exercised lists the families exercised so far, sorted.
+// erasInclude reports whether a code of the registry's eras applies to a
+// session of era e and version v ("" when not known: any of the era's).
+func erasInclude(eras string, e Era, v string) bool {
+	if v == "" && e == EraModern {
+		v = V20260728
+	}
+	modern := e == EraModern || v >= V20260728
+	switch eras {
+	case wire.EraLegacyOnly:
+		return !modern
+	case wire.EraModernOnly:
+		return modern
+	case wire.EraSince0618:
+		return v == "" || v >= V20250618
+	case wire.EraOnly1125:
+		return v == "" && !modern || v == V20251125
+	}
+	return true
+}
+
+// judgedName is how many frames of the server the family named judged.
+func (j *Judge) judgedName(name string) int {
+	for f, n := range familyNames {
+		if n == name {
+			return j.judged[f]
+		}
+	}
+	return 0
+}
+
+// Exercised lists the families that judged something so far, sorted.
 func (j *Judge) Exercised() []string {
 	var out []string
 	for f, n := range familyNames {
-		if j.exercised&(1<<f) != 0 {
+		if j.judged[f] > 0 {
 			out = append(out, n)
 		}
 	}

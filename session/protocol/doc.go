@@ -16,8 +16,9 @@
 // live, on view and export, on captures and on foreign logs, through the
 // same fold. Every code it raises is a registry entry in wire
 // (registry_protocol.go) with its clause; Coverage says, per rule family,
-// whether the rules were exercised and held, were broken, or were not
-// observed.
+// how many of the server's frames its rules judged and whether they held,
+// were broken, were not observed (judged nothing) or do not apply to the
+// session's era.
 //
 // Schemas are validated by a JSON Schema validator of the package's own
 // (schema*.go: JSON Schema 2020-12, MCP's default dialect, and the drafts a

@@ -66,7 +66,13 @@ type Judge struct {
 	prompts map[string][]string // prompt name -> required arguments
 	tasks   taskbook            // the server's tasks (2025-11-25)
 
-	exercised uint32 // bit f: a rule of family f ran
+	// judged counts, per family, the frames of the server its rules looked
+	// at (a frame counts once per family); frameRan holds the families
+	// counted for the frame being judged, serverFrame whether it is the
+	// server's.
+	judged      [len(familyNames)]int
+	frameRan    uint32
+	serverFrame bool
 
 	// eras remembers the era of each client request in flight that was
 	// judged by another era than the session's, so that its answer is judged
@@ -154,12 +160,12 @@ func (j *Judge) Era() (Era, string) { return j.era, j.version }
 // Restarted forgets the conversation: a fresh process starts over.
 func (j *Judge) Restarted() { j.reset() }
 
-// Exercise marks a family as exercised by a judge outside this package (the
-// session's process and id bookkeeping).
+// Exercise counts one thing judged for a family by a judge outside this
+// package (the session's process and id bookkeeping).
 func (j *Judge) Exercise(family string) {
 	for f, name := range familyNames {
 		if name == family {
-			j.ran(family_(f))
+			j.judged[f]++
 		}
 	}
 }
@@ -170,6 +176,7 @@ func (j *Judge) Frame(in Input) {
 	if f == nil || (in.Dir != wire.ClientToServer && in.Dir != wire.ServerToClient) {
 		return
 	}
+	j.frameRan, j.serverFrame = 0, in.Dir == wire.ServerToClient
 	j.ran(famFraming)
 	if f.Truncated() {
 		// What was cut may be exactly what a rule looks at: oversize-frame says so.
@@ -228,8 +235,17 @@ func raiseNote(f *wire.Frame, code, format string, args ...any) {
 	f.Findings[len(f.Findings)-1].Severity = wire.SeverityNote
 }
 
-// ran marks a family as exercised.
-func (j *Judge) ran(f family_) { j.exercised |= 1 << f }
+// ran says a rule of family f looked at the frame being judged: a frame
+// of the server counts once per family. The client's frames (linesman's
+// own requests in check and send, a host's through the tap) count for
+// nothing: a family that judged only them has judged nothing the server
+// did, and is not observed.
+func (j *Judge) ran(f family_) {
+	if j.serverFrame && j.frameRan&(1<<f) == 0 {
+		j.frameRan |= 1 << f
+		j.judged[f]++
+	}
+}
 
 // metaVersion is params._meta's protocol version on a request, or "".
 func metaVersion(params *obj) string {

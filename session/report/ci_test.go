@@ -195,6 +195,8 @@ func TestJUnitStructure(t *testing.T) {
 			switch {
 			case c.Failure != nil:
 				got = "broken"
+			case c.Skipped != nil && strings.HasPrefix(c.Skipped.Message, "not applicable"):
+				got = "not-applicable"
 			case c.Skipped != nil:
 				got = "not-observed"
 			}

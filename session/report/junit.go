@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"linesman/session/protocol"
 	"linesman/wire"
 )
 
@@ -45,6 +47,7 @@ type junitCase struct {
 	Failure   *junitProblem `xml:"failure,omitempty"`
 	Error     *junitProblem `xml:"error,omitempty"`
 	Skipped   *junitSkipped `xml:"skipped,omitempty"`
+	SystemOut string        `xml:"system-out,omitempty"`
 }
 
 type junitProblem struct {
@@ -58,9 +61,13 @@ type junitSkipped struct {
 }
 
 // WriteJUnit writes the report as JUnit XML: one testsuite for the server,
-// one testcase per rule family (held passes, broken fails listing its
-// warnings and errors, not observed is skipped), and a "run" testcase in
-// error when linesman's own run failed. Every string is made inert
+// one testcase per rule family, and a "run" testcase in error when
+// linesman's own run failed. A family's case fails exactly when its
+// findings would fail the run under opt.FailOn (a warning fails it under
+// --fail-on warning, not under the default error); not observed and not
+// applicable are skipped; the rest pass, saying how much they judged and
+// the findings below the policy. So the file's failures and errors agree
+// with the exit status ([Report.ExitStatusAt]). Every string is made inert
 // ([wire.VisibleString]) and XML-escaped; characters XML 1.0 cannot carry
 // never reach the file.
 func (r *Report) WriteJUnit(w io.Writer, opt CIOptions) error {
@@ -91,39 +98,83 @@ func (r *Report) junitSuite(opt CIOptions) junitSuite {
 		{"command", inert(ShellJoin(r.Command))}, {"era", r.Era}, {"protocolVersion", inert(r.ProtocolVersion)},
 		{"linesman", r.Linesman}}}
 	class := "linesman." + inert(name)
-	byFamily := map[string][]Finding{}
-	for _, f := range r.Findings {
-		if f.Severity != "error" && f.Severity != "warning" {
-			continue
-		}
-		if info, ok := wire.Lookup(f.Code); ok {
-			byFamily[info.Family] = append(byFamily[info.Family], f)
-		}
-	}
+	failOn := cmp.Or(opt.FailOn, "error")
+	failing, below := r.findingsByFamily(failOn)
 	for _, ru := range r.Rules {
 		c := junitCase{Name: ru.Family + ": " + ru.Title, Classname: class, Time: fmt.Sprintf("%.3f", r.familySeconds(ru.Family, opt.Seconds))}
-		switch ru.Status {
-		case "broken":
-			c.Failure = &junitProblem{Message: fmt.Sprintf("%s broken: %s", ru.Family, plural(max(ru.Findings, len(byFamily[ru.Family])), "finding")),
-				Type: "broken", Text: junitFindings(byFamily[ru.Family])}
+		fs := failing[ru.Family]
+		delete(failing, ru.Family)
+		switch {
+		case len(fs) > 0:
+			c.Failure = &junitProblem{Message: fmt.Sprintf("%s: %s at or above --fail-on %s", ru.Family, plural(len(fs), "finding"), failOn),
+				Type: "broken", Text: junitFindings(fs)}
 			s.Failures++
-		case "not-observed":
-			c.Skipped = &junitSkipped{Message: "not observed: nothing gave these rules anything to judge"}
+		case ru.Status == string(protocol.NotObserved):
+			c.Skipped = &junitSkipped{Message: "not observed: the server gave these rules nothing to judge"}
 			s.Skipped++
+		case ru.Status == string(protocol.NotApplicable):
+			c.Skipped = &junitSkipped{Message: "not applicable: rules of another era than " + inert(cmp.Or(r.ProtocolVersion, r.Era))}
+			s.Skipped++
+		default:
+			c.SystemOut = fmt.Sprintf("%s (%d judged)\n", ru.Status, ru.Judged) + junitFindings(below[ru.Family])
 		}
 		s.Cases = append(s.Cases, c)
 	}
+	r.junitRunCases(&s, class, failOn, failing, opt.Seconds)
+	s.Tests = len(s.Cases)
+	return s
+}
+
+// junitRunCases adds the cases of the run itself: "run" in error when
+// linesman's own run failed or was interrupted, and "findings" failing
+// when the exit status fails on findings no family's case holds (a family
+// not listed, findings the retention limit dropped), so that the file
+// never passes a run that exits 1.
+func (r *Report) junitRunCases(s *junitSuite, class, failOn string, unlisted map[string][]Finding, seconds float64) {
 	if r.Error != "" || r.Interrupted {
 		msg := r.Error
 		if msg == "" {
 			msg = "interrupted"
 		}
-		s.Cases = append(s.Cases, junitCase{Name: "run", Classname: class, Time: fmt.Sprintf("%.3f", opt.Seconds),
+		s.Cases = append(s.Cases, junitCase{Name: "run", Classname: class, Time: fmt.Sprintf("%.3f", seconds),
 			Error: &junitProblem{Message: inert(msg), Type: "linesman-run"}})
 		s.Errors++
 	}
-	s.Tests = len(s.Cases)
-	return s
+	if status, _ := r.ExitStatusAt(failOn); status != 1 || s.Failures+s.Errors > 0 {
+		return
+	}
+	var fs []Finding
+	for _, f := range unlisted {
+		fs = append(fs, f...)
+	}
+	s.Cases = append(s.Cases, junitCase{Name: "findings", Classname: class, Time: fmt.Sprintf("%.3f", seconds),
+		Failure: &junitProblem{Message: fmt.Sprintf("findings at or above --fail-on %s outside the families listed (or dropped by the retention limit)", failOn),
+			Type: "broken", Text: junitFindings(fs)}})
+	s.Failures++
+}
+
+// findingsByFamily sorts the findings by family: those at or above failOn
+// (which fail the run) and the other warnings and errors.
+func (r *Report) findingsByFamily(failOn string) (failing, below map[string][]Finding) {
+	failing, below = map[string][]Finding{}, map[string][]Finding{}
+	for _, f := range r.Findings {
+		fam := ""
+		if info, ok := wire.Lookup(f.Code); ok {
+			fam = info.Family
+		}
+		switch {
+		case fails(f.Severity, failOn):
+			failing[fam] = append(failing[fam], f)
+		case f.Severity == "error" || f.Severity == "warning":
+			below[fam] = append(below[fam], f)
+		}
+	}
+	return failing, below
+}
+
+// fails reports whether a finding of severity fails a run under --fail-on failOn.
+func fails(severity, failOn string) bool {
+	return slices.Index(FailOnLevels, severity) >= 0 && slices.Index(FailOnLevels, severity) <= slices.Index(FailOnLevels, failOn)
 }
 
 // familyMethods are the requests whose answers a family's rules judge:

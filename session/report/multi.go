@@ -32,6 +32,8 @@ type ServerResult struct {
 	Status  string  `json:"status"`
 	Skipped string  `json:"skipped,omitempty"`
 	Report  *Report `json:"report,omitempty"`
+	// Line is the line of the entry in the config file (0: not known).
+	Line int `json:"line,omitempty"`
 	// ExitStatus is the status the server's own check would have exited with.
 	ExitStatus int `json:"exitStatus"`
 }
@@ -127,14 +129,15 @@ func firstLine(s string) string {
 
 // WriteJUnit writes one JUnit document: a testsuite per server (named by
 // its entry in the config file), test cases per rule family as for one
-// server ([Report.WriteJUnit]); a skipped server is a suite with one
+// server ([Report.WriteJUnit]) under opt.FailOn, so that the suites that
+// fail are the servers that failed; a skipped server is a suite with one
 // skipped test case saying why.
-func (m *Multi) WriteJUnit(w io.Writer) error {
+func (m *Multi) WriteJUnit(w io.Writer, opt CIOptions) error {
 	doc := junitSuites{Name: "linesman check --all " + inert(m.Config), Time: fmt.Sprintf("%.3f", m.Seconds)}
 	for _, s := range m.Servers {
 		var suite junitSuite
 		if s.Report != nil {
-			suite = s.Report.junitSuite(CIOptions{Seconds: s.Report.Seconds})
+			suite = s.Report.junitSuite(CIOptions{Seconds: s.Report.Seconds, FailOn: opt.FailOn})
 			suite.Properties = append([]junitProperty{{"server", inert(suite.Name)}}, suite.Properties...)
 		} else {
 			suite = junitSuite{Time: "0.000", Tests: 1, Skipped: 1, Cases: []junitCase{{Name: "run",
@@ -152,9 +155,10 @@ func (m *Multi) WriteJUnit(w io.Writer) error {
 
 // WriteSARIF writes one SARIF log of one run for all servers: the rules of
 // every code found, an invocation per server checked, and every finding a
-// result located at the config file, with the server's entry as its
-// logical location and "server" in its property bag.
-func (m *Multi) WriteSARIF(w io.Writer) error {
+// result located at its server's entry in the config file (the entry's
+// line), its message and property bag naming the server, its fingerprint
+// keyed by the server's name, with the entry as its logical location.
+func (m *Multi) WriteSARIF(w io.Writer, _ CIOptions) error {
 	var all []Finding
 	for _, s := range m.Servers {
 		if s.Report != nil {
@@ -173,11 +177,16 @@ func (m *Multi) WriteSARIF(w io.Writer) error {
 			continue
 		}
 		r := s.Report
-		loc := r.sarifLocation(m.Config)
+		loc := r.sarifLocation(m.Config, s.Line)
 		loc.LogicalLocations = []sarifLogical{{Name: s.Name, FullyQualifiedName: m.Config + "#" + s.Name, Kind: "module"}}
 		loc.Message = &sarifText{fmt.Sprintf("the MCP server %q of %s, started as: %s", s.Name, m.Config, ShellJoin(r.Command))}
-		run.Invocations = append(run.Invocations, r.sarifInvocation())
-		run.Results = append(run.Results, r.sarifResults(loc, index, map[string]any{"server": s.Name})...)
+		inv := r.sarifInvocation()
+		if inv.Properties == nil {
+			inv.Properties = map[string]any{}
+		}
+		inv.Properties["server"] = s.Name
+		run.Invocations = append(run.Invocations, inv)
+		run.Results = append(run.Results, r.sarifResults(loc, index, s.Name)...)
 	}
 	return writeSARIF(w, run)
 }

@@ -2,46 +2,17 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
+	"fmt"
 	"io"
-	"net/url"
-	"os"
-	"path/filepath"
 	"sort"
-	"strings"
 
 	"linesman/wire"
 )
 
 // SARIFSchema is the $schema a SARIF log names: the OASIS SARIF 2.1.0 schema.
 const SARIFSchema = "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json"
-
-// ProjectURL is the web address of linesman's repository, set when it is
-// built (go install -ldflags "-X linesman/session/report.ProjectURL=URL";
-// the README's CI recipe sets it from the URL it clones): the module path
-// is plain "linesman", so no address can be derived from it, and an
-// invented one would send every reader of a SARIF log to a dead link.
-var ProjectURL = ""
-
-// InformationURI is tool.driver.informationUri in SARIF logs: the project's
-// README, which documents every mode, flag and report ("" when ProjectURL
-// was not set at build time: the property is then left out).
-func InformationURI() string {
-	if ProjectURL == "" {
-		return ""
-	}
-	return strings.TrimSuffix(ProjectURL, ".git") + "#readme"
-}
-
-// RuleHelpURI is a rule's helpUri in SARIF logs: the README's section on
-// the judge and its rule families ("" without ProjectURL). linesman
-// explain CODE prints the entry itself, which the rule's help holds.
-func RuleHelpURI(code string) string {
-	if ProjectURL == "" {
-		return ""
-	}
-	return strings.TrimSuffix(ProjectURL, ".git") + "#the-protocol-judge"
-}
 
 // CIOptions is what the CI reports (SARIF, JUnit) need beside the report.
 type CIOptions struct {
@@ -50,6 +21,9 @@ type CIOptions struct {
 	ConfigFile string
 	// Seconds is how long the run took, for JUnit's time attributes.
 	Seconds float64
+	// FailOn is the --fail-on level in effect ("" is "error"): a JUnit
+	// test case fails exactly when its findings fail the run.
+	FailOn string
 }
 
 type sarifLog struct {
@@ -100,6 +74,7 @@ type sarifInvocation struct {
 	CommandLine                string              `json:"commandLine,omitempty"`
 	ExitCode                   *int                `json:"exitCode,omitempty"`
 	ToolExecutionNotifications []sarifNotification `json:"toolExecutionNotifications,omitempty"`
+	Properties                 map[string]any      `json:"properties,omitempty"`
 }
 
 type sarifNotification struct {
@@ -108,12 +83,15 @@ type sarifNotification struct {
 }
 
 type sarifResult struct {
-	RuleID     string          `json:"ruleId"`
-	RuleIndex  int             `json:"ruleIndex"`
-	Level      string          `json:"level"`
-	Message    sarifText       `json:"message"`
-	Locations  []sarifLocation `json:"locations"`
-	Properties map[string]any  `json:"properties"`
+	RuleID    string          `json:"ruleId"`
+	RuleIndex int             `json:"ruleIndex"`
+	Level     string          `json:"level"`
+	Message   sarifText       `json:"message"`
+	Locations []sarifLocation `json:"locations"`
+	// PartialFingerprints identify the result across runs (code scanning
+	// tracks an alert by them): see [Report.fingerprint].
+	PartialFingerprints map[string]string `json:"partialFingerprints"`
+	Properties          map[string]any    `json:"properties"`
 }
 
 type sarifLocation struct {
@@ -124,6 +102,13 @@ type sarifLocation struct {
 
 type sarifPhysical struct {
 	ArtifactLocation sarifArtifact `json:"artifactLocation"`
+	Region           *sarifRegion  `json:"region,omitempty"`
+}
+
+// sarifRegion is the line a result points at (code scanning shows and
+// tracks a result only with a startLine).
+type sarifRegion struct {
+	StartLine int `json:"startLine"`
 }
 
 type sarifArtifact struct {
@@ -149,15 +134,17 @@ func sarifLevelOf(severity string) string {
 // WriteSARIF writes the report as a SARIF 2.1.0 log of one run: a rule per
 // finding code (its registry title, the explain text as help, the clause in
 // its properties) and a result per finding, at the level of its severity,
-// located at the command (and the config file when there was one), with
-// the frame seq in its properties. Everything a server wrote is made inert
-// ([wire.InertJSON]).
+// located at line 1 of the config file the server came from (else of its
+// script or program) with the command as logical location, fingerprinted
+// to be tracked across runs, with the frame seq in its properties. The
+// invocation carries the rule families' verdicts. Everything a server
+// wrote is made inert ([wire.InertJSON]).
 func (r *Report) WriteSARIF(w io.Writer, opt CIOptions) error {
 	rules, index := sarifRules(r.Findings)
 	run := sarifRun{
 		Tool:        sarifTool{Driver: sarifDriver{Name: "linesman", Version: r.Linesman, InformationURI: InformationURI(), Rules: rules}},
 		Invocations: []sarifInvocation{r.sarifInvocation()},
-		Results:     r.sarifResults(r.sarifLocation(opt.ConfigFile), index, nil),
+		Results:     r.sarifResults(r.sarifLocation(opt.ConfigFile, 1), index, ""),
 		Properties:  map[string]any{"era": r.Era, "protocolVersion": r.ProtocolVersion, "serverInfo": r.ServerInfo, "mode": r.Mode},
 	}
 	return writeSARIF(w, run)
@@ -177,23 +164,31 @@ func writeSARIF(w io.Writer, run sarifRun) error {
 }
 
 // sarifInvocation is the run of linesman that made the report: whether it
-// succeeded, the server's command line, and its failure when it had one.
+// succeeded, the server's command line, its failure when it had one, and
+// the rule families' verdicts (what held, was not observed or does not
+// apply, which results alone cannot say).
 func (r *Report) sarifInvocation() sarifInvocation {
 	inv := sarifInvocation{ExecutionSuccessful: r.Error == "" && !r.Interrupted, CommandLine: ShellJoin(r.Command)}
 	if r.Error != "" {
 		inv.ToolExecutionNotifications = []sarifNotification{{Level: "error", Message: sarifText{r.Error}}}
 	}
+	if len(r.Rules) > 0 {
+		inv.Properties = map[string]any{"ruleFamilies": r.Rules}
+	}
 	return inv
 }
 
 // sarifResults is a result per finding, each at loc, with the rule index
-// of its code and props (may be nil) in its property bag.
-func (r *Report) sarifResults(loc sarifLocation, index map[string]int, props map[string]any) []sarifResult {
+// of its code. server is the entry's name under --all ("" for one
+// server): each message and property bag names it, and it keys the
+// fingerprints.
+func (r *Report) sarifResults(loc sarifLocation, index map[string]int, server string) []sarifResult {
 	results := make([]sarifResult, 0, len(r.Findings))
+	fp := r.fingerprinter(server)
 	for _, f := range r.Findings {
 		bag := map[string]any{"command": r.Command}
-		for k, v := range props {
-			bag[k] = v
+		if server != "" {
+			bag["server"] = server
 		}
 		if f.Seq != nil {
 			bag["seq"] = *f.Seq
@@ -201,13 +196,14 @@ func (r *Report) sarifResults(loc sarifLocation, index map[string]int, props map
 		if f.Dir != nil {
 			bag["dir"] = *f.Dir
 		}
-		msg := f.Message
-		if msg == "" {
-			msg = f.Code
+		msg := cmp.Or(f.Message, f.Code)
+		if server != "" {
+			msg = fmt.Sprintf("server %q: %s", server, msg)
 		}
 		results = append(results, sarifResult{
 			RuleID: f.Code, RuleIndex: index[f.Code], Level: sarifLevelOf(f.Severity),
-			Message: sarifText{msg}, Locations: []sarifLocation{loc}, Properties: bag,
+			Message: sarifText{msg}, Locations: []sarifLocation{loc},
+			PartialFingerprints: map[string]string{fingerprintKey: fp(f)}, Properties: bag,
 		})
 	}
 	return results
@@ -245,53 +241,6 @@ func sarifRules(findings []Finding) ([]sarifRule, map[string]int) {
 		rules = append(rules, rule)
 	}
 	return rules, index
-}
-
-// sarifLocation is where a reviewer can follow every finding: the server
-// command as a logical location, and as a physical one the config file the
-// server was started from, else the command's script (its first argument
-// that names a file), else its program.
-func (r *Report) sarifLocation(configFile string) sarifLocation {
-	cmd := ShellJoin(r.Command)
-	loc := sarifLocation{Message: &sarifText{"the MCP server started as: " + cmd}}
-	name := cmd
-	if len(r.Command) > 0 {
-		name = filepath.Base(r.Command[0])
-	}
-	loc.LogicalLocations = []sarifLogical{{Name: name, FullyQualifiedName: cmd, Kind: "module"}}
-	artifact := configFile
-	if artifact == "" {
-		artifact = commandArtifact(r.Command)
-	}
-	if artifact != "" {
-		loc.PhysicalLocation = &sarifPhysical{ArtifactLocation: sarifArtifact{URI: fileURI(artifact)}}
-	}
-	return loc
-}
-
-// commandArtifact is the file a command runs: its first argument that
-// names a regular file (python3 server.py: server.py), else its program.
-func commandArtifact(argv []string) string {
-	for _, a := range argv[min(1, len(argv)):] {
-		if st, err := os.Stat(a); err == nil && st.Mode().IsRegular() {
-			return a
-		}
-	}
-	if len(argv) > 0 {
-		return argv[0]
-	}
-	return ""
-}
-
-// fileURI is a path as a URI reference: relative paths stay relative (to
-// the checkout, where code scanning resolves them), absolute ones become
-// file URIs.
-func fileURI(p string) string {
-	p = filepath.ToSlash(p)
-	if filepath.IsAbs(p) {
-		return (&url.URL{Scheme: "file", Path: p}).String()
-	}
-	return (&url.URL{Path: p}).String()
 }
 
 // clientFix is the rule help's paragraph for a line the client wrote,

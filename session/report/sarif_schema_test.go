@@ -128,6 +128,8 @@ func sarifLogs(t *testing.T) [][]byte {
 		{"", &r, CIOptions{ConfigFile: "/work/a project/.mcp.json"}},
 		{"https://example.org/linesman.git", &r, CIOptions{ConfigFile: ".vscode/mcp.json"}},
 		{"", &failed, CIOptions{}},
+		{"git@github.com:someone/linesman.git", &r, CIOptions{}},
+		{"ssh://git@git.example.org:2222/team/linesman.git", &r, CIOptions{}},
 	} {
 		ProjectURL = c.url
 		var buf bytes.Buffer
@@ -137,12 +139,12 @@ func sarifLogs(t *testing.T) [][]byte {
 		logs = append(logs, buf.Bytes())
 	}
 	m := NewMulti("servers.txt", []ServerResult{
-		{Name: "good", Status: "passed", Report: &r},
+		{Name: "good", Status: "passed", Report: &r, Line: 3},
 		{Name: "bad\u202e", Status: "failed", Report: &failed},
 		{Name: "remote", Status: "skipped", Skipped: "a remote (http) server"},
 	})
 	var buf bytes.Buffer
-	if err := m.WriteSARIF(&buf); err != nil {
+	if err := m.WriteSARIF(&buf, CIOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return append(logs, buf.Bytes())

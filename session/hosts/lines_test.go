@@ -1,0 +1,31 @@
+package hosts
+
+import "testing"
+
+// TestEntryLines: each entry knows the line of its name in the file, so a
+// report can point at it (JSON keys, per-project lists, Codex tables).
+func TestEntryLines(t *testing.T) {
+	for _, c := range []struct {
+		path, data string
+		want       map[string]int
+	}{
+		{"claude_desktop_config.json", "{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"x\"},\n\n    \"b\": {\n      \"command\": \"y\"\n    }\n  }\n}\n",
+			map[string]int{"a": 3, "b": 5}},
+		{"config.toml", "model = \"m\"\n\n[mcp_servers.alpha]\ncommand = \"x\"\n\n[mcp_servers.\"beta.v2\"]\ncommand = \"y\"\n[mcp_servers.alphabet]\ncommand = \"z\"\n",
+			map[string]int{"alpha": 3, "beta.v2": 6, "alphabet": 8}},
+	} {
+		f, err := Parse(c.path, []byte(c.data), "")
+		if err != nil {
+			t.Fatalf("%s: %v", c.path, err)
+		}
+		got := map[string]int{}
+		for _, e := range f.Entries {
+			got[e.Name] = e.Line
+		}
+		for name, line := range c.want {
+			if got[name] != line {
+				t.Errorf("%s: %s on line %d, want %d (%v)", c.path, name, got[name], line, got)
+			}
+		}
+	}
+}

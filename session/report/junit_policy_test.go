@@ -1,0 +1,129 @@
+package report
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"testing"
+
+	"linesman/session"
+	"linesman/wire"
+)
+
+// severityReport is a report whose findings are one of each severity in
+// mask (1: an error, 2: a warning, 4: a note), each of another family.
+func severityReport(t *testing.T, mask int) Report {
+	t.Helper()
+	l := session.NewLog(0)
+	l.Append(session.Event{Type: session.EventProcess, Process: &session.ProcessEvent{State: session.StateRunning, Pid: 7}})
+	for bit, f := range []wire.Finding{
+		{Code: "id-type-mismatch", Severity: wire.SeverityError, Message: "an error"},
+		{Code: "logging-undeclared", Severity: wire.SeverityWarning, Message: "a warning"},
+		{Code: "unflushed-output", Severity: wire.SeverityNote, Message: "a note"},
+	} {
+		if mask&(1<<bit) != 0 {
+			l.Append(session.Event{Type: session.EventFinding, Finding: &session.LoggedFinding{Finding: f}})
+		}
+	}
+	return FromLog(l, handshaken(t, l, "2025-06-18", `{"name":"s"}`), Meta{Mode: "check", Command: []string{"srv"}})
+}
+
+// junitVerdicts reads a JUnit document: per suite, its failing cases
+// (failure or error) as counted from the elements, as a dashboard counts them.
+func junitVerdicts(t *testing.T, out []byte) map[string]int {
+	t.Helper()
+	var doc junitDoc
+	if err := xml.Unmarshal(out, &doc); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	got := map[string]int{}
+	for _, s := range doc.Suites {
+		got[s.Name] += 0
+		for _, c := range s.Cases {
+			if c.Failure != nil || c.Error != nil {
+				got[s.Name]++
+			}
+		}
+	}
+	return got
+}
+
+// TestJUnitAgreesWithExitStatus: for every combination of severities and
+// every --fail-on level, a JUnit test case fails exactly when the run's
+// exit status does (a warning fails nothing under --fail-on error, a note
+// fails its family under --fail-on note), alone and under --all, where the
+// suites that fail are the servers the table calls failed.
+func TestJUnitAgreesWithExitStatus(t *testing.T) {
+	for _, failOn := range FailOnLevels {
+		var servers []ServerResult
+		for mask := range 8 {
+			r := severityReport(t, mask)
+			status, _ := r.ExitStatusAt(failOn)
+			var buf bytes.Buffer
+			if err := r.WriteJUnit(&buf, CIOptions{FailOn: failOn}); err != nil {
+				t.Fatal(err)
+			}
+			failed := 0
+			for _, n := range junitVerdicts(t, buf.Bytes()) {
+				failed += n
+			}
+			if want := bitsAtOrAbove(mask, failOn); failed != want || (failed > 0) != (status != 0) {
+				t.Errorf("--fail-on %s, findings %03b: %d failing cases, exit status %d; want %d\n%s", failOn, mask, failed, status, want, buf.Bytes())
+			}
+			res := ServerResult{Name: fmt.Sprintf("s%d", mask), Report: &r, ExitStatus: status, Status: "passed"}
+			if status != 0 {
+				res.Status = "failed"
+			}
+			servers = append(servers, res)
+		}
+		m := NewMulti("servers.txt", servers)
+		var buf bytes.Buffer
+		if err := m.WriteJUnit(&buf, CIOptions{FailOn: failOn}); err != nil {
+			t.Fatal(err)
+		}
+		verdicts, failedSuites := junitVerdicts(t, buf.Bytes()), 0
+		for _, s := range servers {
+			if (verdicts[s.Name] > 0) != (s.Status == "failed") {
+				t.Errorf("--all --fail-on %s: server %s %s, %d failing cases", failOn, s.Name, s.Status, verdicts[s.Name])
+			}
+			if verdicts[s.Name] > 0 {
+				failedSuites++
+			}
+		}
+		if failedSuites != m.Summary.Failed {
+			t.Errorf("--all --fail-on %s: %d suites fail, the table says %d servers failed", failOn, failedSuites, m.Summary.Failed)
+		}
+	}
+}
+
+// bitsAtOrAbove counts the findings of mask (1 error, 2 warning, 4 note)
+// that fail a run under --fail-on failOn.
+func bitsAtOrAbove(mask int, failOn string) int {
+	n := 0
+	for bit, sev := range []string{"error", "warning", "note"} {
+		if mask&(1<<bit) != 0 && fails(sev, failOn) {
+			n++
+		}
+	}
+	return n
+}
+
+// TestJUnitFindingsOutsideFamilies: a finding that fails the run but
+// belongs to no family listed (a drift note under --fail-on note with no
+// baseline applied) still fails the file, in a case of its own.
+func TestJUnitFindingsOutsideFamilies(t *testing.T) {
+	l := session.NewLog(0)
+	l.Append(session.Event{Type: session.EventFinding, Finding: &session.LoggedFinding{
+		Finding: wire.Finding{Code: "tool-added", Severity: wire.SeverityNote, Message: "a new tool"}}})
+	r := FromLog(l, handshaken(t, l, "2025-06-18", `{"name":"s"}`), Meta{Mode: "check", Command: []string{"srv"}})
+	if status, _ := r.ExitStatusAt("note"); status != 1 {
+		t.Fatalf("exit status %d", status)
+	}
+	var buf bytes.Buffer
+	if err := r.WriteJUnit(&buf, CIOptions{FailOn: "note"}); err != nil {
+		t.Fatal(err)
+	}
+	if n := junitVerdicts(t, buf.Bytes())["s"]; n != 1 || !bytes.Contains(buf.Bytes(), []byte("tool-added")) {
+		t.Errorf("%d failing cases, want 1 naming tool-added:\n%s", n, buf.Bytes())
+	}
+}
