@@ -128,7 +128,7 @@ func TestDemoDefaultInspectsTheDemoServer(t *testing.T) {
 	term.send("c")
 	term.waitFor("Composer")
 	term.send("\x14") // ctrl+t: next template
-	term.waitFor("Composer tools/call echo")
+	term.waitFor("Composer [complete] tools/call echo")
 	term.send("\x1b") // esc: close the composer
 	// Wait for it to close: an esc followed at once by q reads as alt+q.
 	for deadline := time.Now().Add(20 * time.Second); strings.Contains(term.screen(), "Composer"); {
@@ -154,7 +154,7 @@ func TestDemoTourUnsafe(t *testing.T) {
 	term.waitFor("modern 2026-07-28", "linesman-demo 0.1.0", "(unisolated)")
 
 	term.send("c")
-	term.waitFor("Composer tools/list")
+	term.waitFor("Composer [complete] tools/list")
 	term.send("\x13") // ctrl+s
 	term.waitFor("result tools/list")
 
@@ -163,7 +163,7 @@ func TestDemoTourUnsafe(t *testing.T) {
 	for range 2 {
 		term.send("\x14") // ctrl+t: next template
 	}
-	term.waitFor("Composer tools/call print_debug")
+	term.waitFor("Composer [complete] tools/call print_debug")
 	term.send("\x13")
 	s := term.waitFor("non-json-line", "result tools/call")
 	if !strings.Contains(s, "✖ 1") {

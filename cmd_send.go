@@ -29,8 +29,10 @@ object with a "method", without an "id", and whose method does not start with
 the session, past every integer id given by hand). In the modern era
 (2026-07-28) a request without params._meta also gets the _meta that era
 requires (protocol version, client capabilities and info), inserted at the
-start of params; a _meta written by hand is left alone. Blank lines are skipped.
-Other lines are sent as they are, followed by "\n". The handshake used the
+start of params; a _meta written by hand is left alone. A message without
+"jsonrpc" (a request, a notification, an answer) gets "jsonrpc":"2.0". The
+inspector's composer completes what it sends the same way. Blank lines are
+skipped. Other lines are sent as they are, followed by "\n". The handshake used the
 first ids: a hand-written id that repeats one is reported as a reused id.
 
 --raw sends the input exactly as given, byte for byte, each frame as the

@@ -94,6 +94,13 @@ func runView(args []string, stdout, stderr io.Writer) int {
 		return exitFindings
 	}
 	interactive := !*text && isTerminal(stdout)
+	if !interactive {
+		// A transcript is text like export's: it goes through the same
+		// inert writer (a crafted capture's codes and signals included).
+		iw := &inertWriter{w: stdout}
+		defer iw.Flush()
+		stdout = iw
+	}
 	return viewRun(path, interactive, *follow, *theme, *poll, stdout, stderr)
 }
 

@@ -198,3 +198,69 @@ func TestUIViewExport(t *testing.T) {
 		t.Fatalf("view: %v", err)
 	}
 }
+
+// craftedViewText is what a crafted capture puts in a finding's code and a
+// process record's signal: OSC 2 (the pane's title), OSC 52 (the
+// clipboard), APC, DCS (DECUDK), the 8-bit CSI and the bidi override.
+const craftedViewText = "\x1b]2;PWNED-TITLE\x07\x1b]52;c;UFdORUQ=\x1b\\\x1b_apc\x1b\\\x1bP0|23/706f776e\x1b\\\u009b2J\u202eevil"
+
+// writeCraftedCapture writes, in a temp dir, a capture whose finding code
+// and process signal hold craftedViewText.
+func writeCraftedCapture(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "crafted.jsonl")
+	log := session.NewLog(0)
+	rec, err := capture.Create(path, log, capture.Header{Command: []string{"srv"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log.Append(session.Event{Type: session.EventProcess, Process: &session.ProcessEvent{State: session.StateRunning, Pid: 42}})
+	log.Append(session.Event{Type: session.EventFinding, Finding: &session.LoggedFinding{Finding: wire.Finding{Code: craftedViewText, Severity: wire.SeverityError, Message: "crafted"}}})
+	log.Append(session.Event{Type: session.EventProcess, Process: &session.ProcessEvent{State: session.StateExited, Pid: 42, ExitCode: -1, Signal: craftedViewText}})
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestViewTranscriptOfACraftedCaptureIsInert: view --text, and view with a
+// stdout that is not a terminal, print a crafted capture's finding code
+// and process signal inert, as export does: no ESC, no C1, no bidi control.
+func TestViewTranscriptOfACraftedCaptureIsInert(t *testing.T) {
+	path := writeCraftedCapture(t)
+	for _, args := range [][]string{{"view", "--text", path}, {"view", path}} {
+		var out, errb bytes.Buffer
+		if status := run(args, nil, &out, &errb); status != exitOK {
+			t.Fatalf("%v: status %d\n%s", args, status, errb.Bytes())
+		}
+		if !strings.Contains(out.String(), "evil") || !strings.Contains(out.String(), "crafted") {
+			t.Fatalf("%v: the crafted fields are not printed at all:\n%s", args, out.Bytes())
+		}
+		if err := terminalSafe(out.Bytes()); err != nil {
+			t.Errorf("%v: %v\n%q", args, err, out.Bytes())
+		}
+	}
+}
+
+// TestViewFollowOfACraftedCaptureIsInert: view --follow, piped, prints the
+// crafted capture's code and signal inert too, until interrupted.
+func TestViewFollowOfACraftedCaptureIsInert(t *testing.T) {
+	path := writeCraftedCapture(t)
+	cmd := exec.Command(linesmanBinary(t), "view", "--follow", "--poll", "2ms", path)
+	var out lockedBuffer
+	cmd.Stdout = &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	if !pollUntil(time.Minute, func() bool { return strings.Contains(out.String(), "exited by") }) {
+		t.Fatalf("view --follow never printed the exit:\n%q", out.String())
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	if err := terminalSafe([]byte(out.String())); err != nil {
+		t.Errorf("view --follow: %v\n%q", err, out.String())
+	}
+}

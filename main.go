@@ -95,6 +95,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case "send":
 			return runSend(args[1:], stdin, outw, errw)
 		case "view":
+			// The inspector draws on stdout itself; a transcript goes
+			// through an inertWriter of runView's.
 			return runView(args[1:], stdout, errw)
 		case "export":
 			return runExport(args[1:], outw, errw)

@@ -251,7 +251,7 @@ func WriteTranscriptEvent(w io.Writer, ev *session.Event) {
 			fmt.Fprintf(w, "%12s  %s  │ %s\n", "", ev.Dir, lineText(&f.Lines[i]))
 		}
 		for _, x := range f.Findings {
-			fmt.Fprintf(w, "%12s  %s  ! %s %s: %s\n", "", ev.Dir, x.Severity, x.Code, inert(x.Message))
+			fmt.Fprintf(w, "%12s  %s  ! %s %s: %s\n", "", ev.Dir, x.Severity, inert(x.Code), inert(x.Message))
 		}
 	case session.EventStderr:
 		fmt.Fprintf(w, "%s  err  %s\n", at, lineText(ev.Stderr))
@@ -263,7 +263,7 @@ func WriteTranscriptEvent(w io.Writer, ev *session.Event) {
 			s += " (" + p.Step.String() + ")"
 		case session.StateExited:
 			if p.Signal != "" {
-				s += " by " + p.Signal
+				s += " by " + inert(p.Signal) // a crafted file's word
 			} else {
 				s += " with code " + strconv.Itoa(p.ExitCode)
 			}
@@ -281,7 +281,7 @@ func WriteTranscriptEvent(w io.Writer, ev *session.Event) {
 		fmt.Fprintf(w, "%s  proc %s\n", at, s)
 	case session.EventFinding:
 		x := ev.Finding
-		fmt.Fprintf(w, "%s  !    %s %s: %s", at, x.Severity, x.Code, inert(x.Message))
+		fmt.Fprintf(w, "%s  !    %s %s: %s", at, x.Severity, inert(x.Code), inert(x.Message))
 		if x.FrameSeq != 0 {
 			fmt.Fprintf(w, " (frame #%d)", x.FrameSeq)
 		}

@@ -94,13 +94,17 @@ func TestTranscriptIsInert(t *testing.T) {
 	s.stderr(t, []byte("\x1b[31merror\x1b[0m \xc2\x9b\n"))
 	s.finding(session.LoggedFinding{Finding: wire.NewFinding("stderr-escape-sequences", "ESC \x1b[1m"), FrameSeq: 2})
 	s.note("note\x07")
+	// A crafted file's code and signal (the export of a capture X writes).
+	crafted := "\x1b]2;title\x07\x1b_apc\x1b\\\u009b2J\u202eevil"
+	s.finding(session.LoggedFinding{Finding: wire.Finding{Code: crafted, Severity: wire.SeverityError, Message: "m"}})
+	s.process(session.ProcessEvent{State: session.StateExited, Pid: 7, ExitCode: -1, Signal: crafted})
 	var b bytes.Buffer
 	if err := WriteTranscript(&b, s.log, Header{Command: []string{"srv", "a b"}}); err != nil {
 		t.Fatal(err)
 	}
 	text := b.String()
 	for i, r := range text {
-		if (r < 0x20 && r != '\n') || (r >= 0x7f && r < 0xa0) {
+		if (r < 0x20 && r != '\n') || (r >= 0x7f && r < 0xa0) || r == 0x202e {
 			t.Fatalf("control %U at %d in transcript:\n%s", r, i, text)
 		}
 	}

@@ -170,14 +170,45 @@ func fillMeta(line []byte, meta json.RawMessage) []byte {
 	return append(out, line[at:]...)
 }
 
-// CompleteRequest completes a request written by hand (linesman send) the
-// way [Session.Request] builds its own: a request without an id gets the
-// next free one, reserved as [Session.Request] reserves its own (a line the
-// tracker does not take for a request, one without "jsonrpc" say, must not
-// leave its id free for the next line), and in the modern era one without
-// params._meta gets the _meta the era requires ([Session.RequestMeta]). The
-// rest of the line is left exactly as written; a line that is not a request
-// without those members is returned unchanged.
+// fillJSONRPC gives a JSON-RPC message written without "jsonrpc" (an
+// object with a "method", or with an "id" and a "result" or an "error")
+// the "jsonrpc":"2.0" every message must carry, first in the object; the
+// rest of the line is left exactly as written. A "jsonrpc" of any value
+// written by hand, and anything else, is returned unchanged.
+func fillJSONRPC(line []byte) []byte {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(line, &obj) != nil {
+		return line
+	}
+	if _, has := obj["jsonrpc"]; has {
+		return line
+	}
+	_, method := obj["method"]
+	_, id := obj["id"]
+	_, result := obj["result"]
+	_, failed := obj["error"]
+	if !method && !(id && (result || failed)) {
+		return line
+	}
+	open := bytes.IndexByte(line, '{')
+	out := make([]byte, 0, len(line)+16)
+	out = append(out, line[:open+1]...)
+	out = append(out, `"jsonrpc":"2.0",`...) // the object has a member: method or id
+	return append(out, line[open+1:]...)
+}
+
+// CompleteRequest completes a frame written by hand — in linesman send,
+// and in the inspector's composer, its resends, its picker and its
+// templates: every path that sends what a person wrote goes through it,
+// unless the person asked for the bytes as typed (send --raw, the
+// composer's raw mode). It completes the way [Session.Request] builds its
+// own: a request without an id gets the next free one, reserved as
+// [Session.Request] reserves its own (a line the tracker does not take for
+// a request must not leave its id free for the next line); in the modern
+// era one without params._meta gets the _meta the era requires
+// ([Session.RequestMeta]); and a message without "jsonrpc" gets "2.0". The
+// rest of the line is left exactly as written; a line that is not a
+// message missing one of those members is returned unchanged.
 func (s *Session) CompleteRequest(line []byte) []byte {
-	return fillMeta(fillID(line, s.tracker.MintID), s.RequestMeta())
+	return fillJSONRPC(fillMeta(fillID(line, s.tracker.MintID), s.RequestMeta()))
 }

@@ -64,3 +64,29 @@ func TestFillID(t *testing.T) {
 		}
 	}
 }
+
+// TestFillJSONRPC: a message written without "jsonrpc" gets "2.0" first in
+// the object; one with a "jsonrpc" of its own (right or wrong) and what is
+// not a JSON-RPC message are left alone.
+func TestFillJSONRPC(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`{"id":1,"method":"tools/list"}`, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`},
+		{` { "method":"notifications/initialized"}`, ` {"jsonrpc":"2.0", "method":"notifications/initialized"}`},
+		{`{"id":2,"result":{}}`, `{"jsonrpc":"2.0","id":2,"result":{}}`},
+		{`{"id":3,"error":{"code":-1,"message":"m"}}`, `{"jsonrpc":"2.0","id":3,"error":{"code":-1,"message":"m"}}`},
+		{`{"jsonrpc":"1.0","id":4,"method":"ping"}`, ""},
+		{`{"jsonrpc":"2.0","id":5,"method":"ping"}`, ""},
+		{`{"id":6}`, ""},
+		{`{"x":1}`, ""},
+		{`[{"method":"ping"}]`, ""},
+		{`not json`, ""},
+	} {
+		want := c.want
+		if want == "" {
+			want = c.in
+		}
+		if got := string(fillJSONRPC([]byte(c.in))); got != want {
+			t.Errorf("fillJSONRPC(%s)\n got %s\nwant %s", c.in, got, want)
+		}
+	}
+}

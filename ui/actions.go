@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -116,9 +117,10 @@ func (m *Model) openComposer() {
 	m.focusComposer()
 }
 
-// sendComposed checks and sends the composer's text. raw sends the text as
-// typed (plus a newline if it has none), unchecked, to show a server bad
-// framing on purpose.
+// sendComposed checks the composer's text and sends it completed (see
+// [Model.completed]). raw (the composer's raw mode) sends the text as typed
+// (plus a newline if it has none), unchecked and not completed, to show a
+// server a bad frame on purpose.
 func (m *Model) sendComposed(raw bool) tea.Cmd {
 	p := m.composer
 	text := p.value()
@@ -131,7 +133,7 @@ func (m *Model) sendComposed(raw bool) tea.Cmd {
 	} else {
 		c, err := check(text)
 		if err != nil {
-			p.status, p.statusBad = "✖ "+err.Error()+" — fix it, or ctrl+r sends the bytes raw", true
+			p.status, p.statusBad = "✖ "+err.Error()+" — fix it, or ctrl+r for raw mode (the bytes as typed)", true
 			return nil
 		}
 		if c.isReq && p.confirm != text {
@@ -140,7 +142,7 @@ func (m *Model) sendComposed(raw bool) tea.Cmd {
 				return nil
 			}
 		}
-		out = c.bytes
+		out = m.completed(c.bytes)
 	}
 	p.status, p.statusBad, p.confirm = "", false, ""
 	p.hist.add(text, true)
@@ -168,7 +170,33 @@ func (m *Model) resend() tea.Cmd {
 		what = fmt.Sprintf("resent frame #%d with id %s (was %s; ctrl+r: as is)", ev.Seq, id, old)
 	}
 	m.composer.hist.add(prettyText(raw), true)
-	return m.sendBytes(raw, what)
+	return m.sendBytes(m.completed(raw), what)
+}
+
+// completed completes a frame the user wrote — one line and its line end —
+// as linesman send does, by the session's one function for it
+// ([session.Session.CompleteRequest]): a request's missing id, the era's
+// _meta, "jsonrpc". A server without that bookkeeping gets it as it is.
+func (m *Model) completed(frame []byte) []byte {
+	c, ok := m.opts.Session.(completer)
+	if !ok {
+		return frame
+	}
+	line := bytes.TrimSuffix(frame, []byte("\n"))
+	return append(bytes.Clone(c.CompleteRequest(line)), '\n')
+}
+
+// toggleRaw switches the composer between its two modes: complete (ctrl+s
+// checks the JSON and fills in what the era requires) and raw (ctrl+s sends
+// the bytes as typed), as send and send --raw.
+func (m *Model) toggleRaw() {
+	p := m.composer
+	p.raw = !p.raw
+	p.confirm = ""
+	p.status, p.statusBad = "complete mode: ctrl+s checks the JSON and fills in the id, _meta and jsonrpc", false
+	if p.raw {
+		p.status = "raw mode: ctrl+s sends the bytes as typed, unchecked, nothing filled in (ctrl+r: complete mode)"
+	}
 }
 
 // cancelSelected cancels the client's request selected in the In flight

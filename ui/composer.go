@@ -41,6 +41,10 @@ type composer struct {
 	kept bool
 	// hist holds the requests sent and the drafts put aside (history.go).
 	hist history
+	// raw is the composer's mode (ctrl+r): ctrl+s sends the bytes as
+	// typed, unchecked, nothing filled in — send --raw's switch. Otherwise
+	// a frame is checked and completed as send completes it.
+	raw bool
 }
 
 // composerMaxEdit is the largest draft the textarea edits. Its rendering
@@ -156,7 +160,7 @@ func (p *composer) Render(focused bool) string {
 	if len(p.tmpls) > 1 && p.title == p.tmpls[p.tmplIdx].Name {
 		extra += fmt.Sprintf("  (%d/%d)", p.tmplIdx+1, len(p.tmpls)) // where ctrl+t stands
 	}
-	extra = st.Subtle.Render(extra)
+	extra = p.modeTag() + " " + st.Subtle.Render(extra)
 	lines := []string{p.c.titleLine(p.w, "Composer", focused, extra)}
 	if p.big != "" {
 		lines = append(lines, st.Warning.Render(fmt.Sprintf("a %s draft: too large to edit here. ctrl+s sends it, ctrl+o edits it in $EDITOR, ctrl+x clears it.", humanBytes(int64(len(p.big))))))
@@ -167,8 +171,10 @@ func (p *composer) Render(focused bool) string {
 	}
 	lines = lines[:max(0, min(len(lines), p.h-1))]
 	status := p.status
-	if status == "" {
-		status = st.Subtle.Render("ctrl+s send · ↑/↓ history · ctrl+t/ctrl+y template · ctrl+r raw · ctrl+o $EDITOR · esc close")
+	if status == "" && p.raw {
+		status = st.Warning.Render("raw mode: ctrl+s sends the bytes as typed · ctrl+r complete mode · ↑/↓ history · ctrl+o $EDITOR · esc close")
+	} else if status == "" {
+		status = st.Subtle.Render("ctrl+s send (id, _meta filled in) · ↑/↓ history · ctrl+t/ctrl+y template · ctrl+r raw mode · ctrl+o $EDITOR · esc close")
 	} else if p.statusBad {
 		status = st.Error.Render(status)
 	} else {
@@ -179,6 +185,14 @@ func (p *composer) Render(focused bool) string {
 	}
 	lines = append(lines, status)
 	return block(lines, p.w, p.h)
+}
+
+// modeTag names the composer's mode in its title line: what ctrl+s will do.
+func (p *composer) modeTag() string {
+	if p.raw {
+		return p.c.st.Warning.Render("[raw: as typed]")
+	}
+	return p.c.st.Subtle.Render("[complete]")
 }
 
 // checked is the outcome of checking the composer's text before sending.

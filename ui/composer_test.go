@@ -1,11 +1,16 @@
 package ui
 
 import (
-	"linesman/session"
+	"context"
+	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"linesman/session"
+	"linesman/wire"
 )
 
 // TestTemplatesOpenTheConversationFirst: with no era known (--no-handshake,
@@ -101,11 +106,24 @@ func TestComposerTemplatesAndSend(t *testing.T) {
 	if len(srv.sent) != n || !strings.Contains(m.composer.status, "line 3, column") {
 		t.Fatalf("invalid JSON: sent=%d status=%q", len(srv.sent)-n, m.composer.status)
 	}
-	// ... unless sent raw on purpose: the bytes go as typed.
+	// ... unless sent raw on purpose: ctrl+r switches to raw mode, which
+	// the title line shows, and ctrl+s sends the bytes as typed.
 	press(m, "ctrl+r")
+	if s := ansi.Strip(m.composer.Render(true)); !strings.Contains(s, "[raw: as typed]") {
+		t.Fatalf("raw mode not shown:\n%s", s)
+	}
+	if s := lastLine(ansi.Strip(m.Render())); !strings.Contains(s, "ctrl+s send as typed") || !strings.Contains(s, "ctrl+r complete mode") {
+		t.Fatalf("the key bar does not say what ctrl+s and ctrl+r do in raw mode: %q", s)
+	}
+	press(m, "ctrl+s")
 	if got := srv.lastSent(); got != "{\n  \"jsonrpc\": \"2.0\",\n  \"id\": 9 \"method\": \"ping\"\n}\n" {
 		t.Fatalf("raw send sent %q", got)
 	}
+	press(m, "c", "ctrl+r") // back to complete mode
+	if s := ansi.Strip(m.composer.Render(true)); !strings.Contains(s, "[complete]") {
+		t.Fatalf("complete mode not shown:\n%s", s)
+	}
+	press(m, "esc")
 
 	// A reused id warns first; the same text again sends.
 	press(m, "c")
@@ -157,5 +175,136 @@ func TestTemplatesModernEra(t *testing.T) {
 		if x.Name == "tools/list" && strings.Contains(x.Text, "_meta") {
 			t.Fatal("legacy requests carry no _meta")
 		}
+	}
+}
+
+// startDemo starts the demo server as a real child in the era given, makes
+// the handshake and returns the session with a model driving it.
+func startDemo(t *testing.T, era session.Era) (*session.Session, *Model) {
+	t.Helper()
+	s, err := session.Start(session.Config{Command: servers.Command("demo"), Env: []string{servers.Env("demo")}, Era: era})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Kill(); <-s.Done() })
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a hang guard
+	defer cancel()
+	if err := s.Handshake(ctx); err != nil {
+		t.Fatal(err)
+	}
+	m := NewModel(Options{Log: s.Log(), Tracker: s.Tracker(), Session: s, Theme: "dark"})
+	t.Cleanup(m.Close)
+	m.Update(tea_WindowSize(120, 40))
+	return s, m
+}
+
+// composeAndSend types text into a cleared composer and sends it with
+// ctrl+s; it returns the frame that went to the server once it is
+// answered (at once when it is not a request: no answer will come).
+func composeAndSend(t *testing.T, s *session.Session, m *Model, text string) (*wire.Frame, uint64) {
+	t.Helper()
+	press(m, "c", "ctrl+x")
+	typeText(m, text)
+	return sentAndAnswered(t, s, m, text, "ctrl+s")
+}
+
+// sentAndAnswered presses key, and returns the frame it sent and its Seq
+// once it is answered (at once when it is not a request).
+func sentAndAnswered(t *testing.T, s *session.Session, m *Model, text, key string) (*wire.Frame, uint64) {
+	t.Helper()
+	_, next := s.Log().Bounds()
+	press(m, key)
+	var sent *wire.Frame
+	var seq uint64
+	answered := false
+	deadline := time.Now().Add(time.Minute) // a hang guard, not a measurement
+	for !answered && (sent == nil || sent.Msg.Kind == wire.KindRequest) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: no answer (sent %v; %s)", text, sent != nil, m.message)
+		}
+		time.Sleep(5 * time.Millisecond)
+		_, end := s.Log().Bounds()
+		for _, ev := range s.Log().Range(next, end) {
+			switch {
+			case ev.Frame == nil:
+			case ev.Dir == wire.ClientToServer && sent == nil:
+				sent, seq = ev.Frame, ev.Seq
+			case ev.Dir == wire.ServerToClient && (ev.Frame.Msg.Kind == wire.KindResult || ev.Frame.Msg.Kind == wire.KindError):
+				answered = true
+			}
+		}
+	}
+	return sent, seq
+}
+
+// logCodes is every finding code in the log, on frames and apart.
+func logCodes(log *session.Log) map[string]bool {
+	codes := map[string]bool{}
+	first, end := log.Bounds()
+	for _, ev := range log.Range(first, end) {
+		if ev.Frame != nil {
+			for _, f := range ev.Frame.Findings {
+				codes[f.Code] = true
+			}
+		}
+		if ev.Finding != nil {
+			codes[ev.Finding.Code] = true
+		}
+	}
+	return codes
+}
+
+// TestComposerCompletesWhatItSends: in the modern era, a request typed in
+// the composer without the era's _meta (and one without an id and
+// "jsonrpc" too) goes to the demo server completed, as linesman send
+// completes it, so linesman raises no finding of its own making
+// (request-meta-missing, malformed-request-answered). In raw mode (ctrl+r)
+// the bytes go exactly as typed.
+func TestComposerCompletesWhatItSends(t *testing.T) {
+	s, m := startDemo(t, session.EraModern)
+	for _, text := range []string{
+		`{"jsonrpc":"2.0","id":` + s.NextID().String() + `,"method":"tools/list"}`,
+		`{"method":"tools/list"}`,
+	} {
+		sent, _ := composeAndSend(t, s, m, text)
+		var msg struct {
+			JSONRPC string          `json:"jsonrpc"`
+			ID      json.RawMessage `json:"id"`
+			Params  struct {
+				Meta map[string]json.RawMessage `json:"_meta"`
+			} `json:"params"`
+		}
+		if err := json.Unmarshal(sent.Raw(), &msg); err != nil {
+			t.Fatalf("%s: sent %q: %v", text, sent.Raw(), err)
+		}
+		if msg.JSONRPC != "2.0" || len(msg.ID) == 0 || msg.Params.Meta[session.MetaProtocolVersion] == nil || msg.Params.Meta[session.MetaClientCapabilities] == nil {
+			t.Errorf("%s: sent %s, want it completed (jsonrpc, id, _meta)", text, sent.Raw())
+		}
+	}
+	codes := logCodes(s.Log())
+	for _, code := range []string{"request-meta-missing", "malformed-request-answered"} {
+		if codes[code] {
+			t.Errorf("linesman raised %s against its own request; findings: %v", code, codes)
+		}
+	}
+
+	// Raw mode: the bytes as typed, nothing filled in.
+	press(m, "c", "ctrl+r")
+	press(m, "esc")
+	raw := `{"jsonrpc":"2.0","id":` + s.NextID().String() + `,"method":"tools/list"}`
+	sent, seq := composeAndSend(t, s, m, raw)
+	if string(sent.Raw()) != raw+"\n" {
+		t.Errorf("raw mode sent %q, want %q", sent.Raw(), raw+"\n")
+	}
+	if codes := logCodes(s.Log()); !codes["request-meta-missing"] {
+		t.Errorf("the raw request without _meta drew no request-meta-missing: %v", codes)
+	}
+
+	// r resends that frame with a fresh id, completed like the rest.
+	m.Update(logMsg{})
+	m.frames.selectSeq(seq)
+	m.refresh()
+	if resent, _ := sentAndAnswered(t, s, m, "r of "+raw, "r"); !strings.Contains(string(resent.Raw()), `"_meta":{`) {
+		t.Errorf("r resent %s without the era's _meta", resent.Raw())
 	}
 }

@@ -3,10 +3,24 @@ package ui
 import (
 	"context"
 	"fmt"
-	"linesman/session"
-	"linesman/wire"
+	"os"
 	"sync"
+	"testing"
+
+	"linesman/demo"
+	"linesman/session"
+	"linesman/session/fakeserver"
+	"linesman/wire"
 )
+
+// servers are the real child servers the UI's tests drive (see package
+// fakeserver): the test binary re-run plays the one named.
+var servers = fakeserver.Registry{
+	// demo is the built-in demo server, as linesman demo-server runs it.
+	"demo": func() { os.Exit(demo.Run(nil, os.Stdin, os.Stdout, os.Stderr)) },
+}
+
+func TestMain(m *testing.M) { os.Exit(servers.Run(m)) }
 
 // failingHandshake is a live server whose handshake after a restart fails
 // the way the session's does when the new process dies at once.

@@ -2,7 +2,7 @@ package ui
 
 import (
 	"bytes"
-	"linesman/themes"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -10,6 +10,11 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"linesman/capture"
+	"linesman/session"
+	"linesman/themes"
+	"linesman/wire"
 )
 
 // TestRawRowsNeverCutAnEscape: the Raw tab wraps between escapes, so "\x01"
@@ -113,5 +118,52 @@ func TestFitMeasuresCells(t *testing.T) {
 	}
 	if w := ansi.StringWidth(fit("日本語日本語", 5)); w > 5 {
 		t.Fatalf("fit overflow %d", w)
+	}
+}
+
+// TestCapturedSignalAndCodeAreInert opens a crafted capture whose finding
+// code and process signal hold OSC 2, OSC 52, APC, DCS, the 8-bit CSI and
+// the bidi override, and renders the screens that show them (the main
+// screen with its stderr & events and process panes, the process pane
+// zoomed, the findings list): no ESC other than the UI's own colours, no
+// C1, no bidi control reaches the terminal.
+func TestCapturedSignalAndCodeAreInert(t *testing.T) {
+	const crafted = "\x1b]2;PWNED\x07\x1b]52;c;UFdORUQ=\x1b\\\x1b_apc\x1b\\\x1bP0|23/70\x1b\\\u009b2J\u202eevil"
+	path := filepath.Join(t.TempDir(), "crafted.jsonl")
+	log := session.NewLog(0)
+	rec, err := capture.Create(path, log, capture.Header{Command: []string{"srv"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log.Append(session.Event{Type: session.EventProcess, Process: &session.ProcessEvent{State: session.StateRunning, Pid: 42}})
+	log.Append(session.Event{Type: session.EventFinding, Finding: &session.LoggedFinding{Finding: wire.Finding{Code: crafted, Severity: wire.SeverityError, Message: "crafted"}}})
+	log.Append(session.Event{Type: session.EventProcess, Process: &session.ProcessEvent{State: session.StateExited, Pid: 42, ExitCode: -1, Signal: crafted}})
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	c, err := capture.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewModel(Options{Log: c.Log, Tracker: c.Tracker, Theme: "dark", Now: func() time.Duration { return time.Second }})
+	t.Cleanup(m.Close)
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+	screens := map[string]string{"main": m.Render()}
+	m.focus = focusProcess
+	press(m, "z")
+	screens["process zoomed"] = m.Render()
+	press(m, "z", "F")
+	screens["findings"] = m.Render()
+	for name, out := range screens {
+		rest := sgrOnly.ReplaceAllString(out, "")
+		if !strings.Contains(rest, "evil") {
+			t.Errorf("%s: the crafted text is not shown at all:\n%s", name, rest)
+		}
+		for i, r := range rest {
+			if (r < 0x20 && r != '\n') || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == 0x202e {
+				t.Errorf("%s: control %U at %d reaches the terminal: %q", name, r, i, rest[max(0, i-20):min(len(rest), i+20)])
+				break
+			}
+		}
 	}
 }

@@ -136,7 +136,7 @@ type KeyMap struct {
 	// Findings list and pages.
 	GotoFinding, CloseFindings, ClosePage *Binding
 	// Composer.
-	Send, SendRaw, NextTemplate, PrevTemplate, Editor, ClearComposer, CloseComposer *Binding
+	Send, RawMode, NextTemplate, PrevTemplate, Editor, ClearComposer, CloseComposer *Binding
 	// Filter prompt.
 	ApplyFilter, CancelFilter *Binding
 	// Export prompt.
@@ -259,8 +259,12 @@ func (k *KeyMap) addPanes() {
 func (k *KeyMap) addTyping() {
 	add := k.add
 	const comp = "Composer"
-	k.Send = add(comp, scopeComposer, keys("ctrl+s"), "ctrl+s", "send", actCmd(func(m *Model) tea.Cmd { return m.sendComposed(false) }))
-	k.SendRaw = add(comp, scopeComposer, keys("ctrl+r"), "ctrl+r", "send raw (unchecked)", actCmd(func(m *Model) tea.Cmd { return m.sendComposed(true) }))
+	k.Send = add(comp, scopeComposer, keys("ctrl+s"), "ctrl+s", "send (id, _meta, jsonrpc filled in; raw mode: as typed)", actCmd(func(m *Model) tea.Cmd { return m.sendComposed(m.composer.raw) }))
+	k.Send.desc = func(m *Model) string { return when(m.composer.raw, "send as typed") + when(!m.composer.raw, "send") }
+	k.RawMode = add(comp, scopeComposer, keys("ctrl+r"), "ctrl+r", "raw mode on/off (send the bytes as typed, unchecked)", act((*Model).toggleRaw))
+	k.RawMode.desc = func(m *Model) string {
+		return when(m.composer.raw, "complete mode") + when(!m.composer.raw, "raw mode")
+	}
 	k.NextTemplate = add(comp, scopeComposer, keys("ctrl+t"), "ctrl+t", "next template", act(func(m *Model) { m.cycleTemplate(1) }))
 	k.PrevTemplate = add(comp, scopeComposer, keys("ctrl+y"), "ctrl+y", "previous template", act(func(m *Model) { m.cycleTemplate(-1) }))
 	k.Editor = add(comp, scopeComposer, keys("ctrl+o"), "ctrl+o", "edit in $EDITOR", actCmd((*Model).editInEditor))

@@ -15,9 +15,10 @@ import (
 )
 
 // Server is the live session the UI drives. *session.Session satisfies it.
-// The UI also uses, when the value has them, NextID, Cancel, Era,
-// ProtocolVersion and ServerInfo (see the optional interfaces below), so it
-// works with sessions that do not do the JSON-RPC bookkeeping.
+// The UI also uses, when the value has them, NextID, CompleteRequest,
+// Cancel, Era, ProtocolVersion and ServerInfo (see the optional interfaces
+// below), so it works with sessions that do not do the JSON-RPC
+// bookkeeping.
 type Server interface {
 	Send(raw []byte) error
 	Shutdown()
@@ -28,6 +29,7 @@ type Server interface {
 
 type (
 	idMinter   interface{ NextID() wire.ID }
+	completer  interface{ CompleteRequest(line []byte) []byte }
 	canceller  interface{ Cancel(id wire.ID) error }
 	handshaker interface {
 		Handshake(ctx context.Context) error

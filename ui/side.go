@@ -16,7 +16,7 @@ func processText(e *session.ProcessEvent) string {
 	case session.StateExited:
 		s := "exited"
 		if e.Signal != "" {
-			s += " by " + e.Signal
+			s += " by " + wire.VisibleString(e.Signal, wire.Pictures) // a capture's word: inert
 		} else {
 			s += fmt.Sprintf(" with code %d", e.ExitCode)
 		}
@@ -150,7 +150,7 @@ func (p *processPane) Render(focused bool) string {
 	case v.State == session.StateExited:
 		state = "■ exited"
 		if v.Signal != "" {
-			state += " by " + v.Signal
+			state += " by " + wire.VisibleString(v.Signal, wire.Pictures)
 		} else {
 			state += fmt.Sprintf(" code %d", v.ExitCode)
 		}

@@ -254,7 +254,7 @@ func (m *Model) shortHelp() []key.Binding {
 	}
 	switch m.focus {
 	case focusComposer:
-		return keyBindings(k.Send, k.SendRaw, k.NextTemplate, k.Editor, k.ClearComposer, k.CloseComposer, k.FocusNext)
+		return keyBindings(k.Send, k.RawMode, k.NextTemplate, k.Editor, k.ClearComposer, k.CloseComposer, k.FocusNext)
 	case focusFrames:
 		b = []*Binding{k.Up, k.Down, k.TabNext, k.Resend, k.EditResend, k.AnswerFrame}
 	case focusDetail:
