@@ -217,7 +217,6 @@ func checkSteps(ctx context.Context, s *session.Session, flags *commonFlags) err
 	return nil
 }
 
-
 // callMargin is how long past the per-request timeout a call waits: the
 // tracker flags request-timeout at the timeout, and the margin lets that
 // finding be logged before the call gives up (and cancels the request).
