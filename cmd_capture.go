@@ -9,13 +9,14 @@ import (
 
 	"linesman/capture"
 	"linesman/session"
+	"linesman/session/eventlog"
 )
 
 // startCapture starts recording log to the file named by flags.capture (when
 // set) and returns a function that stops recording and reports any error.
 // Modes that start a server call it right after the session starts; stop
 // writes every event logged until then, so call it after the session is done.
-func startCapture(flags *commonFlags, log *session.Log, command []string) (stop func() error, err error) {
+func startCapture(flags *commonFlags, log *eventlog.Log, command []string) (stop func() error, err error) {
 	if flags.capture == "" {
 		return func() error { return nil }, nil
 	}

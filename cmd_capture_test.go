@@ -14,6 +14,7 @@ import (
 
 	"linesman/capture"
 	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -22,11 +23,11 @@ import (
 // a runtime failure (1), and each export format writes what it should.
 func TestCaptureCommandLine(t *testing.T) {
 	dir := t.TempDir()
-	log := session.NewLog(0)
+	log := eventlog.NewLog(0)
 	for _, f := range wire.FramesOf([]byte("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n"), wire.Options{}) {
-		log.Append(session.Event{Type: session.EventFrame, Dir: wire.ClientToServer, Frame: f})
+		log.Append(eventlog.Event{Type: eventlog.EventFrame, Dir: wire.ClientToServer, Frame: f})
 	}
-	log.Append(session.Event{Type: session.EventStderr, Stderr: &wire.Line{Content: []byte("\x1b[2Jboom"), Term: wire.TermLF, Length: 8}})
+	log.Append(eventlog.Event{Type: eventlog.EventStderr, Stderr: &wire.Line{Content: []byte("\x1b[2Jboom"), Term: wire.TermLF, Length: 8}})
 	path := filepath.Join(dir, "c.jsonl")
 	rec, err := capture.Create(path, log, capture.Header{Command: []string{"srv", "--stdio"}})
 	if err != nil {
@@ -164,9 +165,9 @@ func TestCaptureSurvivesSIGKILL(t *testing.T) {
 		next, pid := 1, 0
 		for _, ev := range c.Log.Range(1, uint64(complete)+1) {
 			switch {
-			case ev.Type == session.EventProcess && ev.Process.Pid != 0:
+			case ev.Type == eventlog.EventProcess && ev.Process.Pid != 0:
 				pid = ev.Process.Pid
-			case ev.Type == session.EventFrame && ev.Dir == wire.ServerToClient:
+			case ev.Type == eventlog.EventFrame && ev.Dir == wire.ServerToClient:
 				if got := string(ev.Frame.Raw()); got != floodFrame(next) {
 					t.Fatalf("server frame %d (seq %d): %.80q, want %.80q", next, ev.Seq, got, floodFrame(next))
 				}
@@ -229,7 +230,7 @@ func TestCaptureRoundTripLiveSession(t *testing.T) {
 		_, next := s.Log().Bounds()
 		big := false
 		for _, ev := range s.Log().Range(from, next) {
-			big = big || (ev.Type == session.EventFrame && ev.Frame.Size() > roundTripBig)
+			big = big || (ev.Type == eventlog.EventFrame && ev.Frame.Size() > roundTripBig)
 		}
 		from = next
 		if big {
@@ -273,15 +274,15 @@ func TestCaptureRoundTripLiveSession(t *testing.T) {
 			t.Fatalf("event %d (%v): %v", seq, w.Type, err)
 		}
 		switch w.Type {
-		case session.EventFrame:
+		case eventlog.EventFrame:
 			raw[w.Dir] = append(raw[w.Dir], g.Frame.Raw()...)
 			for _, f := range g.Frame.Findings {
 				kinds[f.Code] = true
 			}
-		case session.EventStderr:
+		case eventlog.EventStderr:
 			raw[0] = append(raw[0], g.Stderr.Content...)
 			raw[0] = append(raw[0], g.Stderr.Term.Bytes()...)
-		case session.EventFinding:
+		case eventlog.EventFinding:
 			kinds[g.Finding.Code] = true
 		}
 	}
@@ -302,7 +303,7 @@ func TestCaptureRoundTripLiveSession(t *testing.T) {
 }
 
 // sameEvent compares two log events field by field, payloads included.
-func sameEvent(w, g *session.Event) error {
+func sameEvent(w, g *eventlog.Event) error {
 	if w.Seq != g.Seq || w.Type != g.Type || w.At != g.At || !w.Wall.Equal(g.Wall) || w.Dir != g.Dir || w.Note != g.Note {
 		return fmt.Errorf("got %d %v at %v %v %v %q, want %d %v at %v %v %v %q",
 			g.Seq, g.Type, g.At, g.Wall, g.Dir, g.Note, w.Seq, w.Type, w.At, w.Wall, w.Dir, w.Note)
@@ -314,7 +315,7 @@ func sameEvent(w, g *session.Event) error {
 		return nil
 	}
 	switch w.Type {
-	case session.EventFrame:
+	case eventlog.EventFrame:
 		if len(w.Frame.Lines) != len(g.Frame.Lines) {
 			return fmt.Errorf("%d lines, want %d", len(g.Frame.Lines), len(w.Frame.Lines))
 		}
@@ -326,13 +327,13 @@ func sameEvent(w, g *session.Event) error {
 		if w.Frame.Msg != g.Frame.Msg || fmt.Sprint(w.Frame.Findings) != fmt.Sprint(g.Frame.Findings) {
 			return fmt.Errorf("frame %+v %v, want %+v %v", g.Frame.Msg, g.Frame.Findings, w.Frame.Msg, w.Frame.Findings)
 		}
-	case session.EventStderr:
+	case eventlog.EventStderr:
 		return sameLine(w.Stderr, g.Stderr)
-	case session.EventProcess:
+	case eventlog.EventProcess:
 		if *w.Process != *g.Process {
 			return fmt.Errorf("process %+v, want %+v", *g.Process, *w.Process)
 		}
-	case session.EventFinding:
+	case eventlog.EventFinding:
 		if *w.Finding != *g.Finding {
 			return fmt.Errorf("finding %+v, want %+v", *g.Finding, *w.Finding)
 		}

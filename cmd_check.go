@@ -12,6 +12,7 @@ import (
 
 	"linesman/capture"
 	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/session/report"
 	"linesman/wire"
 )
@@ -209,7 +210,7 @@ func checkSteps(ctx context.Context, s *session.Session, flags *commonFlags) err
 			return err
 		}
 	}
-	if s.Era() != session.EraModern { // ping was removed in 2026-07-28
+	if s.Era() != eventlog.EraModern { // ping was removed in 2026-07-28
 		if _, err := call(ctx, s, flags.timeout, "ping", nil); err != nil {
 			return fmt.Errorf("ping: %w", err)
 		}
@@ -335,7 +336,7 @@ func headlessRun(mode string, flags *commonFlags, cfg session.Config, stderr io.
 			return nil, status
 		}
 		// A script and CI still get a report to read: no process, and why.
-		rp := report.FromLog(session.NewLog(0), nil, report.Meta{Mode: mode, Command: cfg.Command, Error: startErr.Error()})
+		rp := report.FromLog(eventlog.NewLog(0), nil, report.Meta{Mode: mode, Command: cfg.Command, Error: startErr.Error()})
 		rp.Seconds = time.Since(start).Seconds()
 		return &rp, status
 	}
@@ -358,7 +359,7 @@ func headlessRun(mode string, flags *commonFlags, cfg session.Config, stderr io.
 	drift := flags.ci.baseline.judge(opts.key, r.s.Log(), r.s.Tracker())
 	captureErr := r.stopCapture()
 
-	meta := report.SessionMeta(r.s)
+	meta := report.Meta{Command: r.s.Info().Command}
 	meta.Mode = mode
 	meta.FrameText = mode == "send"
 	meta.FrameTextLimit = flags.maxText
@@ -410,12 +411,12 @@ func serverGone(s *session.Session, err error) bool {
 
 // sessionConfig turns the common flags into a session configuration.
 func sessionConfig(flags *commonFlags, command []string) session.Config {
-	era := session.EraUnknown
+	era := eventlog.EraUnknown
 	switch flags.era {
 	case "legacy":
-		era = session.EraLegacy
+		era = eventlog.EraLegacy
 	case "modern":
-		era = session.EraModern
+		era = eventlog.EraModern
 	}
 	return session.Config{
 		Command:        command,

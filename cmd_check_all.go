@@ -12,7 +12,7 @@ import (
 	"sync"
 	"time"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/session/hosts"
 	"linesman/session/report"
 )
@@ -172,7 +172,7 @@ func checkEntry(ctx context.Context, e serverEntry, flags *commonFlags, limit ti
 		res.Status, res.Skipped = "interrupted", "interrupted before it started"
 		return res
 	case e.err != nil:
-		rep := report.FromLog(session.NewLog(0), nil, report.Meta{Mode: "check", Command: e.command, Error: e.err.Error()})
+		rep := report.FromLog(eventlog.NewLog(0), nil, report.Meta{Mode: "check", Command: e.command, Error: e.err.Error()})
 		res.Status, res.Report, res.ExitStatus = "failed", &rep, exitFindings
 		return res
 	}

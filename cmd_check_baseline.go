@@ -10,7 +10,7 @@ import (
 	"sort"
 	"sync"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/session/report"
 	"linesman/wire"
 )
@@ -50,7 +50,7 @@ func openBaseline(path string) (*baseline, error) {
 // loadBaseline reads path, or starts an empty baseline when it does not
 // exist yet.
 func loadBaseline(path string) (*baseline, error) {
-	b := &baseline{path: path, file: baselineFile{Linesman: session.Version, Servers: map[string]*report.Definitions{}}}
+	b := &baseline{path: path, file: baselineFile{Linesman: eventlog.Version, Servers: map[string]*report.Definitions{}}}
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return b, nil
@@ -72,7 +72,7 @@ func loadBaseline(path string) (*baseline, error) {
 // out) is neither compared nor recorded — its tools are unknown, not gone
 // — and a note in its log says so. compared says whether the session was
 // judged against the baseline.
-func (b *baseline) judge(key string, log *session.Log, tr *session.Tracker) (compared bool) {
+func (b *baseline) judge(key string, log *eventlog.Log, tr *eventlog.Tracker) (compared bool) {
 	if b == nil {
 		return false
 	}
@@ -82,7 +82,7 @@ func (b *baseline) judge(key string, log *session.Log, tr *session.Tracker) (com
 	if len(defs.Listed) == 0 {
 		b.unlisted = append(b.unlisted, key)
 		b.mu.Unlock()
-		log.Append(session.Event{Type: session.EventNote, Note: unlistedNote(ok)})
+		log.Append(eventlog.Event{Type: eventlog.EventNote, Note: unlistedNote(ok)})
 		return false
 	}
 	if !ok {
@@ -94,11 +94,11 @@ func (b *baseline) judge(key string, log *session.Log, tr *session.Tracker) (com
 		return false
 	}
 	for _, c := range report.CompareDefinitions(old, defs) {
-		lf := session.LoggedFinding{Finding: wire.NewFinding(c.Code, c.Message()), FrameSeq: c.Seq()}
+		lf := eventlog.LoggedFinding{Finding: wire.NewFinding(c.Code, c.Message()), FrameSeq: c.Seq()}
 		if c.Seq() != 0 {
 			lf.Dir = wire.ServerToClient
 		}
-		log.Append(session.Event{Type: session.EventFinding, Finding: &lf})
+		log.Append(eventlog.Event{Type: eventlog.EventFinding, Finding: &lf})
 	}
 	return true
 }

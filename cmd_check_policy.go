@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/session/report"
 	"linesman/wire"
 )
@@ -70,31 +70,31 @@ func (p *policyFlags) active() bool {
 
 // judge logs a finding for each violation of the policy in a finished
 // session that took took from start to exit.
-func (p *policyFlags) judge(log *session.Log, tr *session.Tracker, took time.Duration) {
+func (p *policyFlags) judge(log *eventlog.Log, tr *eventlog.Tracker, took time.Duration) {
 	for _, f := range p.findings(log, tr, took) {
-		log.Append(session.Event{Type: session.EventFinding, Finding: &f})
+		log.Append(eventlog.Event{Type: eventlog.EventFinding, Finding: &f})
 	}
 }
 
 // findings are the policy's violations in a finished session.
-func (p *policyFlags) findings(log *session.Log, tr *session.Tracker, took time.Duration) []session.LoggedFinding {
-	var out []session.LoggedFinding
+func (p *policyFlags) findings(log *eventlog.Log, tr *eventlog.Tracker, took time.Duration) []eventlog.LoggedFinding {
+	var out []eventlog.LoggedFinding
 	add := func(code string, seq uint64, dir wire.Dir, format string, a ...any) {
-		out = append(out, session.LoggedFinding{Finding: wire.NewFinding(code, fmt.Sprintf(format, a...)), FrameSeq: seq, Dir: dir})
+		out = append(out, eventlog.LoggedFinding{Finding: wire.NewFinding(code, fmt.Sprintf(format, a...)), FrameSeq: seq, Dir: dir})
 	}
 	if p.maxDuration > 0 && took > p.maxDuration {
 		add("run-over-max-duration", 0, 0, "the run took %s, over --max-duration %s", took.Round(time.Millisecond), p.maxDuration)
 	}
 	if p.maxLatency > 0 {
 		for _, q := range tr.Requests() {
-			if q.Dir != wire.ClientToServer || q.State == session.ReqInFlight || q.EndedAt-q.SentAt <= p.maxLatency {
+			if q.Dir != wire.ClientToServer || q.State == eventlog.ReqInFlight || q.EndedAt-q.SentAt <= p.maxLatency {
 				continue
 			}
 			add("request-over-max-latency", q.Seq, wire.ClientToServer, "%s (id %s) took %s (%s), over --max-latency %s",
 				q.Method, q.ID, (q.EndedAt - q.SentAt).Round(time.Millisecond), q.State, p.maxLatency)
 		}
 	}
-	if len(p.expectTools) == 0 && len(p.forbidTools) == 0 || tr.Handshake().Era == session.EraUnknown {
+	if len(p.expectTools) == 0 && len(p.forbidTools) == 0 || tr.Handshake().Era == eventlog.EraUnknown {
 		return out // no tool policy, or no handshake: nothing was listed to judge
 	}
 	defs := report.DefinitionsOf(tr)

@@ -1,11 +1,12 @@
 package main
 
 import (
-	"linesman/wire"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"linesman/wire"
 )
 
 // TestDemoCheckIsClean: `linesman check -- linesman demo-server` exits 0 with

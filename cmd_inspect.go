@@ -11,7 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/session/report"
 	"linesman/themes"
 	"linesman/ui"
@@ -200,7 +200,7 @@ func inspectHandshake(r *serverRun) {
 	if err := s.Handshake(ctx); err != nil {
 		r.logf("handshake: %v", err)
 		if ctx.Err() == nil { // not because the user quit
-			s.Log().Append(session.Event{Type: session.EventNote,
+			s.Log().Append(eventlog.Event{Type: eventlog.EventNote,
 				Note: err.Error() + "; open the conversation by hand (c), or restart the server (R)"})
 		}
 		return

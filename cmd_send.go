@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -160,7 +161,7 @@ func sendSteps(next func() ([]byte, error), complete bool) headlessSteps {
 // (--raw input without a final newline): a server reading lines cannot see
 // it until its stdin closes, so waiting for its answer first would only
 // wait out the timeout.
-func unterminated(log *session.Log, seq uint64) bool {
+func unterminated(log *eventlog.Log, seq uint64) bool {
 	ev, ok := log.Get(seq)
 	if !ok || ev.Frame == nil || len(ev.Frame.Lines) == 0 {
 		return false

@@ -16,6 +16,7 @@ import (
 
 	"linesman/capture"
 	"linesman/session"
+	"linesman/session/eventlog"
 )
 
 const tapHeader = `linesman tap — watch the traffic of a real host
@@ -69,7 +70,7 @@ func runTap(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&tf.name, "name", "", "name of the tap, as 'linesman taps' lists it (default: the command's base name)")
 	fs.StringVar(&tf.dir, "dir", "", "directory of the tap captures (default: see above)")
 	fs.IntVar(&tf.maxFrame, "max-frame", 16<<20, "largest frame the judge keeps whole, in bytes (forwarding is never limited)")
-	durationVar(fs, &tf.timeout, "timeout", session.DefaultTimeout, "a request of the host unanswered this long is flagged request-timeout")
+	durationVar(fs, &tf.timeout, "timeout", eventlog.DefaultTimeout, "a request of the host unanswered this long is flagged request-timeout")
 	fs.IntVar(&tf.keep, "keep", 20, "ended captures of this tap's name to keep; older ones are removed when it starts")
 	sizeVar(fs, &tf.maxCapture, "max-capture", defaultTapMaxCapture, "largest capture file; past it, recording stops with a note and the traffic is still passed on (0: no limit)")
 	if status, ok := parseFlags(fs, args); !ok {
@@ -106,7 +107,7 @@ func tapRun(tf *tapFlags, command []string, stdin io.Reader, stdout, stderr io.W
 	defer restore()
 
 	limitTapMemory()
-	log := session.NewLog(tapRetention)
+	log := eventlog.NewLog(tapRetention)
 	rec := startTapRecording(tf, command, log, stderr)
 	defer rec.close()
 
@@ -255,7 +256,7 @@ type tapRecording struct {
 	closed bool
 }
 
-func startTapRecording(tf *tapFlags, command []string, log *session.Log, stderr io.Writer) *tapRecording {
+func startTapRecording(tf *tapFlags, command []string, log *eventlog.Log, stderr io.Writer) *tapRecording {
 	r := &tapRecording{stderr: stderr}
 	dir, err := capture.TapDir(tf.dir)
 	var path string

@@ -16,7 +16,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"linesman/capture"
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -154,13 +154,13 @@ func captured(c *capture.Capture) (c2s, s2c, stderr []byte) {
 	first, next := c.Log.Bounds()
 	for _, ev := range c.Log.Range(first, next) {
 		switch ev.Type {
-		case session.EventFrame:
+		case eventlog.EventFrame:
 			if ev.Dir == wire.ClientToServer {
 				c2s = append(c2s, ev.Frame.Raw()...)
 			} else {
 				s2c = append(s2c, ev.Frame.Raw()...)
 			}
-		case session.EventStderr:
+		case eventlog.EventStderr:
 			stderr = append(stderr, ev.Stderr.Content...)
 			stderr = append(stderr, ev.Stderr.Term.Bytes()...)
 		}
@@ -256,7 +256,7 @@ func TestTapUnderCommandTransport(t *testing.T) {
 	if tl[0].Live || tl[0].State != "exit 0" || tl[0].Name != "demo" {
 		t.Errorf("tap listed as %+v; want demo, ended, exit 0", tl[0])
 	}
-	if c.Tracker.Era() == session.EraUnknown {
+	if c.Tracker.Era() == eventlog.EraUnknown {
 		t.Errorf("the judge did not learn the era from the host's traffic")
 	}
 }

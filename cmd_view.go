@@ -14,7 +14,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"linesman/capture"
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/themes"
 	"linesman/ui"
 )
@@ -234,7 +234,7 @@ var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c
 // tailTranscript prints the log's events from Seq next on as they are
 // appended, until done is closed and what was appended up to that moment is
 // printed; it returns the Seq of the next event to print.
-func tailTranscript(w io.Writer, log *session.Log, next uint64, done <-chan struct{}) uint64 {
+func tailTranscript(w io.Writer, log *eventlog.Log, next uint64, done <-chan struct{}) uint64 {
 	signal, cancel := log.Subscribe()
 	defer cancel()
 	for {

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"linesman/capture"
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -28,8 +28,8 @@ import (
 func TestViewFollow(t *testing.T) {
 	bin := linesmanBinary(t)
 	path := filepath.Join(t.TempDir(), "live.jsonl")
-	log := session.NewLog(0)
-	tr := session.NewTracker(session.TrackerOptions{})
+	log := eventlog.NewLog(0)
+	tr := eventlog.NewTracker(eventlog.TrackerOptions{})
 	rec, err := capture.Create(path, log, capture.Header{Command: []string{"srv"}})
 	if err != nil {
 		t.Fatal(err)
@@ -85,13 +85,13 @@ func TestViewFollow(t *testing.T) {
 		if i%2 == 1 {
 			raw := fmt.Appendf(nil, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"i\":%d,\"pad\":%q}}\n", i, strings.Repeat("z", i*97%5000))
 			for _, f := range wire.FramesOf(raw, wire.Options{}) {
-				log.AppendWith(func(seq uint64, at time.Duration) session.Event {
-					tr.Apply(&session.Event{Type: session.EventFrame, Seq: seq, Dir: wire.ServerToClient, Frame: f, At: at})
-					return session.Event{Type: session.EventFrame, Dir: wire.ServerToClient, Frame: f}
+				log.AppendWith(func(seq uint64, at time.Duration) eventlog.Event {
+					tr.Apply(&eventlog.Event{Type: eventlog.EventFrame, Seq: seq, Dir: wire.ServerToClient, Frame: f, At: at})
+					return eventlog.Event{Type: eventlog.EventFrame, Dir: wire.ServerToClient, Frame: f}
 				})
 			}
 		} else {
-			log.Append(session.Event{Type: session.EventNote, Note: fmt.Sprintf("note-%d", i)})
+			log.Append(eventlog.Event{Type: eventlog.EventNote, Note: fmt.Sprintf("note-%d", i)})
 		}
 		if i%100 == 0 {
 			waitFor(i)
@@ -209,14 +209,14 @@ const craftedViewText = "\x1b]2;PWNED-TITLE\x07\x1b]52;c;UFdORUQ=\x1b\\\x1b_apc\
 func writeCraftedCapture(t *testing.T) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "crafted.jsonl")
-	log := session.NewLog(0)
+	log := eventlog.NewLog(0)
 	rec, err := capture.Create(path, log, capture.Header{Command: []string{"srv"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	log.Append(session.Event{Type: session.EventProcess, Process: &session.ProcessEvent{State: session.StateRunning, Pid: 42}})
-	log.Append(session.Event{Type: session.EventFinding, Finding: &session.LoggedFinding{Finding: wire.Finding{Code: craftedViewText, Severity: wire.SeverityError, Message: "crafted"}}})
-	log.Append(session.Event{Type: session.EventProcess, Process: &session.ProcessEvent{State: session.StateExited, Pid: 42, ExitCode: -1, Signal: craftedViewText}})
+	log.Append(eventlog.Event{Type: eventlog.EventProcess, Process: &eventlog.ProcessEvent{State: eventlog.StateRunning, Pid: 42}})
+	log.Append(eventlog.Event{Type: eventlog.EventFinding, Finding: &eventlog.LoggedFinding{Finding: wire.Finding{Code: craftedViewText, Severity: wire.SeverityError, Message: "crafted"}}})
+	log.Append(eventlog.Event{Type: eventlog.EventProcess, Process: &eventlog.ProcessEvent{State: eventlog.StateExited, Pid: 42, ExitCode: -1, Signal: craftedViewText}})
 	if err := rec.Close(); err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ import (
 	"strings"
 	"time"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 )
 
 // Exit statuses of the headless modes (and of usage errors everywhere).
@@ -67,7 +67,7 @@ func main() {
 // collector run more often.
 func limitMemory() {
 	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(session.MemoryLimit)
+		debug.SetMemoryLimit(eventlog.MemoryLimit)
 	}
 }
 
@@ -116,7 +116,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprint(stdout, usageText)
 			return exitOK
 		case "--version", "-version", "version":
-			fmt.Fprintf(stdout, "linesman %s\n", session.Version)
+			fmt.Fprintf(stdout, "linesman %s\n", eventlog.Version)
 			return exitOK
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 )
 
 // TestVersionFlag: `linesman --version` prints the version and exits 0,
@@ -16,7 +16,7 @@ func TestVersionFlag(t *testing.T) {
 		if code := run([]string{arg}, strings.NewReader(""), &out, &errOut); code != exitOK {
 			t.Fatalf("linesman %s: exit %d (%s)", arg, code, errOut.String())
 		}
-		if got, want := out.String(), "linesman "+session.Version+"\n"; got != want {
+		if got, want := out.String(), "linesman "+eventlog.Version+"\n"; got != want {
 			t.Errorf("linesman %s printed %q, want %q", arg, got, want)
 		}
 	}

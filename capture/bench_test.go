@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -49,8 +50,8 @@ func benchStream(frames int) []byte {
 // pipe, the stream arrives through an OS pipe written by another goroutine
 // in 64 KiB writes, as a server's stdout does.
 func pump(tb testing.TB, stream []byte, path string, perRecord, pipe bool) int {
-	log := session.NewLog(0)
-	tr := session.NewTracker(session.TrackerOptions{})
+	log := eventlog.NewLog(0)
+	tr := eventlog.NewTracker(eventlog.TrackerOptions{})
 	var rec *Recorder
 	if path != "" {
 		var err error
@@ -84,9 +85,9 @@ func pump(tb testing.TB, stream []byte, path string, perRecord, pipe bool) int {
 		if err != nil {
 			break
 		}
-		log.AppendWith(func(seq uint64, at time.Duration) session.Event {
-			tr.Apply(&session.Event{Type: session.EventFrame, Seq: seq, Dir: wire.ServerToClient, Frame: f, At: at})
-			return session.Event{Type: session.EventFrame, Dir: wire.ServerToClient, Frame: f}
+		log.AppendWith(func(seq uint64, at time.Duration) eventlog.Event {
+			tr.Apply(&eventlog.Event{Type: eventlog.EventFrame, Seq: seq, Dir: wire.ServerToClient, Frame: f, At: at})
+			return eventlog.Event{Type: eventlog.EventFrame, Dir: wire.ServerToClient, Frame: f}
 		})
 		n++
 	}
@@ -181,10 +182,10 @@ func cpuTime() time.Duration {
 // BenchmarkEncodeFrame measures the hand-built frame record alone.
 func BenchmarkEncodeFrame(b *testing.B) {
 	frames := wire.FramesOf(benchStream(100), wire.Options{})
-	evs := make([]session.Event, len(frames))
+	evs := make([]eventlog.Event, len(frames))
 	size := 0
 	for i, f := range frames {
-		evs[i] = session.Event{Seq: uint64(i + 1), At: time.Duration(i) * time.Millisecond, Type: session.EventFrame, Dir: wire.ServerToClient, Frame: f}
+		evs[i] = eventlog.Event{Seq: uint64(i + 1), At: time.Duration(i) * time.Millisecond, Type: eventlog.EventFrame, Dir: wire.ServerToClient, Frame: f}
 		size += len(f.Raw())
 	}
 	var buf []byte
@@ -225,9 +226,9 @@ func BenchmarkOpen(b *testing.B) {
 // ratio; "cpu-ns/frame" counts every thread of the process.
 func BenchmarkRecorder(b *testing.B) {
 	frames := wire.FramesOf(benchStream(5000), wire.Options{})
-	log := session.NewLog(0)
+	log := eventlog.NewLog(0)
 	for _, f := range frames {
-		log.Append(session.Event{Type: session.EventFrame, Dir: wire.ServerToClient, Frame: f})
+		log.Append(eventlog.Event{Type: eventlog.EventFrame, Dir: wire.ServerToClient, Frame: f})
 	}
 	path := filepath.Join(b.TempDir(), "bench.jsonl")
 	var cpu time.Duration

@@ -12,7 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -21,8 +21,8 @@ import (
 // wire.Framer, stderr through a wire.Splitter, every frame through the
 // tracker with Log.AppendWith.
 type script struct {
-	log *session.Log
-	tr  *session.Tracker
+	log *eventlog.Log
+	tr  *eventlog.Tracker
 	max int
 
 	c2s, s2c []byte // every byte each way, to check the raw round trip
@@ -30,14 +30,14 @@ type script struct {
 
 func newScript(retention int64, maxFrame int) *script {
 	return &script{
-		log: session.NewLog(retention),
-		tr:  session.NewTracker(session.TrackerOptions{}),
+		log: eventlog.NewLog(retention),
+		tr:  eventlog.NewTracker(eventlog.TrackerOptions{}),
 		max: maxFrame,
 	}
 }
 
 func (s *script) frame(dir wire.Dir, f *wire.Frame) uint64 {
-	return session.Record(s.log, s.tr, session.Event{Type: session.EventFrame, Dir: dir, Frame: f})
+	return eventlog.Record(s.log, s.tr, eventlog.Event{Type: eventlog.EventFrame, Dir: dir, Frame: f})
 }
 
 // send logs what the client wrote, as Session.Send does.
@@ -70,27 +70,27 @@ func (s *script) stderr(t testing.TB, text []byte) {
 		if err != nil {
 			break
 		}
-		s.log.Append(session.Event{Type: session.EventStderr, Stderr: &l})
+		s.log.Append(eventlog.Event{Type: eventlog.EventStderr, Stderr: &l})
 	}
 }
 
-func (s *script) process(p session.ProcessEvent) {
-	s.fact(session.Event{Type: session.EventProcess, Process: &p})
+func (s *script) process(p eventlog.ProcessEvent) {
+	s.fact(eventlog.Event{Type: eventlog.EventProcess, Process: &p})
 }
 
-func (s *script) finding(f session.LoggedFinding) {
-	s.log.Append(session.Event{Type: session.EventFinding, Finding: &f})
+func (s *script) finding(f eventlog.LoggedFinding) {
+	s.log.Append(eventlog.Event{Type: eventlog.EventFinding, Finding: &f})
 }
 
-func (s *script) note(n string) { s.log.Append(session.Event{Type: session.EventNote, Note: n}) }
+func (s *script) note(n string) { s.log.Append(eventlog.Event{Type: eventlog.EventNote, Note: n}) }
 
 // fact logs an event the fold sees (an era decision, a restart, a timeout,
 // the end), applied to the tracker under the log's lock as the session does,
 // with the findings it settles logged after it.
-func (s *script) fact(ev session.Event) { session.Record(s.log, s.tr, ev) }
+func (s *script) fact(ev eventlog.Event) { eventlog.Record(s.log, s.tr, ev) }
 
 // record writes the script's log to a fresh capture file and returns its path.
-func record(t testing.TB, log *session.Log, h Header) string {
+func record(t testing.TB, log *eventlog.Log, h Header) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "session.jsonl")
 	r, err := Create(path, log, h)
@@ -105,7 +105,7 @@ func record(t testing.TB, log *session.Log, h Header) string {
 
 // sameEvents fails unless got holds exactly the events of want: types,
 // order, Seqs, times, directions, raw bytes, classification and findings.
-func sameEvents(t testing.TB, want, got *session.Log) {
+func sameEvents(t testing.TB, want, got *eventlog.Log) {
 	t.Helper()
 	wf, wn := want.Bounds()
 	gf, gn := got.Bounds()
@@ -123,7 +123,7 @@ func sameEvents(t testing.TB, want, got *session.Log) {
 	}
 }
 
-func diffEvent(w, g *session.Event) error {
+func diffEvent(w, g *eventlog.Event) error {
 	switch {
 	case w.Seq != g.Seq:
 		return fmt.Errorf("seq %d, want %d", g.Seq, w.Seq)
@@ -139,7 +139,7 @@ func diffEvent(w, g *session.Event) error {
 		return fmt.Errorf("note %q, want %q", g.Note, w.Note)
 	}
 	switch w.Type {
-	case session.EventFrame:
+	case eventlog.EventFrame:
 		if len(w.Frame.Lines) != len(g.Frame.Lines) {
 			return fmt.Errorf("%d lines, want %d", len(g.Frame.Lines), len(w.Frame.Lines))
 		}
@@ -154,21 +154,21 @@ func diffEvent(w, g *session.Event) error {
 		if fmt.Sprint(w.Frame.Findings) != fmt.Sprint(g.Frame.Findings) {
 			return fmt.Errorf("findings %v, want %v", g.Frame.Findings, w.Frame.Findings)
 		}
-	case session.EventStderr:
+	case eventlog.EventStderr:
 		return diffLine(w.Stderr, g.Stderr)
-	case session.EventProcess:
+	case eventlog.EventProcess:
 		if *w.Process != *g.Process {
 			return fmt.Errorf("process %+v, want %+v", *g.Process, *w.Process)
 		}
-	case session.EventFinding:
+	case eventlog.EventFinding:
 		if *w.Finding != *g.Finding {
 			return fmt.Errorf("finding %+v, want %+v", *g.Finding, *w.Finding)
 		}
-	case session.EventEra:
+	case eventlog.EventEra:
 		if *w.Era != *g.Era {
 			return fmt.Errorf("era %+v, want %+v", *g.Era, *w.Era)
 		}
-	case session.EventRestart:
+	case eventlog.EventRestart:
 		if fmt.Sprint(*w.Restart) != fmt.Sprint(*g.Restart) {
 			return fmt.Errorf("restart %+v, want %+v", *g.Restart, *w.Restart)
 		}
@@ -198,11 +198,11 @@ func clip(b []byte) []byte {
 }
 
 // rawOf concatenates the raw bytes of every frame in one direction.
-func rawOf(log *session.Log, dir wire.Dir) []byte {
+func rawOf(log *eventlog.Log, dir wire.Dir) []byte {
 	first, next := log.Bounds()
 	var out []byte
 	for _, ev := range log.Range(first, next) {
-		if ev.Type == session.EventFrame && ev.Dir == dir {
+		if ev.Type == eventlog.EventFrame && ev.Dir == dir {
 			out = append(out, ev.Frame.Raw()...)
 		}
 	}
@@ -259,17 +259,17 @@ func TestRoundTrip(t *testing.T) {
 			s.serve(t, []byte("{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"params\":{\"s\":\"\x1b[2J\"}}\n"))
 		}},
 		{"everything-else", 0, func(t *testing.T, s *script) {
-			s.process(session.ProcessEvent{State: session.StateStarting, Detail: "starting fake \"server\""})
-			s.process(session.ProcessEvent{State: session.StateRunning, Pid: 4242})
+			s.process(eventlog.ProcessEvent{State: eventlog.StateStarting, Detail: "starting fake \"server\""})
+			s.process(eventlog.ProcessEvent{State: eventlog.StateRunning, Pid: 4242})
 			s.note("era: legacy (server/discover answered -32601)")
 			s.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}\n")
 			s.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n")
 			s.serve(t, []byte("\xef\xbb\xbf{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n{\"jsonrpc\":\"2.0\",\"id\":\"1\",\"result\":{}}\n[1,2]\n"))
-			s.finding(session.LoggedFinding{Finding: wire.NewFinding("request-timeout", "no answer to ping"), FrameSeq: 5, Dir: wire.ClientToServer})
-			s.process(session.ProcessEvent{State: session.StateExiting, Step: session.StepStdinClose, Pid: 4242})
-			s.process(session.ProcessEvent{State: session.StateExiting, Step: session.StepSIGTERM, Pid: 4242})
-			s.process(session.ProcessEvent{State: session.StateExited, Step: session.StepSIGTERM, Pid: 4242, ExitCode: -1, Signal: "SIGTERM", ShutdownTook: 2*time.Second + 3})
-			s.finding(session.LoggedFinding{Finding: wire.NewFinding("stderr-escape-sequences", "ESC [ 3 1 m")})
+			s.finding(eventlog.LoggedFinding{Finding: wire.NewFinding("request-timeout", "no answer to ping"), FrameSeq: 5, Dir: wire.ClientToServer})
+			s.process(eventlog.ProcessEvent{State: eventlog.StateExiting, Step: eventlog.StepStdinClose, Pid: 4242})
+			s.process(eventlog.ProcessEvent{State: eventlog.StateExiting, Step: eventlog.StepSIGTERM, Pid: 4242})
+			s.process(eventlog.ProcessEvent{State: eventlog.StateExited, Step: eventlog.StepSIGTERM, Pid: 4242, ExitCode: -1, Signal: "SIGTERM", ShutdownTook: 2*time.Second + 3})
+			s.finding(eventlog.LoggedFinding{Finding: wire.NewFinding("stderr-escape-sequences", "ESC [ 3 1 m")})
 			s.serve(t, []byte("{\"jsonrpc\":\"2.0\",\"id\":9,\"result\":{}}")) // unterminated
 		}},
 	}
@@ -292,7 +292,7 @@ func TestRoundTrip(t *testing.T) {
 			if got := rawOf(c.Log, wire.ServerToClient); !bytes.Equal(got, s.s2c) && !truncatedAny(c.Log) {
 				t.Errorf("server bytes differ: %q, want %q", clip(got), clip(s.s2c))
 			}
-			if c.Header.Format != FormatName || c.Header.Version != FormatVersion || c.Header.Linesman != session.Version ||
+			if c.Header.Format != FormatName || c.Header.Version != FormatVersion || c.Header.Linesman != eventlog.Version ||
 				strings.Join(c.Header.Command, " ") != "server --flag" {
 				t.Errorf("header %+v", c.Header)
 			}
@@ -307,10 +307,10 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
-func truncatedAny(log *session.Log) bool {
+func truncatedAny(log *eventlog.Log) bool {
 	first, next := log.Bounds()
 	for _, ev := range log.Range(first, next) {
-		if ev.Type == session.EventFrame && ev.Frame.Truncated() {
+		if ev.Type == eventlog.EventFrame && ev.Frame.Truncated() {
 			return true
 		}
 	}
@@ -485,8 +485,8 @@ func TestDroppedEvents(t *testing.T) {
 	if first == 1 {
 		t.Fatal("retention dropped nothing; the test needs a smaller budget")
 	}
-	s.finding(session.LoggedFinding{Finding: wire.NewFinding("request-timeout", "kept"), FrameSeq: next - 1})
-	s.finding(session.LoggedFinding{Finding: wire.NewFinding("request-timeout", "dropped"), FrameSeq: 1})
+	s.finding(eventlog.LoggedFinding{Finding: wire.NewFinding("request-timeout", "kept"), FrameSeq: next - 1})
+	s.finding(eventlog.LoggedFinding{Finding: wire.NewFinding("request-timeout", "dropped"), FrameSeq: 1})
 	path := record(t, s.log, Header{})
 	c, err := Open(path)
 	if err != nil {
@@ -504,7 +504,7 @@ func TestDroppedEvents(t *testing.T) {
 	if kept.Finding == nil || kept.Finding.FrameSeq != cn-3 {
 		t.Fatalf("finding about a kept frame: %+v, want frame seq %d", kept.Finding, cn-3)
 	}
-	if f, _ := c.Log.Get(kept.Finding.FrameSeq); f.Type != session.EventFrame || f.Frame.Msg.ID != wire.IntID(100) {
+	if f, _ := c.Log.Get(kept.Finding.FrameSeq); f.Type != eventlog.EventFrame || f.Frame.Msg.ID != wire.IntID(100) {
 		t.Errorf("the finding points at %+v", f)
 	}
 	gone, _ := c.Log.Get(cn - 1)
@@ -555,7 +555,7 @@ func FuzzFrameRecord(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, fr := range wire.FramesOf(data, wire.Options{MaxFrame: 4096}) {
-			ev := session.Event{Seq: 1, At: 1, Type: session.EventFrame, Dir: wire.ServerToClient, Frame: fr}
+			ev := eventlog.Event{Seq: 1, At: 1, Type: eventlog.EventFrame, Dir: wire.ServerToClient, Frame: fr}
 			rec := appendEvent(nil, &ev)
 			for _, c := range rec[:len(rec)-1] {
 				if c < 0x20 || c == 0x7f {
@@ -600,10 +600,10 @@ func TestDrainAcrossDrops(t *testing.T) {
 		{"between-drains", 20 << 10, 10, 5 * batch, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			log := session.NewLog(tc.retention)
+			log := eventlog.NewLog(tc.retention)
 			add := func(n int) {
 				for range n {
-					log.Append(session.Event{Type: session.EventNote, Note: strings.Repeat("n", 100)})
+					log.Append(eventlog.Event{Type: eventlog.EventNote, Note: strings.Repeat("n", 100)})
 				}
 			}
 			path := filepath.Join(t.TempDir(), "c.jsonl")
@@ -641,7 +641,7 @@ func TestDrainAcrossDrops(t *testing.T) {
 func TestRoundTripTracker(t *testing.T) {
 	const timeout = 10 * time.Millisecond
 	s := newScript(0, 0)
-	s.tr = session.NewTracker(session.TrackerOptions{Timeout: timeout})
+	s.tr = eventlog.NewTracker(eventlog.TrackerOptions{Timeout: timeout})
 	s.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\"}\n")
 	s.send("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\"}\n")
 	s.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":2}}\n")
@@ -649,12 +649,12 @@ func TestRoundTripTracker(t *testing.T) {
 	// request 1 (not 2, cancelled) times out; the session logs the timeout
 	// and what it settles, at that time.
 	time.Sleep(3 * timeout)
-	s.fact(session.Event{Type: session.EventTimeout})
+	s.fact(eventlog.Event{Type: eventlog.EventTimeout})
 	s.serve(t, []byte("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}\n"))
 	s.send("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\n")
-	s.process(session.ProcessEvent{State: session.StateExited, ExitCode: 0})
+	s.process(eventlog.ProcessEvent{State: eventlog.StateExited, ExitCode: 0})
 	// The end is logged a moment after the exit, as the session does.
-	s.fact(session.Event{Type: session.EventEnd, End: &session.EndEvent{Exited: true}})
+	s.fact(eventlog.Event{Type: eventlog.EventEnd, End: &eventlog.EndEvent{Exited: true}})
 
 	c, err := Open(record(t, s.log, Header{TimeoutNs: int64(timeout)}))
 	if err != nil {
@@ -668,11 +668,11 @@ func TestRoundTripTracker(t *testing.T) {
 	codes := ""
 	first, end := c.Log.Bounds()
 	for _, ev := range c.Log.Range(first, end) {
-		if ev.Type == session.EventFrame {
+		if ev.Type == eventlog.EventFrame {
 			for _, f := range ev.Frame.Findings {
 				codes += f.Code + " "
 			}
-		} else if ev.Type == session.EventFinding {
+		} else if ev.Type == eventlog.EventFinding {
 			codes += ev.Finding.Code + " "
 		}
 	}
@@ -689,18 +689,18 @@ func TestRoundTripTracker(t *testing.T) {
 // plain one, or it would flag what the live session did not.
 func TestRoundTripRestart(t *testing.T) {
 	s := newScript(0, 0)
-	s.process(session.ProcessEvent{State: session.StateRunning, Pid: 10})
+	s.process(eventlog.ProcessEvent{State: eventlog.StateRunning, Pid: 10})
 	s.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\"}\n")
-	s.process(session.ProcessEvent{State: session.StateExited, Pid: 10, ExitCode: -1, Signal: "SIGTERM", Step: session.StepSIGTERM})
-	s.fact(session.Event{Type: session.EventRestart, Restart: &session.RestartEvent{N: 1, Command: []string{"srv"}},
+	s.process(eventlog.ProcessEvent{State: eventlog.StateExited, Pid: 10, ExitCode: -1, Signal: "SIGTERM", Step: eventlog.StepSIGTERM})
+	s.fact(eventlog.Event{Type: eventlog.EventRestart, Restart: &eventlog.RestartEvent{N: 1, Command: []string{"srv"}},
 		Note: "restart #1: starting srv again"})
-	s.process(session.ProcessEvent{State: session.StateRunning, Pid: 11})
+	s.process(eventlog.ProcessEvent{State: eventlog.StateRunning, Pid: 11})
 	s.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\"}\n")
 	s.serve(t, []byte("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n"))
 	s.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n") // reused now
-	s.process(session.ProcessEvent{State: session.StateExited, Pid: 11})
+	s.process(eventlog.ProcessEvent{State: eventlog.StateExited, Pid: 11})
 	// As the session does: the end, after the exit.
-	s.fact(session.Event{Type: session.EventEnd, End: &session.EndEvent{Exited: true}})
+	s.fact(eventlog.Event{Type: eventlog.EventEnd, End: &eventlog.EndEvent{Exited: true}})
 
 	c, err := Open(record(t, s.log, Header{}))
 	if err != nil {
@@ -717,10 +717,10 @@ func TestRoundTripRestart(t *testing.T) {
 // here a server request in the modern era, and a reused id whose severity
 // depends on the era.
 func TestRoundTripEra(t *testing.T) {
-	for _, era := range []session.Era{session.EraModern, session.EraLegacy} {
+	for _, era := range []eventlog.Era{eventlog.EraModern, eventlog.EraLegacy} {
 		s := newScript(0, 0)
 		// The words say nothing the fold reads: only the typed decision.
-		s.fact(session.Event{Type: session.EventEra, Era: &session.EraDecision{Era: era, Version: "v-" + era.String()}, Note: "decided"})
+		s.fact(eventlog.Event{Type: eventlog.EventEra, Era: &eventlog.EraDecision{Era: era, Version: "v-" + era.String()}, Note: "decided"})
 		s.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\"}\n")
 		s.serve(t, []byte("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"roots/list\"}\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n"))
 		s.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\"}\n")
@@ -780,7 +780,7 @@ func FuzzOpen(f *testing.F) {
 		}
 		first, next := rd.c.Log.Bounds()
 		for _, ev := range rd.c.Log.Range(first, next) {
-			if ev.Type == session.EventFrame && (ev.Frame == nil || len(ev.Frame.Lines) == 0) {
+			if ev.Type == eventlog.EventFrame && (ev.Frame == nil || len(ev.Frame.Lines) == 0) {
 				t.Fatalf("a frame event without lines: %+v", ev)
 			}
 		}
@@ -792,14 +792,14 @@ func FuzzOpen(f *testing.F) {
 // the file reads back.
 func TestCreateLimited(t *testing.T) {
 	const limit = 20 << 10
-	log := session.NewLog(0)
+	log := eventlog.NewLog(0)
 	path := filepath.Join(t.TempDir(), "c.jsonl")
 	r, err := CreateLimited(path, log, Header{}, limit)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for range 500 {
-		log.Append(session.Event{Type: session.EventNote, Note: strings.Repeat("n", 100)})
+		log.Append(eventlog.Event{Type: eventlog.EventNote, Note: strings.Repeat("n", 100)})
 	}
 	err = r.Close()
 	if !errors.Is(err, ErrLimit) {
@@ -818,7 +818,7 @@ func TestCreateLimited(t *testing.T) {
 	}
 	_, next := c.Log.Bounds()
 	last, _ := c.Log.Get(next - 1)
-	if last.Type != session.EventNote || !strings.Contains(last.Note, "reached its limit of 20480 bytes") {
+	if last.Type != eventlog.EventNote || !strings.Contains(last.Note, "reached its limit of 20480 bytes") {
 		t.Errorf("last event %+v, want the note that the capture stops", last)
 	}
 	if n := c.Log.Len(); n < 100 || n >= 500 {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -22,9 +22,9 @@ func sessionFindings(c *Capture) []wire.Finding {
 			continue
 		}
 		switch {
-		case ev.Type == session.EventFrame:
+		case ev.Type == eventlog.EventFrame:
 			out = append(out, ev.Frame.Findings...)
-		case ev.Type == session.EventFinding:
+		case ev.Type == eventlog.EventFinding:
 			out = append(out, ev.Finding.Finding)
 		}
 	}

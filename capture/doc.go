@@ -1,7 +1,7 @@
 // Package capture moves a session's event log to and from files.
 //
 // A capture is JSON Lines (format "linesman-capture", FormatVersion): a
-// header record, then one record per event of the session.Log, in log order.
+// header record, then one record per event of the eventlog.Log, in log order.
 // Frames and stderr lines keep their exact bytes — the JSON value itself when
 // a line is exactly one (the usual frame), else a JSON string when the bytes
 // are valid UTF-8, base64 otherwise; plus the terminator, the real length and
@@ -12,9 +12,9 @@
 // is read, never split across write calls, to a file opened O_APPEND, so a
 // crash or kill -9 of linesman loses at most the record being written; Open
 // skips (and reports) such a torn last line.
-// Open and Follow refill a fresh session.Log exactly as a live session would,
+// Open and Follow refill a fresh eventlog.Log exactly as a live session would,
 // recomputing every frame's findings from the raw bytes with the current wire
-// and session.Tracker code, so that a capture made by an older linesman
+// and eventlog.Tracker code, so that a capture made by an older linesman
 // benefits from newer checks. Export writes a log as a replay script, a
 // findings report or a transcript.
 //

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/session/report"
 	"linesman/wire"
 )
@@ -28,7 +28,7 @@ var ErrNoCommand = errors.New("the capture names no server command")
 // or octal \NNN), so the script itself is plain ASCII and survives mail and
 // copy-paste. It is a teaching artefact and a bug-report attachment: the
 // frames go in all at once, not with the timing of the session.
-func WriteReplay(w io.Writer, log *session.Log, h Header) error {
+func WriteReplay(w io.Writer, log *eventlog.Log, h Header) error {
 	if len(h.Command) == 0 {
 		return ErrNoCommand
 	}
@@ -36,7 +36,7 @@ func WriteReplay(w io.Writer, log *session.Log, h Header) error {
 	first, next := log.Bounds()
 	var frames, bytes int64
 	for seq := first; seq < next; seq++ {
-		if ev, ok := log.Get(seq); ok && ev.Type == session.EventFrame && ev.Dir == wire.ClientToServer {
+		if ev, ok := log.Get(seq); ok && ev.Type == eventlog.EventFrame && ev.Dir == wire.ClientToServer {
 			frames++
 			bytes += int64(len(ev.Frame.Raw()))
 		}
@@ -61,7 +61,7 @@ func WriteReplay(w io.Writer, log *session.Log, h Header) error {
 	fmt.Fprintln(bw, "{")
 	for seq := first; seq < next; seq++ {
 		ev, ok := log.Get(seq)
-		if !ok || ev.Type != session.EventFrame || ev.Dir != wire.ClientToServer {
+		if !ok || ev.Type != eventlog.EventFrame || ev.Dir != wire.ClientToServer {
 			continue
 		}
 		label := fmt.Sprintf("frame %d", ev.Seq)
@@ -199,7 +199,7 @@ func commentSafe(s string) string {
 // physical line for frames), with times since the start. Everything the
 // server wrote is made inert: escape sequences and control bytes are shown as
 // visible symbols and never reach the terminal.
-func WriteTranscript(w io.Writer, log *session.Log, h Header) error {
+func WriteTranscript(w io.Writer, log *eventlog.Log, h Header) error {
 	bw := bufio.NewWriter(w)
 	WriteTranscriptHeader(bw, log, h)
 	first, next := log.Bounds()
@@ -212,7 +212,7 @@ func WriteTranscript(w io.Writer, log *session.Log, h Header) error {
 }
 
 // WriteTranscriptHeader writes the transcript's opening lines.
-func WriteTranscriptHeader(w io.Writer, log *session.Log, h Header) {
+func WriteTranscriptHeader(w io.Writer, log *eventlog.Log, h Header) {
 	fmt.Fprintf(w, "# linesman session: %s\n", inert(shellQuote(h.Command)))
 	if !h.Start.IsZero() {
 		fmt.Fprintf(w, "# started %s", h.Start.Format(time.RFC3339Nano))
@@ -230,10 +230,10 @@ func WriteTranscriptHeader(w io.Writer, log *session.Log, h Header) {
 }
 
 // WriteTranscriptEvent writes one event's rows.
-func WriteTranscriptEvent(w io.Writer, ev *session.Event) {
+func WriteTranscriptEvent(w io.Writer, ev *eventlog.Event) {
 	at := fmt.Sprintf("%12.6f", ev.At.Seconds())
 	switch ev.Type {
-	case session.EventFrame:
+	case eventlog.EventFrame:
 		f := ev.Frame
 		what := f.Msg.Kind.String()
 		if id := f.Msg.ID.String(); id != "" {
@@ -253,15 +253,15 @@ func WriteTranscriptEvent(w io.Writer, ev *session.Event) {
 		for _, x := range f.Findings {
 			fmt.Fprintf(w, "%12s  %s  ! %s %s: %s\n", "", ev.Dir, x.Severity, inert(x.Code), inert(x.Message))
 		}
-	case session.EventStderr:
+	case eventlog.EventStderr:
 		fmt.Fprintf(w, "%s  err  %s\n", at, lineText(ev.Stderr))
-	case session.EventProcess:
+	case eventlog.EventProcess:
 		p := ev.Process
 		s := p.State.String()
 		switch p.State {
-		case session.StateExiting:
+		case eventlog.StateExiting:
 			s += " (" + p.Step.String() + ")"
-		case session.StateExited:
+		case eventlog.StateExited:
 			if p.Signal != "" {
 				s += " by " + inert(p.Signal) // a crafted file's word
 			} else {
@@ -279,14 +279,14 @@ func WriteTranscriptEvent(w io.Writer, ev *session.Event) {
 			s += ": " + inert(p.Detail)
 		}
 		fmt.Fprintf(w, "%s  proc %s\n", at, s)
-	case session.EventFinding:
+	case eventlog.EventFinding:
 		x := ev.Finding
 		fmt.Fprintf(w, "%s  !    %s %s: %s", at, x.Severity, inert(x.Code), inert(x.Message))
 		if x.FrameSeq != 0 {
 			fmt.Fprintf(w, " (frame #%d)", x.FrameSeq)
 		}
 		fmt.Fprintln(w)
-	case session.EventNote, session.EventEra, session.EventRestart, session.EventStdinClosed:
+	case eventlog.EventNote, eventlog.EventEra, eventlog.EventRestart, eventlog.EventStdinClosed:
 		if ev.IsNote() {
 			fmt.Fprintf(w, "%s  note %s\n", at, inert(ev.Note))
 		}
@@ -316,7 +316,7 @@ var Formats = []string{"replay", "findings", "transcript"}
 // script, the findings report, or the transcript. tr may be nil (the
 // findings report then has no requests list). The UI and `linesman export`
 // both go through here.
-func Export(w io.Writer, format string, log *session.Log, tr *session.Tracker, h Header) error {
+func Export(w io.Writer, format string, log *eventlog.Log, tr *eventlog.Tracker, h Header) error {
 	switch format {
 	case "replay":
 		return WriteReplay(w, log, h)
@@ -331,7 +331,7 @@ func Export(w io.Writer, format string, log *session.Log, tr *session.Tracker, h
 // WriteFindings writes the log's findings report as JSON, in the schema of
 // `linesman check --json`. The pairing and the handshake facts are the
 // tracker's (the projection of the log), as everywhere else.
-func WriteFindings(w io.Writer, log *session.Log, tr *session.Tracker, h Header) error {
+func WriteFindings(w io.Writer, log *eventlog.Log, tr *eventlog.Tracker, h Header) error {
 	r := report.FromLog(log, tr, report.Meta{Mode: "export", Command: h.Command})
 	return r.WriteJSON(w)
 }

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -88,16 +88,16 @@ func TestReplayNeedsACommand(t *testing.T) {
 // TestTranscriptIsInert: nothing the server wrote reaches the terminal raw.
 func TestTranscriptIsInert(t *testing.T) {
 	s := newScript(0, 0)
-	s.process(session.ProcessEvent{State: session.StateRunning, Pid: 7, Detail: "started \x1b[2Jsrv"})
+	s.process(eventlog.ProcessEvent{State: eventlog.StateRunning, Pid: 7, Detail: "started \x1b[2Jsrv"})
 	s.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}\r\n")
 	s.serve(t, []byte("oops \x1b]52;c;Zm9v\x07 \xff\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}"))
 	s.stderr(t, []byte("\x1b[31merror\x1b[0m \xc2\x9b\n"))
-	s.finding(session.LoggedFinding{Finding: wire.NewFinding("stderr-escape-sequences", "ESC \x1b[1m"), FrameSeq: 2})
+	s.finding(eventlog.LoggedFinding{Finding: wire.NewFinding("stderr-escape-sequences", "ESC \x1b[1m"), FrameSeq: 2})
 	s.note("note\x07")
 	// A crafted file's code and signal (the export of a capture X writes).
 	crafted := "\x1b]2;title\x07\x1b_apc\x1b\\\u009b2J\u202eevil"
-	s.finding(session.LoggedFinding{Finding: wire.Finding{Code: crafted, Severity: wire.SeverityError, Message: "m"}})
-	s.process(session.ProcessEvent{State: session.StateExited, Pid: 7, ExitCode: -1, Signal: crafted})
+	s.finding(eventlog.LoggedFinding{Finding: wire.Finding{Code: crafted, Severity: wire.SeverityError, Message: "m"}})
+	s.process(eventlog.ProcessEvent{State: eventlog.StateExited, Pid: 7, ExitCode: -1, Signal: crafted})
 	var b bytes.Buffer
 	if err := WriteTranscript(&b, s.log, Header{Command: []string{"srv", "a b"}}); err != nil {
 		t.Fatal(err)

@@ -10,12 +10,12 @@ import (
 	"testing"
 	"time"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 )
 
 // waitLen waits until log holds n events, failing the test after a generous
 // deadline (a guard against hanging, not a timing assertion).
-func waitLen(t *testing.T, log *session.Log, n int) {
+func waitLen(t *testing.T, log *eventlog.Log, n int) {
 	t.Helper()
 	sig, cancel := log.Subscribe()
 	defer cancel()

@@ -15,7 +15,7 @@ import (
 	"sync"
 	"time"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -358,8 +358,8 @@ func fillForeign(evs []foreignLine, format, path string, opts OpenOptions) *Capt
 	}
 	h := Header{Format: format, Command: []string{format + ": " + path}, Start: start}
 	rd := &reader{path: path, opts: opts, c: &Capture{
-		Log:     session.NewLogAt(start, opts.Retention),
-		Tracker: session.NewTracker(session.TrackerOptions{NoProtocolRules: opts.NoProtocolRules}),
+		Log:     eventlog.NewLogAt(start, opts.Retention),
+		Tracker: eventlog.NewTracker(eventlog.TrackerOptions{NoProtocolRules: opts.NoProtocolRules}),
 		Header:  h,
 	}}
 	var last time.Duration
@@ -369,18 +369,18 @@ func fillForeign(evs []foreignLine, format, path string, opts OpenOptions) *Capt
 			at = max(e.ts.Sub(start), last)
 		}
 		last = at
-		ev := session.Event{At: max(at, 1)}
+		ev := eventlog.Event{At: max(at, 1)}
 		if e.note != "" {
-			ev.Type, ev.Note = session.EventNote, e.note
+			ev.Type, ev.Note = eventlog.EventNote, e.note
 			rd.queue = append(rd.queue, ev)
 			continue
 		}
 		if e.dir != 0 {
 			l := wire.Line{Content: e.message, Term: wire.TermLF, Length: int64(len(e.message))}
-			ev.Type, ev.Dir, ev.Frame = session.EventFrame, e.dir, &wire.Frame{Lines: []wire.Line{l}}
+			ev.Type, ev.Dir, ev.Frame = eventlog.EventFrame, e.dir, &wire.Frame{Lines: []wire.Line{l}}
 		} else {
 			l := wire.Line{Content: e.text, Term: wire.TermLF, Length: int64(len(e.text))}
-			ev.Type, ev.Stderr = session.EventStderr, &l
+			ev.Type, ev.Stderr = eventlog.EventStderr, &l
 		}
 		rd.c.Records++
 		rd.queue = append(rd.queue, ev)
@@ -397,13 +397,13 @@ func fillForeign(evs []foreignLine, format, path string, opts OpenOptions) *Capt
 // for: the server wrote a line to stdout that is not JSON. The line itself
 // is not in the log (the host logs messages only once parsed), only the
 // start of it that V8's message quotes.
-func hostParseFinding(said string, at time.Duration) session.Event {
-	f := session.LoggedFinding{
+func hostParseFinding(said string, at time.Duration) eventlog.Event {
+	f := eventlog.LoggedFinding{
 		Finding: wire.NewFinding("non-json-line", "the host could not parse a line the server wrote to stdout; it logged: "+said+
 			" (the line is not in the log, only the start of it quoted there)"),
 		Dir: wire.ServerToClient,
 	}
-	return session.Event{Type: session.EventFinding, At: at, Finding: &f}
+	return eventlog.Event{Type: eventlog.EventFinding, At: at, Finding: &f}
 }
 
 // parseClaude interprets a line of Claude Desktop's MCP log: a message

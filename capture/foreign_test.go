@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -22,12 +22,12 @@ func frameCodes(t *testing.T, c *Capture) (dirs []string, codes []string, stderr
 			continue
 		}
 		switch ev.Type {
-		case session.EventFrame:
+		case eventlog.EventFrame:
 			dirs = append(dirs, ev.Dir.String())
 			for _, f := range ev.Frame.Findings {
 				codes = append(codes, f.Code)
 			}
-		case session.EventStderr:
+		case eventlog.EventStderr:
 			stderr++
 		}
 	}
@@ -117,7 +117,7 @@ func TestClaudeDesktopParseErrorsAreNonJSONLines(t *testing.T) {
 	first, next := c.Log.Bounds()
 	for seq := first; seq < next; seq++ {
 		ev, ok := c.Log.Get(seq)
-		if ok && ev.Type == session.EventFinding {
+		if ok && ev.Type == eventlog.EventFinding {
 			if ev.Finding.Code != "non-json-line" || ev.Finding.Dir != wire.ServerToClient {
 				t.Errorf("unexpected finding %+v", ev.Finding)
 			}
@@ -195,7 +195,7 @@ func TestClaudeDesktopLogOfSeveralServersJudgesOne(t *testing.T) {
 	noted := false
 	first, next := c.Log.Bounds()
 	for seq := first; seq < next; seq++ {
-		if ev, ok := c.Log.Get(seq); ok && ev.Type == session.EventNote && strings.Contains(ev.Note, "2 servers (weather, notes)") {
+		if ev, ok := c.Log.Get(seq); ok && ev.Type == eventlog.EventNote && strings.Contains(ev.Note, "2 servers (weather, notes)") {
 			noted = true
 		}
 	}

@@ -10,7 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -33,7 +33,7 @@ const FormatVersion = typedClockVersion
 type Header struct {
 	Format   string    `json:"format"`   // FormatName
 	Version  int       `json:"version"`  // FormatVersion when written
-	Linesman string    `json:"linesman"` // session.Version of the writer
+	Linesman string    `json:"linesman"` // eventlog.Version of the writer
 	Command  []string  `json:"command"`  // the server's argv
 	Cwd      string    `json:"cwd"`      // the server's working directory
 	Env      []EnvVar  `json:"env"`      // the server's environment: names, values only when asked
@@ -78,7 +78,7 @@ func (h *Header) appendRecord(buf []byte) ([]byte, error) {
 // appendEvent appends ev's record, newline included. Frame records are the
 // hot path of a recording, so records are built by hand into one buffer
 // rather than through encoding/json and reflection.
-func appendEvent(buf []byte, ev *session.Event) []byte {
+func appendEvent(buf []byte, ev *eventlog.Event) []byte {
 	buf = append(buf, `{"type":"`...)
 	buf = append(buf, ev.Type.String()...)
 	buf = append(buf, `","seq":`...)
@@ -86,7 +86,7 @@ func appendEvent(buf []byte, ev *session.Event) []byte {
 	buf = append(buf, `,"at":`...)
 	buf = strconv.AppendInt(buf, int64(ev.At), 10)
 	switch ev.Type {
-	case session.EventFrame:
+	case eventlog.EventFrame:
 		buf = append(buf, `,"dir":"`...)
 		buf = append(buf, ev.Dir.String()...)
 		buf = append(buf, `","lines":[`...)
@@ -108,31 +108,31 @@ func appendEvent(buf []byte, ev *session.Event) []byte {
 			}
 		}
 		buf = append(buf, ']')
-	case session.EventStderr:
+	case eventlog.EventStderr:
 		if ev.Stderr != nil {
 			buf = append(buf, ',')
 			buf = appendLine(buf, ev.Stderr)
 		}
-	case session.EventProcess:
+	case eventlog.EventProcess:
 		if p := ev.Process; p != nil {
 			buf = appendProcess(buf, p)
 		}
-	case session.EventFinding:
+	case eventlog.EventFinding:
 		if f := ev.Finding; f != nil {
 			buf = appendFinding(buf, f)
 		}
-	case session.EventNote:
+	case eventlog.EventNote:
 		buf = append(buf, `,"note":`...)
 		buf = appendString(buf, []byte(ev.Note))
-	case session.EventEra, session.EventRestart:
+	case eventlog.EventEra, eventlog.EventRestart:
 		buf = appendFact(buf, ev)
-	case session.EventStdinClosed:
+	case eventlog.EventStdinClosed:
 		if ev.Stdin != nil && ev.Stdin.ByHost {
 			buf = append(buf, `,"byHost":true`...)
 		}
 		buf = append(buf, `,"note":`...)
 		buf = appendString(buf, []byte(ev.Note))
-	case session.EventEnd:
+	case eventlog.EventEnd:
 		if ev.End != nil && ev.End.Exited {
 			buf = append(buf, `,"exited":true`...)
 		}
@@ -141,7 +141,7 @@ func appendEvent(buf []byte, ev *session.Event) []byte {
 }
 
 // appendProcess appends the members of a process record.
-func appendProcess(buf []byte, p *session.ProcessEvent) []byte {
+func appendProcess(buf []byte, p *eventlog.ProcessEvent) []byte {
 	buf = append(buf, `,"state":"`...)
 	buf = append(buf, p.State.String()...)
 	buf = append(buf, `","step":"`...)
@@ -166,7 +166,7 @@ func appendProcess(buf []byte, p *session.ProcessEvent) []byte {
 }
 
 // appendFinding appends the members of a finding record.
-func appendFinding(buf []byte, f *session.LoggedFinding) []byte {
+func appendFinding(buf []byte, f *eventlog.LoggedFinding) []byte {
 	buf = append(buf, `,"code":`...)
 	buf = appendString(buf, []byte(f.Code))
 	buf = append(buf, `,"severity":"`...)
@@ -185,16 +185,16 @@ func appendFinding(buf []byte, f *session.LoggedFinding) []byte {
 
 // appendFact appends the members of an era or restart record: the typed
 // decision, then its words.
-func appendFact(buf []byte, ev *session.Event) []byte {
+func appendFact(buf []byte, ev *eventlog.Event) []byte {
 	switch ev.Type {
-	case session.EventEra:
+	case eventlog.EventEra:
 		if d := ev.Era; d != nil {
 			buf = append(buf, `,"era":"`...)
 			buf = append(buf, d.Era.String()...)
 			buf = append(buf, `","version":`...)
 			buf = appendString(buf, []byte(d.Version))
 		}
-	case session.EventRestart:
+	case eventlog.EventRestart:
 		if r := ev.Restart; r != nil {
 			buf = append(buf, `,"n":`...)
 			buf = strconv.AppendInt(buf, int64(r.N), 10)

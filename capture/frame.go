@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"io"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -125,7 +125,7 @@ const runLimit = 1 << 20
 // start (a fresh stdout), or around a truncated line, they are rebuilt one
 // by one. The client's frames were cut one send at a time, so they are
 // rebuilt one by one.
-func rebuild(evs []session.Event, maxFrame int) {
+func rebuild(evs []eventlog.Event, maxFrame int) {
 	var run []*wire.Frame
 	size := 0
 	endRun := func() {
@@ -135,9 +135,9 @@ func rebuild(evs []session.Event, maxFrame int) {
 	for i := range evs {
 		ev := &evs[i]
 		switch {
-		case ev.Type == session.EventProcess:
+		case ev.Type == eventlog.EventProcess:
 			endRun()
-		case ev.Type != session.EventFrame:
+		case ev.Type != eventlog.EventFrame:
 		case ev.Dir == wire.ServerToClient && !ev.Frame.Truncated():
 			run = append(run, ev.Frame)
 			for _, l := range ev.Frame.Lines {

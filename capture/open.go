@@ -11,15 +11,15 @@ import (
 	"sort"
 	"time"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
 // Capture is a capture file read back into a live-looking session: its Log
 // and Tracker are what a session that had seen the same bytes would hold.
 type Capture struct {
-	Log     *session.Log
-	Tracker *session.Tracker
+	Log     *eventlog.Log
+	Tracker *eventlog.Tracker
 	Header  Header
 
 	// Records is the number of event records read.
@@ -83,18 +83,18 @@ var ErrNotCapture = errors.New("not a linesman capture")
 
 // OpenOptions tune how a capture is read back.
 type OpenOptions struct {
-	// Retention is the memory budget of the refilled Log (0: session.DefaultRetention).
+	// Retention is the memory budget of the refilled Log (0: eventlog.DefaultRetention).
 	Retention int64
 	// NoProtocolRules rebuilds the findings with the bare fold, without the
 	// protocol rules (session/protocol): what linesman 0.1.0 judged.
 	NoProtocolRules bool
 }
 
-// Open reads the capture at path into a fresh session.Log, as a live session
+// Open reads the capture at path into a fresh eventlog.Log, as a live session
 // would have filled it: the header's start time is the log's start, every
 // event is appended with its recorded time, and every frame's findings are
 // recomputed from its raw bytes by the wire package and a fresh
-// session.Tracker. A torn last record is skipped and reported in Torn.
+// eventlog.Tracker. A torn last record is skipped and reported in Torn.
 func Open(path string) (*Capture, error) {
 	return OpenWith(path, OpenOptions{})
 }
@@ -159,10 +159,10 @@ type reader struct {
 	c       *Capture
 	lastSeq uint64 // the writer's Seq of the last event read
 
-	queue       []session.Event // events read, their frames not rebuilt yet
-	exitPending bool            // an exit was read; the tracker is told with the next event
-	exitAt      time.Duration   // when it was logged
-	segments    []seqShift      // how the writer's Seqs map to the refilled log's
+	queue       []eventlog.Event // events read, their frames not rebuilt yet
+	exitPending bool             // an exit was read; the tracker is told with the next event
+	exitAt      time.Duration    // when it was logged
+	segments    []seqShift       // how the writer's Seqs map to the refilled log's
 	maxFrame    int
 	version     int // the file's format version
 	// ended: an "end" record was applied (the process exited).
@@ -365,13 +365,13 @@ func (rd *reader) header(b []byte) error {
 			by = "linesman " + inert(h.Linesman) // the file's word: inert
 		}
 		return fmt.Errorf("capture: %s is format version %d, written by %s; this linesman (%s) reads versions up to %d: upgrade linesman",
-			rd.path, h.Version, by, session.Version, FormatVersion)
+			rd.path, h.Version, by, eventlog.Version, FormatVersion)
 	}
 	rd.maxFrame = h.MaxFrame
 	rd.version = h.Version
 	rd.c = &Capture{
-		Log:     session.NewLogAt(h.Start, rd.opts.Retention),
-		Tracker: session.NewTracker(session.TrackerOptions{Timeout: time.Duration(h.TimeoutNs), NoProtocolRules: rd.opts.NoProtocolRules}),
+		Log:     eventlog.NewLogAt(h.Start, rd.opts.Retention),
+		Tracker: eventlog.NewTracker(eventlog.TrackerOptions{Timeout: time.Duration(h.TimeoutNs), NoProtocolRules: rd.opts.NoProtocolRules}),
 		Header:  h.Header,
 	}
 	return nil
@@ -409,42 +409,42 @@ func (rd *reader) event(rec *rawRecord) error {
 
 // decode turns an event record into its event; known is false for a
 // record type this version does not know.
-func (rd *reader) decode(rec *rawRecord) (ev session.Event, known bool, err error) {
-	ev = session.Event{At: time.Duration(rec.At)}
+func (rd *reader) decode(rec *rawRecord) (ev eventlog.Event, known bool, err error) {
+	ev = eventlog.Event{At: time.Duration(rec.At)}
 	switch rec.Type {
 	case "frame":
-		ev.Type = session.EventFrame
+		ev.Type = eventlog.EventFrame
 		ev.Dir, ev.Frame, err = rec.frame()
 	case "stderr":
 		var l wire.Line
 		l, err = rec.rawLine.line()
-		ev.Type, ev.Stderr = session.EventStderr, &l
+		ev.Type, ev.Stderr = eventlog.EventStderr, &l
 	case "process":
-		ev.Type = session.EventProcess
+		ev.Type = eventlog.EventProcess
 		ev.Process, err = rec.process()
 	case "finding":
-		ev.Type = session.EventFinding
+		ev.Type = eventlog.EventFinding
 		ev.Finding, err = rec.finding()
 		if err == nil && rec.FrameSeq != 0 {
 			ev.Finding.FrameSeq = rd.mapSeq(rec.FrameSeq)
 		}
 	case "note":
-		ev.Type, ev.Note = session.EventNote, rec.Note
+		ev.Type, ev.Note = eventlog.EventNote, rec.Note
 		if rd.version == 1 {
 			rd.v1Note(&ev)
 		}
 	case "era":
-		var era session.Era
+		var era eventlog.Era
 		era, err = parseEra(rec.Era)
-		ev.Type, ev.Era, ev.Note = session.EventEra, &session.EraDecision{Era: era, Version: rec.Version}, rec.Note
+		ev.Type, ev.Era, ev.Note = eventlog.EventEra, &eventlog.EraDecision{Era: era, Version: rec.Version}, rec.Note
 	case "restart":
-		ev.Type, ev.Restart, ev.Note = session.EventRestart, &session.RestartEvent{N: rec.N, Command: rec.Command}, rec.Note
+		ev.Type, ev.Restart, ev.Note = eventlog.EventRestart, &eventlog.RestartEvent{N: rec.N, Command: rec.Command}, rec.Note
 	case "timeout":
-		ev.Type = session.EventTimeout
+		ev.Type = eventlog.EventTimeout
 	case "stdin-closed":
-		ev.Type, ev.Stdin, ev.Note = session.EventStdinClosed, &session.StdinEvent{ByHost: rec.ByHost}, rec.Note
+		ev.Type, ev.Stdin, ev.Note = eventlog.EventStdinClosed, &eventlog.StdinEvent{ByHost: rec.ByHost}, rec.Note
 	case "end":
-		ev.Type, ev.End = session.EventEnd, &session.EndEvent{Exited: rec.Exited}
+		ev.Type, ev.End = eventlog.EventEnd, &eventlog.EndEvent{Exited: rec.Exited}
 	default:
 		return ev, false, nil
 	}
@@ -471,12 +471,12 @@ func (rec *rawRecord) frame() (wire.Dir, *wire.Frame, error) {
 }
 
 // finding decodes a finding record (its frameSeq still the writer's).
-func (rec *rawRecord) finding() (*session.LoggedFinding, error) {
+func (rec *rawRecord) finding() (*eventlog.LoggedFinding, error) {
 	sev, err := parseSeverity(rec.Severity)
 	if err != nil {
 		return nil, err
 	}
-	lf := &session.LoggedFinding{Finding: wire.Finding{Code: rec.Code, Severity: sev, Message: rec.Message}}
+	lf := &eventlog.LoggedFinding{Finding: wire.Finding{Code: rec.Code, Severity: sev, Message: rec.Message}}
 	if rec.Dir != "" {
 		if lf.Dir, err = parseDir(rec.Dir); err != nil {
 			return nil, err
@@ -493,25 +493,25 @@ func (rd *reader) flush() {
 	rebuild(rd.queue, rd.maxFrame)
 	for i := range rd.queue {
 		rd.append(rd.queue[i])
-		rd.queue[i] = session.Event{}
+		rd.queue[i] = eventlog.Event{}
 	}
 	rd.queue = rd.queue[:0]
 }
 
 // append adds ev to the log the way a live session does: the tracker
-// applies it ([session.Tracker.Apply], the fold's only door) with the Seq it
+// applies it ([eventlog.Tracker.Apply], the fold's only door) with the Seq it
 // is about to get (the reader is the log's only appender, so the next Seq is
 // known before the append; Log.AppendWith would stamp the event with the
 // clock of now, not the recorded time). What the fold settles on its own (a
 // timeout's, an exit's findings) is in the file already, as the live session
 // logged it, and is not added twice.
-func (rd *reader) append(ev session.Event) {
+func (rd *reader) append(ev eventlog.Event) {
 	log, tr := rd.c.Log, rd.c.Tracker
 	if rd.version < typedClockVersion {
 		rd.v2Facts(&ev)
 	}
 	first, next := log.Bounds()
-	if ev.Type == session.EventFrame {
+	if ev.Type == eventlog.EventFrame {
 		tr.Forget(first)
 	}
 	// A recorded time of zero would make Append read the clock of now.
@@ -521,9 +521,9 @@ func (rd *reader) append(ev session.Event) {
 	ev.Seq = next
 	tr.Apply(&ev)
 	switch ev.Type {
-	case session.EventEnd:
+	case eventlog.EventEnd:
 		rd.ended = true
-	case session.EventRestart:
+	case eventlog.EventRestart:
 		rd.ended = false
 	}
 	log.Append(ev)
@@ -548,9 +548,9 @@ func (rd *reader) finish() {
 			last = ev.At
 		}
 	}
-	end := session.Event{Type: session.EventEnd, End: &session.EndEvent{}, At: last}
+	end := eventlog.Event{Type: eventlog.EventEnd, End: &eventlog.EndEvent{}, At: last}
 	for _, lf := range rd.c.Tracker.Apply(&end) {
-		log.Append(session.Event{Type: session.EventFinding, At: last, Finding: &lf})
+		log.Append(eventlog.Event{Type: eventlog.EventFinding, At: last, Finding: &lf})
 	}
 }
 
@@ -586,8 +586,8 @@ func (rd *reader) mapSeq(seq uint64) uint64 {
 	return seq - shift
 }
 
-func (rec *rawRecord) process() (*session.ProcessEvent, error) {
-	p := &session.ProcessEvent{
+func (rec *rawRecord) process() (*eventlog.ProcessEvent, error) {
+	p := &eventlog.ProcessEvent{
 		Pid:          rec.Pid,
 		ExitCode:     rec.ExitCode,
 		Signal:       rec.Signal,
@@ -598,25 +598,25 @@ func (rec *rawRecord) process() (*session.ProcessEvent, error) {
 	}
 	switch rec.State {
 	case "starting":
-		p.State = session.StateStarting
+		p.State = eventlog.StateStarting
 	case "running":
-		p.State = session.StateRunning
+		p.State = eventlog.StateRunning
 	case "exiting":
-		p.State = session.StateExiting
+		p.State = eventlog.StateExiting
 	case "exited":
-		p.State = session.StateExited
+		p.State = eventlog.StateExited
 	default:
 		return nil, fmt.Errorf("unknown process state %q", rec.State)
 	}
 	switch rec.Step {
 	case "exit", "":
-		p.Step = session.StepNone
+		p.Step = eventlog.StepNone
 	case "stdin-close":
-		p.Step = session.StepStdinClose
+		p.Step = eventlog.StepStdinClose
 	case "sigterm":
-		p.Step = session.StepSIGTERM
+		p.Step = eventlog.StepSIGTERM
 	case "sigkill":
-		p.Step = session.StepSIGKILL
+		p.Step = eventlog.StepSIGKILL
 	default:
 		return nil, fmt.Errorf("unknown shutdown step %q", rec.Step)
 	}
@@ -633,14 +633,14 @@ func parseDir(s string) (wire.Dir, error) {
 	return 0, fmt.Errorf("unknown direction %q", s)
 }
 
-func parseEra(s string) (session.Era, error) {
+func parseEra(s string) (eventlog.Era, error) {
 	switch s {
 	case "legacy":
-		return session.EraLegacy, nil
+		return eventlog.EraLegacy, nil
 	case "modern":
-		return session.EraModern, nil
+		return eventlog.EraModern, nil
 	case "unknown":
-		return session.EraUnknown, nil
+		return eventlog.EraUnknown, nil
 	}
 	return 0, fmt.Errorf("unknown era %q", s)
 }

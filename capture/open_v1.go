@@ -3,7 +3,7 @@ package capture
 import (
 	"strings"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 )
 
 // How the notes of format version 1 begin where the session told its
@@ -21,31 +21,31 @@ const (
 // (an era, a restart) into the typed event a later version records, with
 // the note's words kept for display: the era decision of the handshake
 // (a note says it), or --era with the handshake off (the header says which).
-func (rd *reader) v1Note(ev *session.Event) {
+func (rd *reader) v1Note(ev *eventlog.Event) {
 	note := ev.Note
-	decide := func(era session.Era, version string) {
-		ev.Type, ev.Era = session.EventEra, &session.EraDecision{Era: era, Version: version}
+	decide := func(era eventlog.Era, version string) {
+		ev.Type, ev.Era = eventlog.EventEra, &eventlog.EraDecision{Era: era, Version: version}
 	}
 	switch {
 	case strings.HasPrefix(note, v1RestartNote):
-		ev.Type, ev.Restart = session.EventRestart, &session.RestartEvent{N: v1RestartNumber(note)}
+		ev.Type, ev.Restart = eventlog.EventRestart, &eventlog.RestartEvent{N: v1RestartNumber(note)}
 	case strings.HasPrefix(note, v1EraLegacyNote):
-		decide(session.EraLegacy, session.LegacyProtocolVersion)
+		decide(eventlog.EraLegacy, eventlog.LegacyProtocolVersion)
 	case strings.HasPrefix(note, v1EraModernNote):
 		// "era modern (protocol 2026-07-28): ..." names the version.
-		version := session.ModernProtocolVersion
+		version := eventlog.ModernProtocolVersion
 		if rest, ok := strings.CutPrefix(note, v1EraModernNote+" (protocol "); ok {
 			if v, _, ok := strings.Cut(rest, ")"); ok {
 				version = v
 			}
 		}
-		decide(session.EraModern, version)
+		decide(eventlog.EraModern, version)
 	case strings.HasPrefix(note, v1NoHandshakeNote):
 		switch rd.c.Header.Era {
 		case "legacy":
-			decide(session.EraLegacy, session.LegacyProtocolVersion)
+			decide(eventlog.EraLegacy, eventlog.LegacyProtocolVersion)
 		case "modern":
-			decide(session.EraModern, session.ModernProtocolVersion)
+			decide(eventlog.EraModern, eventlog.ModernProtocolVersion)
 		}
 	}
 }

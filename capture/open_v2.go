@@ -1,6 +1,6 @@
 package capture
 
-import "linesman/session"
+import "linesman/session/eventlog"
 
 // typedClockVersion is the first format version whose files record, as
 // typed records, what the fold's clock and the process told it: "timeout"
@@ -22,24 +22,24 @@ const typedClockVersion = 3
 //     ticked at that moment, so that a later answer is late there too.
 //
 // The findings the applied events settle are in the file already.
-func (rd *reader) v2Facts(ev *session.Event) {
+func (rd *reader) v2Facts(ev *eventlog.Event) {
 	tr := rd.c.Tracker
 	if rd.exitPending {
 		rd.v2SettleExit(ev)
 	}
 	switch ev.Type {
-	case session.EventProcess:
+	case eventlog.EventProcess:
 		switch p := ev.Process; {
-		case p.State == session.StateExiting && p.Step == session.StepStdinClose:
-			tr.Apply(&session.Event{Type: session.EventStdinClosed, Stdin: &session.StdinEvent{}, At: ev.At})
-		case p.State == session.StateExited:
+		case p.State == eventlog.StateExiting && p.Step == eventlog.StepStdinClose:
+			tr.Apply(&eventlog.Event{Type: eventlog.EventStdinClosed, Stdin: &eventlog.StdinEvent{}, At: ev.At})
+		case p.State == eventlog.StateExited:
 			rd.exitPending, rd.exitAt = true, ev.At
 		}
-	case session.EventFinding:
+	case eventlog.EventFinding:
 		if seq := ev.Finding.FrameSeq; seq != 0 {
 			r, ok := tr.RequestBySeq(seq)
-			if ok && r.Dir == ev.Finding.Dir && r.State == session.ReqInFlight && r.Deadline != 0 && ev.At >= r.Deadline {
-				tr.Apply(&session.Event{Type: session.EventTimeout, At: ev.At})
+			if ok && r.Dir == ev.Finding.Dir && r.State == eventlog.ReqInFlight && r.Deadline != 0 && ev.At >= r.Deadline {
+				tr.Apply(&eventlog.Event{Type: eventlog.EventTimeout, At: ev.At})
 			}
 		}
 	}
@@ -47,16 +47,16 @@ func (rd *reader) v2Facts(ev *session.Event) {
 
 // v2SettleExit applies the end event of an exit read earlier, now that next
 // (nil at the end of the records) says whether a restart followed.
-func (rd *reader) v2SettleExit(next *session.Event) {
+func (rd *reader) v2SettleExit(next *eventlog.Event) {
 	rd.exitPending = false
-	if next != nil && next.Type == session.EventRestart {
+	if next != nil && next.Type == eventlog.EventRestart {
 		return
 	}
 	at := rd.exitAt
-	if next != nil && next.Type == session.EventFinding {
+	if next != nil && next.Type == eventlog.EventFinding {
 		at = next.At
 	}
-	rd.c.Tracker.Apply(&session.Event{Type: session.EventEnd, End: &session.EndEvent{Exited: true}, At: at})
+	rd.c.Tracker.Apply(&eventlog.Event{Type: eventlog.EventEnd, End: &eventlog.EndEvent{Exited: true}, At: at})
 	rd.ended = true
 }
 

@@ -7,14 +7,14 @@ import (
 	"sync"
 	"syscall"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 )
 
 // batch bounds how many events the recorder copies out of the log at once,
 // so that it holds the log's lock only briefly.
 const batch = 256
 
-// Recorder writes a session.Log to a capture file as the log grows. It reads
+// Recorder writes a eventlog.Log to a capture file as the log grows. It reads
 // the log by Seq on its own goroutine after a coalescing signal, so the
 // appender never waits for the disk. Records are written to a file opened
 // O_APPEND as soon as the recorder has read what the log holds (or
@@ -22,7 +22,7 @@ const batch = 256
 // for events still to come, so a crash of linesman loses at most the record
 // being written (and what it had not read yet).
 type Recorder struct {
-	log  *session.Log
+	log  *eventlog.Log
 	file *os.File
 	path string
 
@@ -31,9 +31,9 @@ type Recorder struct {
 	stop   chan struct{}
 	done   chan struct{}
 
-	next uint64          // Seq of the next event to write
-	buf  []byte          // the records being built, reused
-	evs  []session.Event // the events being written, reused
+	next uint64           // Seq of the next event to write
+	buf  []byte           // the records being built, reused
+	evs  []eventlog.Event // the events being written, reused
 
 	// perRecord makes every record a write call of its own, even under a
 	// flood; the benchmark compares it with the default coalescing.
@@ -53,7 +53,7 @@ type Recorder struct {
 // writes the header and starts recording log from its first retained event.
 // The header's Start is set from the log; Format, Version and Linesman are
 // filled in when empty.
-func Create(path string, log *session.Log, h Header) (*Recorder, error) {
+func Create(path string, log *eventlog.Log, h Header) (*Recorder, error) {
 	return create(path, log, h, false)
 }
 
@@ -62,7 +62,7 @@ func Create(path string, log *session.Log, h Header) (*Recorder, error) {
 // writes): the record that would cross the limit is replaced by a note
 // saying so, and recording stops there with an error wrapping ErrLimit.
 // A limit of 0 or less is no limit.
-func CreateLimited(path string, log *session.Log, h Header, limit int64) (*Recorder, error) {
+func CreateLimited(path string, log *eventlog.Log, h Header, limit int64) (*Recorder, error) {
 	return createWith(path, log, h, false, limit)
 }
 
@@ -70,11 +70,11 @@ func CreateLimited(path string, log *session.Log, h Header, limit int64) (*Recor
 // limit (CreateLimited).
 var ErrLimit = errors.New("the capture reached its size limit")
 
-func create(path string, log *session.Log, h Header, perRecord bool) (*Recorder, error) {
+func create(path string, log *eventlog.Log, h Header, perRecord bool) (*Recorder, error) {
 	return createWith(path, log, h, perRecord, 0)
 }
 
-func createWith(path string, log *session.Log, h Header, perRecord bool, limit int64) (*Recorder, error) {
+func createWith(path string, log *eventlog.Log, h Header, perRecord bool, limit int64) (*Recorder, error) {
 	r, err := prepare(path, log, h, perRecord)
 	if err != nil {
 		return nil, err
@@ -89,7 +89,7 @@ func createWith(path string, log *session.Log, h Header, perRecord bool, limit i
 
 // prepare creates the file and writes the header: a recorder that does not
 // run yet.
-func prepare(path string, log *session.Log, h Header, perRecord bool) (*Recorder, error) {
+func prepare(path string, log *eventlog.Log, h Header, perRecord bool) (*Recorder, error) {
 	// Not O_TRUNC: the file may be another recorder's, still being
 	// written; it is truncated only once its lock is ours.
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
@@ -118,7 +118,7 @@ func prepare(path string, log *session.Log, h Header, perRecord bool) (*Recorder
 		h.Version = FormatVersion
 	}
 	if h.Linesman == "" {
-		h.Linesman = session.Version
+		h.Linesman = eventlog.Version
 	}
 	buf, err := h.appendRecord(make([]byte, 0, bufSize))
 	if err == nil {
@@ -311,8 +311,8 @@ func (r *Recorder) write(recs []byte, events uint64) bool {
 // events), then, in ev's place, a note that the capture stops there, and
 // stops recording with ErrLimit. The note is written even when it crosses
 // the limit by its own few bytes: a capture must say why it ends.
-func (r *Recorder) stopAtLimit(recs []byte, events uint64, ev *session.Event) {
-	note := session.Event{Seq: ev.Seq, At: ev.At, Type: session.EventNote, Note: fmt.Sprintf(
+func (r *Recorder) stopAtLimit(recs []byte, events uint64, ev *eventlog.Event) {
+	note := eventlog.Event{Seq: ev.Seq, At: ev.At, Type: eventlog.EventNote, Note: fmt.Sprintf(
 		"the capture stops here: it reached its limit of %d bytes; what followed was passed on but not recorded", r.limit)}
 	if !r.write(appendEvent(recs, &note), events) {
 		return

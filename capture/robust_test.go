@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 )
 
 // TestCreateLocksTheFile: a second recorder aimed at a file another one is
@@ -104,7 +104,7 @@ func TestOpenBoundsLines(t *testing.T) {
 	if c.SkippedCount != 1 || c.Skipped[0].Line != 2 || c.Skipped[0].Bytes != 3<<20 || c.Log.Len() != 1 {
 		t.Errorf("skipped %+v, log %d events", c.Skipped, c.Log.Len())
 	}
-	if ev, _ := c.Log.Get(1); ev.Type != session.EventNote || ev.Note != "after" {
+	if ev, _ := c.Log.Get(1); ev.Type != eventlog.EventNote || ev.Note != "after" {
 		t.Errorf("the record after the long line: %+v", ev)
 	}
 }

@@ -8,14 +8,14 @@ import (
 	"testing/iotest"
 	"time"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 )
 
 // TestStartsWithHeader tells a capture from other files by its first line
 // alone.
 func TestStartsWithHeader(t *testing.T) {
 	// A header as the recorder writes it.
-	h := Header{Format: FormatName, Version: FormatVersion, Linesman: session.Version, Command: []string{"srv"}, Start: time.Unix(0, 0)}
+	h := Header{Format: FormatName, Version: FormatVersion, Linesman: eventlog.Version, Command: []string{"srv"}, Start: time.Unix(0, 0)}
 	rec, err := h.appendRecord(nil)
 	if err != nil {
 		t.Fatal(err)

@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 )
 
 // The tap directory holds the captures of `linesman tap`, one file per tap
@@ -192,11 +192,11 @@ func (t *Tap) Describe() {
 	first, next := c.Log.Bounds()
 	for _, ev := range c.Log.Range(first, next) {
 		switch ev.Type {
-		case session.EventFinding:
+		case eventlog.EventFinding:
 			t.Findings++
-		case session.EventFrame:
+		case eventlog.EventFrame:
 			t.Findings += len(ev.Frame.Findings)
-		case session.EventProcess:
+		case eventlog.EventProcess:
 			t.State = processState(ev.Process)
 		}
 	}
@@ -205,9 +205,9 @@ func (t *Tap) Describe() {
 	}
 }
 
-func processState(p *session.ProcessEvent) string {
+func processState(p *eventlog.ProcessEvent) string {
 	switch {
-	case p.State != session.StateExited:
+	case p.State != eventlog.StateExited:
 		return p.State.String()
 	case p.Signal != "":
 		return "killed by " + p.Signal

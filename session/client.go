@@ -8,12 +8,12 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
 
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -66,7 +66,7 @@ func (s *Session) clientConfig() (name, version string) {
 	if name == "" {
 		name = DefaultClientName
 	}
-	return name, Version
+	return name, eventlog.Version
 }
 
 // clientInfo is the Implementation object linesman presents.
@@ -130,7 +130,7 @@ func (s *Session) roots() []map[string]string {
 // Era returns the protocol era the handshake decided (EraUnknown before it,
 // or when no handshake was made and the frames did not tell), as the
 // projection holds it ([Tracker.Handshake]).
-func (s *Session) Era() Era { return s.tracker.Era() }
+func (s *Session) Era() eventlog.Era { return s.tracker.Era() }
 
 // ProtocolVersion returns the protocol version in use, or "" before the handshake.
 func (s *Session) ProtocolVersion() string { return s.tracker.Handshake().ProtocolVersion }
@@ -145,8 +145,8 @@ func (s *Session) ServerCapabilities() json.RawMessage {
 
 // decide logs an era decision: a typed event the fold applies as it is
 // logged, with why in words (shown as a note; "" for none).
-func (s *Session) decide(e Era, version, why string) {
-	s.logFact(Event{Type: EventEra, Era: &EraDecision{Era: e, Version: version}, Note: why})
+func (s *Session) decide(e eventlog.Era, version, why string) {
+	s.logFact(eventlog.Event{Type: eventlog.EventEra, Era: &eventlog.EraDecision{Era: e, Version: version}, Note: why})
 }
 
 // NextID returns the id Request would mint next: never one used before in
@@ -311,7 +311,7 @@ func idValue(id wire.ID) any {
 // and flags a later answer late-response. initialize cannot be cancelled.
 func (s *Session) Cancel(id wire.ID) error {
 	r, ok := s.tracker.Lookup(wire.ClientToServer, id)
-	if !ok || r.State != ReqInFlight {
+	if !ok || r.State != eventlog.ReqInFlight {
 		return fmt.Errorf("cancel %s: %w", id, ErrNotInFlight)
 	}
 	if r.Method == "initialize" {
@@ -331,8 +331,8 @@ func (s *Session) Cancel(id wire.ID) error {
 // PendingServerRequests returns the server's requests still waiting for an
 // answer, oldest first: sampling and elicitation put before the user (ping
 // and roots/list are answered at once and show here only for an instant).
-func (s *Session) PendingServerRequests() []Request {
-	var out []Request
+func (s *Session) PendingServerRequests() []eventlog.Request {
+	var out []eventlog.Request
 	for _, r := range s.tracker.InFlight() {
 		if r.Dir == wire.ServerToClient {
 			out = append(out, r)
@@ -358,7 +358,7 @@ func (s *Session) RespondError(id wire.ID, code int, message string) error {
 }
 
 func (s *Session) serverRequestInFlight(id wire.ID) error {
-	if r, ok := s.tracker.Lookup(wire.ServerToClient, id); !ok || r.State != ReqInFlight {
+	if r, ok := s.tracker.Lookup(wire.ServerToClient, id); !ok || r.State != eventlog.ReqInFlight {
 		return fmt.Errorf("answer %s: %w", id, ErrNotInFlight)
 	}
 	return nil
@@ -487,7 +487,7 @@ func (s *Session) onAnswer(f *wire.Frame, seq uint64) {
 // noteInputRequired notes an input_required answer f to the client's
 // request r (what the handshake learns is the projection's: see
 // [Tracker.Handshake]).
-func (s *Session) noteInputRequired(r Request, f *wire.Frame) {
+func (s *Session) noteInputRequired(r eventlog.Request, f *wire.Frame) {
 	if f.Msg.Kind == wire.KindResult && f.Msg.ResultType == "input_required" {
 		var body struct {
 			Result struct {
@@ -508,34 +508,6 @@ func (s *Session) noteInputRequired(r Request, f *wire.Frame) {
 	}
 }
 
-// discoverResult is what linesman reads from a server/discover result.
-type discoverResult struct {
-	SupportedVersions looseStrings    `json:"supportedVersions"`
-	Capabilities      json.RawMessage `json:"capabilities"`
-	Instructions      looseString     `json:"instructions"`
-	ServerInfo        json.RawMessage `json:"serverInfo"`
-	Meta              struct {
-		ServerInfo json.RawMessage `json:"io.modelcontextprotocol/serverInfo"`
-	} `json:"_meta"`
-}
-
-func parseDiscover(f *wire.Frame) (discoverResult, bool) {
-	var body struct {
-		Result *discoverResult `json:"result"`
-	}
-	if json.Unmarshal(f.Raw(), &body) != nil || body.Result == nil {
-		return discoverResult{}, false
-	}
-	return *body.Result, true
-}
-
-func nonNull(b json.RawMessage) json.RawMessage {
-	if len(b) == 0 || string(b) == "null" {
-		return nil
-	}
-	return slices.Clone(b)
-}
-
 // onServerRequest answers the server's requests like a host: ping at once,
 // roots/list with the configured roots when the capability was declared,
 // sampling and elicitation left to the user (or declined when headless),
@@ -552,17 +524,17 @@ func (s *Session) onServerRequest(f *wire.Frame, seq uint64) {
 		if s.rootsDeclared() {
 			err = s.respond(id, map[string]any{"roots": s.roots()})
 		} else {
-			err = s.respondError(id, CodeMethodNotFound, "roots/list: linesman did not declare the roots capability")
+			err = s.respondError(id, eventlog.CodeMethodNotFound, "roots/list: linesman did not declare the roots capability")
 		}
 	case "sampling/createMessage", "elicitation/create":
 		if s.cfg.Headless {
-			err = s.respondError(id, CodeMethodNotFound, fmt.Sprintf(
+			err = s.respondError(id, eventlog.CodeMethodNotFound, fmt.Sprintf(
 				"%s declined: linesman runs headless, with nobody to answer; it did not declare the capability", method))
 		} else {
 			s.note(fmt.Sprintf("the server's %s request #%d (id %s) waits for an answer by hand", method, seq, id))
 		}
 	default:
-		err = s.respondError(id, CodeMethodNotFound, "method not found: "+method)
+		err = s.respondError(id, eventlog.CodeMethodNotFound, "method not found: "+method)
 	}
 	if err != nil {
 		s.note(fmt.Sprintf("could not answer the server's %s request (id %s): %v", method, id, err))

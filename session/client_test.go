@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -39,7 +40,7 @@ func stopSession(t *testing.T, s *Session) {
 }
 
 // waitLog waits until an event satisfying cond is in the log and returns it.
-func waitLog(t *testing.T, s *Session, what string, cond func(Event) bool) Event {
+func waitLog(t *testing.T, s *Session, what string, cond func(eventlog.Event) bool) eventlog.Event {
 	t.Helper()
 	sig, cancel := s.Log().Subscribe()
 	defer cancel()
@@ -61,23 +62,23 @@ func waitLog(t *testing.T, s *Session, what string, cond func(Event) bool) Event
 	}
 }
 
-func dumpLog(l *Log) string {
+func dumpLog(l *eventlog.Log) string {
 	first, end := l.Bounds()
 	var b strings.Builder
 	for _, ev := range l.Range(first, end) {
 		switch ev.Type {
-		case EventFrame:
+		case eventlog.EventFrame:
 			fmt.Fprintf(&b, "#%d %s %s", ev.Seq, ev.Dir, bytesOneLine(ev.Frame.Raw()))
 			for _, f := range ev.Frame.Findings {
 				fmt.Fprintf(&b, " [%s]", f.Code)
 			}
-		case EventFinding:
+		case eventlog.EventFinding:
 			fmt.Fprintf(&b, "#%d finding %s: %s", ev.Seq, ev.Finding.Code, ev.Finding.Message)
-		case EventNote, EventEra, EventRestart:
+		case eventlog.EventNote, eventlog.EventEra, eventlog.EventRestart:
 			fmt.Fprintf(&b, "#%d %s %s", ev.Seq, ev.Type, ev.Note)
-		case EventStderr:
+		case eventlog.EventStderr:
 			fmt.Fprintf(&b, "#%d stderr %s", ev.Seq, ev.Stderr.Content)
-		case EventProcess:
+		case eventlog.EventProcess:
 			fmt.Fprintf(&b, "#%d process %s", ev.Seq, ev.Process.Detail)
 		}
 		b.WriteByte('\n')
@@ -89,16 +90,16 @@ func bytesOneLine(b []byte) string { return strings.TrimRight(string(b), "\n") }
 
 // findings lists every finding in the log as "code" (frame findings and
 // findings of their own), in log order.
-func findings(l *Log) []string {
+func findings(l *eventlog.Log) []string {
 	first, end := l.Bounds()
 	var out []string
 	for _, ev := range l.Range(first, end) {
 		switch ev.Type {
-		case EventFrame:
+		case eventlog.EventFrame:
 			for _, f := range ev.Frame.Findings {
 				out = append(out, f.Code)
 			}
-		case EventFinding:
+		case eventlog.EventFinding:
 			out = append(out, ev.Finding.Code)
 		}
 	}
@@ -106,7 +107,7 @@ func findings(l *Log) []string {
 }
 
 // notes lists the log's notes.
-func notes(l *Log) []string {
+func notes(l *eventlog.Log) []string {
 	first, end := l.Bounds()
 	var out []string
 	for _, ev := range l.Range(first, end) {
@@ -117,7 +118,7 @@ func notes(l *Log) []string {
 	return out
 }
 
-func hasNote(l *Log, sub string) bool {
+func hasNote(l *eventlog.Log, sub string) bool {
 	return slices.ContainsFunc(notes(l), func(n string) bool { return strings.Contains(n, sub) })
 }
 
@@ -157,7 +158,7 @@ func TestProbeDecidesLegacyOnMethodNotFound(t *testing.T) {
 	if err := s.Handshake(ctxT(t)); err != nil {
 		t.Fatal(err)
 	}
-	if s.Era() != EraLegacy || s.ProtocolVersion() != LegacyProtocolVersion {
+	if s.Era() != eventlog.EraLegacy || s.ProtocolVersion() != eventlog.LegacyProtocolVersion {
 		t.Fatalf("era %s version %q", s.Era(), s.ProtocolVersion())
 	}
 	if !hasNote(s.Log(), "era legacy: server/discover failed with -32601") {
@@ -188,7 +189,7 @@ func TestProbeDecidesLegacyOnLegacyDiscoverResult(t *testing.T) {
 	if err := s.Handshake(ctxT(t)); err != nil {
 		t.Fatal(err)
 	}
-	if s.Era() != EraLegacy {
+	if s.Era() != eventlog.EraLegacy {
 		t.Fatalf("era %s", s.Era())
 	}
 	if !hasNote(s.Log(), "offers only legacy versions") {
@@ -201,7 +202,7 @@ func TestProbeDecidesLegacyOnEmptyResult(t *testing.T) {
 	if err := s.Handshake(ctxT(t)); err != nil {
 		t.Fatal(err)
 	}
-	if s.Era() != EraLegacy {
+	if s.Era() != eventlog.EraLegacy {
 		t.Fatalf("era %s", s.Era())
 	}
 	if !hasNote(s.Log(), "no DiscoverResult") {
@@ -214,7 +215,7 @@ func TestProbeDecidesLegacyOnSilence(t *testing.T) {
 	if err := s.Handshake(ctxT(t)); err != nil {
 		t.Fatal(err)
 	}
-	if s.Era() != EraLegacy {
+	if s.Era() != eventlog.EraLegacy {
 		t.Fatalf("era %s", s.Era())
 	}
 	if !hasNote(s.Log(), "no answer to server/discover within") {
@@ -222,7 +223,7 @@ func TestProbeDecidesLegacyOnSilence(t *testing.T) {
 	}
 	// The unanswered probe was cancelled, so it never times out.
 	r, ok := s.Tracker().Lookup(wire.ClientToServer, wire.IntID(1))
-	if !ok || r.Method != "server/discover" || r.State != ReqCancelled {
+	if !ok || r.Method != "server/discover" || r.State != eventlog.ReqCancelled {
 		t.Errorf("probe request: %+v", r)
 	}
 	if got := clientMethods(s.Log()); !slices.Equal(got, []string{"server/discover", "notifications/cancelled", "initialize", "notifications/initialized"}) {
@@ -235,7 +236,7 @@ func TestProbeDecidesModern(t *testing.T) {
 	if err := s.Handshake(ctxT(t)); err != nil {
 		t.Fatal(err)
 	}
-	if s.Era() != EraModern || s.ProtocolVersion() != ModernProtocolVersion {
+	if s.Era() != eventlog.EraModern || s.ProtocolVersion() != eventlog.ModernProtocolVersion {
 		t.Fatalf("era %s version %q", s.Era(), s.ProtocolVersion())
 	}
 	if !hasNote(s.Log(), "era modern (protocol 2026-07-28): server/discover answered with a result") {
@@ -268,7 +269,7 @@ func TestProbeDecidesModernWithAnotherVersion(t *testing.T) {
 	if err := s.Handshake(ctxT(t)); err != nil {
 		t.Fatal(err)
 	}
-	if s.Era() != EraModern || s.ProtocolVersion() != "2026-12-01" {
+	if s.Era() != eventlog.EraModern || s.ProtocolVersion() != "2026-12-01" {
 		t.Fatalf("era %s version %q", s.Era(), s.ProtocolVersion())
 	}
 	if !hasNote(s.Log(), "-32022") {
@@ -289,7 +290,7 @@ func TestProbeDecidesModernWithAnotherVersion(t *testing.T) {
 
 func TestEraForcedSkipsTheProbe(t *testing.T) {
 	t.Run("legacy", func(t *testing.T) {
-		s := startProto(t, "proto-legacy", Config{Era: EraLegacy})
+		s := startProto(t, "proto-legacy", Config{Era: eventlog.EraLegacy})
 		if err := s.Handshake(ctxT(t)); err != nil {
 			t.Fatal(err)
 		}
@@ -298,16 +299,16 @@ func TestEraForcedSkipsTheProbe(t *testing.T) {
 		}
 	})
 	t.Run("modern", func(t *testing.T) {
-		s := startProto(t, "proto-modern", Config{Era: EraModern})
+		s := startProto(t, "proto-modern", Config{Era: eventlog.EraModern})
 		if err := s.Handshake(ctxT(t)); err != nil {
 			t.Fatal(err)
 		}
-		if s.Era() != EraModern {
+		if s.Era() != eventlog.EraModern {
 			t.Fatalf("era %s", s.Era())
 		}
 		// Even the discover linesman sends carries the _meta.
 		raw := string(sentFrame(t, s.Log(), "server/discover").Raw())
-		for _, k := range []string{MetaProtocolVersion, MetaClientCapabilities, MetaClientInfo} {
+		for _, k := range []string{eventlog.MetaProtocolVersion, eventlog.MetaClientCapabilities, eventlog.MetaClientInfo} {
 			if !strings.Contains(raw, k) {
 				t.Errorf("server/discover lacks %s: %s", k, raw)
 			}
@@ -322,11 +323,12 @@ func TestEraForcedSkipsTheProbe(t *testing.T) {
 			t.Errorf("notes %q", notes(s.Log()))
 		}
 		// The user does it by hand; what the result says is learned all the same.
+		const initReq = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
 		if err := s.Send([]byte(initReq + "\n")); err != nil {
 			t.Fatal(err)
 		}
-		waitLog(t, s, "the initialize result", func(ev Event) bool {
-			return ev.Type == EventFrame && ev.Dir == wire.ServerToClient && ev.Frame.Msg.Kind == wire.KindResult
+		waitLog(t, s, "the initialize result", func(ev eventlog.Event) bool {
+			return ev.Type == eventlog.EventFrame && ev.Dir == wire.ServerToClient && ev.Frame.Msg.Kind == wire.KindResult
 		})
 		if got := clientMethods(s.Log()); !slices.Equal(got, []string{"initialize"}) {
 			t.Errorf("client sent %q", got)
@@ -339,11 +341,11 @@ func TestEraForcedSkipsTheProbe(t *testing.T) {
 }
 
 // clientMethods lists the methods of the frames the client sent, in order.
-func clientMethods(l *Log) []string {
+func clientMethods(l *eventlog.Log) []string {
 	first, end := l.Bounds()
 	var out []string
 	for _, ev := range l.Range(first, end) {
-		if ev.Type == EventFrame && ev.Dir == wire.ClientToServer && ev.Frame.Msg.Method != "" {
+		if ev.Type == eventlog.EventFrame && ev.Dir == wire.ClientToServer && ev.Frame.Msg.Method != "" {
 			out = append(out, ev.Frame.Msg.Method)
 		}
 	}
@@ -351,11 +353,11 @@ func clientMethods(l *Log) []string {
 }
 
 // sentFrame returns the first frame the client sent with the method.
-func sentFrame(t *testing.T, l *Log, method string) *wire.Frame {
+func sentFrame(t *testing.T, l *eventlog.Log, method string) *wire.Frame {
 	t.Helper()
 	first, end := l.Bounds()
 	for _, ev := range l.Range(first, end) {
-		if ev.Type == EventFrame && ev.Dir == wire.ClientToServer && ev.Frame.Msg.Method == method {
+		if ev.Type == eventlog.EventFrame && ev.Dir == wire.ClientToServer && ev.Frame.Msg.Method == method {
 			return ev.Frame
 		}
 	}
@@ -366,15 +368,15 @@ func sentFrame(t *testing.T, l *Log, method string) *wire.Frame {
 // answerTo returns the client's answer to the server's request id, waiting for it.
 func answerTo(t *testing.T, s *Session, id int64) *wire.Frame {
 	t.Helper()
-	ev := waitLog(t, s, fmt.Sprintf("the client's answer to server request %d", id), func(ev Event) bool {
-		return ev.Type == EventFrame && ev.Dir == wire.ClientToServer && ev.Frame.Msg.Kind.IsResponse() && ev.Frame.Msg.ID == wire.IntID(id)
+	ev := waitLog(t, s, fmt.Sprintf("the client's answer to server request %d", id), func(ev eventlog.Event) bool {
+		return ev.Type == eventlog.EventFrame && ev.Dir == wire.ClientToServer && ev.Frame.Msg.Kind.IsResponse() && ev.Frame.Msg.ID == wire.IntID(id)
 	})
 	return ev.Frame
 }
 
 func TestServerRequestsAnsweredLikeAHost(t *testing.T) {
 	dir := t.TempDir()
-	s := startProto(t, "proto-asks", Config{Era: EraLegacy, Dir: dir})
+	s := startProto(t, "proto-asks", Config{Era: eventlog.EraLegacy, Dir: dir})
 	if err := s.Handshake(ctxT(t)); err != nil {
 		t.Fatal(err)
 	}
@@ -385,11 +387,11 @@ func TestServerRequestsAnsweredLikeAHost(t *testing.T) {
 	if !strings.Contains(string(roots.Raw()), `"uri":"file://`+dir+`"`) {
 		t.Errorf("roots/list: %s (want the working directory %s)", roots.Raw(), dir)
 	}
-	if got := answerTo(t, s, 5); got.Msg.Kind != wire.KindError || got.Msg.ErrorCode != CodeMethodNotFound {
+	if got := answerTo(t, s, 5); got.Msg.Kind != wire.KindError || got.Msg.ErrorCode != eventlog.CodeMethodNotFound {
 		t.Errorf("unknown method: %s", got.Raw())
 	}
-	waitLog(t, s, "the note about elicitation", func(ev Event) bool {
-		return ev.Type == EventNote && strings.Contains(ev.Note, "elicitation/create")
+	waitLog(t, s, "the note about elicitation", func(ev eventlog.Event) bool {
+		return ev.Type == eventlog.EventNote && strings.Contains(ev.Note, "elicitation/create")
 	})
 	var pending []string
 	for _, r := range s.PendingServerRequests() {
@@ -427,13 +429,13 @@ func TestServerRequestsAnsweredLikeAHost(t *testing.T) {
 }
 
 func TestServerRequestsDeclinedHeadless(t *testing.T) {
-	s := startProto(t, "proto-asks", Config{Era: EraLegacy, Headless: true, NoRoots: true})
+	s := startProto(t, "proto-asks", Config{Era: eventlog.EraLegacy, Headless: true, NoRoots: true})
 	if err := s.Handshake(ctxT(t)); err != nil {
 		t.Fatal(err)
 	}
 	for _, id := range []int64{2, 3, 4} {
 		got := answerTo(t, s, id)
-		if got.Msg.Kind != wire.KindError || got.Msg.ErrorCode != CodeMethodNotFound {
+		if got.Msg.Kind != wire.KindError || got.Msg.ErrorCode != eventlog.CodeMethodNotFound {
 			t.Errorf("request %d: %s", id, got.Raw())
 		}
 	}
@@ -447,7 +449,7 @@ func TestServerRequestsDeclinedHeadless(t *testing.T) {
 }
 
 func TestCancelWithLateAnswer(t *testing.T) {
-	s := startProto(t, "proto-legacy", Config{Era: EraLegacy})
+	s := startProto(t, "proto-legacy", Config{Era: eventlog.EraLegacy})
 	if err := s.Handshake(ctxT(t)); err != nil {
 		t.Fatal(err)
 	}
@@ -461,14 +463,14 @@ func TestCancelWithLateAnswer(t *testing.T) {
 	if err := s.Cancel(id); err != nil {
 		t.Fatal(err)
 	}
-	ev := waitLog(t, s, "the late answer", func(ev Event) bool {
-		return ev.Type == EventFrame && ev.Dir == wire.ServerToClient && ev.Frame.Msg.ID == id
+	ev := waitLog(t, s, "the late answer", func(ev eventlog.Event) bool {
+		return ev.Type == eventlog.EventFrame && ev.Dir == wire.ServerToClient && ev.Frame.Msg.ID == id
 	})
 	if !ev.Frame.Has("late-response") {
 		t.Errorf("late answer not flagged: %v", ev.Frame.Findings)
 	}
 	r, _ := s.Tracker().Lookup(wire.ClientToServer, id)
-	if r.State != ReqCancelled || !r.Late || r.ResponseSeq != ev.Seq {
+	if r.State != eventlog.ReqCancelled || !r.Late || r.ResponseSeq != ev.Seq {
 		t.Errorf("request state %+v", r)
 	}
 	cancel := sentFrame(t, s.Log(), "notifications/cancelled")
@@ -480,14 +482,14 @@ func TestCancelWithLateAnswer(t *testing.T) {
 func TestCancelRefusesInitialize(t *testing.T) {
 	// proto-deaf answers nothing, so the initialize stays in flight.
 	s := startProto(t, "proto-deaf", Config{NoHandshake: true})
-	id, err := s.Request("initialize", map[string]any{"protocolVersion": LegacyProtocolVersion, "capabilities": map[string]any{}, "clientInfo": s.clientInfo()})
+	id, err := s.Request("initialize", map[string]any{"protocolVersion": eventlog.LegacyProtocolVersion, "capabilities": map[string]any{}, "clientInfo": s.clientInfo()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Cancel(id); !errors.Is(err, ErrCannotCancelInitialize) {
 		t.Fatalf("cancel initialize: %v", err)
 	}
-	if r, _ := s.Tracker().Lookup(wire.ClientToServer, id); r.State != ReqInFlight {
+	if r, _ := s.Tracker().Lookup(wire.ClientToServer, id); r.State != eventlog.ReqInFlight {
 		t.Errorf("initialize is %s", r.State)
 	}
 	if slices.Contains(clientMethods(s.Log()), "notifications/cancelled") {
@@ -499,27 +501,27 @@ func TestRequestTimeoutFromAChild(t *testing.T) {
 	// The handshake gets the default timeout: bound by 200 ms, starting a
 	// child under -race on a loaded machine sometimes failed it (QA saw
 	// "handshake failed: initialize: no answer to id 1 within 200ms").
-	s := startProto(t, "proto-mute", Config{Era: EraLegacy})
+	s := startProto(t, "proto-mute", Config{Era: eventlog.EraLegacy})
 	if err := s.Handshake(ctxT(t)); err != nil {
 		t.Fatal(err)
 	}
-	s.Tracker().SetOptions(TrackerOptions{Timeout: 200 * time.Millisecond})
+	s.Tracker().SetOptions(eventlog.TrackerOptions{Timeout: 200 * time.Millisecond})
 	id, err := s.Request("tools/call", map[string]any{"name": "echo"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev := waitLog(t, s, "request-timeout", func(ev Event) bool {
-		return ev.Type == EventFinding && ev.Finding.Code == "request-timeout"
+	ev := waitLog(t, s, "request-timeout", func(ev eventlog.Event) bool {
+		return ev.Type == eventlog.EventFinding && ev.Finding.Code == "request-timeout"
 	})
 	r, _ := s.Tracker().Lookup(wire.ClientToServer, id)
-	if ev.Finding.FrameSeq != r.Seq || r.State != ReqTimedOut {
+	if ev.Finding.FrameSeq != r.Seq || r.State != eventlog.ReqTimedOut {
 		t.Errorf("finding %+v for request %+v", ev.Finding, r)
 	}
 }
 
 func TestUnflushedOutputFromAChild(t *testing.T) {
 	s := startProto(t, "proto-buffered", Config{NoHandshake: true})
-	s.Tracker().SetOptions(TrackerOptions{UnflushedAfter: -1})
+	s.Tracker().SetOptions(eventlog.TrackerOptions{UnflushedAfter: -1})
 	if err := s.Handshake(ctxT(t)); err != nil {
 		t.Fatal(err)
 	}
@@ -542,7 +544,7 @@ func TestUnflushedOutputFromAChild(t *testing.T) {
 		t.Errorf("unflushed-output raised %d times", n)
 	}
 	for _, r := range s.Tracker().Requests() {
-		if r.State != ReqAnswered {
+		if r.State != eventlog.ReqAnswered {
 			t.Errorf("request %s %s: %s", r.ID, r.Method, r.State)
 		}
 	}
@@ -550,8 +552,8 @@ func TestUnflushedOutputFromAChild(t *testing.T) {
 
 // A server that answers at once is not flagged even when stdin closes right after.
 func TestNoUnflushedOutputWhenAnswered(t *testing.T) {
-	s := startProto(t, "proto-legacy", Config{Era: EraLegacy})
-	s.Tracker().SetOptions(TrackerOptions{UnflushedAfter: -1})
+	s := startProto(t, "proto-legacy", Config{Era: eventlog.EraLegacy})
+	s.Tracker().SetOptions(eventlog.TrackerOptions{UnflushedAfter: -1})
 	if err := s.Handshake(ctxT(t)); err != nil {
 		t.Fatal(err)
 	}
@@ -566,7 +568,7 @@ func TestNoUnflushedOutputWhenAnswered(t *testing.T) {
 }
 
 func TestCallReturnsWhenTheServerExits(t *testing.T) {
-	s := startProto(t, "proto-mute", Config{Era: EraLegacy})
+	s := startProto(t, "proto-mute", Config{Era: eventlog.EraLegacy})
 	if err := s.Handshake(ctxT(t)); err != nil {
 		t.Fatal(err)
 	}
@@ -587,7 +589,7 @@ func TestCallReturnsWhenTheServerExits(t *testing.T) {
 }
 
 func TestCallCancelsOnContext(t *testing.T) {
-	s := startProto(t, "proto-mute", Config{Era: EraLegacy})
+	s := startProto(t, "proto-mute", Config{Era: eventlog.EraLegacy})
 	if err := s.Handshake(ctxT(t)); err != nil {
 		t.Fatal(err)
 	}
@@ -606,7 +608,7 @@ func TestCallCancelsOnContext(t *testing.T) {
 }
 
 func TestMintedIDsSkipHandTypedOnes(t *testing.T) {
-	s := startProto(t, "proto-legacy", Config{Era: EraLegacy})
+	s := startProto(t, "proto-legacy", Config{Era: eventlog.EraLegacy})
 	if err := s.Handshake(ctxT(t)); err != nil {
 		t.Fatal(err)
 	}
@@ -665,8 +667,8 @@ func TestInputRequiredAndRetry(t *testing.T) {
 	if id == f.Msg.ID || s.Tracker().Used(id) == false {
 		t.Fatalf("retry id %s (first %s)", id, f.Msg.ID)
 	}
-	ev := waitLog(t, s, "the retry's answer", func(ev Event) bool {
-		return ev.Type == EventFrame && ev.Dir == wire.ServerToClient && ev.Frame.Msg.ID == id
+	ev := waitLog(t, s, "the retry's answer", func(ev eventlog.Event) bool {
+		return ev.Type == eventlog.EventFrame && ev.Dir == wire.ServerToClient && ev.Frame.Msg.ID == id
 	})
 	if got := resultText(t, ev.Frame); !strings.Contains(got, "got s1") || !strings.Contains(got, "Ada") {
 		t.Errorf("retry answered %q", got)
@@ -680,7 +682,7 @@ func TestInputRequiredAndRetry(t *testing.T) {
 }
 
 func TestCallMatchesAnIDOfTheOtherType(t *testing.T) {
-	s := startProto(t, "proto-stringy", Config{Era: EraLegacy})
+	s := startProto(t, "proto-stringy", Config{Era: eventlog.EraLegacy})
 	if err := s.Handshake(ctxT(t)); err != nil {
 		t.Fatal(err)
 	}
@@ -700,7 +702,7 @@ func TestCallMatchesAnIDOfTheOtherType(t *testing.T) {
 // A server that never answers fails the handshake within the request
 // timeout instead of hanging it.
 func TestHandshakeBoundedByTimeout(t *testing.T) {
-	for _, era := range []Era{EraLegacy, EraModern} {
+	for _, era := range []eventlog.Era{eventlog.EraLegacy, eventlog.EraModern} {
 		t.Run(era.String(), func(t *testing.T) {
 			s := startProto(t, "proto-deaf", Config{Era: era, Timeout: 300 * time.Millisecond})
 			err := s.Handshake(ctxT(t))
@@ -716,7 +718,7 @@ func TestHandshakeBoundedByTimeout(t *testing.T) {
 				t.Errorf("handshake error %q", msg)
 			}
 			// A legacy handshake that never finished agreed on no version.
-			if era == EraLegacy && s.ProtocolVersion() != "" {
+			if era == eventlog.EraLegacy && s.ProtocolVersion() != "" {
 				t.Errorf("protocol version %q after a failed initialize", s.ProtocolVersion())
 			}
 		})
@@ -725,18 +727,18 @@ func TestHandshakeBoundedByTimeout(t *testing.T) {
 
 func TestUnflushedOutputAtExitFromAChild(t *testing.T) {
 	s := startProto(t, "proto-exit-burst", Config{NoHandshake: true})
-	s.Tracker().SetOptions(TrackerOptions{UnflushedAfter: -1})
+	s.Tracker().SetOptions(eventlog.TrackerOptions{UnflushedAfter: -1})
 	id, err := s.Request("tools/list", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	<-s.Done()
 	r, _ := s.Tracker().Lookup(wire.ClientToServer, id)
-	if r.State != ReqAnswered {
+	if r.State != eventlog.ReqAnswered {
 		t.Fatalf("request %+v", r)
 	}
-	ev := waitLog(t, s, "unflushed-output", func(ev Event) bool {
-		return ev.Type == EventFinding && ev.Finding.Code == "unflushed-output"
+	ev := waitLog(t, s, "unflushed-output", func(ev eventlog.Event) bool {
+		return ev.Type == eventlog.EventFinding && ev.Finding.Code == "unflushed-output"
 	})
 	if ev.Finding.FrameSeq != r.ResponseSeq || !strings.Contains(ev.Finding.Message, "as the process exited") {
 		t.Errorf("finding %+v, answer at #%d", ev.Finding, r.ResponseSeq)

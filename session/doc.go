@@ -12,33 +12,3 @@
 // ([EventEra], [EventRestart]), never prose. Nothing in this package touches
 // a terminal or imports the UI; reports live in session/report.
 package session
-
-// Version is linesman's version, written into reports and capture headers.
-const Version = "0.1.0"
-
-// Era is the MCP protocol era a session speaks.
-type Era uint8
-
-const (
-	EraUnknown Era = iota // not decided yet (or no handshake was made)
-	EraLegacy             // 2024-11-05 … 2025-11-25: initialize handshake, sessionful
-	EraModern             // 2026-07-28 and later: stateless, server/discover, _meta on every request
-)
-
-// String returns "unknown", "legacy" or "modern" (the spelling of the JSON report).
-func (e Era) String() string {
-	switch e {
-	case EraLegacy:
-		return "legacy"
-	case EraModern:
-		return "modern"
-	default:
-		return "unknown"
-	}
-}
-
-// Protocol versions linesman speaks by default in each era.
-const (
-	LegacyProtocolVersion = "2025-11-25"
-	ModernProtocolVersion = "2026-07-28"
-)

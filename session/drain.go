@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"time"
 
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -363,13 +364,6 @@ func (p *proc) reportExit() {
 		// The fold settles the exit (exit-at-start, exited-during-request,
 		// unflushed output). On a restart, the restart ends what is still
 		// in flight, without a finding: the user asked for it.
-		s.logFact(Event{Type: EventEnd, End: &EndEvent{Exited: true}})
+		s.logFact(eventlog.Event{Type: eventlog.EventEnd, End: &eventlog.EndEvent{Exited: true}})
 	}
-}
-
-func exitHow(code int, sig string) string {
-	if sig != "" {
-		return "was killed by " + sig
-	}
-	return fmt.Sprintf("exited with code %d", code)
 }

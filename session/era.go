@@ -2,20 +2,12 @@ package session
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
+	"linesman/session/eventlog"
 	"linesman/wire"
-)
-
-// The _meta keys every 2026-07-28 request carries.
-const (
-	MetaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
-	MetaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
-	MetaClientInfo         = "io.modelcontextprotocol/clientInfo"
 )
 
 // ErrHandshake is wrapped by Handshake's errors.
@@ -24,8 +16,8 @@ const (
 var ErrHandshake = errors.New("handshake failed")
 
 // trackerOptions are the tracker settings the Config asks for.
-func (c Config) trackerOptions() TrackerOptions {
-	return TrackerOptions{Timeout: c.Timeout}
+func (c Config) trackerOptions() eventlog.TrackerOptions {
+	return eventlog.TrackerOptions{Timeout: c.Timeout}
 }
 
 // requestTimeout bounds the handshake's own waits, as the tracker bounds
@@ -34,7 +26,7 @@ func (s *Session) requestTimeout() time.Duration {
 	if s.cfg.Timeout > 0 {
 		return s.cfg.Timeout
 	}
-	return DefaultTimeout
+	return eventlog.DefaultTimeout
 }
 
 func (s *Session) probeTimeout() time.Duration {
@@ -63,7 +55,7 @@ func (s *Session) probeTimeout() time.Duration {
 func (s *Session) Handshake(ctx context.Context) error {
 	if s.cfg.NoHandshake {
 		const off = "automatic handshake off: the conversation is yours to open (initialize, or server/discover)"
-		if s.cfg.Era != EraUnknown {
+		if s.cfg.Era != eventlog.EraUnknown {
 			s.decide(s.cfg.Era, defaultVersion(s.cfg.Era), off)
 		} else {
 			s.note(off)
@@ -71,10 +63,10 @@ func (s *Session) Handshake(ctx context.Context) error {
 		return nil
 	}
 	switch s.cfg.Era {
-	case EraLegacy:
+	case eventlog.EraLegacy:
 		return s.legacyHandshake(ctx, "era legacy, as asked (--era legacy): no probe; initialize follows")
-	case EraModern:
-		s.decide(EraModern, ModernProtocolVersion, "era modern, as asked (--era modern): no probe and no initialize; server/discover asks the server who it is")
+	case eventlog.EraModern:
+		s.decide(eventlog.EraModern, eventlog.ModernProtocolVersion, "era modern, as asked (--era modern): no probe and no initialize; server/discover asks the server who it is")
 		cctx, cancel := context.WithTimeout(ctx, s.requestTimeout())
 		f, err := s.Call(cctx, "server/discover", nil)
 		cancel()
@@ -97,30 +89,30 @@ func (s *Session) Handshake(ctx context.Context) error {
 // fails, so that check lists nothing it cannot judge and exits 1 instead
 // of passing a conversation that never happened.
 func (s *Session) modernRefused(f *wire.Frame) error {
-	era, _, rule := decideEra(f)
-	if era == EraModern {
+	era, _, rule := eventlog.DecideEra(f)
+	if era == eventlog.EraModern {
 		s.note(fmt.Sprintf("server/discover failed (%d %s); staying in the modern era as asked", f.Msg.ErrorCode, f.Msg.ErrorMessage))
 		return nil
 	}
 	msg := fmt.Sprintf("--era modern asked for protocol %s, but the server does not speak it: %s; "+
 		"it speaks the legacy era (initialize, %s and earlier): run with --era legacy, or --era auto to probe",
-		ModernProtocolVersion, rule, LegacyProtocolVersion)
+		eventlog.ModernProtocolVersion, rule, eventlog.LegacyProtocolVersion)
 	s.logFinding("era-not-spoken", msg)
-	s.decide(EraModern, "", "") // no version was agreed: do not claim the one asked for
+	s.decide(eventlog.EraModern, "", "") // no version was agreed: do not claim the one asked for
 	return fmt.Errorf("%w: the server does not speak the modern era (%s)", ErrHandshake, rule)
 }
 
-func defaultVersion(e Era) string {
-	if e == EraModern {
-		return ModernProtocolVersion
+func defaultVersion(e eventlog.Era) string {
+	if e == eventlog.EraModern {
+		return eventlog.ModernProtocolVersion
 	}
-	return LegacyProtocolVersion
+	return eventlog.LegacyProtocolVersion
 }
 
 // probe runs the era probe and, when it says legacy, the legacy handshake.
 func (s *Session) probe(ctx context.Context) error {
 	// The probe is a modern request: it carries the modern _meta.
-	params, err := s.withMeta(nil, ModernProtocolVersion)
+	params, err := s.withMeta(nil, eventlog.ModernProtocolVersion)
 	if err != nil {
 		return err
 	}
@@ -135,9 +127,9 @@ func (s *Session) probe(ctx context.Context) error {
 		return fmt.Errorf("%w: server/discover: %w", ErrHandshake, err)
 	}
 
-	era, version, rule := decideEra(f)
-	if era == EraModern {
-		s.decide(EraModern, version, fmt.Sprintf("era modern (protocol %s): %s", version, rule))
+	era, version, rule := eventlog.DecideEra(f)
+	if era == eventlog.EraModern {
+		s.decide(eventlog.EraModern, version, fmt.Sprintf("era modern (protocol %s): %s", version, rule))
 		if f.Msg.Kind == wire.KindError {
 			// Ask again in the version it speaks, to learn who it is (the
 			// projection reads the answer).
@@ -150,85 +142,24 @@ func (s *Session) probe(ctx context.Context) error {
 	return s.legacyHandshake(ctx, fmt.Sprintf("era legacy: %s; initialize follows", rule))
 }
 
-// decideEra is the one rule for the era an answer to server/discover
-// shows, and says which clause of the rule decided: the session's probe
-// decides by it, and the fold infers by it when nothing pinned the era (a
-// tap, a capture, a foreign log), so the same bytes give the same era in
-// every view. A result offering a 2026-07-28 or later version, or -32022
-// (unsupported version) listing one or listing nothing, means modern;
-// -32022 listing only earlier versions, any other error, a result that is
-// no DiscoverResult (no supportedVersions: some legacy servers answer any
-// method with {}) or offering only earlier versions means legacy.
-func decideEra(f *wire.Frame) (era Era, version, rule string) {
-	if f.Msg.Kind == wire.KindError {
-		if f.Msg.ErrorCode != CodeUnsupportedProtocolVersion {
-			return EraLegacy, "", fmt.Sprintf("server/discover failed with %d (%s), not a modern error", f.Msg.ErrorCode, f.Msg.ErrorMessage)
-		}
-		var body struct {
-			Error struct {
-				Data struct {
-					Supported []string `json:"supported"`
-				} `json:"data"`
-			} `json:"error"`
-		}
-		_ = json.Unmarshal(f.Raw(), &body)
-		supported := body.Error.Data.Supported
-		if v := pickModern(supported); v != "" {
-			return EraModern, v, fmt.Sprintf("server/discover answered -32022 (unsupported protocol version) listing %v", supported)
-		}
-		if len(supported) > 0 {
-			return EraLegacy, "", fmt.Sprintf("server/discover answered -32022 but lists only legacy versions %v", supported)
-		}
-		return EraModern, ModernProtocolVersion, "server/discover answered -32022 (unsupported protocol version), a modern error"
-	}
-	d, ok := parseDiscover(f)
-	if !ok {
-		return EraLegacy, "", "the answer to server/discover is not a result object"
-	}
-	if len(d.SupportedVersions) == 0 {
-		// Some legacy servers answer any method with an empty result; a
-		// DiscoverResult must list supportedVersions.
-		return EraLegacy, "", "the result to server/discover lists no supportedVersions, so it is no DiscoverResult"
-	}
-	if v := pickModern(d.SupportedVersions); v != "" {
-		return EraModern, v, fmt.Sprintf("server/discover answered with a result offering %v", d.SupportedVersions)
-	}
-	return EraLegacy, "", fmt.Sprintf("server/discover answered, but offers only legacy versions %v", d.SupportedVersions)
-}
-
-// pickModern chooses the version to speak from a server's list: ours when
-// listed, else the newest modern version it lists, else "".
-func pickModern(versions []string) string {
-	if slices.Contains(versions, ModernProtocolVersion) {
-		return ModernProtocolVersion
-	}
-	best := ""
-	for _, v := range versions {
-		if isModernVersion(v) && v > best {
-			best = v
-		}
-	}
-	return best
-}
-
 // legacyHandshake logs the decision for the legacy era (why, in words),
 // sends initialize, waits for its result, and sends
 // notifications/initialized.
 func (s *Session) legacyHandshake(ctx context.Context, why string) error {
-	s.decide(EraLegacy, LegacyProtocolVersion, why)
+	s.decide(eventlog.EraLegacy, eventlog.LegacyProtocolVersion, why)
 	cctx, cancel := context.WithTimeout(ctx, s.requestTimeout())
 	defer cancel()
 	f, err := s.Call(cctx, "initialize", map[string]any{
-		"protocolVersion": LegacyProtocolVersion,
+		"protocolVersion": eventlog.LegacyProtocolVersion,
 		"capabilities":    s.clientCapabilities(),
 		"clientInfo":      s.clientInfo(),
 	})
 	if err != nil {
-		s.decide(EraLegacy, "", "") // no version was agreed: do not claim the one asked for
+		s.decide(eventlog.EraLegacy, "", "") // no version was agreed: do not claim the one asked for
 		return fmt.Errorf("%w: initialize: %w", ErrHandshake, err)
 	}
 	if f.Msg.Kind == wire.KindError {
-		s.decide(EraLegacy, "", "")
+		s.decide(eventlog.EraLegacy, "", "")
 		return fmt.Errorf("%w: initialize answered error %d (%s)", ErrHandshake, f.Msg.ErrorCode, f.Msg.ErrorMessage)
 	}
 	line, err := wire.Marshal(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"linesman/session/eventlog"
 	"linesman/session/fakeserver"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -254,7 +255,7 @@ func serveTransportMiddle() {
 	sig, _ := s.Log().Subscribe()
 	for {
 		_, end := s.Log().Bounds()
-		if slices.ContainsFunc(s.Log().Range(1, end), func(ev Event) bool { return ev.Type == EventStderr }) {
+		if slices.ContainsFunc(s.Log().Range(1, end), func(ev eventlog.Event) bool { return ev.Type == eventlog.EventStderr }) {
 			break
 		}
 		<-sig
@@ -372,10 +373,10 @@ func (fk protoFake) serve() {
 		}
 		_ = json.Unmarshal(m.Params, &p)
 		if fk.modern && fk.requireMeta && m.ID != nil && m.Method != "server/discover" {
-			v, _ := p.Meta[MetaProtocolVersion].(string)
-			_, caps := p.Meta[MetaClientCapabilities]
-			_, info := p.Meta[MetaClientInfo]
-			want := ModernProtocolVersion
+			v, _ := p.Meta[eventlog.MetaProtocolVersion].(string)
+			_, caps := p.Meta[eventlog.MetaClientCapabilities]
+			_, info := p.Meta[eventlog.MetaClientInfo]
+			want := eventlog.ModernProtocolVersion
 			if fk.supportedV != "" {
 				want = fk.supportedV
 			}
@@ -388,14 +389,14 @@ func (fk protoFake) serve() {
 		case "server/discover":
 			switch fk.discover {
 			case "result":
-				result(m.ID, map[string]any{"supportedVersions": []string{ModernProtocolVersion}, "capabilities": map[string]any{"tools": map[string]any{}},
+				result(m.ID, map[string]any{"supportedVersions": []string{eventlog.ModernProtocolVersion}, "capabilities": map[string]any{"tools": map[string]any{}},
 					"serverInfo": map[string]any{"name": "proto-modern", "version": "1"}, "cacheScope": "private", "ttlMs": 0})
 			case "empty-result":
 				write(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{}})
 			case "legacy-result":
 				write(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{"supportedVersions": []string{"2025-11-25", "2025-06-18"}, "capabilities": map[string]any{}}})
 			case "-32022":
-				v, _ := p.Meta[MetaProtocolVersion].(string)
+				v, _ := p.Meta[eventlog.MetaProtocolVersion].(string)
 				if v == fk.supportedV {
 					result(m.ID, map[string]any{"supportedVersions": []string{fk.supportedV}, "capabilities": map[string]any{},
 						"serverInfo": map[string]any{"name": "proto-modern-other", "version": "1"}, "cacheScope": "private", "ttlMs": 0})
@@ -436,7 +437,7 @@ func (fk protoFake) serve() {
 			case p.Name == "slow":
 				slowID = m.ID // answered only once cancelled: a late answer
 			default:
-				v, _ := p.Meta[MetaProtocolVersion].(string)
+				v, _ := p.Meta[eventlog.MetaProtocolVersion].(string)
 				result(m.ID, map[string]any{"content": []any{map[string]any{"type": "text", "text": "echo " + v}}})
 			}
 		case "notifications/cancelled":

@@ -5,6 +5,7 @@ import (
 	"syscall"
 	"time"
 
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -94,7 +95,7 @@ func (p *proc) judgeStdin() {
 	p.judgeStream(wire.ClientToServer, func(f *wire.Frame) { p.s.logFrame(wire.ClientToServer, f) })
 	if p.judge.endedByHost(wire.ClientToServer) {
 		p.judge.waitTurn(wire.ClientToServer)
-		p.s.logFact(Event{Type: EventStdinClosed, Stdin: &StdinEvent{ByHost: true}, Note: "the host closed the server's stdin"})
+		p.s.logFact(eventlog.Event{Type: eventlog.EventStdinClosed, Stdin: &eventlog.StdinEvent{ByHost: true}, Note: "the host closed the server's stdin"})
 	}
 }
 
@@ -113,24 +114,24 @@ func (s *Session) Signal(sig syscall.Signal) {
 	p := s.current()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.state == StateExited {
+	if p.state == eventlog.StateExited {
 		return
 	}
 	// The host's signal is a step of the server's end, taken by the host:
 	// logged, so that the exit it leads to is not read as the server's own.
-	step := StepSIGTERM
+	step := eventlog.StepSIGTERM
 	if sig == syscall.SIGKILL {
-		step = StepSIGKILL
+		step = eventlog.StepSIGKILL
 	}
-	if p.step == StepNone || step > p.step {
+	if p.step == eventlog.StepNone || step > p.step {
 		p.step = step
 	}
 	if p.shutdownAt.IsZero() {
 		p.shutdownAt = time.Now()
 	}
 	p.hostEnded = true
-	p.s.logFact(Event{Type: EventProcess, Process: &ProcessEvent{
-		State: StateExiting, Step: step, Pid: p.pid, Signal: signalName(sig), ByHost: true,
+	p.s.logFact(eventlog.Event{Type: eventlog.EventProcess, Process: &eventlog.ProcessEvent{
+		State: eventlog.StateExiting, Step: step, Pid: p.pid, Signal: signalName(sig), ByHost: true,
 		Detail: "the host sent " + signalName(sig) + "; passed on to the process group",
 	}})
 	// Under p.mu, as in kill: the server is not reaped before we let go,

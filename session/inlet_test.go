@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -37,7 +38,7 @@ func (c *teeBuffer) bytes() []byte {
 // each client frame is logged before the server's echo of it (the judge
 // runs behind the wire, but keeps the wire's causal order).
 func TestInletAndTeesAreByteExact(t *testing.T) {
-	log := NewLog(0)
+	log := eventlog.NewLog(0)
 	tee := &teeBuffer{}
 	s, err := Start(Config{Command: []string{"cat"}, Log: log, Observe: true, NoHandshake: true, StdoutTee: tee})
 	if err != nil {
@@ -67,7 +68,7 @@ func TestInletAndTeesAreByteExact(t *testing.T) {
 	c2sSeq := map[string]uint64{}
 	first, next := log.Bounds()
 	for _, ev := range log.Range(first, next) {
-		if ev.Type != EventFrame {
+		if ev.Type != eventlog.EventFrame {
 			continue
 		}
 		raw := ev.Frame.Raw()
@@ -92,7 +93,7 @@ func TestInletAndTeesAreByteExact(t *testing.T) {
 // order, and notes say exactly how many bytes of each direction were
 // passed on unjudged.
 func TestJudgeFallingBehindNeverHoldsTheWire(t *testing.T) {
-	log := NewLog(0)
+	log := eventlog.NewLog(0)
 	tee := &teeBuffer{}
 	hold := make(chan struct{})
 	const budget = 64 << 10
@@ -133,10 +134,10 @@ func TestJudgeFallingBehindNeverHoldsTheWire(t *testing.T) {
 	first, next := log.Bounds()
 	for _, ev := range log.Range(first, next) {
 		switch {
-		case ev.Type == EventFrame:
+		case ev.Type == eventlog.EventFrame:
 			judged[ev.Dir] += ev.Frame.Size()
 			lines[ev.Dir] = append(lines[ev.Dir], ev.Frame.Raw()...)
-		case ev.Type == EventNote && gapRE.MatchString(ev.Note):
+		case ev.Type == eventlog.EventNote && gapRE.MatchString(ev.Note):
 			m := gapRE.FindStringSubmatch(ev.Note)
 			n, _ := strconv.ParseInt(m[1], 10, 64)
 			d := wire.ClientToServer

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -16,18 +17,18 @@ import (
 func TestInterop(t *testing.T) {
 	cases := []struct {
 		fake     string
-		era      Era // asked for; EraUnknown = probe
-		want     Era // decided
+		era      eventlog.Era // asked for; EraUnknown = probe
+		want     eventlog.Era // decided
 		version  string
 		infoName string
 	}{
-		{"proto-gosdk", EraUnknown, EraModern, ModernProtocolVersion, "gosdk-fake"},
-		{"proto-gosdk", EraLegacy, EraLegacy, LegacyProtocolVersion, "gosdk-fake"},
-		{"proto-gosdk", EraModern, EraModern, ModernProtocolVersion, "gosdk-fake"},
-		{"proto-gosdk-legacy", EraUnknown, EraLegacy, LegacyProtocolVersion, "gosdk-fake"},
-		{"proto-mcpgo", EraUnknown, EraModern, ModernProtocolVersion, "mcpgo-fake"},
-		{"proto-mcpgo", EraLegacy, EraLegacy, LegacyProtocolVersion, "mcpgo-fake"},
-		{"proto-mcpgo", EraModern, EraModern, ModernProtocolVersion, "mcpgo-fake"},
+		{"proto-gosdk", eventlog.EraUnknown, eventlog.EraModern, eventlog.ModernProtocolVersion, "gosdk-fake"},
+		{"proto-gosdk", eventlog.EraLegacy, eventlog.EraLegacy, eventlog.LegacyProtocolVersion, "gosdk-fake"},
+		{"proto-gosdk", eventlog.EraModern, eventlog.EraModern, eventlog.ModernProtocolVersion, "gosdk-fake"},
+		{"proto-gosdk-legacy", eventlog.EraUnknown, eventlog.EraLegacy, eventlog.LegacyProtocolVersion, "gosdk-fake"},
+		{"proto-mcpgo", eventlog.EraUnknown, eventlog.EraModern, eventlog.ModernProtocolVersion, "mcpgo-fake"},
+		{"proto-mcpgo", eventlog.EraLegacy, eventlog.EraLegacy, eventlog.LegacyProtocolVersion, "mcpgo-fake"},
+		{"proto-mcpgo", eventlog.EraModern, eventlog.EraModern, eventlog.ModernProtocolVersion, "mcpgo-fake"},
 	}
 	for _, tc := range cases {
 		t.Run(fmt.Sprintf("%s/%s", tc.fake, tc.era), func(t *testing.T) {
@@ -67,16 +68,16 @@ func TestInterop(t *testing.T) {
 			}
 			want := []string{"initialize", "notifications/initialized", "tools/list", "tools/call"}
 			switch {
-			case tc.want == EraModern:
+			case tc.want == eventlog.EraModern:
 				want = []string{"server/discover", "tools/list", "tools/call"}
-			case tc.era == EraUnknown:
+			case tc.era == eventlog.EraUnknown:
 				want = append([]string{"server/discover"}, want...)
 			}
 			if got := clientMethods(s.Log()); !slices.Equal(got, want) {
 				t.Errorf("client sent %q, want %q", got, want)
 			}
 			for _, r := range s.Tracker().Requests() {
-				if r.State != ReqAnswered && !(r.Method == "server/discover" && r.State == ReqError) {
+				if r.State != eventlog.ReqAnswered && !(r.Method == "server/discover" && r.State == eventlog.ReqError) {
 					t.Errorf("request %s %s ended %s", r.ID, r.Method, r.State)
 				}
 			}
@@ -88,7 +89,7 @@ func TestInterop(t *testing.T) {
 // the client's initialize: separate id spaces, no reuse; linesman answers
 // each ping at once, so the server keeps the session.
 func TestInteropServerPings(t *testing.T) {
-	s := startProto(t, "proto-gosdk-keepalive", Config{Era: EraLegacy})
+	s := startProto(t, "proto-gosdk-keepalive", Config{Era: eventlog.EraLegacy})
 	ctx := ctxT(t)
 	if err := s.Handshake(ctx); err != nil {
 		t.Fatal(err)
@@ -102,7 +103,7 @@ func TestInteropServerPings(t *testing.T) {
 		t.Fatal(err)
 	}
 	r, ok := s.Tracker().Lookup(wire.ServerToClient, wire.IntID(1))
-	if !ok || r.Method != "ping" || r.State != ReqAnswered {
+	if !ok || r.Method != "ping" || r.State != eventlog.ReqAnswered {
 		t.Errorf("server ping 1: %+v", r)
 	}
 	stopSession(t, s)

@@ -5,6 +5,7 @@ import (
 	"syscall"
 	"time"
 
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -14,7 +15,7 @@ import (
 // kill sends SIGKILL to the group now.
 func (p *proc) kill() {
 	p.mu.Lock()
-	running := p.state != StateExited
+	running := p.state != eventlog.StateExited
 	if running && exitedNow(p.pid) {
 		// It has exited already, though wait has not recorded it yet: the
 		// exit came first, so no step of ours ended it. What is left of
@@ -25,12 +26,12 @@ func (p *proc) kill() {
 		}
 	}
 	if running {
-		p.state = StateExiting
-		p.step = StepSIGKILL
+		p.state = eventlog.StateExiting
+		p.step = eventlog.StepSIGKILL
 		if p.shutdownAt.IsZero() {
 			p.shutdownAt = time.Now()
 		}
-		p.logExitingLocked(StepSIGKILL, "SIGKILL sent to the process group (kill)")
+		p.logExitingLocked(eventlog.StepSIGKILL, "SIGKILL sent to the process group (kill)")
 		// Under p.mu: the server is not reaped before we let go (see
 		// waitExit), so the group id is still the server's.
 		signalGroup(p.pid, syscall.SIGKILL)
@@ -53,9 +54,9 @@ func (p *proc) shutdown() {
 // logExitingLocked logs a shutdown step. Process events are logged under
 // p.mu with the change they record, so the log never shows a step after the
 // exit it led to.
-func (p *proc) logExitingLocked(step ShutdownStep, detail string) {
-	p.s.logFact(Event{Type: EventProcess, Process: &ProcessEvent{
-		State: StateExiting, Step: step, Pid: p.pid, Detail: detail,
+func (p *proc) logExitingLocked(step eventlog.ShutdownStep, detail string) {
+	p.s.logFact(eventlog.Event{Type: eventlog.EventProcess, Process: &eventlog.ProcessEvent{
+		State: eventlog.StateExiting, Step: step, Pid: p.pid, Detail: detail,
 	}})
 }
 
@@ -137,7 +138,7 @@ func (r *rungTimer) stop() {
 // been written. It reports false when the process already exited.
 func (p *proc) beginShutdown() bool {
 	p.mu.Lock()
-	if p.state == StateExited || p.step != StepNone {
+	if p.state == eventlog.StateExited || p.step != eventlog.StepNone {
 		// Already exited, or Kill came first: nothing to climb.
 		p.mu.Unlock()
 		return false
@@ -151,8 +152,8 @@ func (p *proc) beginShutdown() bool {
 		p.mu.Unlock()
 		return false
 	}
-	p.state = StateExiting
-	p.step = StepStdinClose
+	p.state = eventlog.StateExiting
+	p.step = eventlog.StepStdinClose
 	p.shutdownAt = time.Now()
 	// Sends fail from the moment the log says stdin is closing.
 	if blocked, _ := p.w.blocked(p.s.cfg.StdinBlockedAfter); blocked {
@@ -161,7 +162,7 @@ func (p *proc) beginShutdown() bool {
 	} else {
 		p.w.closeWhenDrained()
 	}
-	p.logExitingLocked(StepStdinClose, "closing stdin, waiting for the server to exit")
+	p.logExitingLocked(eventlog.StepStdinClose, "closing stdin, waiting for the server to exit")
 	p.mu.Unlock()
 	return true
 }
@@ -171,22 +172,22 @@ func (p *proc) beginShutdown() bool {
 func (p *proc) nextRung() (time.Duration, bool) {
 	s := p.s
 	p.mu.Lock()
-	if p.state == StateExited {
+	if p.state == eventlog.StateExited {
 		p.mu.Unlock()
 		return 0, false
 	}
 	switch p.step {
-	case StepStdinClose:
-		p.step = StepSIGTERM
-		p.logExitingLocked(StepSIGTERM, "SIGTERM sent to the process group")
+	case eventlog.StepStdinClose:
+		p.step = eventlog.StepSIGTERM
+		p.logExitingLocked(eventlog.StepSIGTERM, "SIGTERM sent to the process group")
 		s.logFinding("ignored-stdin-eof", fmt.Sprintf("the server was %s %s after its stdin was closed; SIGTERM was needed", runState(p.pid), s.cfg.StdinCloseWait))
 		signalGroup(p.pid, syscall.SIGTERM) // under p.mu, as in kill
 		p.mu.Unlock()
 		p.w.stop(true)
 		return s.cfg.SIGTERMWait, true
-	case StepSIGTERM:
-		p.step = StepSIGKILL
-		p.logExitingLocked(StepSIGKILL, "SIGKILL sent to the process group")
+	case eventlog.StepSIGTERM:
+		p.step = eventlog.StepSIGKILL
+		p.logExitingLocked(eventlog.StepSIGKILL, "SIGKILL sent to the process group")
 		s.logFinding("needed-sigkill", fmt.Sprintf("the server was %s %s after SIGTERM; SIGKILL was needed", runState(p.pid), s.cfg.SIGTERMWait))
 		signalGroup(p.pid, syscall.SIGKILL) // under p.mu, as in kill
 		p.mu.Unlock()

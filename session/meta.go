@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -33,7 +34,7 @@ func (s *Session) buildParams(method string, params any) (json.RawMessage, error
 	}
 	hs := s.tracker.Handshake()
 	era, version := hs.Era, hs.ProtocolVersion
-	if era != EraModern {
+	if era != eventlog.EraModern {
 		return raw, nil
 	}
 	return s.withMeta(raw, version)
@@ -47,7 +48,7 @@ func (s *Session) buildParams(method string, params any) (json.RawMessage, error
 func (s *Session) RequestMeta() json.RawMessage {
 	hs := s.tracker.Handshake()
 	era, version := hs.Era, hs.ProtocolVersion
-	if era != EraModern {
+	if era != eventlog.EraModern {
 		return nil
 	}
 	params, err := s.withMeta(nil, version)
@@ -76,11 +77,11 @@ func (s *Session) withMeta(raw json.RawMessage, version string) (json.RawMessage
 		}
 	}
 	if version == "" {
-		version = ModernProtocolVersion
+		version = eventlog.ModernProtocolVersion
 	}
-	setDefault(meta, MetaProtocolVersion, version)
-	setDefault(meta, MetaClientCapabilities, s.clientCapabilities())
-	setDefault(meta, MetaClientInfo, s.clientInfo())
+	setDefault(meta, eventlog.MetaProtocolVersion, version)
+	setDefault(meta, eventlog.MetaClientCapabilities, s.clientCapabilities())
+	setDefault(meta, eventlog.MetaClientInfo, s.clientInfo())
 	b, err := json.Marshal(meta)
 	if err != nil {
 		return nil, err

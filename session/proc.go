@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -44,8 +45,8 @@ type proc struct {
 	shutOnce       sync.Once
 
 	mu         sync.Mutex
-	state      ProcessState
-	step       ShutdownStep
+	state      eventlog.ProcessState
+	step       eventlog.ShutdownStep
 	startedAt  time.Time
 	shutdownAt time.Time // first shutdown step (Shutdown or Kill), zero if none
 	onItsOwn   bool      // the server exited before any step of the ladder (fixed at the exit)
@@ -54,7 +55,7 @@ type proc struct {
 	exitedAt     time.Time
 	exitCode     int
 	signal       string
-	endedBy      ShutdownStep
+	endedBy      eventlog.ShutdownStep
 	shutdownTook time.Duration
 	bytesIn      int64
 	bytesErr     int64
@@ -129,7 +130,7 @@ func newProc(s *Session, cmd *exec.Cmd, pp *pipes, path string, env []string, di
 		stdoutLost:     make(chan struct{}),
 		stdoutProgress: make(chan struct{}, 1),
 		stderrDone:     make(chan struct{}),
-		state:          StateStarting,
+		state:          eventlog.StateStarting,
 	}
 }
 
@@ -171,8 +172,8 @@ func (s *Session) spawn() (*proc, error) {
 		SysProcAttr: sysProcAttr(),
 	}
 	p := newProc(s, cmd, pp, path, env, dir)
-	s.logFact(Event{Type: EventProcess, Process: &ProcessEvent{
-		State:  StateStarting,
+	s.logFact(eventlog.Event{Type: eventlog.EventProcess, Process: &eventlog.ProcessEvent{
+		State:  eventlog.StateStarting,
 		Detail: fmt.Sprintf("starting %s in %s", strings.Join(cfg.Command, " "), dir),
 	}})
 	closeInheritedOnExec()
@@ -187,12 +188,12 @@ func (s *Session) spawn() (*proc, error) {
 	p.sp = sp
 	p.pid = sp.pid
 	p.mu.Lock()
-	p.state = StateRunning
+	p.state = eventlog.StateRunning
 	p.startedAt = time.Now()
 	p.mu.Unlock()
 	p.w = newWriter(p, pp.stdinW)
-	s.logFact(Event{Type: EventProcess, Process: &ProcessEvent{
-		State:  StateRunning,
+	s.logFact(eventlog.Event{Type: eventlog.EventProcess, Process: &eventlog.ProcessEvent{
+		State:  eventlog.StateRunning,
 		Pid:    p.pid,
 		Detail: fmt.Sprintf("started %s (pid %d)", path, p.pid),
 	}})
@@ -219,16 +220,16 @@ func (p *proc) wait() {
 		sig = signalName(signum)
 	}
 	p.mu.Lock()
-	p.state = StateExited
+	p.state = eventlog.StateExited
 	p.exitedAt = now
 	p.exitCode, p.signal = code, sig
 	p.endedBy = p.step
-	p.onItsOwn = p.step == StepNone // no step of the ladder came before the exit
+	p.onItsOwn = p.step == eventlog.StepNone // no step of the ladder came before the exit
 	if !p.shutdownAt.IsZero() {
 		p.shutdownTook = now.Sub(p.shutdownAt)
 	}
-	ev := &ProcessEvent{
-		State:        StateExited,
+	ev := &eventlog.ProcessEvent{
+		State:        eventlog.StateExited,
 		Step:         p.endedBy,
 		Pid:          p.pid,
 		ExitCode:     code,
@@ -245,10 +246,10 @@ func (p *proc) wait() {
 	default:
 		ev.Detail = fmt.Sprintf("exited: %v", err)
 	}
-	if ev.Step != StepNone {
+	if ev.Step != eventlog.StepNone {
 		ev.Detail += fmt.Sprintf(" (ended by the shutdown's %s step, %s after the shutdown began)", ev.Step, ev.ShutdownTook.Round(time.Millisecond))
 	}
-	p.s.logFact(Event{Type: EventProcess, Process: ev})
+	p.s.logFact(eventlog.Event{Type: eventlog.EventProcess, Process: ev})
 	p.mu.Unlock()
 	close(p.exited)
 }
@@ -257,7 +258,7 @@ func (p *proc) wait() {
 func (p *proc) tick() {
 	s := p.s
 	if at, ok := s.tracker.NextDeadline(); ok && at <= s.log.Since() {
-		s.logFact(Event{Type: EventTimeout})
+		s.logFact(eventlog.Event{Type: eventlog.EventTimeout})
 	}
 	if blocked, pending := p.w.blocked(s.cfg.StdinBlockedAfter); blocked && s.flagOnce(&s.stdinStuck) {
 		s.logFindingDir("stdin-not-read", wire.ClientToServer, fmt.Sprintf("a write to the server's stdin has been blocked for more than %s; %d bytes pending", s.cfg.StdinBlockedAfter, pending))

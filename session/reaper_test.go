@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"linesman/session/eventlog"
 )
 
 // BenchmarkServerStart: starting and ending a server (/bin/true) directly
@@ -43,7 +45,7 @@ func TestStrangerHoldingThePipeIsNotSignalled(t *testing.T) {
 		Command:        []string{"sh", "-c", `echo up >&2; read x; exit 0`},
 		StdinCloseWait: shortWait, SIGTERMWait: shortWait,
 	})
-	waitForEvent(t, s.Log(), "the server up", func(ev Event) bool { return ev.Type == EventStderr })
+	waitForEvent(t, s.Log(), "the server up", func(ev eventlog.Event) bool { return ev.Type == eventlog.EventStderr })
 	pid := s.Info().Pid
 	stranger := exec.Command("sh", "-c", fmt.Sprintf(`exec 3>/proc/%d/fd/1; echo open; exec sleep 1000`, pid))
 	out, err := stranger.StdoutPipe()
@@ -60,8 +62,8 @@ func TestStrangerHoldingThePipeIsNotSignalled(t *testing.T) {
 	if err := s.Send([]byte("x\n")); err != nil {
 		t.Fatal(err)
 	}
-	waitForEvent(t, s.Log(), "pipe-held-after-exit", func(ev Event) bool {
-		return ev.Type == EventFinding && ev.Finding.Code == "pipe-held-after-exit"
+	waitForEvent(t, s.Log(), "pipe-held-after-exit", func(ev eventlog.Event) bool {
+		return ev.Type == eventlog.EventFinding && ev.Finding.Code == "pipe-held-after-exit"
 	})
 	s.Shutdown()
 	waitClosed(t, s.Done(), "Done")
@@ -75,7 +77,7 @@ func TestStrangerHoldingThePipeIsNotSignalled(t *testing.T) {
 	found := false
 	_, end := s.Log().Bounds()
 	for _, ev := range s.Log().Range(1, end) {
-		found = found || (ev.Type == EventNote && strings.Contains(ev.Note, "not a descendant"))
+		found = found || (ev.Type == eventlog.EventNote && strings.Contains(ev.Note, "not a descendant"))
 	}
 	if !found {
 		t.Error("no note names the stranger holding the pipe")

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -18,8 +19,8 @@ type Config struct {
 	// CleanEnv starts the server from a minimal environment, as hosts do:
 	// only the variables of [CleanEnvKeys] from ours, then Env.
 	CleanEnv bool
-	Dir      string // working directory ("" = ours)
-	Log      *Log   // append to this log (nil = a new one); lets a restart continue a log
+	Dir      string        // working directory ("" = ours)
+	Log      *eventlog.Log // append to this log (nil = a new one); lets a restart continue a log
 
 	Retention int64 // budget of a new Log in bytes (0 = DefaultRetention)
 	MaxFrame  int   // longest stdout line kept whole (0 = wire.DefaultMaxFrame)
@@ -39,7 +40,7 @@ type Config struct {
 	QueueLimit int
 
 	// Part 2: the client half (client.go, era.go).
-	Era          Era           // EraUnknown = probe (server/discover, then initialize)
+	Era          eventlog.Era  // EraUnknown = probe (server/discover, then initialize)
 	NoHandshake  bool          // leave the handshake to the user
 	Timeout      time.Duration // per request (0 = DefaultTimeout)
 	ProbeTimeout time.Duration // era probe (0 = DefaultProbeTimeout)
@@ -122,8 +123,8 @@ func (c Config) withDefaults() Config {
 // instruction.
 type Session struct {
 	cfg     Config
-	log     *Log
-	tracker *Tracker
+	log     *eventlog.Log
+	tracker *eventlog.Tracker
 	client  clientState // the client half (client.go)
 
 	restartMu sync.Mutex // serialises Restart
@@ -146,16 +147,16 @@ type ProcessInfo struct {
 	Dir     string   // the child's working directory
 	Pid     int      // also its process group id
 
-	State ProcessState
-	Step  ShutdownStep // the ladder step under way (StateExiting) or last taken
+	State eventlog.ProcessState
+	Step  eventlog.ShutdownStep // the ladder step under way (StateExiting) or last taken
 
 	StartedAt time.Time
 	ExitedAt  time.Time // zero until exited
 	// ExitCode is -1 when a signal ended the process (Signal names it).
 	ExitCode     int
 	Signal       string
-	EndedBy      ShutdownStep  // StepNone: it exited on its own
-	ShutdownTook time.Duration // first shutdown step to exit
+	EndedBy      eventlog.ShutdownStep // StepNone: it exited on its own
+	ShutdownTook time.Duration         // first shutdown step to exit
 
 	BytesIn      int64 // read from the server's stdout
 	BytesOut     int64 // written to the server's stdin
@@ -174,9 +175,9 @@ func Start(cfg Config) (*Session, error) {
 	cfg = cfg.withDefaults()
 	log := cfg.Log
 	if log == nil {
-		log = NewLog(cfg.Retention)
+		log = eventlog.NewLog(cfg.Retention)
 	}
-	s := &Session{cfg: cfg, log: log, tracker: NewTracker(cfg.trackerOptions())}
+	s := &Session{cfg: cfg, log: log, tracker: eventlog.NewTracker(cfg.trackerOptions())}
 	p, err := s.spawn()
 	if err != nil {
 		return nil, err
@@ -186,10 +187,10 @@ func Start(cfg Config) (*Session, error) {
 }
 
 // Log returns the session's event log.
-func (s *Session) Log() *Log { return s.log }
+func (s *Session) Log() *eventlog.Log { return s.log }
 
 // Tracker returns the session's request tracker.
-func (s *Session) Tracker() *Tracker { return s.tracker }
+func (s *Session) Tracker() *eventlog.Tracker { return s.tracker }
 
 func (s *Session) current() *proc {
 	s.mu.Lock()
@@ -255,7 +256,7 @@ func (s *Session) Restart() error {
 	s.mu.Lock()
 	n := s.restarts + 1
 	s.mu.Unlock()
-	s.logFact(Event{Type: EventRestart, Restart: &RestartEvent{N: n, Command: slices.Clone(s.cfg.Command)},
+	s.logFact(eventlog.Event{Type: eventlog.EventRestart, Restart: &eventlog.RestartEvent{N: n, Command: slices.Clone(s.cfg.Command)},
 		Note: fmt.Sprintf("restart #%d: starting %s again", n, strings.Join(s.cfg.Command, " "))})
 	p, err := s.spawn()
 	if err != nil {
@@ -271,7 +272,7 @@ func (s *Session) Restart() error {
 // logFrame appends a frame to the log, letting the tracker see it (and add
 // its protocol findings) under the log's lock with the Seq it gets.
 func (s *Session) logFrame(dir wire.Dir, f *wire.Frame) uint64 {
-	seq := Record(s.log, s.tracker, Event{Type: EventFrame, Dir: dir, Frame: f})
+	seq := eventlog.Record(s.log, s.tracker, eventlog.Event{Type: eventlog.EventFrame, Dir: dir, Frame: f})
 	first, _ := s.log.Bounds()
 	s.tracker.Forget(first) // the history stays inside the log's budget
 	s.onFrame(dir, f, seq)
@@ -283,14 +284,14 @@ func (s *Session) logFinding(code, message string) { s.logFindingDir(code, 0, me
 
 // logFindingDir appends a finding about one direction of the wire.
 func (s *Session) logFindingDir(code string, dir wire.Dir, message string) {
-	f := LoggedFinding{Finding: wire.NewFinding(code, message), Dir: dir}
-	s.log.Append(Event{Type: EventFinding, Finding: &f})
+	f := eventlog.LoggedFinding{Finding: wire.NewFinding(code, message), Dir: dir}
+	s.log.Append(eventlog.Event{Type: eventlog.EventFinding, Finding: &f})
 }
 
-func (s *Session) logFindings(fs []LoggedFinding) {
+func (s *Session) logFindings(fs []eventlog.LoggedFinding) {
 	for i := range fs {
 		f := fs[i]
-		s.log.Append(Event{Type: EventFinding, Finding: &f})
+		s.log.Append(eventlog.Event{Type: eventlog.EventFinding, Finding: &f})
 	}
 }
 
@@ -298,10 +299,10 @@ func (s *Session) logFindings(fs []LoggedFinding) {
 // decision, a restart, a process event, a timeout, stdin's close, the end):
 // the tracker applies it under the log's lock, as it sees frames. The
 // findings the event settles ([Tracker.Apply]) are logged right after it.
-func (s *Session) logFact(ev Event) { Record(s.log, s.tracker, ev) }
+func (s *Session) logFact(ev eventlog.Event) { eventlog.Record(s.log, s.tracker, ev) }
 
 func (s *Session) note(text string) {
-	s.log.Append(Event{Type: EventNote, Note: text})
+	s.log.Append(eventlog.Event{Type: eventlog.EventNote, Note: text})
 }
 
 // flagOnce reports whether a once-per-session flag was not set yet, setting it.

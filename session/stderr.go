@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -33,7 +34,7 @@ func (p *proc) readStderr() {
 			return
 		}
 		l := line
-		s.log.Append(Event{Type: EventStderr, Stderr: &l})
+		s.log.Append(eventlog.Event{Type: eventlog.EventStderr, Stderr: &l})
 		p.mu.Lock()
 		p.bytesErr += l.Length + int64(len(l.Term.Bytes()))
 		p.addTailLocked(l.Content)

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"linesman/session/eventlog"
 )
 
 // TestTransportStressExitRace is the race the .NET SDK fixed: many workers
@@ -99,7 +101,7 @@ func stressCycle(marker string) (sendOK, sendExited bool, err error) {
 		return false, false, fmt.Errorf("hang: not done within %s (%+v)", testWait, s.Info())
 	}
 	info := s.Info()
-	if info.State != StateExited || info.ExitCode != 3 || info.Signal != "" {
+	if info.State != eventlog.StateExited || info.ExitCode != 3 || info.Signal != "" {
 		return false, false, fmt.Errorf("ended %s with code %d signal %q, want exited with 3", info.State, info.ExitCode, info.Signal)
 	}
 	if tail := s.StderrTail(2); len(tail) != 1 || tail[0] != marker {

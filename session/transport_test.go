@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -150,7 +151,7 @@ func checkNoTransportGoroutines(t *testing.T) {
 
 // waitForEvent waits until an event satisfying pred is in the log and
 // returns it.
-func waitForEvent(t *testing.T, l *Log, what string, pred func(Event) bool) Event {
+func waitForEvent(t *testing.T, l *eventlog.Log, what string, pred func(eventlog.Event) bool) eventlog.Event {
 	t.Helper()
 	sig, cancel := l.Subscribe()
 	defer cancel()
@@ -172,23 +173,23 @@ func waitForEvent(t *testing.T, l *Log, what string, pred func(Event) bool) Even
 	}
 }
 
-func isFinding(code string) func(Event) bool {
-	return func(ev Event) bool { return ev.Type == EventFinding && ev.Finding.Code == code }
+func isFinding(code string) func(eventlog.Event) bool {
+	return func(ev eventlog.Event) bool { return ev.Type == eventlog.EventFinding && ev.Finding.Code == code }
 }
 
 // findingCodes returns the codes of the log's EventFindings, in order.
-func findingCodes(l *Log) []string {
+func findingCodes(l *eventlog.Log) []string {
 	_, end := l.Bounds()
 	var codes []string
 	for _, ev := range l.Range(1, end) {
-		if ev.Type == EventFinding {
+		if ev.Type == eventlog.EventFinding {
 			codes = append(codes, ev.Finding.Code)
 		}
 	}
 	return codes
 }
 
-func checkFindings(t *testing.T, l *Log, want ...string) {
+func checkFindings(t *testing.T, l *eventlog.Log, want ...string) {
 	t.Helper()
 	got := findingCodes(l)
 	if strings.Join(got, ",") != strings.Join(want, ",") {
@@ -196,10 +197,10 @@ func checkFindings(t *testing.T, l *Log, want ...string) {
 	}
 }
 
-func checkEnd(t *testing.T, s *Session, code int, sig string, endedBy ShutdownStep) ProcessInfo {
+func checkEnd(t *testing.T, s *Session, code int, sig string, endedBy eventlog.ShutdownStep) ProcessInfo {
 	t.Helper()
 	info := s.Info()
-	if info.State != StateExited {
+	if info.State != eventlog.StateExited {
 		t.Errorf("state = %s, want exited", info.State)
 	}
 	if info.ExitCode != code || info.Signal != sig {
@@ -208,7 +209,7 @@ func checkEnd(t *testing.T, s *Session, code int, sig string, endedBy ShutdownSt
 	if info.EndedBy != endedBy {
 		t.Errorf("ended by %s, want %s", info.EndedBy, endedBy)
 	}
-	if endedBy != StepNone && info.ShutdownTook <= 0 {
+	if endedBy != eventlog.StepNone && info.ShutdownTook <= 0 {
 		t.Errorf("shutdown took %s, want > 0", info.ShutdownTook)
 	}
 	if m := groupGone(info.Pid); len(m) > 0 {
@@ -220,41 +221,41 @@ func checkEnd(t *testing.T, s *Session, code int, sig string, endedBy ShutdownSt
 
 // checkProcessEvents checks that the log's process events follow the state
 // machine: starting → running → exiting* → exited, again after a restart.
-func checkProcessEvents(t *testing.T, l *Log) {
+func checkProcessEvents(t *testing.T, l *eventlog.Log) {
 	t.Helper()
-	var prev ProcessState
+	var prev eventlog.ProcessState
 	first, end := l.Bounds()
 	for _, ev := range l.Range(first, end) {
-		if ev.Type != EventProcess {
+		if ev.Type != eventlog.EventProcess {
 			continue
 		}
 		st := ev.Process.State
 		ok := prev == 0 && first > 1 // retention dropped what came before
 		switch st {
-		case StateStarting:
-			ok = ok || prev == 0 || prev == StateExited
-		case StateRunning:
-			ok = ok || prev == StateStarting
-		case StateExiting:
-			ok = ok || prev == StateRunning || prev == StateExiting
-		case StateExited:
-			ok = ok || prev == StateRunning || prev == StateExiting
+		case eventlog.StateStarting:
+			ok = ok || prev == 0 || prev == eventlog.StateExited
+		case eventlog.StateRunning:
+			ok = ok || prev == eventlog.StateStarting
+		case eventlog.StateExiting:
+			ok = ok || prev == eventlog.StateRunning || prev == eventlog.StateExiting
+		case eventlog.StateExited:
+			ok = ok || prev == eventlog.StateRunning || prev == eventlog.StateExiting
 		}
 		if !ok {
 			t.Errorf("process event #%d: %s after %s", ev.Seq, st, prev)
 		}
 		prev = st
 	}
-	if prev != StateExited {
+	if prev != eventlog.StateExited {
 		t.Errorf("the last process event is %s, want exited", prev)
 	}
 }
 
-func stderrTexts(l *Log) []string {
+func stderrTexts(l *eventlog.Log) []string {
 	_, end := l.Bounds()
 	var out []string
 	for _, ev := range l.Range(1, end) {
-		if ev.Type == EventStderr {
+		if ev.Type == eventlog.EventStderr {
 			out = append(out, string(ev.Stderr.Content))
 		}
 	}
@@ -280,7 +281,7 @@ func TestTransportExitAtStart(t *testing.T) {
 		t.Errorf("error text %q lacks the code or the stderr line", err)
 	}
 	waitClosed(t, s.Done(), "Done")
-	checkEnd(t, s, 3, "", StepNone)
+	checkEnd(t, s, 3, "", eventlog.StepNone)
 	checkFindings(t, s.Log(), "exit-at-start")
 	if got := s.StderrTail(5); len(got) != 1 || got[0] != "fatal: config file missing" {
 		t.Errorf("StderrTail = %q", got)
@@ -289,7 +290,7 @@ func TestTransportExitAtStart(t *testing.T) {
 	var states []string
 	_, end := s.Log().Bounds()
 	for _, ev := range s.Log().Range(1, end) {
-		if ev.Type == EventProcess {
+		if ev.Type == eventlog.EventProcess {
 			states = append(states, ev.Process.State.String())
 		}
 	}
@@ -303,17 +304,17 @@ func TestTransportIgnoresStdinEOF(t *testing.T) {
 	if err := s.Send(request(1, "ping")); err != nil {
 		t.Fatal(err)
 	}
-	waitForEvent(t, s.Log(), "answer", func(ev Event) bool { return ev.Type == EventFrame && ev.Dir == wire.ServerToClient })
+	waitForEvent(t, s.Log(), "answer", func(ev eventlog.Event) bool { return ev.Type == eventlog.EventFrame && ev.Dir == wire.ServerToClient })
 	s.Shutdown()
 	s.Shutdown() // idempotent
-	waitForEvent(t, s.Log(), "the first rung", func(ev Event) bool {
-		return ev.Type == EventProcess && ev.Process.State == StateExiting && ev.Process.Step == StepStdinClose
+	waitForEvent(t, s.Log(), "the first rung", func(ev eventlog.Event) bool {
+		return ev.Type == eventlog.EventProcess && ev.Process.State == eventlog.StateExiting && ev.Process.Step == eventlog.StepStdinClose
 	})
 	if err := s.Send(request(2, "ping")); !errors.Is(err, ErrStdinClosed) {
 		t.Errorf("Send during the ladder: %v, want ErrStdinClosed", err)
 	}
 	waitClosed(t, s.Done(), "Done")
-	checkEnd(t, s, -1, "SIGTERM", StepSIGTERM)
+	checkEnd(t, s, -1, "SIGTERM", eventlog.StepSIGTERM)
 	checkFindings(t, s.Log(), "ignored-stdin-eof")
 	if err := s.Send(request(2, "ping")); err == nil {
 		t.Error("Send after the end succeeded")
@@ -325,10 +326,10 @@ func TestTransportIgnoresSIGTERM(t *testing.T) {
 	cfg.SIGTERMWait = shortWait
 	s := startFake(t, cfg)
 	// Wait until it has ignored SIGTERM (it says so on stderr after).
-	waitForEvent(t, s.Log(), "the server's pid line", func(ev Event) bool { return ev.Type == EventStderr })
+	waitForEvent(t, s.Log(), "the server's pid line", func(ev eventlog.Event) bool { return ev.Type == eventlog.EventStderr })
 	s.Shutdown()
 	waitClosed(t, s.Done(), "Done")
-	checkEnd(t, s, -1, "SIGKILL", StepSIGKILL)
+	checkEnd(t, s, -1, "SIGKILL", eventlog.StepSIGKILL)
 	checkFindings(t, s.Log(), "ignored-stdin-eof", "needed-sigkill")
 }
 
@@ -351,7 +352,7 @@ func TestTransportGrandchildHoldsStdout(t *testing.T) {
 	// Shutdown releases the holder: it is in the server's group.
 	s.Shutdown()
 	waitClosed(t, s.Done(), "Done")
-	checkEnd(t, s, 0, "", StepNone)
+	checkEnd(t, s, 0, "", eventlog.StepNone)
 	if !gone(holder) {
 		t.Errorf("holder %d still running", holder)
 	}
@@ -366,13 +367,13 @@ func TestTransportHeldStdoutAnswerBeforeExit(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitClosed(t, s.Exited(), "Exited")
-	waitForEvent(t, s.Log(), "the answer", func(ev Event) bool {
-		return ev.Type == EventFrame && ev.Dir == wire.ServerToClient && ev.Frame.Msg.Kind == wire.KindResult
+	waitForEvent(t, s.Log(), "the answer", func(ev eventlog.Event) bool {
+		return ev.Type == eventlog.EventFrame && ev.Dir == wire.ServerToClient && ev.Frame.Msg.Kind == wire.KindResult
 	})
 	waitForEvent(t, s.Log(), "pipe-held-after-exit", isFinding("pipe-held-after-exit"))
 	s.Shutdown()
 	waitClosed(t, s.Done(), "Done")
-	checkEnd(t, s, 0, "", StepNone)
+	checkEnd(t, s, 0, "", eventlog.StepNone)
 	// (The tracker may add unflushed-output when the answer came late on a
 	// loaded machine: not this test's business.)
 	codes := findingCodes(s.Log())
@@ -413,7 +414,7 @@ func TestTransportNeverReadsStdin(t *testing.T) {
 	frames := 0
 	_, end := s.Log().Bounds()
 	for _, e := range s.Log().Range(1, end) {
-		if e.Type == EventFrame && e.Dir == wire.ClientToServer {
+		if e.Type == eventlog.EventFrame && e.Dir == wire.ClientToServer {
 			frames++
 		}
 	}
@@ -422,21 +423,21 @@ func TestTransportNeverReadsStdin(t *testing.T) {
 	}
 	s.Shutdown()
 	waitClosed(t, s.Done(), "Done")
-	checkEnd(t, s, -1, "SIGTERM", StepSIGTERM)
+	checkEnd(t, s, -1, "SIGTERM", eventlog.StepSIGTERM)
 	checkFindings(t, s.Log(), "stdin-not-read", "ignored-stdin-eof")
 }
 
 func TestTransportServerClosesStdin(t *testing.T) {
 	s := startFake(t, fakeConfig("transport-close-stdin"))
-	waitForEvent(t, s.Log(), "the server's word", func(ev Event) bool { return ev.Type == EventStderr })
+	waitForEvent(t, s.Log(), "the server's word", func(ev eventlog.Event) bool { return ev.Type == eventlog.EventStderr })
 	// Queued at once; the write fails (EPIPE) on the writer's goroutine,
 	// which waits for an exit that does not come and says so. (A
 	// notification: a request would stay "in flight" though never delivered.)
 	if err := s.Send([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")); err != nil {
 		t.Fatal(err)
 	}
-	waitForEvent(t, s.Log(), "the failed write", func(ev Event) bool {
-		return ev.Type == EventNote && strings.Contains(ev.Note, "closed its stdin but is still running")
+	waitForEvent(t, s.Log(), "the failed write", func(ev eventlog.Event) bool {
+		return ev.Type == eventlog.EventNote && strings.Contains(ev.Note, "closed its stdin but is still running")
 	})
 	err := s.Send(request(2, "ping"))
 	var ee *ExitedError
@@ -445,7 +446,7 @@ func TestTransportServerClosesStdin(t *testing.T) {
 	}
 	s.Shutdown()
 	waitClosed(t, s.Done(), "Done")
-	checkEnd(t, s, -1, "SIGTERM", StepSIGTERM)
+	checkEnd(t, s, -1, "SIGTERM", eventlog.StepSIGTERM)
 	checkFindings(t, s.Log(), "ignored-stdin-eof")
 }
 
@@ -454,7 +455,7 @@ func TestTransportStderrFlood(t *testing.T) {
 	cfg.Retention = 8 << 20
 	s := startFake(t, cfg)
 	waitClosed(t, s.Done(), "Done")
-	info := checkEnd(t, s, 0, "", StepNone)
+	info := checkEnd(t, s, 0, "", eventlog.StepNone)
 	if info.BytesStderr != 100<<20 {
 		t.Errorf("stderr bytes = %d, want %d", info.BytesStderr, 100<<20)
 	}
@@ -462,7 +463,7 @@ func TestTransportStderrFlood(t *testing.T) {
 		t.Error("retention dropped nothing of a 100 MiB flood")
 	}
 	// The frame after the flood arrived: the flood never blocked the server.
-	ev := waitForEvent(t, s.Log(), "the frame after the flood", func(ev Event) bool { return ev.Type == EventFrame })
+	ev := waitForEvent(t, s.Log(), "the frame after the flood", func(ev eventlog.Event) bool { return ev.Type == eventlog.EventFrame })
 	if !bytes.Contains(ev.Frame.Raw(), []byte(`"done"`)) {
 		t.Errorf("frame = %q", ev.Frame.Raw())
 	}
@@ -479,8 +480,8 @@ func TestTransportHugeLine(t *testing.T) {
 	cfg.StdinCloseWait = testWait
 	s := startFake(t, cfg)
 	var frames []*wire.Frame
-	waitForEvent(t, s.Log(), "two frames", func(ev Event) bool {
-		if ev.Type == EventFrame {
+	waitForEvent(t, s.Log(), "two frames", func(ev eventlog.Event) bool {
+		if ev.Type == eventlog.EventFrame {
 			frames = append(frames, ev.Frame)
 		}
 		return len(frames) == 2
@@ -497,7 +498,7 @@ func TestTransportHugeLine(t *testing.T) {
 	}
 	s.Shutdown()
 	waitClosed(t, s.Done(), "Done")
-	info := checkEnd(t, s, 0, "", StepStdinClose)
+	info := checkEnd(t, s, 0, "", eventlog.StepStdinClose)
 	if want := big.Size() + frames[1].Size(); info.BytesIn != want {
 		t.Errorf("BytesIn = %d, want %d", info.BytesIn, want)
 	}
@@ -509,7 +510,7 @@ func TestTransportCrashMidRequest(t *testing.T) {
 	if err := s.Send(request(1, "initialize")); err != nil {
 		t.Fatal(err)
 	}
-	waitForEvent(t, s.Log(), "the first answer", func(ev Event) bool { return ev.Type == EventFrame && ev.Dir == wire.ServerToClient })
+	waitForEvent(t, s.Log(), "the first answer", func(ev eventlog.Event) bool { return ev.Type == eventlog.EventFrame && ev.Dir == wire.ServerToClient })
 	if err := s.Send(request(2, "tools/call")); err != nil {
 		t.Fatal(err)
 	}
@@ -520,7 +521,7 @@ func TestTransportCrashMidRequest(t *testing.T) {
 		t.Fatalf("Send after the crash: %v (%+v)", err, ee)
 	}
 	waitClosed(t, s.Done(), "Done")
-	checkEnd(t, s, 2, "", StepNone)
+	checkEnd(t, s, 2, "", eventlog.StepNone)
 	checkFindings(t, s.Log(), "exited-during-request")
 	ev := waitForEvent(t, s.Log(), "exited-during-request", isFinding("exited-during-request"))
 	if !strings.Contains(ev.Finding.Message, "tools/call") {
@@ -535,7 +536,7 @@ func TestTransportWrapperGroup(t *testing.T) {
 	cfg := fakeConfig("transport-ignore-term")
 	cfg.Command = []string{"sh", "-c", fmt.Sprintf("'%s' -test.run='^$'; echo wrapper-done >&2", exe)}
 	s := startFake(t, cfg)
-	ev := waitForEvent(t, s.Log(), "the server's pid line", func(ev Event) bool { return ev.Type == EventStderr })
+	ev := waitForEvent(t, s.Log(), "the server's pid line", func(ev eventlog.Event) bool { return ev.Type == eventlog.EventStderr })
 	var server int
 	fmt.Sscanf(string(ev.Stderr.Content), "server pid %d", &server)
 	if server == 0 || server == s.Info().Pid || !alive(server) {
@@ -545,14 +546,14 @@ func TestTransportWrapperGroup(t *testing.T) {
 	waitClosed(t, s.Done(), "Done")
 	// SIGTERM to the group ends the wrapper; the server that ignored it
 	// must not outlive the session.
-	checkEnd(t, s, -1, "SIGTERM", StepSIGTERM)
+	checkEnd(t, s, -1, "SIGTERM", eventlog.StepSIGTERM)
 	if !gone(server) {
 		t.Errorf("the real server %d outlived its wrapper", server)
 	}
 	// The server held the wrapper's stdout and stderr when the wrapper died.
 	checkFindings(t, s.Log(), "ignored-stdin-eof", "pipe-held-after-exit")
-	waitForEvent(t, s.Log(), "the leftover kill", func(ev Event) bool {
-		return ev.Type == EventNote && strings.Contains(ev.Note, fmt.Sprintf("pid %d", server))
+	waitForEvent(t, s.Log(), "the leftover kill", func(ev eventlog.Event) bool {
+		return ev.Type == eventlog.EventNote && strings.Contains(ev.Note, fmt.Sprintf("pid %d", server))
 	})
 }
 
@@ -613,7 +614,7 @@ func TestTransportEnvDirGroup(t *testing.T) {
 	cfg.Dir = dir
 	s := startFake(t, cfg)
 	waitClosed(t, s.Done(), "Done")
-	info := checkEnd(t, s, 0, "", StepNone)
+	info := checkEnd(t, s, 0, "", eventlog.StepNone)
 	got := strings.Join(stderrTexts(s.Log()), "\n")
 	want := fmt.Sprintf("env=over ride\nremoved=\"\"\ncwd=%s\npgid=%d pid=%d", dir, info.Pid, info.Pid)
 	if got != want {
@@ -638,7 +639,7 @@ func TestTransportPrivateDescriptors(t *testing.T) {
 	var fds []string
 	_, end := s.Log().Bounds()
 	for _, ev := range s.Log().Range(1, end) {
-		if ev.Type == EventFrame {
+		if ev.Type == eventlog.EventFrame {
 			fds = append(fds, string(bytes.TrimSpace(ev.Frame.Raw())))
 		}
 	}
@@ -659,7 +660,7 @@ func TestTransportRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	info := s.Info()
-	if info.Pid == first || info.State != StateRunning || info.Restarts != 1 {
+	if info.Pid == first || info.State != eventlog.StateRunning || info.Restarts != 1 {
 		t.Fatalf("after restart: %+v", info)
 	}
 	if !gone(first) {
@@ -668,26 +669,26 @@ func TestTransportRestart(t *testing.T) {
 	if err := s.Send(request(1, "ping")); err != nil {
 		t.Fatal(err)
 	}
-	waitForEvent(t, s.Log(), "an answer of the new process", func(ev Event) bool { return ev.Type == EventFrame && ev.Dir == wire.ServerToClient })
-	waitForEvent(t, s.Log(), "the restart note", func(ev Event) bool {
-		return ev.Type == EventRestart && ev.Restart.N == 1 && strings.Contains(ev.Note, "restart #1")
+	waitForEvent(t, s.Log(), "an answer of the new process", func(ev eventlog.Event) bool { return ev.Type == eventlog.EventFrame && ev.Dir == wire.ServerToClient })
+	waitForEvent(t, s.Log(), "the restart note", func(ev eventlog.Event) bool {
+		return ev.Type == eventlog.EventRestart && ev.Restart.N == 1 && strings.Contains(ev.Note, "restart #1")
 	})
 	s.Shutdown()
 	waitClosed(t, s.Done(), "Done")
 	checkFindings(t, s.Log(), "ignored-stdin-eof", "ignored-stdin-eof")
 	checkProcessEvents(t, s.Log())
 	reqs := s.Tracker().Requests()
-	if len(reqs) == 0 || reqs[0].ID != wire.IntID(7) || reqs[0].State != ReqLost {
+	if len(reqs) == 0 || reqs[0].ID != wire.IntID(7) || reqs[0].State != eventlog.ReqLost {
 		t.Errorf("requests after the restart: %+v", reqs)
 	}
 }
 
 func TestTransportKill(t *testing.T) {
 	s := startFake(t, fakeConfig("transport-ignore-term"))
-	waitForEvent(t, s.Log(), "the server's pid line", func(ev Event) bool { return ev.Type == EventStderr })
+	waitForEvent(t, s.Log(), "the server's pid line", func(ev eventlog.Event) bool { return ev.Type == eventlog.EventStderr })
 	s.Kill()
 	waitClosed(t, s.Done(), "Done")
-	checkEnd(t, s, -1, "SIGKILL", StepSIGKILL)
+	checkEnd(t, s, -1, "SIGKILL", eventlog.StepSIGKILL)
 	checkFindings(t, s.Log())
 	err := s.Send(request(1, "ping"))
 	var ee *ExitedError
@@ -704,7 +705,7 @@ func TestTransportDiesWithUs(t *testing.T) {
 	// (its group only: the server has a group of its own) must not leave
 	// the server orphaned.
 	s := startFake(t, fakeConfig("transport-middle"))
-	ev := waitForEvent(t, s.Log(), "the server's pid", func(ev Event) bool { return ev.Type == EventFrame })
+	ev := waitForEvent(t, s.Log(), "the server's pid", func(ev eventlog.Event) bool { return ev.Type == eventlog.EventFrame })
 	server, err := strconv.Atoi(string(bytes.TrimSpace(ev.Frame.Raw())))
 	if err != nil || !alive(server) {
 		t.Fatalf("server pid %q: %v", ev.Frame.Raw(), err)
@@ -732,12 +733,12 @@ func TestTransportHolderOutsideGroup(t *testing.T) {
 	}
 	s.Shutdown()
 	waitClosed(t, s.Done(), "Done")
-	checkEnd(t, s, 0, "", StepNone)
+	checkEnd(t, s, 0, "", eventlog.StepNone)
 	if !gone(holder) {
 		t.Errorf("the holder %d outlived the shutdown", holder)
 	}
-	waitForEvent(t, s.Log(), "the note of the kill", func(ev Event) bool {
-		return ev.Type == EventNote && strings.Contains(ev.Note, fmt.Sprintf("outside it holding the server's pipes (pid %d)", holder))
+	waitForEvent(t, s.Log(), "the note of the kill", func(ev eventlog.Event) bool {
+		return ev.Type == eventlog.EventNote && strings.Contains(ev.Note, fmt.Sprintf("outside it holding the server's pipes (pid %d)", holder))
 	})
 }
 
@@ -746,15 +747,15 @@ func TestTransportHolderOutsideGroup(t *testing.T) {
 // holder's pid.
 func holderWrites(t *testing.T, s *Session) int {
 	t.Helper()
-	exitSeq := waitForEvent(t, s.Log(), "exit", func(ev Event) bool {
-		return ev.Type == EventProcess && ev.Process.State == StateExited
+	exitSeq := waitForEvent(t, s.Log(), "exit", func(ev eventlog.Event) bool {
+		return ev.Type == eventlog.EventProcess && ev.Process.State == eventlog.StateExited
 	}).Seq
-	waitForEvent(t, s.Log(), "the holder's first frame", func(ev Event) bool {
-		return ev.Type == EventFrame && bytes.Contains(ev.Frame.Raw(), []byte(`"holder-ready"`))
+	waitForEvent(t, s.Log(), "the holder's first frame", func(ev eventlog.Event) bool {
+		return ev.Type == eventlog.EventFrame && bytes.Contains(ev.Frame.Raw(), []byte(`"holder-ready"`))
 	})
 	var holder int
-	waitForEvent(t, s.Log(), "the holder's pid", func(ev Event) bool {
-		return ev.Type == EventStderr && bytes.HasPrefix(ev.Stderr.Content, []byte("holder "))
+	waitForEvent(t, s.Log(), "the holder's pid", func(ev eventlog.Event) bool {
+		return ev.Type == eventlog.EventStderr && bytes.HasPrefix(ev.Stderr.Content, []byte("holder "))
 	})
 	for _, l := range stderrTexts(s.Log()) {
 		fmt.Sscanf(l, "holder %d", &holder)
@@ -763,8 +764,8 @@ func holderWrites(t *testing.T, s *Session) int {
 		t.Fatalf("holder pid %d not found alive", holder)
 	}
 	syscall.Kill(holder, syscall.SIGUSR1)
-	late := waitForEvent(t, s.Log(), "the holder's frame", func(ev Event) bool {
-		return ev.Type == EventFrame && bytes.Contains(ev.Frame.Raw(), []byte(`"from":"holder"}`))
+	late := waitForEvent(t, s.Log(), "the holder's frame", func(ev eventlog.Event) bool {
+		return ev.Type == eventlog.EventFrame && bytes.Contains(ev.Frame.Raw(), []byte(`"from":"holder"}`))
 	})
 	if late.Seq < exitSeq {
 		t.Errorf("holder frame #%d logged before the exit #%d", late.Seq, exitSeq)

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"linesman/session/eventlog"
 )
 
 // writeChunk bounds one write to stdin, so that progress (or its absence)
@@ -150,7 +152,7 @@ func (w *writer) run() {
 			// moment it sees EOF must not have its burst logged before the
 			// close, or unflushed-output cannot see the burst for what it is.
 			if w.p.judge == nil { // a tap's judge tells it in the wire's order
-				w.p.s.logFact(Event{Type: EventStdinClosed, Stdin: &StdinEvent{}})
+				w.p.s.logFact(eventlog.Event{Type: eventlog.EventStdinClosed, Stdin: &eventlog.StdinEvent{}})
 			}
 			w.closeFile()
 			return
@@ -248,7 +250,7 @@ func (w *writer) stop(ladder bool) {
 	w.queue, w.queued = nil, 0
 	w.mu.Unlock()
 	if ladder && wasOpen {
-		w.p.s.logFact(Event{Type: EventStdinClosed, Stdin: &StdinEvent{}}) // before the close, as in run
+		w.p.s.logFact(eventlog.Event{Type: eventlog.EventStdinClosed, Stdin: &eventlog.StdinEvent{}}) // before the close, as in run
 	}
 	w.closeFile()
 	w.poke()

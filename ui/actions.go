@@ -11,7 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/themes"
 	"linesman/wire"
 )
@@ -21,10 +21,10 @@ import (
 // does I/O is returned as a command.
 
 // selectedEvent is the frame selected in the Frames pane, if any.
-func (m *Model) selectedEvent() (session.Event, bool) {
+func (m *Model) selectedEvent() (eventlog.Event, bool) {
 	seq := m.frames.SelectedSeq()
 	if seq == 0 {
-		return session.Event{}, false
+		return eventlog.Event{}, false
 	}
 	ev, ok := m.c.ix.log.Get(seq)
 	return ev, ok && ev.Frame != nil

@@ -14,7 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"linesman/capture"
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/session/report"
 	"linesman/wire"
 )
@@ -24,8 +24,8 @@ import (
 // lock, era decisions and restarts as typed events.
 type oddLog struct {
 	t   *testing.T
-	log *session.Log
-	tr  *session.Tracker
+	log *eventlog.Log
+	tr  *eventlog.Tracker
 	at  time.Duration
 	// want maps every frame's Seq to the Seq of the frame it pairs with
 	// (0: none), worked out by hand from the cases, not by the tracker.
@@ -34,14 +34,14 @@ type oddLog struct {
 	frames  []uint64
 }
 
-func (o *oddLog) event(ev session.Event) uint64 {
+func (o *oddLog) event(ev eventlog.Event) uint64 {
 	o.at += time.Millisecond
-	return o.log.AppendWith(func(seq uint64, _ time.Duration) session.Event {
+	return o.log.AppendWith(func(seq uint64, _ time.Duration) eventlog.Event {
 		ev.At = o.at
 		switch ev.Type {
-		case session.EventFrame:
-			o.tr.Apply(&session.Event{Type: session.EventFrame, Seq: seq, Dir: ev.Dir, Frame: ev.Frame, At: ev.At})
-		case session.EventEra, session.EventRestart:
+		case eventlog.EventFrame:
+			o.tr.Apply(&eventlog.Event{Type: eventlog.EventFrame, Seq: seq, Dir: ev.Dir, Frame: ev.Frame, At: ev.At})
+		case eventlog.EventEra, eventlog.EventRestart:
 			o.tr.Apply(&ev)
 		}
 		return ev
@@ -53,7 +53,7 @@ func (o *oddLog) frame(dir wire.Dir, line string) uint64 {
 	if len(fr) != 1 {
 		o.t.Fatalf("%q is %d frames", line, len(fr))
 	}
-	seq := o.event(session.Event{Type: session.EventFrame, Dir: dir, Frame: fr[0]})
+	seq := o.event(eventlog.Event{Type: eventlog.EventFrame, Dir: dir, Frame: fr[0]})
 	o.frames = append(o.frames, seq)
 	o.want[seq] = 0
 	if fr[0].Msg.Kind == wire.KindRequest {
@@ -67,8 +67,8 @@ func (o *oddLog) s2c(line string) uint64 { return o.frame(wire.ServerToClient, l
 
 func (o *oddLog) pair(req, resp uint64) { o.want[req], o.want[resp] = resp, req }
 
-func (o *oddLog) process(p session.ProcessEvent) {
-	o.event(session.Event{Type: session.EventProcess, Process: &p})
+func (o *oddLog) process(p eventlog.ProcessEvent) {
+	o.event(eventlog.Event{Type: eventlog.EventProcess, Process: &p})
 }
 
 // newOddLog builds the log: a legacy handshake whose result says a version
@@ -82,11 +82,11 @@ func (o *oddLog) process(p session.ProcessEvent) {
 //   - a restart between a request and its answer (the answer belongs to no
 //     request of the new process).
 func newOddLog(t *testing.T) (*oddLog, map[string]uint64) {
-	o := &oddLog{t: t, log: session.NewLogAt(time.Date(2026, 12, 1, 3, 0, 0, 0, time.UTC), 0),
-		tr: session.NewTracker(session.TrackerOptions{}), want: map[uint64]uint64{}, methods: map[uint64]string{}}
+	o := &oddLog{t: t, log: eventlog.NewLogAt(time.Date(2026, 12, 1, 3, 0, 0, 0, time.UTC), 0),
+		tr: eventlog.NewTracker(eventlog.TrackerOptions{}), want: map[uint64]uint64{}, methods: map[uint64]string{}}
 	s := map[string]uint64{}
-	o.process(session.ProcessEvent{State: session.StateRunning, Pid: 7})
-	o.event(session.Event{Type: session.EventEra, Era: &session.EraDecision{Era: session.EraLegacy, Version: "2025-11-25"},
+	o.process(eventlog.ProcessEvent{State: eventlog.StateRunning, Pid: 7})
+	o.event(eventlog.Event{Type: eventlog.EventEra, Era: &eventlog.EraDecision{Era: eventlog.EraLegacy, Version: "2025-11-25"},
 		Note: "era legacy, as asked"})
 	init := o.c2s(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{}},"clientInfo":{"name":"t","version":"1"}}}`)
 	res := o.s2c(`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"odd","version":"9"},"instructions":"be odd"}}`)
@@ -110,9 +110,9 @@ func newOddLog(t *testing.T) (*oddLog, map[string]uint64) {
 	s["parse-error"] = o.s2c(`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`)
 
 	s["before-restart"] = o.c2s(`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"slow"}}`)
-	o.process(session.ProcessEvent{State: session.StateExited, Pid: 7, ExitCode: -1, Signal: "SIGTERM", Step: session.StepSIGTERM})
-	o.event(session.Event{Type: session.EventRestart, Restart: &session.RestartEvent{N: 1, Command: []string{"srv"}}, Note: "restart #1: starting srv again"})
-	o.process(session.ProcessEvent{State: session.StateRunning, Pid: 8})
+	o.process(eventlog.ProcessEvent{State: eventlog.StateExited, Pid: 7, ExitCode: -1, Signal: "SIGTERM", Step: eventlog.StepSIGTERM})
+	o.event(eventlog.Event{Type: eventlog.EventRestart, Restart: &eventlog.RestartEvent{N: 1, Command: []string{"srv"}}, Note: "restart #1: starting srv again"})
+	o.process(eventlog.ProcessEvent{State: eventlog.StateRunning, Pid: 8})
 	s["after-restart"] = o.s2c(`{"jsonrpc":"2.0","id":8,"result":{}}`)
 	return o, s
 }
@@ -266,7 +266,7 @@ func TestOnePairingEverywhere(t *testing.T) {
 			t.Errorf("%s: era %v, protocolVersion %v, serverInfo %v", name, all["era"], all["protocolVersion"], all["serverInfo"])
 		}
 	}
-	for name, tr := range map[string]*session.Tracker{"live": o.tr, "capture": c.Tracker} {
+	for name, tr := range map[string]*eventlog.Tracker{"live": o.tr, "capture": c.Tracker} {
 		hs := tr.Handshake()
 		if string(hs.ServerCapabilities) != `{"tools":{}}` || string(hs.ClientCapabilities) != `{"roots":{}}` || hs.Instructions != "be odd" {
 			t.Errorf("%s handshake: %+v", name, hs)

@@ -4,14 +4,14 @@ import (
 	"testing"
 	"time"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
 // benchLog returns a log of n frames (a few distinct frames in rotation,
 // shared between events so that a million fit in memory) with some stderr.
-func benchLog(tb testing.TB, n int) *session.Log {
-	log := session.NewLogAt(time.Unix(0, 0), 1<<40)
+func benchLog(tb testing.TB, n int) *eventlog.Log {
+	log := eventlog.NewLogAt(time.Unix(0, 0), 1<<40)
 	var frames []*wire.Frame
 	for _, s := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"}}}` + "\n",
@@ -28,11 +28,11 @@ func benchLog(tb testing.TB, n int) *session.Log {
 		if i%4 == 0 {
 			dir = wire.ClientToServer
 		}
-		log.Append(session.Event{At: at + 1, Type: session.EventFrame, Dir: dir, Frame: frames[i%len(frames)]})
+		log.Append(eventlog.Event{At: at + 1, Type: eventlog.EventFrame, Dir: dir, Frame: frames[i%len(frames)]})
 		// Enough stderr to fill its pane in the small log too, so that
 		// both screens draw the same number of rows.
 		if i < 200 || i%10 == 0 {
-			log.Append(session.Event{At: at + 1, Type: session.EventStderr, Stderr: line})
+			log.Append(eventlog.Event{At: at + 1, Type: eventlog.EventStderr, Stderr: line})
 		}
 	}
 	return log

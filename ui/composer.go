@@ -10,7 +10,7 @@ import (
 
 	"charm.land/bubbles/v2/textarea"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -268,7 +268,7 @@ func check(text string) (checked, error) {
 // reuseWarning says whether sending a request with id reuses an id, and
 // whether the era forbids it; "" when the id is fresh. again names the key
 // that goes ahead anyway; it comes first, so a narrow line never cuts it.
-func reuseWarning(x *index, inflight []session.Request, era session.Era, id wire.ID, again string) string {
+func reuseWarning(x *index, inflight []eventlog.Request, era eventlog.Era, id wire.ID, again string) string {
 	if !id.IsValid() {
 		return ""
 	}
@@ -286,7 +286,7 @@ func reuseWarning(x *index, inflight []session.Request, era session.Era, id wire
 		return fmt.Sprintf("▲ %s again sends anyway: id %s is still in flight, which both eras forbid", again, id)
 	case !x.tr.Used(id):
 		return ""
-	case era == session.EraModern:
+	case era == eventlog.EraModern:
 		return fmt.Sprintf("▲ %s again sends anyway: id %s was used before; the modern era allows it once answered, but answers get confusing", again, id)
 	default:
 		return fmt.Sprintf("▲ %s again sends anyway: id %s was used before; the legacy era forbids reusing an id in a session", again, id)

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -17,7 +18,7 @@ import (
 // nothing sent yet) the composer starts on the messages that open the
 // conversation, not on tools/list, which no server answers before them.
 func TestTemplatesOpenTheConversationFirst(t *testing.T) {
-	ts := templates(templateCtx{era: session.EraUnknown, id: "1"})
+	ts := templates(templateCtx{era: eventlog.EraUnknown, id: "1"})
 	var names []string
 	for _, x := range ts {
 		names = append(names, x.Name)
@@ -32,7 +33,7 @@ func TestTemplatesOpenTheConversationFirst(t *testing.T) {
 		}
 		seen[n] = true
 	}
-	for _, era := range []session.Era{session.EraLegacy, session.EraModern} {
+	for _, era := range []eventlog.Era{eventlog.EraLegacy, eventlog.EraModern} {
 		if first := templates(templateCtx{era: era, id: "4"})[0].Name; first != "tools/list" {
 			t.Errorf("%s era: first template %q, want tools/list", era, first)
 		}
@@ -150,7 +151,7 @@ func TestComposerTemplatesAndSend(t *testing.T) {
 }
 
 func TestTemplatesModernEra(t *testing.T) {
-	ts := templates(templateCtx{era: session.EraModern, version: "2026-07-28", id: "4", cancelID: "3"})
+	ts := templates(templateCtx{era: eventlog.EraModern, version: "2026-07-28", id: "4", cancelID: "3"})
 	names := map[string]string{}
 	for _, x := range ts {
 		names[x.Name] = x.Text
@@ -167,7 +168,7 @@ func TestTemplatesModernEra(t *testing.T) {
 	if !strings.Contains(names["notifications/cancelled 3"], `"requestId": 3`) {
 		t.Fatal("no cancel template for the selected request")
 	}
-	legacy := templates(templateCtx{era: session.EraLegacy, id: "4"})
+	legacy := templates(templateCtx{era: eventlog.EraLegacy, id: "4"})
 	for _, x := range legacy {
 		if _, err := check(x.Text); err != nil {
 			t.Errorf("template %s is not valid JSON: %v", x.Name, err)
@@ -180,7 +181,7 @@ func TestTemplatesModernEra(t *testing.T) {
 
 // startDemo starts the demo server as a real child in the era given, makes
 // the handshake and returns the session with a model driving it.
-func startDemo(t *testing.T, era session.Era) (*session.Session, *Model) {
+func startDemo(t *testing.T, era eventlog.Era) (*session.Session, *Model) {
 	t.Helper()
 	s, err := session.Start(session.Config{Command: servers.Command("demo"), Env: []string{servers.Env("demo")}, Era: era})
 	if err != nil {
@@ -238,7 +239,7 @@ func sentAndAnswered(t *testing.T, s *session.Session, m *Model, text, key strin
 }
 
 // logCodes is every finding code in the log, on frames and apart.
-func logCodes(log *session.Log) map[string]bool {
+func logCodes(log *eventlog.Log) map[string]bool {
 	codes := map[string]bool{}
 	first, end := log.Bounds()
 	for _, ev := range log.Range(first, end) {
@@ -261,7 +262,7 @@ func logCodes(log *session.Log) map[string]bool {
 // (request-meta-missing, malformed-request-answered). In raw mode (ctrl+r)
 // the bytes go exactly as typed.
 func TestComposerCompletesWhatItSends(t *testing.T) {
-	s, m := startDemo(t, session.EraModern)
+	s, m := startDemo(t, eventlog.EraModern)
 	for _, text := range []string{
 		`{"jsonrpc":"2.0","id":` + s.NextID().String() + `,"method":"tools/list"}`,
 		`{"method":"tools/list"}`,
@@ -277,7 +278,7 @@ func TestComposerCompletesWhatItSends(t *testing.T) {
 		if err := json.Unmarshal(sent.Raw(), &msg); err != nil {
 			t.Fatalf("%s: sent %q: %v", text, sent.Raw(), err)
 		}
-		if msg.JSONRPC != "2.0" || len(msg.ID) == 0 || msg.Params.Meta[session.MetaProtocolVersion] == nil || msg.Params.Meta[session.MetaClientCapabilities] == nil {
+		if msg.JSONRPC != "2.0" || len(msg.ID) == 0 || msg.Params.Meta[eventlog.MetaProtocolVersion] == nil || msg.Params.Meta[eventlog.MetaClientCapabilities] == nil {
 			t.Errorf("%s: sent %s, want it completed (jsonrpc, id, _meta)", text, sent.Raw())
 		}
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -85,11 +85,11 @@ func TestNothingCutWithoutAWayToSeeIt(t *testing.T) {
 		ev, _ := m.c.ix.log.Get(seq)
 		var text string
 		switch ev.Type {
-		case session.EventStderr:
+		case eventlog.EventStderr:
 			text = wire.Visible(ev.Stderr.Content, wire.Pictures)
-		case session.EventFinding:
+		case eventlog.EventFinding:
 			text = wire.VisibleString(ev.Finding.Message, wire.Pictures)
-		case session.EventProcess:
+		case eventlog.EventProcess:
 			text = processText(ev.Process)
 		default:
 			text = wire.VisibleString(ev.Note, wire.Pictures)

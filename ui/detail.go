@@ -10,7 +10,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -54,7 +54,7 @@ type detailKey struct {
 	seq        uint64
 	tab, w     int
 	late, pair int // the frame's late findings and pairing can change later
-	state      session.RequestState
+	state      eventlog.RequestState
 }
 
 func (p *detailPane) SetSize(w, h int) { p.w, p.h = w, h }
@@ -154,7 +154,7 @@ func (p *detailPane) build(seq uint64) []string {
 }
 
 // header is one line: direction, kind, id, size, physical lines, time.
-func (p *detailPane) header(ev *session.Event) string {
+func (p *detailPane) header(ev *eventlog.Event) string {
 	f := ev.Frame
 	dir := "→ client→server"
 	if ev.Dir == wire.ServerToClient {
@@ -356,7 +356,7 @@ func rawRows(st *Styles, b []byte, term string, w, maxRows int) []string {
 	return rows
 }
 
-func (p *detailPane) findingLines(ev *session.Event) []string {
+func (p *detailPane) findingLines(ev *eventlog.Event) []string {
 	st := p.c.st
 	fs := p.c.ix.findings(ev)
 	if len(fs) == 0 {
@@ -397,9 +397,9 @@ func (p *detailPane) findingLines(ev *session.Event) []string {
 }
 
 // pairLines is the Pair tab: the frame's request or answer as the
-// projection paired them ([session.Tracker.PairOf]), the same pairing the
+// projection paired them ([eventlog.Tracker.PairOf]), the same pairing the
 // frame list, the reports and the exports give.
-func (p *detailPane) pairLines(ev *session.Event) []string {
+func (p *detailPane) pairLines(ev *eventlog.Event) []string {
 	st := p.c.st
 	m := &ev.Frame.Msg
 	pp, known := p.c.ix.tr.PairOf(ev.Seq)
@@ -440,7 +440,7 @@ func (p *detailPane) pairLines(ev *session.Event) []string {
 		out = append(out, p.jsonLines(o.Frame)...)
 	case m.Kind == wire.KindRequest:
 		state := "no response"
-		if r, found := p.request(ev.Seq); !found || r.State == session.ReqInFlight {
+		if r, found := p.request(ev.Seq); !found || r.State == eventlog.ReqInFlight {
 			state += fmt.Sprintf(" yet (sent %ss into the session)", fmtDur(ev.At))
 		}
 		out = append(out, st.Warning.Render("▲ "+state))
@@ -459,6 +459,6 @@ func (p *detailPane) pairLines(ev *session.Event) []string {
 }
 
 // request finds the projection's record of the request frame seq.
-func (p *detailPane) request(seq uint64) (session.Request, bool) {
+func (p *detailPane) request(seq uint64) (eventlog.Request, bool) {
 	return p.c.ix.tr.RequestBySeq(seq)
 }

@@ -1,11 +1,12 @@
 package ui
 
 import (
-	"linesman/session"
-	"linesman/wire"
 	"strings"
 	"testing"
 	"time"
+
+	"linesman/session/eventlog"
+	"linesman/wire"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -18,7 +19,7 @@ func TestDetailOfTruncatedFrame(t *testing.T) {
 	big := `{"jsonrpc":"2.0","id":1,"result":{"text":"` + strings.Repeat("A", 1<<20) + `"}}` + "\n"
 	for _, fr := range wire.FramesOf([]byte(big), wire.Options{MaxFrame: 300 << 10}) {
 		f.step(time.Millisecond)
-		f.append(session.Event{Type: session.EventFrame, Dir: wire.ServerToClient, Frame: fr})
+		f.append(eventlog.Event{Type: eventlog.EventFrame, Dir: wire.ServerToClient, Frame: fr})
 	}
 	screen := ansi.Strip(f.model(160, 40, nil).Render())
 	if !strings.Contains(screen, "1.0 MiB frame, 300 KiB kept (--max-frame)") {

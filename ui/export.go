@@ -15,7 +15,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"linesman/capture"
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -155,7 +155,7 @@ func (m *Model) exportHeader() capture.Header {
 		h.Start = m.opts.Log.Start()
 	}
 	if h.Linesman == "" {
-		h.Linesman = session.Version
+		h.Linesman = eventlog.Version
 	}
 	if info := m.process.info; info != nil {
 		if len(h.Command) == 0 {
@@ -191,7 +191,7 @@ func (m *Model) exportLine() string {
 // It never overwrites a file: an export is a new artefact, and a mistyped
 // name must not destroy one. Files are 0600 (a session can hold secrets),
 // a replay script 0700.
-func writeExport(path, format string, log *session.Log, tr *session.Tracker, h capture.Header) resultMsg {
+func writeExport(path, format string, log *eventlog.Log, tr *eventlog.Tracker, h capture.Header) resultMsg {
 	path = expandHome(path)
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
@@ -203,7 +203,7 @@ func writeExport(path, format string, log *session.Log, tr *session.Tracker, h c
 	for seq := first; seq < next; seq++ {
 		if ev, ok := log.Get(seq); ok {
 			events++
-			if ev.Type == session.EventFrame && ev.Dir == wire.ClientToServer {
+			if ev.Type == eventlog.EventFrame && ev.Dir == wire.ClientToServer {
 				clientFrames++
 			}
 		}

@@ -14,7 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"linesman/capture"
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -67,7 +67,7 @@ func TestExportFromTheUI(t *testing.T) {
 	clientFrames := 0
 	codes := map[string]bool{}
 	for _, ev := range f.log.Range(0, 1<<62) {
-		if ev.Type == session.EventFrame {
+		if ev.Type == eventlog.EventFrame {
 			if ev.Dir == wire.ClientToServer {
 				want = append(want, ev.Frame.Raw()...)
 				clientFrames++
@@ -76,7 +76,7 @@ func TestExportFromTheUI(t *testing.T) {
 				codes[x.Code] = true
 			}
 		}
-		if ev.Type == session.EventFinding {
+		if ev.Type == eventlog.EventFinding {
 			codes[ev.Finding.Code] = true
 		}
 	}
@@ -132,7 +132,7 @@ func TestExportFromTheUI(t *testing.T) {
 		if err := json.Unmarshal(b, &r); err != nil {
 			t.Fatalf("findings export is not JSON: %v\n%s", err, b)
 		}
-		if r.Mode != "export" || !slices.Equal(r.Command, []string{"cat"}) || r.Era != session.EraLegacy.String() {
+		if r.Mode != "export" || !slices.Equal(r.Command, []string{"cat"}) || r.Era != eventlog.EraLegacy.String() {
 			t.Errorf("report meta: mode %q, command %q, era %q", r.Mode, r.Command, r.Era)
 		}
 		got := map[string]bool{}

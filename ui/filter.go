@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -96,7 +96,7 @@ func parseFilter(s string) (*filter, error) {
 	return f, nil
 }
 
-func (f *filter) match(ev *session.Event, x *index) bool {
+func (f *filter) match(ev *eventlog.Event, x *index) bool {
 	for i := range f.terms {
 		if f.terms[i].match(ev, x) == f.terms[i].neg {
 			return false
@@ -105,7 +105,7 @@ func (f *filter) match(ev *session.Event, x *index) bool {
 	return true
 }
 
-func (t *term) match(ev *session.Event, x *index) bool {
+func (t *term) match(ev *eventlog.Event, x *index) bool {
 	fr := ev.Frame
 	m := &fr.Msg
 	switch t.field {

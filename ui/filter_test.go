@@ -1,9 +1,10 @@
 package ui
 
 import (
-	"linesman/wire"
 	"strings"
 	"testing"
+
+	"linesman/wire"
 
 	"github.com/charmbracelet/x/ansi"
 )

@@ -3,7 +3,7 @@ package ui
 import (
 	"sort"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -52,7 +52,7 @@ func sevSlot(s wire.Severity) int {
 }
 
 // addFrame records the findings a frame was logged with.
-func (l *findingList) addFrame(ev *session.Event) {
+func (l *findingList) addFrame(ev *eventlog.Event) {
 	for k, f := range ev.Frame.Findings {
 		i := sevSlot(f.Severity)
 		l.bySev[i] = append(l.bySev[i], findingRef{seq: ev.Seq, k: int32(k), frame: ev.Seq, sev: f.Severity})
@@ -60,7 +60,7 @@ func (l *findingList) addFrame(ev *session.Event) {
 }
 
 // addLogged records a finding logged as an event of its own.
-func (l *findingList) addLogged(ev *session.Event) {
+func (l *findingList) addLogged(ev *eventlog.Event) {
 	f := ev.Finding
 	i := sevSlot(f.Severity)
 	l.bySev[i] = append(l.bySev[i], findingRef{seq: ev.Seq, k: -1, frame: f.FrameSeq, sev: f.Severity})
@@ -100,7 +100,7 @@ func (l *findingList) at(i int) (findingRef, bool) {
 }
 
 // finding reads the finding r points at from the log.
-func (x *index) finding(r findingRef) (wire.Finding, session.Event, bool) {
+func (x *index) finding(r findingRef) (wire.Finding, eventlog.Event, bool) {
 	ev, ok := x.log.Get(r.seq)
 	switch {
 	case !ok:
@@ -116,7 +116,7 @@ func (x *index) finding(r findingRef) (wire.Finding, session.Event, bool) {
 // wroteBy is the direction of what ev concerns: a frame's own; a logged
 // finding's, or that of the frame it is about; 0 for anything else. It
 // chooses the fix shown for a finding ([wire.Info.FixFor]).
-func (x *index) wroteBy(ev *session.Event) wire.Dir {
+func (x *index) wroteBy(ev *eventlog.Event) wire.Dir {
 	switch {
 	case ev.Frame != nil:
 		return ev.Dir

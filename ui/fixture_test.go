@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -13,25 +13,25 @@ import (
 // do: tr is the log's projection, to hand to the model.
 type fixture struct {
 	t   testing.TB
-	log *session.Log
-	tr  *session.Tracker
+	log *eventlog.Log
+	tr  *eventlog.Tracker
 	at  time.Duration
 }
 
 func newFixture(t testing.TB) *fixture {
 	start := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-	return &fixture{t: t, log: session.NewLogAt(start, 0), tr: session.NewTracker(session.TrackerOptions{})}
+	return &fixture{t: t, log: eventlog.NewLogAt(start, 0), tr: eventlog.NewTracker(eventlog.TrackerOptions{})}
 }
 
 // append logs ev at the fixture's clock, folding it into the tracker first
-// as session.Record does. An exit is followed by the end of the
+// as eventlog.Record does. An exit is followed by the end of the
 // conversation, applied but not logged: its findings are the fixture's.
-func (f *fixture) append(ev session.Event) uint64 {
+func (f *fixture) append(ev eventlog.Event) uint64 {
 	ev.At = f.at
 	_, ev.Seq = f.log.Bounds()
 	f.tr.Apply(&ev)
-	if ev.Type == session.EventProcess && ev.Process.State == session.StateExited {
-		defer f.tr.Apply(&session.Event{Type: session.EventEnd, End: &session.EndEvent{Exited: true}, At: ev.At})
+	if ev.Type == eventlog.EventProcess && ev.Process.State == eventlog.StateExited {
+		defer f.tr.Apply(&eventlog.Event{Type: eventlog.EventEnd, End: &eventlog.EndEvent{Exited: true}, At: ev.At})
 	}
 	return f.log.Append(ev)
 }
@@ -48,7 +48,7 @@ func (f *fixture) frames(dir wire.Dir, b string, extra ...wire.Finding) []uint64
 			fr.Findings = append(fr.Findings, extra...)
 		}
 		f.step(time.Millisecond)
-		seqs = append(seqs, f.append(session.Event{Type: session.EventFrame, Dir: dir, Frame: fr}))
+		seqs = append(seqs, f.append(eventlog.Event{Type: eventlog.EventFrame, Dir: dir, Frame: fr}))
 	}
 	return seqs
 }
@@ -63,22 +63,22 @@ func (f *fixture) s2c(b string, extra ...wire.Finding) uint64 {
 
 func (f *fixture) stderr(line string) {
 	f.step(time.Millisecond)
-	f.append(session.Event{Type: session.EventStderr, Stderr: &wire.Line{Content: []byte(line), Term: wire.TermLF, Length: int64(len(line))}})
+	f.append(eventlog.Event{Type: eventlog.EventStderr, Stderr: &wire.Line{Content: []byte(line), Term: wire.TermLF, Length: int64(len(line))}})
 }
 
-func (f *fixture) process(p session.ProcessEvent) {
+func (f *fixture) process(p eventlog.ProcessEvent) {
 	f.step(time.Millisecond)
-	f.append(session.Event{Type: session.EventProcess, Process: &p})
+	f.append(eventlog.Event{Type: eventlog.EventProcess, Process: &p})
 }
 
 func (f *fixture) finding(code, msg string, frameSeq uint64) {
 	f.step(time.Millisecond)
-	f.append(session.Event{Type: session.EventFinding, Finding: &session.LoggedFinding{Finding: wire.NewFinding(code, msg), FrameSeq: frameSeq}})
+	f.append(eventlog.Event{Type: eventlog.EventFinding, Finding: &eventlog.LoggedFinding{Finding: wire.NewFinding(code, msg), FrameSeq: frameSeq}})
 }
 
 func (f *fixture) note(s string) {
 	f.step(time.Millisecond)
-	f.append(session.Event{Type: session.EventNote, Note: s})
+	f.append(eventlog.Event{Type: eventlog.EventNote, Note: s})
 }
 
 // misbehaving builds a legacy-era session with every kind of finding in
@@ -90,8 +90,8 @@ func (f *fixture) note(s string) {
 func misbehaving(t testing.TB, running bool) *fixture {
 	f := newFixture(t)
 	nf := wire.NewFinding
-	f.process(session.ProcessEvent{State: session.StateStarting, Pid: 4242, Detail: "started ./server.py --stdio"})
-	f.process(session.ProcessEvent{State: session.StateRunning, Pid: 4242})
+	f.process(eventlog.ProcessEvent{State: eventlog.StateStarting, Pid: 4242, Detail: "started ./server.py --stdio"})
+	f.process(eventlog.ProcessEvent{State: eventlog.StateRunning, Pid: 4242})
 	f.note("era probe: no answer to server/discover; using the legacy era")
 	f.step(20 * time.Millisecond)
 	f.c2s(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"linesman","version":"0.1.0"}}}` + "\n")
@@ -134,9 +134,9 @@ func misbehaving(t testing.TB, running bool) *fixture {
 		return f
 	}
 	f.s2c(`{"jsonrpc":"2.0","id":6,"result":{}}`) // no terminator: unterminated-frame
-	f.process(session.ProcessEvent{State: session.StateExiting, Step: session.StepStdinClose, Pid: 4242})
-	f.process(session.ProcessEvent{State: session.StateExiting, Step: session.StepSIGTERM, Pid: 4242})
-	f.process(session.ProcessEvent{State: session.StateExited, Step: session.StepSIGTERM, Pid: 4242, ExitCode: -1, Signal: "SIGTERM", ShutdownTook: 2100 * time.Millisecond})
+	f.process(eventlog.ProcessEvent{State: eventlog.StateExiting, Step: eventlog.StepStdinClose, Pid: 4242})
+	f.process(eventlog.ProcessEvent{State: eventlog.StateExiting, Step: eventlog.StepSIGTERM, Pid: 4242})
+	f.process(eventlog.ProcessEvent{State: eventlog.StateExited, Step: eventlog.StepSIGTERM, Pid: 4242, ExitCode: -1, Signal: "SIGTERM", ShutdownTook: 2100 * time.Millisecond})
 	// Findings the fixture cannot produce from bytes alone, attached as logged findings.
 	seen := map[string]bool{}
 	for _, ev := range f.log.Range(0, 1<<62) {

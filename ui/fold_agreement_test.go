@@ -7,7 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -27,13 +27,13 @@ func (s *requestingServer) Request(method string, params any) (wire.ID, error) {
 }
 
 // TestPickerListsOnlyWhatWasDeclared: "tools": null declares nothing (the
-// one rule, session.Handshake.ServerDeclares), so opening the picker does
+// one rule, eventlog.Handshake.ServerDeclares), so opening the picker does
 // not send tools/list — which the judge would flag as
 // undeclared-capability-request, a finding of linesman's own making; the
 // declared prompts are listed.
 func TestPickerListsOnlyWhatWasDeclared(t *testing.T) {
 	f := newFixture(t)
-	f.process(session.ProcessEvent{State: session.StateRunning, Pid: 7})
+	f.process(eventlog.ProcessEvent{State: eventlog.StateRunning, Pid: 7})
 	f.c2s(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"linesman","version":"0.1.0"}}}` + "\n")
 	f.s2c(`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":null,"prompts":{}},"serverInfo":{"name":"s","version":"1"}}}` + "\n")
 	f.c2s(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
@@ -50,12 +50,12 @@ func TestPickerListsOnlyWhatWasDeclared(t *testing.T) {
 
 // TestProcessPaneAgreesWithTheReport: a shutdown step logged after the
 // exit it led to leaves the process exited, in the inspector as in the
-// report (both read session.Tracker.Process).
+// report (both read eventlog.Tracker.Process).
 func TestProcessPaneAgreesWithTheReport(t *testing.T) {
 	f := newFixture(t)
-	f.process(session.ProcessEvent{State: session.StateRunning, Pid: 7})
-	f.process(session.ProcessEvent{State: session.StateExited, Pid: 7, ExitCode: -1, Signal: "SIGTERM", Step: session.StepSIGTERM})
-	f.process(session.ProcessEvent{State: session.StateExiting, Pid: 7, Step: session.StepSIGKILL})
+	f.process(eventlog.ProcessEvent{State: eventlog.StateRunning, Pid: 7})
+	f.process(eventlog.ProcessEvent{State: eventlog.StateExited, Pid: 7, ExitCode: -1, Signal: "SIGTERM", Step: eventlog.StepSIGTERM})
+	f.process(eventlog.ProcessEvent{State: eventlog.StateExiting, Pid: 7, Step: eventlog.StepSIGKILL})
 	screen := ansi.Strip(f.model(160, 48, nil).Render())
 	if !strings.Contains(screen, "■ exited by SIGTERM") || strings.Contains(screen, "◐ exiting") {
 		t.Errorf("process pane after an exit and a late step:\n%s", screen)

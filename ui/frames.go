@@ -9,7 +9,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -154,7 +154,7 @@ const (
 
 // row draws one frame. A selected row is drawn plain and then in reverse
 // video as a whole (nested colours would break the reverse), with a ▌ marker.
-func (p *framesPane) row(ev *session.Event, selected, focused bool) string {
+func (p *framesPane) row(ev *eventlog.Event, selected, focused bool) string {
 	st := p.c.st
 	f := ev.Frame
 	m := &f.Msg
@@ -223,7 +223,7 @@ func (p *framesPane) row(ev *session.Event, selected, focused bool) string {
 }
 
 // what is the method, or for other kinds what the frame is.
-func (p *framesPane) what(ev *session.Event) string {
+func (p *framesPane) what(ev *eventlog.Event) string {
 	f := ev.Frame
 	m := &f.Msg
 	switch m.Kind {
@@ -299,7 +299,7 @@ func (p *framesPane) badges(fs []wire.Finding, w int, plain bool) string {
 // target names what a tools/call, prompts/get or resources/read request is
 // about (params.name or params.uri), made inert, or "". A frame is parsed
 // once; rows are drawn many times.
-func (p *framesPane) target(ev *session.Event) string {
+func (p *framesPane) target(ev *eventlog.Event) string {
 	m := &ev.Frame.Msg
 	if m.Kind != wire.KindRequest || (m.Method != "tools/call" && m.Method != "prompts/get" && m.Method != "resources/read") {
 		return ""

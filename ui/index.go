@@ -5,7 +5,7 @@ import (
 	"sort"
 	"time"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -17,7 +17,7 @@ import (
 //
 // Facts about the log — which answer pairs with which request, what is in
 // flight, the era and the handshake — are not worked out here: they are the
-// projection's (tr, a [session.Tracker]), read through its accessors, so the
+// projection's (tr, a [eventlog.Tracker]), read through its accessors, so the
 // panes say what the reports and exports say. Only when no projection was
 // given (a log filled by hand) does the index run the fold itself, feeding
 // each event to its own tracker as it ingests it.
@@ -25,8 +25,8 @@ import (
 // An index is owned by the UI goroutine (Update); it is not safe for
 // concurrent use.
 type index struct {
-	log  *session.Log
-	tr   *session.Tracker
+	log  *eventlog.Log
+	tr   *eventlog.Tracker
 	fold bool   // the index feeds tr (no tracker was given)
 	next uint64 // the next Seq to ingest
 
@@ -54,7 +54,7 @@ type index struct {
 	firstDropped uint64
 	prunedAt     uint64 // first retained Seq at the last prune
 
-	proc session.ProcessStatus // as the projection tells it (addProcess)
+	proc eventlog.ProcessStatus // as the projection tells it (addProcess)
 	// catalog is what the server offers, from its list results (the
 	// picker and the composer's skeletons read it; picker_catalog.go).
 	catalog
@@ -62,11 +62,11 @@ type index struct {
 
 // newIndex indexes log, reading its facts from tr; a nil tr means nobody
 // folds the log, and the index runs the fold into a tracker of its own.
-func newIndex(log *session.Log, tr *session.Tracker) *index {
+func newIndex(log *eventlog.Log, tr *eventlog.Tracker) *index {
 	first, _ := log.Bounds()
 	x := &index{log: log, tr: tr, next: first, later: map[uint64][]wire.Finding{}}
 	if tr == nil {
-		x.tr, x.fold = session.NewTracker(session.TrackerOptions{}), true
+		x.tr, x.fold = eventlog.NewTracker(eventlog.TrackerOptions{}), true
 	}
 	return x
 }
@@ -108,7 +108,7 @@ func (x *index) ingest() bool {
 }
 
 // takeTotals takes the counts the status bar and the side panes show from
-// the log's totals ([session.Log.Totals]): they count what the retention
+// the log's totals ([eventlog.Log.Totals]): they count what the retention
 // budget dropped too, even before the index saw it. (When the index runs
 // the fold itself, the findings it adds are its own to count.)
 func (x *index) takeTotals() {
@@ -146,32 +146,32 @@ func trimBefore(s []uint64, first uint64) []uint64 {
 	return s[i:]
 }
 
-func (x *index) add(ev *session.Event) {
+func (x *index) add(ev *eventlog.Event) {
 	switch ev.Type {
-	case session.EventFrame:
+	case eventlog.EventFrame:
 		x.addFrame(ev)
-	case session.EventStderr:
+	case eventlog.EventStderr:
 		x.events = append(x.events, ev.Seq)
 		x.stderrLines++
 		if ev.Stderr != nil {
 			x.bytesStderr += ev.Stderr.Length + int64(len(ev.Stderr.Term.Bytes()))
 		}
-	case session.EventProcess:
+	case eventlog.EventProcess:
 		x.events = append(x.events, ev.Seq)
 		if x.fold {
 			x.tr.Apply(ev)
 		}
 		x.addProcess()
-	case session.EventNote:
+	case eventlog.EventNote:
 		x.events = append(x.events, ev.Seq)
-	case session.EventEra, session.EventRestart, session.EventTimeout, session.EventStdinClosed, session.EventEnd:
+	case eventlog.EventEra, eventlog.EventRestart, eventlog.EventTimeout, eventlog.EventStdinClosed, eventlog.EventEnd:
 		if x.fold {
 			x.tr.Apply(ev)
 		}
 		if ev.IsNote() {
 			x.events = append(x.events, ev.Seq)
 		}
-	case session.EventFinding:
+	case eventlog.EventFinding:
 		x.events = append(x.events, ev.Seq)
 		if f := ev.Finding; f != nil {
 			x.found.addLogged(ev)
@@ -205,7 +205,7 @@ func (x *index) insertFlagged(seq uint64) {
 	x.flagged[i] = seq
 }
 
-func (x *index) addFrame(ev *session.Event) {
+func (x *index) addFrame(ev *eventlog.Event) {
 	f := ev.Frame
 	if f == nil {
 		return
@@ -244,10 +244,10 @@ func (x *index) addFrame(ev *session.Event) {
 
 // requestOf returns, for an answer frame, the request frame it answers as
 // the projection paired them.
-func (x *index) requestOf(seq uint64) (session.Event, bool) {
+func (x *index) requestOf(seq uint64) (eventlog.Event, bool) {
 	r, ok := x.tr.AnswerTo(seq)
 	if !ok {
-		return session.Event{}, false
+		return eventlog.Event{}, false
 	}
 	ev, ok := x.log.Get(r.Seq)
 	return ev, ok && ev.Frame != nil
@@ -276,7 +276,7 @@ func (x *index) setFilter(f *filter) {
 	for lo := 0; lo < len(x.frames); lo += ingestBatch {
 		seqs := x.frames[lo:min(len(x.frames), lo+ingestBatch)]
 		for _, ev := range x.log.Range(seqs[0], seqs[len(seqs)-1]+1) {
-			if ev.Type == session.EventFrame && f.match(&ev, x) {
+			if ev.Type == eventlog.EventFrame && f.match(&ev, x) {
 				x.filtered = append(x.filtered, ev.Seq)
 			}
 		}
@@ -285,7 +285,7 @@ func (x *index) setFilter(f *filter) {
 
 // findings returns every finding on the frame: those it was logged with and
 // those logged about it later.
-func (x *index) findings(ev *session.Event) []wire.Finding {
+func (x *index) findings(ev *eventlog.Event) []wire.Finding {
 	late := x.later[ev.Seq]
 	if len(late) == 0 {
 		return ev.Frame.Findings

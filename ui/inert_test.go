@@ -12,7 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"linesman/capture"
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/themes"
 	"linesman/wire"
 )
@@ -130,14 +130,14 @@ func TestFitMeasuresCells(t *testing.T) {
 func TestCapturedSignalAndCodeAreInert(t *testing.T) {
 	const crafted = "\x1b]2;PWNED\x07\x1b]52;c;UFdORUQ=\x1b\\\x1b_apc\x1b\\\x1bP0|23/70\x1b\\\u009b2J\u202eevil"
 	path := filepath.Join(t.TempDir(), "crafted.jsonl")
-	log := session.NewLog(0)
+	log := eventlog.NewLog(0)
 	rec, err := capture.Create(path, log, capture.Header{Command: []string{"srv"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	log.Append(session.Event{Type: session.EventProcess, Process: &session.ProcessEvent{State: session.StateRunning, Pid: 42}})
-	log.Append(session.Event{Type: session.EventFinding, Finding: &session.LoggedFinding{Finding: wire.Finding{Code: crafted, Severity: wire.SeverityError, Message: "crafted"}}})
-	log.Append(session.Event{Type: session.EventProcess, Process: &session.ProcessEvent{State: session.StateExited, Pid: 42, ExitCode: -1, Signal: crafted}})
+	log.Append(eventlog.Event{Type: eventlog.EventProcess, Process: &eventlog.ProcessEvent{State: eventlog.StateRunning, Pid: 42}})
+	log.Append(eventlog.Event{Type: eventlog.EventFinding, Finding: &eventlog.LoggedFinding{Finding: wire.Finding{Code: crafted, Severity: wire.SeverityError, Message: "crafted"}}})
+	log.Append(eventlog.Event{Type: eventlog.EventProcess, Process: &eventlog.ProcessEvent{State: eventlog.StateExited, Pid: 42, ExitCode: -1, Signal: crafted}})
 	if err := rec.Close(); err != nil {
 		t.Fatal(err)
 	}

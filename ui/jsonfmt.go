@@ -1,8 +1,9 @@
 package ui
 
 import (
-	"linesman/wire"
 	"strings"
+
+	"linesman/wire"
 )
 
 // prettyJSON formats valid JSON text with two-space indentation and syntax

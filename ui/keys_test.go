@@ -2,14 +2,12 @@ package ui
 
 import (
 	"slices"
+	"strings"
+	"testing"
 
 	"linesman/wire"
 
 	tea "charm.land/bubbletea/v2"
-
-	"strings"
-	"testing"
-
 	"github.com/charmbracelet/x/ansi"
 )
 

@@ -7,18 +7,18 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 )
 
 // exitAtStart is a server that writes one line to stderr and exits before
 // answering: its findings come after the line that explains them.
 func exitAtStart(t *testing.T) *fixture {
 	f := newFixture(t)
-	f.process(session.ProcessEvent{State: session.StateStarting, Pid: 77, Detail: "starting ./server --stdio"})
-	f.process(session.ProcessEvent{State: session.StateRunning, Pid: 77})
+	f.process(eventlog.ProcessEvent{State: eventlog.StateStarting, Pid: 77, Detail: "starting ./server --stdio"})
+	f.process(eventlog.ProcessEvent{State: eventlog.StateRunning, Pid: 77})
 	f.c2s(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{}}` + "\n")
 	f.stderr("FATAL: WEATHER_API_KEY is not set (THE-LINE)")
-	f.process(session.ProcessEvent{State: session.StateExited, Pid: 77, ExitCode: 1})
+	f.process(eventlog.ProcessEvent{State: eventlog.StateExited, Pid: 77, ExitCode: 1})
 	f.finding("exit-at-start", "the server exited 4 ms after it started, with code 1", 0)
 	f.finding("exited-during-request", "the server exited with server/discover (id 1) unanswered", 3)
 	f.finding("pipe-held-after-exit", "stdout stayed open after the exit (a child holds it)", 0)

@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"linesman/capture"
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/themes"
 	"linesman/wire"
 )
@@ -38,11 +38,11 @@ type (
 
 // Options configure the UI.
 type Options struct {
-	Log *session.Log
+	Log *eventlog.Log
 	// Tracker is the projection of Log (pairing, in flight, handshake);
 	// nil: nobody folds Log (a log filled by hand), and the UI runs the
 	// fold itself.
-	Tracker *session.Tracker
+	Tracker *eventlog.Tracker
 	// Session is the live server; nil means read-only (a capture): no
 	// composer and no process control.
 	Session Server
@@ -152,7 +152,7 @@ type (
 // returning) unsubscribes.
 func NewModel(opts Options) *Model {
 	if opts.Log == nil {
-		opts.Log = session.NewLog(0)
+		opts.Log = eventlog.NewLog(0)
 	}
 	if opts.Now == nil {
 		opts.Now = opts.Log.Since

@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -169,17 +169,17 @@ func TestNextPreviousFinding(t *testing.T) {
 	}
 }
 
-// TestWithTheSessionTracker renders through a real session.Tracker: in-flight
+// TestWithTheSessionTracker renders through a real eventlog.Tracker: in-flight
 // requests, their progress and their end come from it.
 func TestWithTheSessionTracker(t *testing.T) {
-	log := session.NewLog(0)
-	tr := session.NewTracker(session.TrackerOptions{})
+	log := eventlog.NewLog(0)
+	tr := eventlog.NewTracker(eventlog.TrackerOptions{})
 	frame := func(dir wire.Dir, s string) uint64 {
 		var seq uint64
 		for _, fr := range wire.FramesOf([]byte(s), wire.Options{}) {
-			seq = log.AppendWith(func(seq uint64, at time.Duration) session.Event {
-				tr.Apply(&session.Event{Type: session.EventFrame, Seq: seq, Dir: dir, Frame: fr, At: at})
-				return session.Event{Type: session.EventFrame, Dir: dir, Frame: fr}
+			seq = log.AppendWith(func(seq uint64, at time.Duration) eventlog.Event {
+				tr.Apply(&eventlog.Event{Type: eventlog.EventFrame, Seq: seq, Dir: dir, Frame: fr, At: at})
+				return eventlog.Event{Type: eventlog.EventFrame, Dir: dir, Frame: fr}
 			})
 		}
 		return seq
@@ -212,15 +212,15 @@ func TestWithTheSessionTracker(t *testing.T) {
 // TestRetentionDropsAreShownAndForgotten fills a small log past its budget:
 // the UI counts what was dropped and keeps only retained frames in its index.
 func TestRetentionDropsAreShownAndForgotten(t *testing.T) {
-	log := session.NewLog(64 << 10)
+	log := eventlog.NewLog(64 << 10)
 	m := NewModel(Options{Log: log})
 	t.Cleanup(m.Close)
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	for i := 0; i < 20000; i++ {
 		req := wire.FramesOf([]byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`+"\n", i)), wire.Options{})[0]
 		resp := wire.FramesOf([]byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{}}`+"\n", i)), wire.Options{})[0]
-		log.Append(session.Event{Type: session.EventFrame, Dir: wire.ClientToServer, Frame: req})
-		log.Append(session.Event{Type: session.EventFrame, Dir: wire.ServerToClient, Frame: resp})
+		log.Append(eventlog.Event{Type: eventlog.EventFrame, Dir: wire.ClientToServer, Frame: req})
+		log.Append(eventlog.Event{Type: eventlog.EventFrame, Dir: wire.ServerToClient, Frame: resp})
 		if i%1000 == 0 {
 			m.Update(logMsg{})
 		}
@@ -306,16 +306,16 @@ func lastLine(screen string) string {
 // finding from the log's totals, also those the retention budget dropped
 // before the UI saw them.
 func TestStatusCountsExactPastRetention(t *testing.T) {
-	log := session.NewLog(64 << 10)
-	tr := session.NewTracker(session.TrackerOptions{})
+	log := eventlog.NewLog(64 << 10)
+	tr := eventlog.NewTracker(eventlog.TrackerOptions{})
 	m := NewModel(Options{Log: log, Tracker: tr})
 	t.Cleanup(m.Close)
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 24})
 	for i := 0; i < 20000; i++ {
 		for _, fr := range wire.FramesOf([]byte(fmt.Sprintf("{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"ping\"}\nstray %d\n", i, i)), wire.Options{}) {
-			log.AppendWith(func(seq uint64, at time.Duration) session.Event {
-				tr.Apply(&session.Event{Type: session.EventFrame, Seq: seq, Dir: wire.ServerToClient, Frame: fr, At: at})
-				return session.Event{Type: session.EventFrame, Dir: wire.ServerToClient, Frame: fr}
+			log.AppendWith(func(seq uint64, at time.Duration) eventlog.Event {
+				tr.Apply(&eventlog.Event{Type: eventlog.EventFrame, Seq: seq, Dir: wire.ServerToClient, Frame: fr, At: at})
+				return eventlog.Event{Type: eventlog.EventFrame, Dir: wire.ServerToClient, Frame: fr}
 			})
 		}
 	}

@@ -3,7 +3,7 @@ package ui
 import (
 	"encoding/json"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 )
 
 // catalog is what the server offers, as its last list results said: the
@@ -54,9 +54,9 @@ type resourceInfo struct {
 }
 
 // listed refreshes the catalog from what the server offers, as the
-// projection tells it (session.Offer: the most recent listing of each
+// projection tells it (eventlog.Offer: the most recent listing of each
 // kind), after the answer to the list request r.
-func (x *index) listed(r session.Request) {
+func (x *index) listed(r eventlog.Request) {
 	switch r.Method {
 	case "tools/list", "prompts/list", "resources/list", "resources/templates/list":
 	default:
@@ -76,7 +76,7 @@ func (x *index) listed(r session.Request) {
 
 // offered decodes the items of one listing of the offer, and notes its
 // method in listed when it was listed.
-func offered[T any](l *session.Listing, method string, listed map[string]bool) []T {
+func offered[T any](l *eventlog.Listing, method string, listed map[string]bool) []T {
 	if !l.Listed {
 		return nil
 	}

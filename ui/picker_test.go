@@ -8,7 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -18,7 +18,7 @@ import (
 // made of.
 func offering(t testing.TB) *fixture {
 	f := newFixture(t)
-	f.process(session.ProcessEvent{State: session.StateRunning, Pid: 7})
+	f.process(eventlog.ProcessEvent{State: eventlog.StateRunning, Pid: 7})
 	f.c2s(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"linesman","version":"0.1.0"}}}` + "\n")
 	f.s2c(`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{},"prompts":{},"resources":{}},"serverInfo":{"name":"shop","version":"2.0"}}}` + "\n")
 	f.c2s(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")

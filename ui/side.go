@@ -4,23 +4,23 @@ import (
 	"fmt"
 	"strings"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/session/report"
 	"linesman/wire"
 )
 
-func processText(e *session.ProcessEvent) string {
+func processText(e *eventlog.ProcessEvent) string {
 	switch e.State {
-	case session.StateExiting:
+	case eventlog.StateExiting:
 		return "shutdown: " + stepText(e.Step)
-	case session.StateExited:
+	case eventlog.StateExited:
 		s := "exited"
 		if e.Signal != "" {
 			s += " by " + wire.VisibleString(e.Signal, wire.Pictures) // a capture's word: inert
 		} else {
 			s += fmt.Sprintf(" with code %d", e.ExitCode)
 		}
-		if e.Step != session.StepNone {
+		if e.Step != eventlog.StepNone {
 			s += " after " + stepText(e.Step)
 		}
 		return s
@@ -31,13 +31,13 @@ func processText(e *session.ProcessEvent) string {
 	return fmt.Sprintf("%s pid %d", e.State, e.Pid)
 }
 
-func stepText(s session.ShutdownStep) string {
+func stepText(s eventlog.ShutdownStep) string {
 	switch s {
-	case session.StepStdinClose:
+	case eventlog.StepStdinClose:
 		return "stdin closed"
-	case session.StepSIGTERM:
+	case eventlog.StepSIGTERM:
 		return "SIGTERM"
-	case session.StepSIGKILL:
+	case eventlog.StepSIGKILL:
 		return "SIGKILL"
 	default:
 		return "none"
@@ -49,8 +49,8 @@ type inflightPane struct {
 	c    *common
 	w, h int
 	sel  int
-	reqs []session.Request // refreshed by the root on each update
-	wrap bool              // long rows wrap (zoomed)
+	reqs []eventlog.Request // refreshed by the root on each update
+	wrap bool               // long rows wrap (zoomed)
 }
 
 func (p *inflightPane) SetSize(w, h int) { p.w, p.h = w, h }
@@ -61,11 +61,11 @@ func (p *inflightPane) refresh() {
 	p.sel = max(0, min(p.sel, len(p.reqs)-1))
 }
 
-func (p *inflightPane) selected() (session.Request, bool) {
+func (p *inflightPane) selected() (eventlog.Request, bool) {
 	if p.sel >= 0 && p.sel < len(p.reqs) {
 		return p.reqs[p.sel], true
 	}
-	return session.Request{}, false
+	return eventlog.Request{}, false
 }
 
 func (p *inflightPane) move(d int) { p.sel = max(0, min(p.sel+d, len(p.reqs)-1)) }
@@ -147,14 +147,14 @@ func (p *processPane) Render(focused bool) string {
 	switch {
 	case !v.Seen:
 		state = "○ not started"
-	case v.State == session.StateExited:
+	case v.State == eventlog.StateExited:
 		state = "■ exited"
 		if v.Signal != "" {
 			state += " by " + wire.VisibleString(v.Signal, wire.Pictures)
 		} else {
 			state += fmt.Sprintf(" code %d", v.ExitCode)
 		}
-		if v.Step != session.StepNone {
+		if v.Step != eventlog.StepNone {
 			state += " · ended by " + v.Step.String()
 			if v.ShutdownTook > 0 {
 				state += " in " + humanAge(v.ShutdownTook)
@@ -163,12 +163,12 @@ func (p *processPane) Render(focused bool) string {
 			state += " · on its own"
 		}
 		state += " · ran " + humanAge(v.ExitedAt-v.StartedAt)
-	case v.State == session.StateExiting:
+	case v.State == eventlog.StateExiting:
 		state = "◐ exiting: " + stepText(v.Step)
 	default:
 		state = fmt.Sprintf("● %s pid %d · up %s", v.State, v.Pid, humanAge(p.c.now-v.StartedAt))
 	}
-	if v.Seen && v.State == session.StateExited && v.Pid != 0 {
+	if v.Seen && v.State == eventlog.StateExited && v.Pid != 0 {
 		state += fmt.Sprintf(" · pid %d", v.Pid)
 	}
 	extra := ""
@@ -211,7 +211,7 @@ func (p *processPane) Render(focused bool) string {
 }
 
 // stepsText spells the shutdown steps taken, each with its log time.
-func stepsText(steps []session.StepAt) []string {
+func stepsText(steps []eventlog.StepAt) []string {
 	out := make([]string, len(steps))
 	for i, s := range steps {
 		out[i] = fmtDur(s.At) + " " + s.Step.String()

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -20,10 +20,10 @@ const quietHint = 5 * time.Second
 // (common.now), which tests fix.
 func (p *inflightPane) hint() []string {
 	ix := p.c.ix
-	if ix.proc.Seen && ix.proc.State == session.StateExited {
+	if ix.proc.Seen && ix.proc.State == eventlog.StateExited {
 		return nil // its exit says more than a hint would
 	}
-	var oldest *session.Request
+	var oldest *eventlog.Request
 	for i := range p.reqs {
 		if r := &p.reqs[i]; r.Dir == wire.ClientToServer && (oldest == nil || r.SentAt < oldest.SentAt) {
 			oldest = r

@@ -8,7 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -189,7 +189,7 @@ func (p *stderrPane) topFor(cur, rows int) int {
 
 // entry draws one entry: one row cut to the width, or, when the pane
 // wraps, as many rows as it takes, continued under its text.
-func (p *stderrPane) entry(ev *session.Event) []string {
+func (p *stderrPane) entry(ev *eventlog.Event) []string {
 	head, text := p.parts(ev)
 	if !p.wrap {
 		return []string{truncate(head+text, p.w)}
@@ -209,21 +209,21 @@ func (p *stderrPane) entry(ev *session.Event) []string {
 }
 
 // parts is an entry's head (time and glyph) and its text, made inert.
-func (p *stderrPane) parts(ev *session.Event) (head, text string) {
+func (p *stderrPane) parts(ev *eventlog.Event) (head, text string) {
 	st := p.c.st
 	tm := st.Subtle.Render(fmt.Sprintf("%*s", colTime, fmtDur(ev.At)))
 	var glyph string
 	switch ev.Type {
-	case session.EventStderr:
+	case eventlog.EventStderr:
 		glyph = st.Stderr.Render("┃")
 		text = st.Stderr.Render(wire.Visible(ev.Stderr.Content, wire.Pictures))
-	case session.EventProcess:
+	case eventlog.EventProcess:
 		glyph = st.Accent.Render("◆")
 		text = processText(ev.Process)
-	case session.EventNote, session.EventEra, session.EventRestart, session.EventStdinClosed:
+	case eventlog.EventNote, eventlog.EventEra, eventlog.EventRestart, eventlog.EventStdinClosed:
 		glyph = st.Note.Render("ℹ")
 		text = wire.VisibleString(ev.Note, wire.Pictures)
-	case session.EventFinding:
+	case eventlog.EventFinding:
 		f := ev.Finding
 		glyph = st.Severity(f.Severity).Render(severityGlyph(f.Severity))
 		text = st.Severity(f.Severity).Render(wire.VisibleString(f.Code, wire.Pictures)) + " " + wire.VisibleString(f.Message, wire.Pictures)

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -55,7 +55,7 @@ func inertTemplate(t template) template {
 
 // templateCtx is what the templates are filled from.
 type templateCtx struct {
-	era      session.Era
+	era      eventlog.Era
 	version  string
 	id       string // the next free id, as JSON
 	tools    []toolInfo
@@ -74,17 +74,17 @@ func (c templateCtx) metaWith(extra string) string {
 }
 
 func (c templateCtx) modernVersion() string {
-	if c.era == session.EraModern && c.version != "" {
+	if c.era == eventlog.EraModern && c.version != "" {
 		return c.version
 	}
-	return session.ModernProtocolVersion
+	return eventlog.ModernProtocolVersion
 }
 
 func (c templateCtx) legacyVersion() string {
-	if c.era == session.EraLegacy && c.version != "" {
+	if c.era == eventlog.EraLegacy && c.version != "" {
 		return c.version
 	}
-	return session.LegacyProtocolVersion
+	return eventlog.LegacyProtocolVersion
 }
 
 // request builds a request template with params (a JSON object body without
@@ -101,9 +101,9 @@ func (c templateCtx) requestWith(method, params string, progress bool) string {
 		body = append(body, params)
 	}
 	switch {
-	case c.era == session.EraModern && progress:
+	case c.era == eventlog.EraModern && progress:
 		body = append(body, c.metaWith(fmt.Sprintf("\"progressToken\": %s,\n      ", c.id)))
-	case c.era == session.EraModern:
+	case c.era == eventlog.EraModern:
 		body = append(body, c.meta())
 	case progress:
 		body = append(body, fmt.Sprintf("\"_meta\": {\"progressToken\": %s}", c.id))
@@ -124,12 +124,12 @@ func templates(c templateCtx) []template {
 
 	legacyInit := fmt.Sprintf(`"protocolVersion": %s,
     "capabilities": {},
-    "clientInfo": {"name": "linesman", "version": %s}`, jsonText(c.legacyVersion()), jsonText(session.Version))
+    "clientInfo": {"name": "linesman", "version": %s}`, jsonText(c.legacyVersion()), jsonText(eventlog.Version))
 	discover := fmt.Sprintf("{\n  \"jsonrpc\": \"2.0\",\n  \"id\": %s,\n  \"method\": \"server/discover\",\n  \"params\": {\n    %s\n  }\n}", c.id, c.meta())
 	initReq := fmt.Sprintf("{\n  \"jsonrpc\": \"2.0\",\n  \"id\": %s,\n  \"method\": \"initialize\",\n  \"params\": {\n    %s\n  }\n}", c.id, legacyInit)
 	initialized := "{\"jsonrpc\": \"2.0\", \"method\": \"notifications/initialized\"}"
 
-	if c.era == session.EraUnknown {
+	if c.era == eventlog.EraUnknown {
 		// Nothing has opened the conversation yet (--no-handshake, or
 		// the probe still under way): the openings come first.
 		add("server/discover (modern)", discover)
@@ -153,11 +153,11 @@ func templates(c templateCtx) []template {
 		add("notifications/cancelled "+c.cancelID, fmt.Sprintf("{\n  \"jsonrpc\": \"2.0\",\n  \"method\": \"notifications/cancelled\",\n  \"params\": {\"requestId\": %s, \"reason\": \"cancelled by hand\"}\n}", c.cancelID))
 	}
 	switch c.era {
-	case session.EraModern:
+	case eventlog.EraModern:
 		add("server/discover", discover)
 		add("initialize (legacy)", initReq)
 		add("notifications/initialized (legacy)", initialized)
-	case session.EraLegacy:
+	case eventlog.EraLegacy:
 		add("initialize", initReq)
 		add("notifications/initialized", initialized)
 		add("server/discover (modern)", discover)

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"unicode"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -41,7 +41,7 @@ func TestTemplatesHostileNames(t *testing.T) {
 		"required":   []string{hostileName},
 	})
 	var all []template
-	for _, era := range []session.Era{session.EraUnknown, session.EraLegacy, session.EraModern} {
+	for _, era := range []eventlog.Era{eventlog.EraUnknown, eventlog.EraLegacy, eventlog.EraModern} {
 		all = append(all, templates(templateCtx{
 			era: era, version: hostileName, id: "4",
 			tools:    []toolInfo{{Name: hostileName, Schema: schema}},

@@ -7,7 +7,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -143,13 +143,13 @@ func (m *Model) openEntry() {
 }
 
 // entryKind names what an entry of the stderr & events pane is.
-func entryKind(ev *session.Event) string {
+func entryKind(ev *eventlog.Event) string {
 	switch ev.Type {
-	case session.EventStderr:
+	case eventlog.EventStderr:
 		return "stderr line"
-	case session.EventProcess:
+	case eventlog.EventProcess:
 		return "process event"
-	case session.EventFinding:
+	case eventlog.EventFinding:
 		return "finding"
 	}
 	return "note"
@@ -159,13 +159,13 @@ func entryKind(ev *session.Event) string {
 // w: a stderr line's bytes (inert, with its length and terminator), a
 // finding with the registry's explanation (its fix for whoever wrote what
 // it concerns, in direction wrote), a process event or a note.
-func entryLines(st *Styles, ev *session.Event, wrote wire.Dir, w int) []string {
+func entryLines(st *Styles, ev *eventlog.Event, wrote wire.Dir, w int) []string {
 	var out []string
 	para := func(s string) {
 		out = append(out, strings.Split(ansi.Hardwrap(lipgloss.Wrap(s, w, " "), w, true), "\n")...)
 	}
 	switch ev.Type {
-	case session.EventStderr:
+	case eventlog.EventStderr:
 		l := ev.Stderr
 		term := map[wire.Terminator]string{wire.TermLF: `\n`, wire.TermCRLF: `\r\n`}[l.Term]
 		if term == "" {
@@ -173,7 +173,7 @@ func entryLines(st *Styles, ev *session.Event, wrote wire.Dir, w int) []string {
 		}
 		para(st.Subtle.Render(fmt.Sprintf("%d bytes · line end %s · escapes and control bytes shown as symbols", l.Length, term)))
 		para(st.Stderr.Render(wire.Visible(l.Content, wire.Pictures)))
-	case session.EventProcess:
+	case eventlog.EventProcess:
 		para(processText(ev.Process))
 		if d := ev.Process.Detail; d != "" {
 			para(st.Subtle.Render("detail ") + wire.VisibleString(d, wire.Pictures))
@@ -181,7 +181,7 @@ func entryLines(st *Styles, ev *session.Event, wrote wire.Dir, w int) []string {
 		if ev.Process.Pid != 0 {
 			para(st.Subtle.Render(fmt.Sprintf("pid %d", ev.Process.Pid)))
 		}
-	case session.EventFinding:
+	case eventlog.EventFinding:
 		f := ev.Finding
 		para(st.Severity(f.Severity).Render(severityGlyph(f.Severity) + " " + f.Severity.String() + " " + wire.VisibleString(f.Code, wire.Pictures)))
 		para(wire.VisibleString(f.Message, wire.Pictures))

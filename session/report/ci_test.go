@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -17,7 +17,7 @@ import (
 func hostileReport(t *testing.T) Report {
 	t.Helper()
 	l, _ := sampleLog(t)
-	l.Append(session.Event{Type: session.EventFinding, Finding: &session.LoggedFinding{
+	l.Append(eventlog.Event{Type: eventlog.EventFinding, Finding: &eventlog.LoggedFinding{
 		Finding: wire.Finding{Code: "exited-during-request", Severity: wire.SeverityError,
 			Message: "said \x1b]0;pwned\x07 \x00\x01\x0b \u202egnp.exe ]]></failure><x a=\"&\"/> \xff end"}}})
 	tr := handshaken(t, l, "2025-06-18", `{"name":"evil\u001b[2J<srv>","version":"1.0"}`)
@@ -67,7 +67,7 @@ func TestSARIFStructure(t *testing.T) {
 	if err := json.Unmarshal(out, &log); err != nil {
 		t.Fatal(err)
 	}
-	if log.Version != "2.1.0" || len(log.Runs) != 1 || log.Runs[0].Tool.Driver.Name != "linesman" || log.Runs[0].Tool.Driver.Version != session.Version {
+	if log.Version != "2.1.0" || len(log.Runs) != 1 || log.Runs[0].Tool.Driver.Name != "linesman" || log.Runs[0].Tool.Driver.Version != eventlog.Version {
 		t.Fatalf("header: %+v", log)
 	}
 	run := log.Runs[0]

@@ -3,7 +3,7 @@ package report
 import (
 	"encoding/json"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 )
 
 // Definitions are what a server declared in its listings: its tools,
@@ -29,9 +29,9 @@ type Definition struct {
 }
 
 // DefinitionsOf reads the definitions from what the server offers, as the
-// projection tells it ([session.Offer]: the most recent listing of each
+// projection tells it ([eventlog.Offer]: the most recent listing of each
 // kind, page after page; a tool the server stopped listing is gone).
-func DefinitionsOf(tr *session.Tracker) *Definitions {
+func DefinitionsOf(tr *eventlog.Tracker) *Definitions {
 	d := &Definitions{Listed: []string{}, Tools: []Definition{}, Prompts: []Definition{}, Resources: []Definition{}}
 	if tr == nil {
 		return d
@@ -39,7 +39,7 @@ func DefinitionsOf(tr *session.Tracker) *Definitions {
 	o := tr.Offer()
 	for _, k := range []struct {
 		kind    string
-		listing *session.Listing
+		listing *eventlog.Listing
 	}{{"tools", &o.Tools}, {"prompts", &o.Prompts}, {"resources", &o.Resources}} {
 		if !k.listing.Listed {
 			continue

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -51,7 +51,7 @@ type LatencyShift struct {
 
 // DiffReports compares two reports of sessions of a server, A before B.
 func DiffReports(nameA, nameB string, a, b *Report) Diff {
-	d := Diff{Linesman: session.Version, A: nameA, B: nameB, Servers: [2]string{a.ServerName(), b.ServerName()},
+	d := Diff{Linesman: eventlog.Version, A: nameA, B: nameB, Servers: [2]string{a.ServerName(), b.ServerName()},
 		Findings: []FindingShift{}, Latency: []LatencyShift{}}
 	da, db := a.Definitions, b.Definitions
 	if da != nil || db != nil {

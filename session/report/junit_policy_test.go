@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"testing"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -14,15 +14,15 @@ import (
 // mask (1: an error, 2: a warning, 4: a note), each of another family.
 func severityReport(t *testing.T, mask int) Report {
 	t.Helper()
-	l := session.NewLog(0)
-	l.Append(session.Event{Type: session.EventProcess, Process: &session.ProcessEvent{State: session.StateRunning, Pid: 7}})
+	l := eventlog.NewLog(0)
+	l.Append(eventlog.Event{Type: eventlog.EventProcess, Process: &eventlog.ProcessEvent{State: eventlog.StateRunning, Pid: 7}})
 	for bit, f := range []wire.Finding{
 		{Code: "id-type-mismatch", Severity: wire.SeverityError, Message: "an error"},
 		{Code: "logging-undeclared", Severity: wire.SeverityWarning, Message: "a warning"},
 		{Code: "unflushed-output", Severity: wire.SeverityNote, Message: "a note"},
 	} {
 		if mask&(1<<bit) != 0 {
-			l.Append(session.Event{Type: session.EventFinding, Finding: &session.LoggedFinding{Finding: f}})
+			l.Append(eventlog.Event{Type: eventlog.EventFinding, Finding: &eventlog.LoggedFinding{Finding: f}})
 		}
 	}
 	return FromLog(l, handshaken(t, l, "2025-06-18", `{"name":"s"}`), Meta{Mode: "check", Command: []string{"srv"}})
@@ -112,8 +112,8 @@ func bitsAtOrAbove(mask int, failOn string) int {
 // belongs to no family listed (a drift note under --fail-on note with no
 // baseline applied) still fails the file, in a case of its own.
 func TestJUnitFindingsOutsideFamilies(t *testing.T) {
-	l := session.NewLog(0)
-	l.Append(session.Event{Type: session.EventFinding, Finding: &session.LoggedFinding{
+	l := eventlog.NewLog(0)
+	l.Append(eventlog.Event{Type: eventlog.EventFinding, Finding: &eventlog.LoggedFinding{
 		Finding: wire.Finding{Code: "tool-added", Severity: wire.SeverityNote, Message: "a new tool"}}})
 	r := FromLog(l, handshaken(t, l, "2025-06-18", `{"name":"s"}`), Meta{Mode: "check", Command: []string{"srv"}})
 	if status, _ := r.ExitStatusAt("note"); status != 1 {

@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -52,7 +52,7 @@ type MultiSummary struct {
 
 // NewMulti sums up servers checked from the config file.
 func NewMulti(config string, servers []ServerResult) Multi {
-	m := Multi{Linesman: session.Version, Mode: "check-all", Config: config, Servers: servers}
+	m := Multi{Linesman: eventlog.Version, Mode: "check-all", Config: config, Servers: servers}
 	for _, s := range servers {
 		m.Summary.Servers++
 		switch s.Status {

@@ -5,15 +5,15 @@ import (
 	"testing"
 	"time"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
 // foldLog logs JSON frames (c> the client's, s> the server's) and process
-// events the way a live session does (session.Record), so that the tracker
+// events the way a live session does (eventlog.Record), so that the tracker
 // is the log's projection.
-func foldLog(events ...any) (*session.Log, *session.Tracker) {
-	l, tr := session.NewLog(0), session.NewTracker(session.TrackerOptions{})
+func foldLog(events ...any) (*eventlog.Log, *eventlog.Tracker) {
+	l, tr := eventlog.NewLog(0), eventlog.NewTracker(eventlog.TrackerOptions{})
 	for _, e := range events {
 		switch e := e.(type) {
 		case string:
@@ -22,9 +22,9 @@ func foldLog(events ...any) (*session.Log, *session.Tracker) {
 				dir = wire.ServerToClient
 			}
 			f := wire.FramesOf([]byte(e[2:]+"\n"), wire.Options{})[0]
-			session.Record(l, tr, session.Event{Type: session.EventFrame, Dir: dir, Frame: f})
-		case session.ProcessEvent:
-			session.Record(l, tr, session.Event{Type: session.EventProcess, Process: &e})
+			eventlog.Record(l, tr, eventlog.Event{Type: eventlog.EventFrame, Dir: dir, Frame: f})
+		case eventlog.ProcessEvent:
+			eventlog.Record(l, tr, eventlog.Event{Type: eventlog.EventProcess, Process: &e})
 		}
 		time.Sleep(time.Microsecond) // distinct times, as on a wire
 	}
@@ -54,15 +54,15 @@ func TestReportOffersWhatThePickerOffers(t *testing.T) {
 // leaves the report's process exited, as the inspector shows it.
 func TestReportProcessIsTheProjections(t *testing.T) {
 	l, tr := foldLog(
-		session.ProcessEvent{State: session.StateRunning, Pid: 7},
-		session.ProcessEvent{State: session.StateExited, Pid: 7, ExitCode: -1, Signal: "SIGTERM", Step: session.StepSIGTERM},
-		session.ProcessEvent{State: session.StateExiting, Pid: 7, Step: session.StepSIGKILL},
+		eventlog.ProcessEvent{State: eventlog.StateRunning, Pid: 7},
+		eventlog.ProcessEvent{State: eventlog.StateExited, Pid: 7, ExitCode: -1, Signal: "SIGTERM", Step: eventlog.StepSIGTERM},
+		eventlog.ProcessEvent{State: eventlog.StateExiting, Pid: 7, Step: eventlog.StepSIGKILL},
 	)
 	r := FromLog(l, tr, Meta{Mode: "check"})
 	if r.Process.State != "exited" || r.Process.EndedBy == nil || *r.Process.EndedBy != "sigterm" {
 		t.Errorf("process block %+v; want exited, ended by sigterm", r.Process)
 	}
-	if p := tr.Process(); p.State != session.StateExited {
+	if p := tr.Process(); p.State != eventlog.StateExited {
 		t.Errorf("the projection says %s", p.State)
 	}
 }

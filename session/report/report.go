@@ -3,7 +3,7 @@
 // policy ([SignalStatus] and [Report.ExitStatus]) and the shell quoting of
 // a command for reading ([ShellJoin]).
 //
-// It reads a [session.Log] and its [session.Tracker]; it starts no process
+// It reads a [eventlog.Log] and its [eventlog.Tracker]; it starts no process
 // and keeps no bookkeeping of its own.
 package report
 
@@ -15,7 +15,7 @@ import (
 	"syscall"
 	"time"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/session/hosts"
 	"linesman/wire"
 )
@@ -69,7 +69,7 @@ type Report struct {
 	frameIndex map[uint64]int // frame Seq -> index in Frames
 	// procFold folds the process events of a log that has no projection
 	// (nil when the projection tells the process status).
-	procFold  *session.ProcessStatus
+	procFold  *eventlog.ProcessStatus
 	stderrAll []string // every retained stderr line (the text report shows a tail)
 }
 
@@ -160,7 +160,7 @@ type Summary struct {
 }
 
 // Totals is the "totals" block: exact counts of the whole session, kept
-// outside the retention budget ([session.Log.Totals]).
+// outside the retention budget ([eventlog.Log.Totals]).
 type Totals struct {
 	Frames      ByDir          `json:"frames"`
 	Bytes       ByDir          `json:"bytes"`
@@ -196,7 +196,7 @@ type Dropped struct {
 
 // Meta is what a report needs that the log does not hold. The handshake
 // facts (era, protocol version, serverInfo) are not here: they are the
-// projection's ([session.Tracker.Handshake]), read from the tracker.
+// projection's ([eventlog.Tracker.Handshake]), read from the tracker.
 type Meta struct {
 	Mode    string   // "check", "send", "export", ...
 	Command []string // the server's argv
@@ -222,31 +222,18 @@ type Meta struct {
 	Applied []string
 }
 
-// Build reports a session: its log, its tracker's requests, and what
-// the handshake learned. Call it once the session is Done for a final report;
-// earlier, it reports what has happened so far.
-func Build(s *session.Session) Report {
-	return FromLog(s.Log(), s.Tracker(), SessionMeta(s))
-}
-
-// SessionMeta is the Meta of a session as it stands: its command. Callers
-// add Mode and the like.
-func SessionMeta(s *session.Session) Meta {
-	return Meta{Command: s.Info().Command}
-}
-
 // FromLog builds a report from a log, the tracker that saw its frames (nil:
 // no requests list and no handshake facts) and meta. It is what Build uses,
 // and what capture uses to export findings from a capture file in the same
 // schema. Pairing and handshake facts come from the tracker, as the UI
 // reads them.
-func FromLog(log *session.Log, tr *session.Tracker, meta Meta) Report {
-	var hs session.Handshake
+func FromLog(log *eventlog.Log, tr *eventlog.Tracker, meta Meta) Report {
+	var hs eventlog.Handshake
 	if tr != nil {
 		hs = tr.Handshake()
 	}
 	r := Report{
-		Linesman:        session.Version,
+		Linesman:        eventlog.Version,
 		Mode:            meta.Mode,
 		Command:         hosts.RedactCommand(meta.Command), // reports are shared
 		Era:             hs.Era.String(),
@@ -270,7 +257,7 @@ func FromLog(log *session.Log, tr *session.Tracker, meta Meta) Report {
 	}
 	textLimit := meta.FrameTextLimit
 	if tr == nil {
-		r.procFold = &session.ProcessStatus{}
+		r.procFold = &eventlog.ProcessStatus{}
 	}
 
 	first, next := log.Bounds()
@@ -301,7 +288,7 @@ func FromLog(log *session.Log, tr *session.Tracker, meta Meta) Report {
 
 // addTotals fills the counts of the whole session (totals, summary,
 // stderrLines), the notes, and what the retention budget dropped.
-func (r *Report) addTotals(log *session.Log, tr *session.Tracker) {
+func (r *Report) addTotals(log *eventlog.Log, tr *eventlog.Tracker) {
 	t := log.Totals()
 	r.Totals = Totals{
 		Frames:      ByDir{C2S: int64(t.Frames[wire.ClientToServer]), S2C: int64(t.Frames[wire.ServerToClient])},
@@ -343,7 +330,7 @@ func (r *Report) addTotals(log *session.Log, tr *session.Tracker) {
 
 // addRequests lists the tracker's requests and marks each answer frame
 // with the request it answered (as the tracker paired them).
-func (r *Report) addRequests(reqs []session.Request) {
+func (r *Report) addRequests(reqs []eventlog.Request) {
 	for _, q := range reqs {
 		rq := Request{
 			Dir:    q.Dir.String(),
@@ -353,7 +340,7 @@ func (r *Report) addRequests(reqs []session.Request) {
 			Seq:    q.Seq,
 			Late:   q.Late,
 		}
-		if q.State != session.ReqInFlight && q.EndedAt >= q.SentAt {
+		if q.State != eventlog.ReqInFlight && q.EndedAt >= q.SentAt {
 			ms := durationMs(q.EndedAt - q.SentAt)
 			rq.Ms = &ms
 		}
@@ -382,21 +369,21 @@ func (r *Report) keepStderr(limit int) {
 }
 
 // addEvent folds one log event into the report.
-func (r *Report) addEvent(ev session.Event, meta Meta, textLimit int) {
+func (r *Report) addEvent(ev eventlog.Event, meta Meta, textLimit int) {
 	switch ev.Type {
-	case session.EventFrame:
+	case eventlog.EventFrame:
 		if ev.Frame != nil {
 			r.addFrame(ev, meta, textLimit)
 		}
-	case session.EventFinding:
+	case eventlog.EventFinding:
 		if ev.Finding != nil {
 			r.addLoggedFinding(ev.Finding)
 		}
-	case session.EventStderr:
+	case eventlog.EventStderr:
 		if ev.Stderr != nil {
 			r.stderrAll = append(r.stderrAll, string(ev.Stderr.Content))
 		}
-	case session.EventProcess:
+	case eventlog.EventProcess:
 		if ev.Process != nil && r.procFold != nil {
 			r.procFold.Fold(ev.Process, ev.At)
 		}
@@ -404,7 +391,7 @@ func (r *Report) addEvent(ev session.Event, meta Meta, textLimit int) {
 }
 
 // addFrame adds a frame and the findings it was logged with.
-func (r *Report) addFrame(ev session.Event, meta Meta, textLimit int) {
+func (r *Report) addFrame(ev eventlog.Event, meta Meta, textLimit int) {
 	f := ev.Frame
 	dir := ev.Dir.String()
 	rf := Frame{
@@ -446,7 +433,7 @@ func (r *Report) addFrame(ev session.Event, meta Meta, textLimit int) {
 
 // addLoggedFinding adds a finding logged apart from a frame; one that
 // points at a frame is listed on it too.
-func (r *Report) addLoggedFinding(lf *session.LoggedFinding) {
+func (r *Report) addLoggedFinding(lf *eventlog.LoggedFinding) {
 	var seq *uint64
 	wrote := lf.Dir // who wrote what it concerns, for its fix
 	if lf.FrameSeq != 0 {
@@ -468,14 +455,14 @@ func (r *Report) addLoggedFinding(lf *session.LoggedFinding) {
 }
 
 // processBlock is the report's process block: the projection's process
-// status (session.ProcessStatus), in the report's spelling.
-func processBlock(p session.ProcessStatus) Process {
+// status (eventlog.ProcessStatus), in the report's spelling.
+func processBlock(p eventlog.ProcessStatus) Process {
 	out := Process{Restarts: p.Restarts, Pid: p.Pid}
 	if !p.Seen {
 		return out
 	}
 	out.State = p.State.String()
-	if p.State == session.StateExited {
+	if p.State == eventlog.StateExited {
 		if p.Signal == "" && p.ExitCode >= 0 {
 			c := p.ExitCode
 			out.ExitCode = &c

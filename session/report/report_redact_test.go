@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/session/hosts"
 )
 
@@ -19,7 +19,7 @@ func TestReportsRedactSecretArguments(t *testing.T) {
 	if argv[4] != "sk-abcdefghijklmnop" {
 		t.Error("the caller's argv was changed")
 	}
-	r := FromLog(session.NewLog(0), nil, Meta{Command: argv})
+	r := FromLog(eventlog.NewLog(0), nil, Meta{Command: argv})
 	if !slices.Equal(r.Command, want) {
 		t.Errorf("report command %q", r.Command)
 	}

@@ -11,7 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -24,18 +24,18 @@ func handFrame(text string, msg wire.Message, findings ...wire.Finding) *wire.Fr
 	}
 }
 
-func appendFrame(l *session.Log, dir wire.Dir, f *wire.Frame) uint64 {
-	return l.Append(session.Event{Type: session.EventFrame, Dir: dir, Frame: f})
+func appendFrame(l *eventlog.Log, dir wire.Dir, f *wire.Frame) uint64 {
+	return l.Append(eventlog.Event{Type: eventlog.EventFrame, Dir: dir, Frame: f})
 }
 
 // sampleLog is a small session: a legacy handshake, a stray print, an answer,
 // a stderr line with an escape sequence, and a server that exited with code 3.
-func sampleLog(t *testing.T) (*session.Log, map[string]uint64) {
+func sampleLog(t *testing.T) (*eventlog.Log, map[string]uint64) {
 	t.Helper()
-	l := session.NewLog(0)
+	l := eventlog.NewLog(0)
 	seqs := map[string]uint64{}
-	l.Append(session.Event{Type: session.EventProcess, Process: &session.ProcessEvent{State: session.StateStarting, Pid: 4242, Detail: "started"}})
-	l.Append(session.Event{Type: session.EventProcess, Process: &session.ProcessEvent{State: session.StateRunning, Pid: 4242}})
+	l.Append(eventlog.Event{Type: eventlog.EventProcess, Process: &eventlog.ProcessEvent{State: eventlog.StateStarting, Pid: 4242, Detail: "started"}})
+	l.Append(eventlog.Event{Type: eventlog.EventProcess, Process: &eventlog.ProcessEvent{State: eventlog.StateRunning, Pid: 4242}})
 	seqs["init"] = appendFrame(l, wire.ClientToServer, handFrame(`{"jsonrpc":"2.0","id":1,"method":"initialize"}`,
 		wire.Message{Kind: wire.KindRequest, ID: wire.IntID(1), Method: "initialize"}))
 	seqs["stray"] = appendFrame(l, wire.ServerToClient, handFrame("hello \x1b[2J world",
@@ -45,14 +45,14 @@ func sampleLog(t *testing.T) (*session.Log, map[string]uint64) {
 	seqs["answer"] = appendFrame(l, wire.ServerToClient, handFrame(`{"jsonrpc":"2.0","id":"1","result":{}}`,
 		wire.Message{Kind: wire.KindResult, ID: wire.StringID("1")},
 		wire.Finding{Code: "id-type-mismatch", Severity: wire.SeverityError, Message: `"1" answers 1`}))
-	l.Append(session.Event{Type: session.EventStderr, Stderr: &wire.Line{Content: []byte("boom \x1b[31mred\x1b[0m"), Term: wire.TermLF}})
-	seqs["late"] = l.Append(session.Event{Type: session.EventFinding, Finding: &session.LoggedFinding{
+	l.Append(eventlog.Event{Type: eventlog.EventStderr, Stderr: &wire.Line{Content: []byte("boom \x1b[31mred\x1b[0m"), Term: wire.TermLF}})
+	seqs["late"] = l.Append(eventlog.Event{Type: eventlog.EventFinding, Finding: &eventlog.LoggedFinding{
 		Finding:  wire.Finding{Code: "unflushed-output", Severity: wire.SeverityNote, Message: "arrived only at exit"},
 		FrameSeq: seqs["stray"], Dir: wire.ServerToClient}})
-	l.Append(session.Event{Type: session.EventFinding, Finding: &session.LoggedFinding{
+	l.Append(eventlog.Event{Type: eventlog.EventFinding, Finding: &eventlog.LoggedFinding{
 		Finding: wire.Finding{Code: "exit-at-start", Severity: wire.SeverityError, Message: "exited 3 after 12 ms"}}})
-	l.Append(session.Event{Type: session.EventNote, Note: "era: legacy (no answer to server/discover)"})
-	l.Append(session.Event{Type: session.EventProcess, Process: &session.ProcessEvent{State: session.StateExited, Pid: 4242, ExitCode: 3}})
+	l.Append(eventlog.Event{Type: eventlog.EventNote, Note: "era: legacy (no answer to server/discover)"})
+	l.Append(eventlog.Event{Type: eventlog.EventProcess, Process: &eventlog.ProcessEvent{State: eventlog.StateExited, Pid: 4242, ExitCode: 3}})
 	return l, seqs
 }
 
@@ -60,20 +60,20 @@ func sampleLog(t *testing.T) (*session.Log, map[string]uint64) {
 // the given version and serverInfo: an era decision, then an initialize
 // request and its result folded in (with Seqs far from the sample log's),
 // and the process events of l (the projection tells the process block).
-func handshaken(t testing.TB, l *session.Log, version, serverInfo string) *session.Tracker {
+func handshaken(t testing.TB, l *eventlog.Log, version, serverInfo string) *eventlog.Tracker {
 	t.Helper()
-	tr := session.NewTracker(session.TrackerOptions{})
-	tr.Apply(&session.Event{Type: session.EventEra, Era: &session.EraDecision{Era: session.EraLegacy, Version: version}})
+	tr := eventlog.NewTracker(eventlog.TrackerOptions{})
+	tr.Apply(&eventlog.Event{Type: eventlog.EventEra, Era: &eventlog.EraDecision{Era: eventlog.EraLegacy, Version: version}})
 	req := wire.FramesOf([]byte(`{"jsonrpc":"2.0","id":"hs","method":"initialize","params":{}}`+"\n"), wire.Options{})[0]
 	res := wire.FramesOf([]byte(`{"jsonrpc":"2.0","id":"hs","result":{"protocolVersion":"`+version+`","serverInfo":`+serverInfo+`}}`+"\n"), wire.Options{})[0]
-	tr.Apply(&session.Event{Type: session.EventFrame, Seq: 1000, Dir: wire.ClientToServer, Frame: req, At: time.Millisecond})
-	tr.Apply(&session.Event{Type: session.EventFrame, Seq: 1001, Dir: wire.ServerToClient, Frame: res, At: 2 * time.Millisecond})
-	if hs := tr.Handshake(); hs.Era != session.EraLegacy || hs.ProtocolVersion != version || len(hs.ServerInfo) == 0 {
+	tr.Apply(&eventlog.Event{Type: eventlog.EventFrame, Seq: 1000, Dir: wire.ClientToServer, Frame: req, At: time.Millisecond})
+	tr.Apply(&eventlog.Event{Type: eventlog.EventFrame, Seq: 1001, Dir: wire.ServerToClient, Frame: res, At: 2 * time.Millisecond})
+	if hs := tr.Handshake(); hs.Era != eventlog.EraLegacy || hs.ProtocolVersion != version || len(hs.ServerInfo) == 0 {
 		t.Fatalf("handshake not folded: %+v", hs)
 	}
 	first, next := l.Bounds()
 	for _, ev := range l.Range(first, next) {
-		if ev.Type == session.EventProcess {
+		if ev.Type == eventlog.EventProcess {
 			tr.Apply(&ev)
 		}
 	}
@@ -109,7 +109,7 @@ func TestReportSchema(t *testing.T) {
 			t.Errorf("report lacks %q", k)
 		}
 	}
-	if m["linesman"] != session.Version || m["era"] != "legacy" || m["protocolVersion"] != "2025-06-18" {
+	if m["linesman"] != eventlog.Version || m["era"] != "legacy" || m["protocolVersion"] != "2025-06-18" {
 		t.Errorf("header: linesman %v era %v protocolVersion %v", m["linesman"], m["era"], m["protocolVersion"])
 	}
 	if got := m["serverInfo"].(map[string]any)["name"]; got != "srv" {
@@ -210,10 +210,10 @@ func toStrings(v any) []string {
 // TestReportSignalledProcess: a process ended by SIGKILL has exitCode null
 // and names the signal and the step.
 func TestReportSignalledProcess(t *testing.T) {
-	l := session.NewLog(0)
-	l.Append(session.Event{Type: session.EventProcess, Process: &session.ProcessEvent{State: session.StateRunning, Pid: 7}})
-	l.Append(session.Event{Type: session.EventProcess, Process: &session.ProcessEvent{State: session.StateExiting, Step: session.StepSIGTERM, Pid: 7}})
-	l.Append(session.Event{Type: session.EventProcess, Process: &session.ProcessEvent{State: session.StateExited, Step: session.StepSIGKILL, Pid: 7,
+	l := eventlog.NewLog(0)
+	l.Append(eventlog.Event{Type: eventlog.EventProcess, Process: &eventlog.ProcessEvent{State: eventlog.StateRunning, Pid: 7}})
+	l.Append(eventlog.Event{Type: eventlog.EventProcess, Process: &eventlog.ProcessEvent{State: eventlog.StateExiting, Step: eventlog.StepSIGTERM, Pid: 7}})
+	l.Append(eventlog.Event{Type: eventlog.EventProcess, Process: &eventlog.ProcessEvent{State: eventlog.StateExited, Step: eventlog.StepSIGKILL, Pid: 7,
 		ExitCode: -1, Signal: "SIGKILL", ShutdownTook: 4012 * time.Millisecond}})
 	r := FromLog(l, nil, Meta{})
 	p := decodeReport(t, r)["process"].(map[string]any)
@@ -234,7 +234,7 @@ func TestReportSignalledProcess(t *testing.T) {
 // TestReportEmpty: a log with nothing in it still gives every list as [],
 // never null, and a null serverInfo.
 func TestReportEmpty(t *testing.T) {
-	r := FromLog(session.NewLog(0), nil, Meta{})
+	r := FromLog(eventlog.NewLog(0), nil, Meta{})
 	var buf bytes.Buffer
 	r.WriteJSON(&buf)
 	for _, k := range []string{`"stderr": []`, `"frames": []`, `"requests": []`, `"findings": []`, `"serverInfo": null`, `"command": []`, `"era": "unknown"`, `"exitCode": null`, `"endedBy": null`} {
@@ -289,7 +289,7 @@ func itoa(n uint64) string { return strconv.FormatUint(n, 10) }
 
 // TestReportFrameText: send's report carries each frame's text, cut at the limit.
 func TestReportFrameText(t *testing.T) {
-	l := session.NewLog(0)
+	l := eventlog.NewLog(0)
 	appendFrame(l, wire.ServerToClient, handFrame(strings.Repeat("x", 100), wire.Message{Kind: wire.KindNonJSON}))
 	appendFrame(l, wire.ServerToClient, handFrame(`{"a":1}`, wire.Message{Kind: wire.KindInvalid}))
 	r := FromLog(l, nil, Meta{Mode: "send", FrameText: true, FrameTextLimit: 10})
@@ -306,9 +306,9 @@ func TestReportFrameText(t *testing.T) {
 
 // TestReportStderrLimit: the JSON keeps the last lines and counts them all.
 func TestReportStderrLimit(t *testing.T) {
-	l := session.NewLog(0)
+	l := eventlog.NewLog(0)
 	for i := range 50 {
-		l.Append(session.Event{Type: session.EventStderr, Stderr: &wire.Line{Content: []byte(strconv.Itoa(i))}})
+		l.Append(eventlog.Event{Type: eventlog.EventStderr, Stderr: &wire.Line{Content: []byte(strconv.Itoa(i))}})
 	}
 	r := FromLog(l, nil, Meta{StderrLimit: 5})
 	if r.StderrLines != 50 || len(r.Stderr) != 5 || r.Stderr[0] != "45" || r.Stderr[4] != "49" {
@@ -318,11 +318,11 @@ func TestReportStderrLimit(t *testing.T) {
 
 // TestReportRestart: after a restart the process block is the new process's.
 func TestReportRestart(t *testing.T) {
-	l := session.NewLog(0)
-	l.Append(session.Event{Type: session.EventProcess, Process: &session.ProcessEvent{State: session.StateRunning, Pid: 1}})
-	l.Append(session.Event{Type: session.EventProcess, Process: &session.ProcessEvent{State: session.StateExited, Pid: 1, ExitCode: 1}})
-	l.Append(session.Event{Type: session.EventProcess, Process: &session.ProcessEvent{State: session.StateStarting, Pid: 2}})
-	l.Append(session.Event{Type: session.EventProcess, Process: &session.ProcessEvent{State: session.StateRunning, Pid: 2}})
+	l := eventlog.NewLog(0)
+	l.Append(eventlog.Event{Type: eventlog.EventProcess, Process: &eventlog.ProcessEvent{State: eventlog.StateRunning, Pid: 1}})
+	l.Append(eventlog.Event{Type: eventlog.EventProcess, Process: &eventlog.ProcessEvent{State: eventlog.StateExited, Pid: 1, ExitCode: 1}})
+	l.Append(eventlog.Event{Type: eventlog.EventProcess, Process: &eventlog.ProcessEvent{State: eventlog.StateStarting, Pid: 2}})
+	l.Append(eventlog.Event{Type: eventlog.EventProcess, Process: &eventlog.ProcessEvent{State: eventlog.StateRunning, Pid: 2}})
 	r := FromLog(l, nil, Meta{})
 	if p := r.Process; p.Pid != 2 || p.State != "running" || p.ExitCode != nil || p.EndedBy != nil || p.Restarts != 1 {
 		t.Errorf("process = %+v", p)
@@ -368,10 +368,10 @@ func TestFirstSentence(t *testing.T) {
 // TestReportExitingAfterExit: a shutdown step logged just after the exit it
 // caused does not make the process look alive again.
 func TestReportExitingAfterExit(t *testing.T) {
-	l := session.NewLog(0)
-	l.Append(session.Event{Type: session.EventProcess, Process: &session.ProcessEvent{State: session.StateRunning, Pid: 9}})
-	l.Append(session.Event{Type: session.EventProcess, Process: &session.ProcessEvent{State: session.StateExited, Step: session.StepSIGKILL, Pid: 9, ExitCode: -1, Signal: "SIGKILL"}})
-	l.Append(session.Event{Type: session.EventProcess, Process: &session.ProcessEvent{State: session.StateExiting, Step: session.StepSIGKILL, Pid: 9}})
+	l := eventlog.NewLog(0)
+	l.Append(eventlog.Event{Type: eventlog.EventProcess, Process: &eventlog.ProcessEvent{State: eventlog.StateRunning, Pid: 9}})
+	l.Append(eventlog.Event{Type: eventlog.EventProcess, Process: &eventlog.ProcessEvent{State: eventlog.StateExited, Step: eventlog.StepSIGKILL, Pid: 9, ExitCode: -1, Signal: "SIGKILL"}})
+	l.Append(eventlog.Event{Type: eventlog.EventProcess, Process: &eventlog.ProcessEvent{State: eventlog.StateExiting, Step: eventlog.StepSIGKILL, Pid: 9}})
 	r := FromLog(l, nil, Meta{})
 	if p := r.Process; p.State != "exited" || p.Signal == nil || *p.Signal != "SIGKILL" || p.Restarts != 0 {
 		t.Errorf("process = %+v", p)
@@ -381,13 +381,13 @@ func TestReportExitingAfterExit(t *testing.T) {
 // TestReportRequests: frames logged through a tracker give the requests
 // list, with durations, and responses point back at their requests.
 func TestReportRequests(t *testing.T) {
-	l := session.NewLog(0)
-	tr := session.NewTracker(session.TrackerOptions{})
+	l := eventlog.NewLog(0)
+	tr := eventlog.NewTracker(eventlog.TrackerOptions{})
 	logFrame := func(dir wire.Dir, text string) uint64 {
 		f := wire.FramesOf([]byte(text+"\n"), wire.Options{})[0]
-		return l.AppendWith(func(seq uint64, at time.Duration) session.Event {
-			tr.Apply(&session.Event{Type: session.EventFrame, Seq: seq, Dir: dir, Frame: f, At: at})
-			return session.Event{Type: session.EventFrame, Dir: dir, Frame: f}
+		return l.AppendWith(func(seq uint64, at time.Duration) eventlog.Event {
+			tr.Apply(&eventlog.Event{Type: eventlog.EventFrame, Seq: seq, Dir: dir, Frame: f, At: at})
+			return eventlog.Event{Type: eventlog.EventFrame, Dir: dir, Frame: f}
 		})
 	}
 	req := logFrame(wire.ClientToServer, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
@@ -416,14 +416,14 @@ func TestReportRequests(t *testing.T) {
 
 // benchLog is a log of n request/answer pairs logged through a tracker, with
 // a stray line every 100 frames.
-func benchLog(b *testing.B, n int) (*session.Log, *session.Tracker) {
-	l := session.NewLog(0)
-	tr := session.NewTracker(session.TrackerOptions{})
+func benchLog(b *testing.B, n int) (*eventlog.Log, *eventlog.Tracker) {
+	l := eventlog.NewLog(0)
+	tr := eventlog.NewTracker(eventlog.TrackerOptions{})
 	logFrame := func(dir wire.Dir, text string) {
 		f := wire.FramesOf([]byte(text+"\n"), wire.Options{})[0]
-		l.AppendWith(func(seq uint64, at time.Duration) session.Event {
-			tr.Apply(&session.Event{Type: session.EventFrame, Seq: seq, Dir: dir, Frame: f, At: at})
-			return session.Event{Type: session.EventFrame, Dir: dir, Frame: f}
+		l.AppendWith(func(seq uint64, at time.Duration) eventlog.Event {
+			tr.Apply(&eventlog.Event{Type: eventlog.EventFrame, Seq: seq, Dir: dir, Frame: f, At: at})
+			return eventlog.Event{Type: eventlog.EventFrame, Dir: dir, Frame: f}
 		})
 	}
 	for i := range n {
@@ -535,10 +535,10 @@ func TestReportInterruptedBySignal(t *testing.T) {
 // TestReportStreamFinding: a finding about the server's stdin as a whole
 // (no frame) says so in words, and counts read as English.
 func TestReportStreamFinding(t *testing.T) {
-	l := session.NewLog(0)
+	l := eventlog.NewLog(0)
 	appendFrame(l, wire.ClientToServer, handFrame(`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
 		wire.Message{Kind: wire.KindNotification, Method: "notifications/initialized"}))
-	l.Append(session.Event{Type: session.EventFinding, Finding: &session.LoggedFinding{
+	l.Append(eventlog.Event{Type: eventlog.EventFinding, Finding: &eventlog.LoggedFinding{
 		Finding: wire.Finding{Code: "stdin-not-read", Severity: wire.SeverityWarning, Message: "blocked"},
 		Dir:     wire.ClientToServer}})
 	r := FromLog(l, nil, Meta{})
@@ -554,9 +554,9 @@ func TestReportStreamFinding(t *testing.T) {
 // TestReportTextCutsLongStderrLines: a blob on stderr does not flood the
 // terminal through the human report; the JSON report keeps it whole.
 func TestReportTextCutsLongStderrLines(t *testing.T) {
-	l := session.NewLog(0)
+	l := eventlog.NewLog(0)
 	blob := strings.Repeat("é", 600_000) // 1.2 MB, two bytes a rune
-	l.Append(session.Event{Type: session.EventStderr, Stderr: &wire.Line{Content: []byte(blob), Term: wire.TermLF, Length: int64(len(blob))}})
+	l.Append(eventlog.Event{Type: eventlog.EventStderr, Stderr: &wire.Line{Content: []byte(blob), Term: wire.TermLF, Length: int64(len(blob))}})
 	r := FromLog(l, nil, Meta{})
 	var b strings.Builder
 	r.WriteText(&b)

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/session/protocol"
 	"linesman/wire"
 )
@@ -32,7 +32,7 @@ type Rule struct {
 // when the run applied them (applied) or one of their findings was
 // raised: a run without a policy has no policy to observe. The families
 // that do not apply to the session's era come last.
-func (r *Report) addRules(tr *session.Tracker, applied []string) {
+func (r *Report) addRules(tr *eventlog.Tracker, applied []string) {
 	r.Rules = []Rule{}
 	if tr == nil {
 		return

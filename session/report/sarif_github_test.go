@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -111,12 +111,12 @@ func TestSARIFGitHubRules(t *testing.T) {
 
 // crashLog is a session whose volatile parts (pid, times, seqs, the exit
 // code and duration in the message) vary with shift.
-func crashLog(shift int) *session.Log {
-	l := session.NewLog(0)
+func crashLog(shift int) *eventlog.Log {
+	l := eventlog.NewLog(0)
 	for range shift {
-		l.Append(session.Event{Type: session.EventStderr, Stderr: &wire.Line{Content: []byte("starting"), Term: wire.TermLF}})
+		l.Append(eventlog.Event{Type: eventlog.EventStderr, Stderr: &wire.Line{Content: []byte("starting"), Term: wire.TermLF}})
 	}
-	l.Append(session.Event{Type: session.EventProcess, Process: &session.ProcessEvent{State: session.StateRunning, Pid: 4000 + shift}})
+	l.Append(eventlog.Event{Type: eventlog.EventProcess, Process: &eventlog.ProcessEvent{State: eventlog.StateRunning, Pid: 4000 + shift}})
 	appendFrame(l, wire.ClientToServer, handFrame(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
 		wire.Message{Kind: wire.KindRequest, ID: wire.IntID(1), Method: "tools/list"}))
 	for range 2 {
@@ -124,7 +124,7 @@ func crashLog(shift int) *session.Log {
 			wire.Message{Kind: wire.KindNonJSON},
 			wire.Finding{Code: "non-json-line", Severity: wire.SeverityError, Message: fmt.Sprintf("a line that is not JSON (%d bytes)", 10+shift)}))
 	}
-	l.Append(session.Event{Type: session.EventFinding, Finding: &session.LoggedFinding{
+	l.Append(eventlog.Event{Type: eventlog.EventFinding, Finding: &eventlog.LoggedFinding{
 		Finding: wire.Finding{Code: "exit-at-start", Severity: wire.SeverityError, Message: fmt.Sprintf("exited %d after %d ms", shift, 12+shift)}}})
 	return l
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -116,7 +116,7 @@ func TestSARIFOfficialSchema(t *testing.T) {
 func sarifLogs(t *testing.T) [][]byte {
 	t.Helper()
 	r := hostileReport(t)
-	failed := FromLog(session.NewLog(0), nil, Meta{Mode: "check", Command: []string{"/nonexistent/server"}, Error: "cannot start: \x1b[31mno such file"})
+	failed := FromLog(eventlog.NewLog(0), nil, Meta{Mode: "check", Command: []string{"/nonexistent/server"}, Error: "cannot start: \x1b[31mno such file"})
 	defer func(old string) { ProjectURL = old }(ProjectURL)
 	var logs [][]byte
 	for _, c := range []struct {

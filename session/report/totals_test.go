@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"linesman/session"
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -18,19 +18,19 @@ func TestTotalsExactPastRetention(t *testing.T) {
 		t.Skip("a million frames")
 	}
 	const flood = 1_000_000
-	log := session.NewLog(1 << 20)
-	tr := session.NewTracker(session.TrackerOptions{})
+	log := eventlog.NewLog(1 << 20)
+	tr := eventlog.NewTracker(eventlog.TrackerOptions{})
 	var bytes [3]int64
 	frame := func(dir wire.Dir, f *wire.Frame) {
 		bytes[dir] += f.Size()
-		log.AppendWith(func(seq uint64, at time.Duration) session.Event {
-			tr.Apply(&session.Event{Type: session.EventFrame, Seq: seq, Dir: dir, Frame: f, At: at})
-			return session.Event{Type: session.EventFrame, Dir: dir, Frame: f}
+		log.AppendWith(func(seq uint64, at time.Duration) eventlog.Event {
+			tr.Apply(&eventlog.Event{Type: eventlog.EventFrame, Seq: seq, Dir: dir, Frame: f, At: at})
+			return eventlog.Event{Type: eventlog.EventFrame, Dir: dir, Frame: f}
 		})
 	}
 	one := func(s string) *wire.Frame { return wire.FramesOf([]byte(s+"\n"), wire.Options{})[0] }
-	log.AppendWith(func(seq uint64, at time.Duration) session.Event {
-		ev := session.Event{Type: session.EventEra, Era: &session.EraDecision{Era: session.EraLegacy, Version: "2025-11-25"},
+	log.AppendWith(func(seq uint64, at time.Duration) eventlog.Event {
+		ev := eventlog.Event{Type: eventlog.EventEra, Era: &eventlog.EraDecision{Era: eventlog.EraLegacy, Version: "2025-11-25"},
 			Note: "era legacy, as asked", At: at}
 		tr.Apply(&ev)
 		return ev
@@ -50,7 +50,7 @@ func TestTotalsExactPastRetention(t *testing.T) {
 		}
 	}
 	for i := 0; i < 3; i++ {
-		log.Append(session.Event{Type: session.EventStderr, Stderr: &wire.Line{Content: []byte("err"), Term: wire.TermLF, Length: 3}})
+		log.Append(eventlog.Event{Type: eventlog.EventStderr, Stderr: &wire.Line{Content: []byte("err"), Term: wire.TermLF, Length: 3}})
 	}
 	frame(wire.ClientToServer, one(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`))
 	frame(wire.ServerToClient, one(`{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}`))

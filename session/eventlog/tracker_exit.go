@@ -1,4 +1,4 @@
-package session
+package eventlog
 
 import (
 	"fmt"
@@ -235,4 +235,12 @@ func (t *Tracker) endLocked() []LoggedFinding {
 		out = append(out, LoggedFinding{Finding: c.Finding, FrameSeq: c.Seq, Dir: wire.ServerToClient})
 	}
 	return out
+}
+
+// exitHow says how a process ended, for a finding.
+func exitHow(code int, sig string) string {
+	if sig != "" {
+		return "was killed by " + sig
+	}
+	return fmt.Sprintf("exited with code %d", code)
 }

@@ -1,4 +1,4 @@
-package session
+package eventlog
 
 import (
 	"encoding/json"
@@ -187,7 +187,7 @@ func (t *Tracker) learnAnswer(e *entry, seq uint64, f *wire.Frame) {
 		if !ours {
 			return
 		}
-		era, version, _ := decideEra(f)
+		era, version, _ := DecideEra(f)
 		if !t.hs.EraPinned {
 			t.hs.Era = era
 		}

@@ -1,4 +1,4 @@
-package session
+package eventlog
 
 // Small helpers of the fold: directions, ids, numbers and wording.
 

@@ -1,4 +1,4 @@
-package session
+package eventlog
 
 import (
 	"slices"
@@ -92,7 +92,7 @@ func TestDeclaresOneRule(t *testing.T) {
 }
 
 // TestEraOfADiscoverAnswerIsOneRule: a -32022 listing only legacy versions
-// is legacy to the probe (decideEra) and to the fold of the same bytes (a
+// is legacy to the probe (DecideEra) and to the fold of the same bytes (a
 // tap, check --from, view) alike; a -32022 listing a modern version is
 // modern to both.
 func TestEraOfADiscoverAnswerIsOneRule(t *testing.T) {
@@ -106,7 +106,7 @@ func TestEraOfADiscoverAnswerIsOneRule(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"no such method"}}`, EraLegacy},
 		{`{"jsonrpc":"2.0","id":1,"result":{}}`, EraLegacy},
 	} {
-		probe, _, _ := decideEra(mkFrame(c.answer))
+		probe, _, _ := DecideEra(mkFrame(c.answer))
 		folded := fold(t, discover, "s>"+c.answer).Handshake().Era
 		if probe != c.want || folded != c.want {
 			t.Errorf("%s: probe says %s, the fold %s; want %s", c.answer, probe, folded, c.want)
