@@ -39,7 +39,7 @@ type Judged struct {
 type Judge func(j *Judged) []wire.Finding
 
 // judge is the one place where a frame is judged against the protocol rules
-// of its era: [Tracker.Frame] calls it once per frame, after the frame's
+// of its era: the fold (Apply of a frame) calls it once per frame, after the frame's
 // bookkeeping (the request recorded, the answer paired with req, progress,
 // cancellation and the handshake facts applied), so the paired request's
 // method and Seq are known here. The rules built into the fold are judged

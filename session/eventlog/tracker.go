@@ -102,9 +102,11 @@ func (sp *idSpace) used(id wire.ID) bool {
 // Tracker keeps the JSON-RPC bookkeeping of a session: requests in flight in
 // both directions and the protocol findings. It is safe for concurrent use.
 //
-// All state lives under one mutex and changes only in Frame, Tick,
-// StdinClosed, Exited, Restarted, SetEra and MintID, so the findings always
-// agree with the request table.
+// All state lives under one mutex and changes only through [Tracker.Apply]
+// (the events of the log, in log order), [Tracker.MintID] (an id taken for
+// a request about to be logged) and [Tracker.Forget] (the memory budget:
+// records of requests whose frames the log dropped become counts), so the
+// findings always agree with the request table.
 type Tracker struct {
 	opts TrackerOptions
 	// rules are the protocol rules run at the judging point (nil with
@@ -193,15 +195,15 @@ func (t *Tracker) SetOptions(o TrackerOptions) {
 	t.opts = o
 }
 
-// SetEra pins the protocol era the findings are judged by (the handshake
-// calls it once it has decided). EraUnknown unpins it: the tracker then
+// setEra pins the protocol era the findings are judged by (for tests; a
+// session logs an [EventEra] instead). EraUnknown unpins it: the tracker then
 // infers the era from the frames (an initialize request means legacy; a
 // server/discover answer offering a 2026-07-28 or later version, or a
 // -32022 error to it, means modern), which is what a replay of a capture does.
 //
-// SetEra keeps the protocol version; an [EventEra] event in the log (see
+// setEra keeps the protocol version; an [EventEra] event in the log (see
 // [Tracker.Apply]) is how a session decides an era with its version.
-func (t *Tracker) SetEra(e Era) {
+func (t *Tracker) setEra(e Era) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.hs.Era = e

@@ -58,7 +58,7 @@ func (t *Tracker) stdinClosed(at time.Duration, byHost bool) {
 // still in flight become ReqLost, and the findings to log are returned
 // (exited-during-request, naming the client's requests left unanswered; a
 // note only when the client had closed stdin first; and what the end of
-// the conversation settles, as [Tracker.End]).
+// the conversation settles, as an [EventEnd] of a log that stops).
 // Answers still drained from the pipe afterwards revive them.
 func (t *Tracker) exited(at time.Duration) (out []LoggedFinding) {
 	t.mu.Lock()

@@ -603,7 +603,7 @@ func TestTrackerScripts(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			tr := NewTracker(opts)
-			tr.SetEra(tc.era)
+			tr.setEra(tc.era)
 			got := run(t, tr, tc.steps)
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("findings:\n got %q\nwant %q", got, tc.want)
@@ -673,7 +673,7 @@ func TestTrackerInfersEra(t *testing.T) {
 	}
 	// A pinned era is not overridden by the frames.
 	tr := NewTracker(TrackerOptions{})
-	tr.SetEra(EraModern)
+	tr.setEra(EraModern)
 	run(t, tr, []step{c(0, initReq)})
 	if tr.Era() != EraModern {
 		t.Errorf("pinned era overridden: %s", tr.Era())
@@ -779,7 +779,7 @@ func BenchmarkTrackerFrame(b *testing.B) {
 	})
 	b.Run("tracker", func(b *testing.B) {
 		tr := NewTracker(TrackerOptions{})
-		tr.SetEra(EraLegacy)
+		tr.setEra(EraLegacy)
 		for i := 0; i < b.N; i++ {
 			if i%len(frames) == 0 && i > 0 {
 				tr.restarted(0) // a fresh process: the same ids are fresh again
@@ -802,7 +802,7 @@ func TestTrackerRandomConversations(t *testing.T) {
 	pick := func(xs []any) any { return xs[rng.IntN(len(xs))] }
 	for round := 0; round < 50; round++ {
 		tr := NewTracker(TrackerOptions{Timeout: sec(5)})
-		tr.SetEra(Era(rng.IntN(3)))
+		tr.setEra(Era(rng.IntN(3)))
 		var steps []step
 		at := time.Duration(0)
 		for i := 0; i < 200; i++ {
@@ -924,7 +924,7 @@ func FuzzTracker(f *testing.F) {
 func TestTrackerTruncatedResultIsNotMissingResultType(t *testing.T) {
 	for _, cut := range []bool{false, true} {
 		tr := NewTracker(TrackerOptions{})
-		tr.SetEra(EraModern)
+		tr.setEra(EraModern)
 		tr.frame(1, wire.ClientToServer, mkFrame(`{"jsonrpc":"2.0","id":1,"method":"tools/call"}`), ms(1))
 		f := mkFrame(`{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`)
 		f.Lines[0].Truncated = cut
