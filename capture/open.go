@@ -550,7 +550,7 @@ func (rd *reader) finish() {
 	}
 	end := eventlog.Event{Type: eventlog.EventEnd, End: &eventlog.EndEvent{}, At: last}
 	for _, lf := range rd.c.Tracker.Apply(&end) {
-		log.Append(eventlog.Event{Type: eventlog.EventFinding, At: last, Finding: &lf})
+		rd.append(eventlog.Event{Type: eventlog.EventFinding, At: last, Finding: &lf})
 	}
 }
 

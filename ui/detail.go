@@ -89,7 +89,7 @@ func (p *detailPane) refresh(seq uint64) {
 		p.auto, p.tab = false, p.autoFrom
 	}
 	pp, _ := p.c.ix.tr.PairOf(seq)
-	k := detailKey{seq: seq, tab: p.tab, w: p.w, late: len(p.c.ix.later[seq]),
+	k := detailKey{seq: seq, tab: p.tab, w: p.w, late: p.c.ix.tr.LaterFindings(seq),
 		pair: int(pp.Response), state: pp.Request.State}
 	if k == p.key && p.lines != nil {
 		return

@@ -35,9 +35,6 @@ type index struct {
 	filt     *filter
 	events   []uint64 // Seqs of stderr, process, note and loose finding events (the stderr pane)
 
-	// later holds findings logged after their frame (timeouts, unflushed
-	// output), by the frame's Seq.
-	later map[uint64][]wire.Finding
 	// flagged holds the Seqs of frames with at least one finding, in order,
 	// for next/previous finding.
 	flagged []uint64
@@ -52,7 +49,6 @@ type index struct {
 	frameCount   [3]int        // per wire.Dir
 	stderrLines  int
 	firstDropped uint64
-	prunedAt     uint64 // first retained Seq at the last prune
 
 	proc eventlog.ProcessStatus // as the projection tells it (addProcess)
 	// catalog is what the server offers, from its list results (the
@@ -64,7 +60,7 @@ type index struct {
 // folds the log, and the index runs the fold into a tracker of its own.
 func newIndex(log *eventlog.Log, tr *eventlog.Tracker) *index {
 	first, _ := log.Bounds()
-	x := &index{log: log, tr: tr, next: first, later: map[uint64][]wire.Finding{}}
+	x := &index{log: log, tr: tr, next: first}
 	if tr == nil {
 		x.tr, x.fold = eventlog.NewTracker(eventlog.TrackerOptions{}), true
 	}
@@ -101,7 +97,6 @@ func (x *index) ingest() bool {
 		x.events = trimBefore(x.events, first)
 		x.flagged = trimBefore(x.flagged, first)
 		x.found.trim(first)
-		x.prune(first)
 		changed = true
 	}
 	return changed
@@ -121,21 +116,6 @@ func (x *index) takeTotals() {
 	}
 	x.bytesC2S, x.bytesS2C = t.Bytes[wire.ClientToServer], t.Bytes[wire.ServerToClient]
 	x.bytesStderr, x.stderrLines = t.StderrBytes, int(t.StderrLines)
-}
-
-// prune forgets the late findings of dropped frames, now and then
-// (each prune walks the maps, so it waits until a quarter of what they hold
-// may be stale).
-func (x *index) prune(first uint64) {
-	if first-x.prunedAt < uint64(len(x.frames)/4+1024) {
-		return
-	}
-	x.prunedAt = first
-	for k := range x.later {
-		if k < first {
-			delete(x.later, k)
-		}
-	}
 }
 
 func trimBefore(s []uint64, first uint64) []uint64 {
@@ -176,11 +156,11 @@ func (x *index) add(ev *eventlog.Event) {
 		if f := ev.Finding; f != nil {
 			x.found.addLogged(ev)
 			x.counts[sevIndex(f.Severity)]++
-			if f.FrameSeq != 0 {
-				if len(x.later[f.FrameSeq]) == 0 && !x.frameFlagged(f.FrameSeq) {
-					x.insertFlagged(f.FrameSeq)
-				}
-				x.later[f.FrameSeq] = append(x.later[f.FrameSeq], f.Finding)
+			if x.fold {
+				x.tr.Apply(ev)
+			}
+			if f.FrameSeq != 0 && !x.frameFlagged(f.FrameSeq) {
+				x.insertFlagged(f.FrameSeq)
 			}
 		}
 	}
@@ -286,11 +266,7 @@ func (x *index) setFilter(f *filter) {
 // findings returns every finding on the frame: those it was logged with and
 // those logged about it later.
 func (x *index) findings(ev *eventlog.Event) []wire.Finding {
-	late := x.later[ev.Seq]
-	if len(late) == 0 {
-		return ev.Frame.Findings
-	}
-	return append(append([]wire.Finding(nil), ev.Frame.Findings...), late...)
+	return x.tr.FindingsOf(ev)
 }
 
 // worst returns the highest severity of the findings, or 0.

@@ -58,8 +58,37 @@ func (t *Tracker) Apply(ev *Event) []LoggedFinding {
 			return t.exited(ev.At)
 		}
 		return t.closing()
+	case EventFinding:
+		if ev.Finding != nil && ev.Finding.FrameSeq != 0 {
+			t.mu.Lock()
+			t.later[ev.Finding.FrameSeq] = append(t.later[ev.Finding.FrameSeq], ev.Finding.Finding)
+			t.mu.Unlock()
+		}
 	}
 	return nil
+}
+
+// FindingsOf returns every finding of the frame event ev: those it was
+// logged with, then those logged about it later (a timeout, unflushed
+// output, what the end settled), in log order.
+func (t *Tracker) FindingsOf(ev *Event) []wire.Finding {
+	if ev.Frame == nil {
+		return nil
+	}
+	t.mu.Lock()
+	late := t.later[ev.Seq]
+	t.mu.Unlock()
+	if len(late) == 0 {
+		return ev.Frame.Findings
+	}
+	return append(slices.Clone(ev.Frame.Findings), late...)
+}
+
+// LaterFindings counts the findings logged about the frame seq after it.
+func (t *Tracker) LaterFindings(seq uint64) int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.later[seq])
 }
 
 // Record appends ev to log and folds it into tr ([Tracker.Apply]) under the
@@ -76,7 +105,7 @@ func Record(log *Log, tr *Tracker, ev Event) uint64 {
 		return ev
 	})
 	for i := range settled {
-		log.Append(Event{Type: EventFinding, Finding: &settled[i]})
+		Record(log, tr, Event{Type: EventFinding, Finding: &settled[i]})
 	}
 	return seq
 }

@@ -145,14 +145,17 @@ type Tracker struct {
 	// proc is the process status; a restart keeps it (it counts restarts).
 	proc ProcessStatus
 	// offer is what the server offers (see Offer); a restart marks it stale.
-	offer                Offer
+	offer Offer
+	// later holds the findings logged about a frame after it, by its Seq
+	// (FindingsOf); Forget drops those of frames the log dropped.
+	later                map[uint64][]wire.Finding
 	lastS2CAt, lastC2SAt time.Duration
 	unflushedRaised      bool
 }
 
 // NewTracker returns an empty tracker.
 func NewTracker(opts TrackerOptions) *Tracker {
-	t := &Tracker{opts: opts, answers: map[uint64]*entry{}, nullAnswers: map[uint64]uint64{}}
+	t := &Tracker{opts: opts, answers: map[uint64]*entry{}, nullAnswers: map[uint64]uint64{}, later: map[uint64][]wire.Finding{}}
 	if !opts.NoProtocolRules {
 		t.rules = newRules()
 	}

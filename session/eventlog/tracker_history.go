@@ -57,6 +57,11 @@ func (t *Tracker) Forget(first uint64) {
 	}
 	clear(t.all[:w])
 	t.all = t.all[w:]
+	for seq := range t.later {
+		if seq < first {
+			delete(t.later, seq)
+		}
+	}
 	for seq := range t.nullAnswers {
 		if seq < first {
 			delete(t.nullAnswers, seq)
