@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -55,20 +59,45 @@ func TestReplayEqualsLive(t *testing.T) {
 		names = append(names, name)
 	}
 	slices.Sort(names)
-	for _, name := range names {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			path := filepath.Join(t.TempDir(), "run.jsonl")
+	// Most of a run is the servers' own waits (a probe, a timeout, a
+	// ladder's rung), not CPU: run several at once, then compare in order.
+	type run struct{ live, replayed, errOut []byte }
+	runs := make([]run, len(names))
+	bin, dir := linesmanBinary(t), t.TempDir()
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, 8)
+	for i, name := range names {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			path := filepath.Join(dir, name+".jsonl")
 			args := append([]string{"check", "--json", "--timeout", "3s", "--capture", path}, fakeServerArgs(name)...)
-			_, live, errOut := runBinary(t, nil, args...)
-			if !json.Valid(live) {
-				t.Fatalf("check printed no report:\n%s\nstderr:\n%s", live, errOut)
+			runs[i].live, runs[i].errOut = runQuiet(bin, args...)
+			runs[i].replayed, _ = runQuiet(bin, "export", path, "--format", "findings")
+		}()
+	}
+	wg.Wait()
+	for i, name := range names {
+		t.Run(name, func(t *testing.T) {
+			r := runs[i]
+			if !json.Valid(r.live) || !json.Valid(r.replayed) {
+				t.Fatalf("no report: live %q, replayed %q\nstderr:\n%s", r.live, r.replayed, r.errOut)
 			}
-			_, replayed, errOut := runBinary(t, nil, "export", path, "--format", "findings")
-			if !json.Valid(replayed) {
-				t.Fatalf("export printed no report:\n%s\nstderr:\n%s", replayed, errOut)
-			}
-			replayIsLive(t, live, replayed)
+			replayIsLive(t, r.live, r.replayed)
 		})
 	}
+}
+
+// runQuiet runs the real linesman with args, bounded by hangGuard, and
+// returns its stdout and stderr; it may run on any goroutine.
+func runQuiet(bin string, args ...string) (stdout, stderr []byte) {
+	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	_ = cmd.Run()
+	return out.Bytes(), errb.Bytes()
 }
