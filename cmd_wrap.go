@@ -30,8 +30,9 @@ wrapped, and remote (http/sse) entries, are left alone and listed.
 
 unwrap puts the entries back exactly as they were before wrap.
 
-Each writes a backup beside the file first (FILE.linesman-backup, or
--backup-2, -3, ... when that exists). --dry-run prints the change as a diff,
+Each first copies the file as it was to FILE.linesman-backup beside it
+(mode 0600, as the file may hold secrets): one backup per file, the
+latest, replacing the one an earlier wrap or unwrap left. --dry-run prints the change as a diff,
 with every env, headers and url value shown as <redacted>, and writes
 nothing. Restart the host (or reload its MCP servers) afterwards.
 
@@ -193,10 +194,12 @@ func inertText(s string) string {
 	return strings.Join(lines, "\n")
 }
 
-// writeWithBackup copies path to a backup beside it (the first free name
-// of path.linesman-backup, -backup-2, ...), then replaces path with data
-// through a temporary file and a rename, keeping its mode. A symlink is
-// followed: its target is what changes.
+// writeWithBackup copies path to its one backup beside it,
+// path.linesman-backup (mode 0600: a config holds secrets; the backup of
+// an earlier wrap or unwrap is replaced, and the numbered ones earlier
+// versions left, -backup-2, -3, ..., are removed), then replaces path with
+// data through a temporary file and a rename, keeping its mode. A symlink
+// is followed: its target is what changes.
 func writeWithBackup(path string, data []byte) (backup string, err error) {
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real
@@ -210,33 +213,45 @@ func writeWithBackup(path string, data []byte) (backup string, err error) {
 		return "", err
 	}
 	backup = path + ".linesman-backup"
-	for n := 2; ; n++ {
-		_, err := os.Lstat(backup)
-		if errors.Is(err, fs.ErrNotExist) {
-			break
-		}
-		backup = fmt.Sprintf("%s.linesman-backup-%d", path, n)
-	}
-	if err := os.WriteFile(backup, old, fi.Mode().Perm()); err != nil {
+	if err := replaceFile(backup, old, 0o600); err != nil {
 		return "", fmt.Errorf("writing the backup: %w", err)
 	}
+	removeNumberedBackups(path)
+	return backup, replaceFile(path, data, fi.Mode().Perm())
+}
+
+// replaceFile writes data to path through a temporary file beside it and a
+// rename, with mode perm.
+func replaceFile(path string, data []byte, perm fs.FileMode) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".linesman-*")
 	if err != nil {
-		return "", err
+		return err
 	}
 	defer os.Remove(tmp.Name()) // after the rename, nothing to remove
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
-		return "", err
+		return err
 	}
-	if err := tmp.Chmod(fi.Mode().Perm()); err != nil {
+	if err := tmp.Chmod(perm); err != nil {
 		tmp.Close()
-		return "", err
+		return err
 	}
 	if err := tmp.Close(); err != nil {
-		return "", err
+		return err
 	}
-	return backup, os.Rename(tmp.Name(), path)
+	return os.Rename(tmp.Name(), path)
+}
+
+// removeNumberedBackups removes path.linesman-backup-N, the backups
+// earlier versions of linesman kept one more of at every wrap and unwrap.
+func removeNumberedBackups(path string) {
+	olds, _ := filepath.Glob(path + ".linesman-backup-*")
+	for _, o := range olds {
+		n := strings.TrimPrefix(o, path+".linesman-backup-")
+		if n != "" && strings.Trim(n, "0123456789") == "" {
+			os.Remove(o)
+		}
+	}
 }
 
 // withConfig turns "--config FILE [--host H] [--workspace DIR] ... NAME"

@@ -145,3 +145,35 @@ func TestWithConfigArguments(t *testing.T) {
 		t.Errorf("check --config:\n got %q\nwant %q (%s)", out, want, stderr.String())
 	}
 }
+
+// TestWrapKeepsOneBackup: each wrap or unwrap leaves one backup per file,
+// the latest, private (0600) whatever the file's mode, and removes the
+// numbered ones earlier versions left; the output names it.
+func TestWrapKeepsOneBackup(t *testing.T) {
+	path, original := writeConfig(t)
+	os.Chmod(path, 0o644)
+	legacy := path + ".linesman-backup-2"
+	os.WriteFile(legacy, original, 0o644)
+	var beforeLast []byte
+	for _, mode := range []string{"wrap", "unwrap", "wrap"} {
+		beforeLast, _ = os.ReadFile(path)
+		status, stdout, stderr := runBinary(t, nil, mode, "--config", path)
+		if status != exitOK || !bytes.Contains(stdout, []byte(path+".linesman-backup\n")) {
+			t.Fatalf("%s: %d %s %s", mode, status, stdout, stderr)
+		}
+	}
+	backups, _ := filepath.Glob(path + ".linesman-backup*")
+	if len(backups) != 1 || backups[0] != path+".linesman-backup" {
+		t.Fatalf("backups after wrap, unwrap, wrap: %q; want the one", backups)
+	}
+	fi, err := os.Stat(backups[0])
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("backup mode %v (%v); want 0600", fi.Mode(), err)
+	}
+	if b, _ := os.ReadFile(backups[0]); !bytes.Equal(b, beforeLast) {
+		t.Errorf("the backup is not the file before the last wrap")
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o644 {
+		t.Errorf("the config's own mode changed to %v", fi.Mode())
+	}
+}
