@@ -11,12 +11,16 @@ import (
 //	"command": "npx", "args": ["-y", "srv"]
 //	"command": "/abs/linesman", "args": ["tap", "--name", "NAME", "--", "npx", "-y", "srv"]
 //
-// Only two places change: the command's value is replaced, and the tap's
-// arguments and the old command (its bytes as written) are inserted right
-// after the args array's "[" (or, when there was no args member, a new one
-// is inserted right after the command's value). Unwrapping removes exactly
-// those bytes and puts the old command back, so wrap then unwrap gives the
-// file back byte for byte.
+// ("--dir", "DIR" follow the name when the tap directory is pinned: see
+// [File.WrapPinned].) Only two places change: the command's value is
+// replaced, and the tap's arguments and the old command (its bytes as
+// written) are inserted right after the args array's "[" — followed by
+// ", " before the first old argument, or by " " in an empty array — or,
+// when there was no args member, a new one is inserted right after the
+// command's value. Unwrapping removes exactly those bytes and puts the old
+// command back, so wrap then unwrap gives the file back byte for byte. The
+// " " is what tells an empty args array (`"command": "x", "args": []`)
+// from an args member wrap added, whose bytes would otherwise be the same.
 
 // Change says what Wrap or Unwrap did to one entry, or why it did not.
 type Change struct {
@@ -52,20 +56,57 @@ func wanted(e Entry, names []string) bool {
 	return false
 }
 
-// tapped returns the args node of an entry that runs through the tap.
-func tapped(e Entry) (*node, bool) {
+// tapped returns the args node of an entry that runs through the tap,
+// and the index in it of the old command (after "--").
+func tapped(e Entry) (*node, int, bool) {
 	if e.argv {
 		return tappedArgv(e)
 	}
 	args := e.obj.get("args")
-	if args == nil || args.kind != '[' || len(args.elems) < 5 {
-		return nil, false
+	if args == nil || args.kind != '[' {
+		return nil, 0, false
 	}
-	el := args.elems
-	if el[0].str != "tap" || el[1].str != "--name" || el[3].str != "--" || el[2].kind != '"' || el[4].kind != '"' {
-		return nil, false
+	k, ok := tapArgsEnd(args.elems, 0)
+	return args, k, ok
+}
+
+// tapArgsEnd reads the tap's arguments in el from index i: "tap",
+// "--name", NAME, optionally "--dir", DIR, then "--" and the old command.
+// It returns the old command's index.
+func tapArgsEnd(el []*node, i int) (int, bool) {
+	str := func(j int, want string) bool {
+		return j < len(el) && el[j].kind == '"' && (want == "" || el[j].str == want)
 	}
-	return args, true
+	if !str(i, "tap") || !str(i+1, "--name") || !str(i+2, "") {
+		return 0, false
+	}
+	k := i + 3
+	if str(k, "--dir") && str(k+1, "") {
+		k += 2
+	}
+	if !str(k, "--") || !str(k+1, "") {
+		return 0, false
+	}
+	return k + 1, true
+}
+
+// tapDirOf returns the --dir of a wrapped entry's tap arguments ("" when
+// there is none); k is the old command's index.
+func tapDirOf(el []*node, k int) string {
+	if k >= 2 && el[k-3].str == "--dir" {
+		return el[k-2].str
+	}
+	return ""
+}
+
+// tapPrefix is the tap's part of a wrapped command line as Wrap writes it,
+// ending with the old command's bytes.
+func tapPrefix(name, dir, oldCmd string) string {
+	s := `"tap", "--name", ` + quote(name) + `, `
+	if dir != "" {
+		s += `"--dir", ` + quote(dir) + `, `
+	}
+	return s + `"--", ` + oldCmd
 }
 
 // IsWrapped reports whether e already runs through `linesman tap`.
@@ -73,7 +114,7 @@ func IsWrapped(e Entry) bool {
 	if e.obj == nil {
 		return false
 	}
-	_, ok := tapped(e)
+	_, _, ok := tapped(e)
 	return ok
 }
 
@@ -81,6 +122,15 @@ func IsWrapped(e Entry) bool {
 // routed through `linesman tap`, linesman being the absolute path of the
 // binary, and what it did to each.
 func (f *File) Wrap(linesman string, names []string) ([]byte, []Change) {
+	return f.WrapPinned(linesman, "", names)
+}
+
+// WrapPinned is Wrap with the tap's directory written into each entry
+// ("--dir", tapDir) when tapDir is not "": a host starts its servers with
+// an environment of its own choosing (the SDKs' stdio clients pass only
+// HOME, LOGNAME, PATH, SHELL, TERM and USER), where the user's
+// LINESMAN_TAP_DIR or XDG_STATE_HOME would be lost.
+func (f *File) WrapPinned(linesman, tapDir string, names []string) ([]byte, []Change) {
 	var edits []edit
 	var changes []Change
 	for _, e := range f.Entries {
@@ -88,7 +138,7 @@ func (f *File) Wrap(linesman string, names []string) ([]byte, []Change) {
 			continue
 		}
 		if f.toml {
-			changes = append(changes, tomlWrapHint(e, linesman))
+			changes = append(changes, tomlWrapHint(e, linesman, tapDir))
 			continue
 		}
 		c := Change{Name: e.Name, Scope: e.Scope}
@@ -100,20 +150,20 @@ func (f *File) Wrap(linesman string, names []string) ([]byte, []Change) {
 			c.Why = "already wrapped"
 		case e.argv:
 			c.Done = true
-			edits = append(edits, edit{cmd.start + 1, cmd.start + 1, argvPrefix(linesman, e.Name)})
+			edits = append(edits, edit{cmd.start + 1, cmd.start + 1, quote(linesman) + ", " + tapPrefix(e.Name, tapDir, "")})
 		case cmd == nil || cmd.kind != '"':
 			c.Why = "its command is not a string"
 		case args != nil && args.kind != '[':
 			c.Why = "its args is not an array"
 		default:
 			c.Done = true
-			prefix := `"tap", "--name", ` + quote(e.Name) + `, "--", ` + string(f.Data[cmd.start:cmd.end])
+			prefix := tapPrefix(e.Name, tapDir, string(f.Data[cmd.start:cmd.end]))
 			edits = append(edits, edit{cmd.start, cmd.end, quote(linesman)})
 			switch {
 			case args == nil:
-				edits = append(edits, edit{cmd.end, cmd.end, `, "args": [` + prefix + `]`})
+				edits = append(edits, edit{cmd.end, cmd.end, addedArgs(prefix)})
 			case len(args.elems) == 0:
-				edits = append(edits, edit{args.start + 1, args.start + 1, prefix})
+				edits = append(edits, edit{args.start + 1, args.start + 1, prefix + " "})
 			default:
 				edits = append(edits, edit{args.start + 1, args.start + 1, prefix + ", "})
 			}
@@ -122,6 +172,9 @@ func (f *File) Wrap(linesman string, names []string) ([]byte, []Change) {
 	}
 	return apply(f.Data, edits), changes
 }
+
+// addedArgs is the args member Wrap adds to an entry that had none.
+func addedArgs(prefix string) string { return `, "args": [` + prefix + `]` }
 
 // Unwrap returns the file's bytes with the entries named (none: all) that
 // run through the tap put back as they were, and what it did to each.
@@ -137,19 +190,19 @@ func (f *File) Unwrap(names []string) ([]byte, []Change) {
 			continue
 		}
 		c := Change{Name: e.Name, Scope: e.Scope}
-		args, ok := tapped(e)
+		args, k, ok := tapped(e)
 		cmd := e.obj.get(e.commandKey())
 		switch {
 		case e.obj == nil || !ok:
 			c.Why = "not wrapped"
 		case e.argv:
 			c.Done = true
-			edits = append(edits, f.unwrapArgv(args))
+			edits = append(edits, f.unwrapArgv(args, k))
 		case cmd == nil || cmd.kind != '"':
 			c.Why = "its command is not a string"
 		default:
 			c.Done = true
-			edits = append(edits, f.unwrapEdits(cmd, args)...)
+			edits = append(edits, f.unwrapEdits(cmd, args, k)...)
 		}
 		changes = append(changes, c)
 	}
@@ -157,24 +210,26 @@ func (f *File) Unwrap(names []string) ([]byte, []Change) {
 }
 
 // unwrapEdits undoes what Wrap inserted, exactly when the bytes are still
-// as Wrap wrote them, and element by element otherwise.
-func (f *File) unwrapEdits(cmd, args *node) []edit {
+// as Wrap wrote them, and element by element otherwise; k is the old
+// command's index in args.
+func (f *File) unwrapEdits(cmd, args *node, k int) []edit {
 	el := args.elems
-	old := string(f.Data[el[4].start:el[4].end])
+	old := string(f.Data[el[k].start:el[k].end])
 	edits := []edit{{cmd.start, cmd.end, old}}
-	added := `, "args": [`
-	if len(el) == 5 && args.start == cmd.end+len(added)-1 && strings.HasPrefix(string(f.Data[cmd.end:]), added) &&
-		args.end == el[4].end+1 {
-		// Wrap added the whole args member.
-		return append(edits, edit{cmd.end, args.end, ""})
-	}
+	prefix := tapPrefix(el[2].str, tapDirOf(el, k), old)
+	after := string(f.Data[args.start+1:])
 	switch {
-	case len(el) == 5:
-		return append(edits, edit{el[0].start, el[4].end, ""})
-	case strings.HasPrefix(string(f.Data[el[4].end:]), ", ") && el[0].start == args.start+1:
-		return append(edits, edit{el[0].start, el[4].end + 2, ""})
+	case len(el) == k+1 && strings.HasPrefix(string(f.Data[cmd.end:]), addedArgs(prefix)) &&
+		args.end == cmd.end+len(addedArgs(prefix)):
+		return append(edits, edit{cmd.end, args.end, ""}) // Wrap added the whole args member
+	case len(el) == k+1 && strings.HasPrefix(after, prefix+" "):
+		return append(edits, edit{args.start + 1, args.start + 1 + len(prefix) + 1, ""})
+	case len(el) > k+1 && strings.HasPrefix(after, prefix+", "):
+		return append(edits, edit{args.start + 1, args.start + 1 + len(prefix) + 2, ""})
+	case len(el) == k+1:
+		return append(edits, edit{el[0].start, el[k].end, ""})
 	default:
-		return append(edits, edit{el[0].start, el[5].start, ""})
+		return append(edits, edit{el[0].start, el[k+1].start, ""})
 	}
 }
 
@@ -201,53 +256,40 @@ func Summary(verb string, changes []Change) string {
 //	"command": ["npx", "-y", "srv"]
 //	"command": ["/abs/linesman", "tap", "--name", "NAME", "--", "npx", "-y", "srv"]
 
-// argvPrefix is what Wrap inserts after the "[" of an argv command.
-func argvPrefix(linesman, name string) string {
-	return quote(linesman) + `, "tap", "--name", ` + quote(name) + `, "--", `
-}
-
 // tappedArgv returns the command array of an argv entry that runs
-// through the tap.
-func tappedArgv(e Entry) (*node, bool) {
+// through the tap, and the old command's index in it.
+func tappedArgv(e Entry) (*node, int, bool) {
 	cmd := e.obj.get("command")
-	if cmd == nil || cmd.kind != '[' || len(cmd.elems) < 6 {
-		return nil, false
+	if cmd == nil || cmd.kind != '[' || len(cmd.elems) == 0 || cmd.elems[0].kind != '"' {
+		return nil, 0, false
 	}
-	el := cmd.elems
-	if el[1].str != "tap" || el[2].str != "--name" || el[4].str != "--" || el[3].kind != '"' {
-		return nil, false
-	}
-	return cmd, true
+	k, ok := tapArgsEnd(cmd.elems, 1)
+	return cmd, k, ok
 }
 
 // unwrapArgv removes the tap's part of an argv command: exactly the bytes
-// Wrap inserted when they are still as it wrote them, else the five
-// elements and what separates them from the sixth.
-func (f *File) unwrapArgv(cmd *node) edit {
+// Wrap inserted when they are still as it wrote them, else the elements up
+// to the old command (index k) and what separates them from it.
+func (f *File) unwrapArgv(cmd *node, k int) edit {
 	el := cmd.elems
-	inserted := argvPrefix(el[0].str, el[3].str)
+	inserted := quote(el[0].str) + ", " + tapPrefix(el[3].str, tapDirOf(el, k), "")
 	if strings.HasPrefix(string(f.Data[cmd.start+1:]), inserted) {
 		return edit{cmd.start + 1, cmd.start + 1 + len(inserted), ""}
 	}
-	return edit{el[0].start, el[5].start, ""}
+	return edit{el[0].start, el[k].start, ""}
 }
 
 // tomlWrapHint says how to route a server of a TOML config through the
 // tap by hand: linesman reads Codex's config.toml but does not rewrite it
 // (a TOML file's comments and layout would not survive a rewrite of
 // linesman's making).
-func tomlWrapHint(e Entry, linesman string) Change {
+func tomlWrapHint(e Entry, linesman, tapDir string) Change {
 	c := Change{Name: e.Name, Scope: e.Scope}
 	if e.Note != "" {
 		c.Why = e.Note
 		return c
 	}
-	prefix := []string{"tap", "--name", e.Name, "--", e.Command}
-	quoted := make([]string, len(prefix))
-	for i, a := range prefix {
-		quoted[i] = quote(a)
-	}
 	c.Why = fmt.Sprintf("linesman does not rewrite TOML; to tap it, set in [mcp_servers.%s] command = %s and put %s at the start of its args",
-		e.Name, quote(linesman), strings.Join(quoted, ", "))
+		e.Name, quote(linesman), tapPrefix(e.Name, tapDir, quote(e.Command)))
 	return c
 }
