@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -22,8 +23,9 @@ const tapsHeader = `linesman taps — list live and recent taps
 Usage:
   linesman taps [--dir DIR] [--all]
 
-Lists the taps in the tap directory (see 'linesman tap --help'), newest
-first: name, state (running, or how the server ended), when it started,
+Lists the taps in the tap directories (the one 'linesman tap --help'
+names, and the default one a host that passes its servers an environment
+of its own makes a tap write to), newest first: name, state (running, or how the server ended), when it started,
 how many findings the judge has so far, and the server's command. Open one
 with 'linesman view --follow NAME' (or 'latest').
 `
@@ -40,16 +42,17 @@ func runTaps(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "linesman taps: takes no arguments; usage: linesman taps [--dir DIR] [--all]")
 		return exitUsage
 	}
-	d, err := capture.TapDirPath(*dir)
+	dirs, err := capture.TapDirs(*dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "linesman taps: %v\n", err)
 		return exitFindings
 	}
-	taps, err := capture.ListTaps(d)
+	taps, err := capture.ListTaps(dirs...)
 	if err != nil {
 		fmt.Fprintf(stderr, "linesman taps: %v\n", err)
 		return exitFindings
 	}
+	d := strings.Join(dirs, ", ")
 	if len(taps) == 0 {
 		fmt.Fprintf(stdout, "no taps in %s yet; 'linesman wrap' routes a host's servers through the tap\n", d)
 		return exitOK
@@ -85,11 +88,11 @@ func tapCapturePath(arg string) (path, title string, ok bool) {
 	if _, err := os.Stat(arg); err == nil {
 		return "", "", false
 	}
-	d, err := capture.TapDirPath("")
+	dirs, err := capture.TapDirs("")
 	if err != nil {
 		return "", "", false
 	}
-	t, err := capture.ResolveTap(d, arg)
+	t, err := capture.ResolveTap(dirs, arg)
 	if errors.Is(err, capture.ErrNoTap) || err != nil {
 		return "", "", false
 	}
@@ -108,8 +111,8 @@ func viewTarget(arg string) (string, error) {
 	}
 	if arg == "latest" {
 		if _, err := os.Stat(arg); err != nil {
-			d, _ := capture.TapDirPath("")
-			return "", fmt.Errorf("no tap in %s yet ('linesman wrap' routes a host's servers through the tap)", d)
+			dirs, _ := capture.TapDirs("")
+			return "", fmt.Errorf("no tap in %s yet ('linesman wrap' routes a host's servers through the tap)", strings.Join(dirs, ", "))
 		}
 	}
 	return arg, nil
@@ -117,11 +120,11 @@ func viewTarget(arg string) (string, error) {
 
 // tapTitle is the inspector's title for a capture in the tap directory.
 func tapTitle(path string) (string, bool) {
-	d, err := capture.TapDirPath("")
-	if err != nil || filepath.Dir(path) != filepath.Clean(d) {
+	dirs, err := capture.TapDirs("")
+	if err != nil || !slices.Contains(dirs, filepath.Dir(path)) {
 		return "", false
 	}
-	taps, _ := capture.ListTaps(d)
+	taps, _ := capture.ListTaps(filepath.Dir(path))
 	for _, t := range taps {
 		if t.Path == path {
 			return "tap " + t.Name + " — the host drives it: read-only here", true
@@ -147,11 +150,11 @@ func tapUIOptions(path string, following bool) (readOnly, next string) {
 // nextLiveTap returns the live tap after the one at path in the list
 // (newest first, wrapping around), other than that one.
 func nextLiveTap(path string) (capture.Tap, bool) {
-	d, err := capture.TapDirPath("")
+	dirs, err := capture.TapDirs("")
 	if err != nil {
 		return capture.Tap{}, false
 	}
-	taps, _ := capture.ListTaps(d)
+	taps, _ := capture.ListTaps(dirs...)
 	var live []capture.Tap
 	at := -1
 	for _, t := range taps {

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 
+	"linesman/capture"
 	"linesman/session/hosts"
 	"linesman/wire"
 )
@@ -24,7 +25,10 @@ wrap rewrites the named entries (all of them when no NAME is given) of a
 host's MCP config so that the host starts them through 'linesman tap --name
 NAME -- COMMAND ARGS...', with this linesman binary's absolute path: the
 host then runs as before, and 'linesman taps' and 'linesman view --follow
-NAME' show what crosses the wire. Only the command and args values change;
+NAME' show what crosses the wire. When $LINESMAN_TAP_DIR or $XDG_STATE_HOME
+names a tap directory other than the default, it is written into each entry
+('--dir DIR'), since hosts start their servers with an environment of their
+own. Only the command and args values change;
 comments, spacing and everything else stay as they were. Entries already
 wrapped, and remote (http/sse) entries, are left alone and listed.
 
@@ -142,6 +146,21 @@ func hostEnv(workspace string) hosts.Env {
 	return hosts.Env{GOOS: runtime.GOOS, Home: home, Workspace: workspace, Getenv: os.LookupEnv, AppData: os.Getenv("APPDATA")}
 }
 
+// pinnedTapDir is the tap directory wrap writes into the entries: the
+// one this environment names, when it is not the default a tap started
+// without LINESMAN_TAP_DIR and XDG_STATE_HOME would use ("" then).
+func pinnedTapDir() string {
+	d, err := capture.TapDirPath("")
+	home, herr := os.UserHomeDir()
+	if err != nil || herr == nil && filepath.Clean(d) == capture.DefaultTapDir(home) {
+		return ""
+	}
+	if abs, err := filepath.Abs(d); err == nil {
+		d = abs
+	}
+	return d
+}
+
 // wrapFile wraps (or unwraps) the entries of one file and writes it back.
 func wrapFile(mode string, f *hosts.File, exe string, names []string, dryRun bool, stdout io.Writer) error {
 	for _, n := range names {
@@ -149,7 +168,8 @@ func wrapFile(mode string, f *hosts.File, exe string, names []string, dryRun boo
 			return fmt.Errorf("%s: no server named %q (it has: %s)", f.Path, n, strings.Join(f.Names(), ", "))
 		}
 	}
-	out, changes := f.Wrap(exe, names)
+	pin := pinnedTapDir()
+	out, changes := f.WrapPinned(exe, pin, names)
 	verb := "wrapped"
 	if mode == "unwrap" {
 		out, changes = f.Unwrap(names)
@@ -157,6 +177,10 @@ func wrapFile(mode string, f *hosts.File, exe string, names []string, dryRun boo
 	}
 	fmt.Fprintf(stdout, "%s (%s):\n", inertText(f.Path), f.Host)
 	fmt.Fprint(stdout, indent(inertText(hosts.Summary(verb, changes))))
+	if pin != "" && mode != "unwrap" && string(out) != string(f.Data) {
+		fmt.Fprintf(stdout, "  their taps write to %s (--dir in each entry: a host passes its servers an environment of its own, without %s or XDG_STATE_HOME)\n",
+			inertText(pin), capture.TapDirEnv)
+	}
 	if string(out) == string(f.Data) {
 		fmt.Fprintln(stdout, "  nothing to change")
 		return nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -33,17 +34,51 @@ func TapDirPath(dir string) (string, error) {
 	if dir != "" {
 		return dir, nil
 	}
+	dirs, err := TapDirs("")
+	if err != nil {
+		return "", err
+	}
+	return dirs[0], nil
+}
+
+// TapDirs returns the directories a tap may have written to, the one
+// TapDirPath names first: dir alone when set, else each of
+// $LINESMAN_TAP_DIR, $XDG_STATE_HOME/linesman/taps and
+// ~/.local/state/linesman/taps that can be named, once each. A tap a host
+// started with an environment of its own (the SDKs' stdio clients pass
+// only HOME, LOGNAME, PATH, SHELL, TERM and USER) writes to the last one
+// unless its entry pins --dir, as wrap does: listing all of them finds it
+// either way.
+func TapDirs(dir string) ([]string, error) {
+	if dir != "" {
+		return []string{dir}, nil
+	}
+	var dirs []string
+	add := func(d string) {
+		if d = filepath.Clean(d); !slices.Contains(dirs, d) {
+			dirs = append(dirs, d)
+		}
+	}
 	if d := os.Getenv(TapDirEnv); d != "" {
-		return d, nil
+		add(d)
 	}
 	if d := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
-		return filepath.Join(d, "linesman", "taps"), nil
+		add(filepath.Join(d, "linesman", "taps"))
 	}
 	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", fmt.Errorf("tap directory: %w (set %s)", err, TapDirEnv)
+	if err == nil {
+		add(DefaultTapDir(home))
 	}
-	return filepath.Join(home, ".local", "state", "linesman", "taps"), nil
+	if len(dirs) == 0 {
+		return nil, fmt.Errorf("tap directory: %w (set %s)", err, TapDirEnv)
+	}
+	return dirs, nil
+}
+
+// DefaultTapDir is the tap directory of a user whose home is home and who
+// set neither $LINESMAN_TAP_DIR nor $XDG_STATE_HOME.
+func DefaultTapDir(home string) string {
+	return filepath.Join(home, ".local", "state", "linesman", "taps")
 }
 
 // TapDir returns the tap directory (see TapDirPath), created private (0700)
@@ -156,9 +191,22 @@ func parseTapFile(base string) (t Tap, ok bool) {
 	return Tap{Name: stem[:at], Start: start, Pid: pid}, true
 }
 
-// ListTaps returns the taps in dir, newest first. A missing directory has
+// ListTaps returns the taps in dirs, newest first. A missing directory has
 // no taps.
-func ListTaps(dir string) ([]Tap, error) {
+func ListTaps(dirs ...string) ([]Tap, error) {
+	var taps []Tap
+	for _, dir := range dirs {
+		in, err := listTapsIn(dir)
+		if err != nil {
+			return nil, err
+		}
+		taps = append(taps, in...)
+	}
+	sort.SliceStable(taps, func(i, j int) bool { return taps[i].Start.After(taps[j].Start) })
+	return taps, nil
+}
+
+func listTapsIn(dir string) ([]Tap, error) {
 	ents, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -176,7 +224,6 @@ func ListTaps(dir string) ([]Tap, error) {
 		t.Live = tapLive(t.Path)
 		taps = append(taps, t)
 	}
-	sort.SliceStable(taps, func(i, j int) bool { return taps[i].Start.After(taps[j].Start) })
 	return taps, nil
 }
 
@@ -219,11 +266,11 @@ func processState(p *eventlog.ProcessEvent) string {
 // ErrNoTap is returned (wrapped) by ResolveTap when no tap matches.
 var ErrNoTap = errors.New("no such tap")
 
-// ResolveTap finds the tap arg names in dir: "latest" is the newest live
+// ResolveTap finds the tap arg names in dirs: "latest" is the newest live
 // tap (the newest of all when none is live); a name is the newest tap of
 // that name, a live one first.
-func ResolveTap(dir, arg string) (Tap, error) {
-	taps, err := ListTaps(dir)
+func ResolveTap(dirs []string, arg string) (Tap, error) {
+	taps, err := ListTaps(dirs...)
 	if err != nil {
 		return Tap{}, err
 	}
@@ -234,7 +281,7 @@ func ResolveTap(dir, arg string) (Tap, error) {
 		}
 	}
 	if len(match) == 0 {
-		return Tap{}, fmt.Errorf("%w %q in %s", ErrNoTap, arg, dir)
+		return Tap{}, fmt.Errorf("%w %q in %s", ErrNoTap, arg, strings.Join(dirs, ", "))
 	}
 	for _, t := range match {
 		if t.Live {

@@ -33,13 +33,13 @@ func TestTapDirListResolvePrune(t *testing.T) {
 	if err != nil || len(taps) != 4 || taps[0].Name != "db" || !taps[3].Live || taps[2].Live {
 		t.Fatalf("ListTaps: %+v %v", taps, err)
 	}
-	if tp, err := ResolveTap(dir, "weather"); err != nil || tp.Path != paths[0] {
+	if tp, err := ResolveTap([]string{dir}, "weather"); err != nil || tp.Path != paths[0] {
 		t.Errorf("weather resolves to %s, %v; want the live one %s", tp.Path, err, paths[0])
 	}
-	if tp, err := ResolveTap(dir, "latest"); err != nil || tp.Path != paths[0] {
+	if tp, err := ResolveTap([]string{dir}, "latest"); err != nil || tp.Path != paths[0] {
 		t.Errorf("latest resolves to %s, %v; want the live one", tp.Path, err)
 	}
-	if _, err := ResolveTap(dir, "nope"); err == nil {
+	if _, err := ResolveTap([]string{dir}, "nope"); err == nil {
 		t.Error("an unknown tap resolved")
 	}
 	if n := PruneTaps(dir, "weather", 1); n != 1 {
