@@ -37,8 +37,9 @@ unwrap puts the entries back exactly as they were before wrap.
 Each first copies the file as it was to FILE.linesman-backup beside it
 (mode 0600, as the file may hold secrets): one backup per file, the
 latest, replacing the one an earlier wrap or unwrap left. --dry-run prints the change as a diff,
-with every env, headers and url value shown as <redacted>, and writes
-nothing. Restart the host (or reload its MCP servers) afterwards.
+every string <redacted> but the servers' commands, types and arguments
+(a secret-looking argument redacted too), and writes nothing. Restart
+the host (or reload its MCP servers) afterwards.
 
 Hosts (--host) and the files read: claude-desktop, claude-code (~/.claude.json
 and ./.mcp.json), vscode (user mcp.json and ./.vscode/mcp.json), cursor

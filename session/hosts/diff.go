@@ -116,24 +116,30 @@ func splitLines(s string) []string {
 	return out
 }
 
-// Redacted returns data with every value of an env or headers object of
-// every server, every url (which can carry a key), and every argument that
-// looks like a secret (see SecretArg) replaced by "<redacted>", for showing a config (a diff of
-// it) without its secrets. Data that does not parse is returned as it is
-// unparsed: nothing of it can be told apart, so callers must not print it.
+// Redacted returns data with every string value replaced by
+// "<redacted>" but the few a diff of a wrap needs and that carry no
+// secret: each server's command, its type, and its arguments, but those
+// that look like a secret (see [SecretArg]). Everything else goes: env,
+// headers and urls, and whatever else the file holds beside its servers —
+// a Zed extension's settings with a token, the API key and the account's
+// e-mail of a one-line ~/.claude.json, which a diff shows as context (or
+// as the changed line itself). Keys, numbers and literals are kept. Data
+// that does not parse is returned as it is unparsed: nothing of it can be
+// told apart, so callers must not print it.
 func Redacted(path string, data []byte, h Host) ([]byte, bool) {
 	f, err := Parse(path, data, h)
 	if err != nil || f.toml { // TOML is never rewritten, nor shown
 		return nil, false
 	}
-	var edits []edit
+	root, err := parseJSONC(data)
+	if err != nil {
+		return nil, false
+	}
+	shown := map[int]bool{} // the offsets of the strings shown as written
 	for _, e := range f.Entries {
-		if e.obj == nil {
-			continue
-		}
-		for _, key := range []string{"url", "serverUrl", "httpUrl"} {
+		for _, key := range []string{e.commandKey(), "type", "transportType"} {
 			if v := e.obj.get(key); v != nil && v.kind == '"' {
-				edits = append(edits, edit{v.start, v.end, `"<redacted>"`})
+				shown[v.start] = true
 			}
 		}
 		for _, key := range []string{"args", "command"} { // command: opencode's whole command line
@@ -143,19 +149,29 @@ func Redacted(path string, data []byte, h Host) ([]byte, bool) {
 			}
 			prev := ""
 			for _, a := range args.elems {
-				if a.kind == '"' && SecretArg(prev, a.str) {
-					edits = append(edits, edit{a.start, a.end, `"<redacted>"`})
+				if a.kind == '"' && !SecretArg(prev, a.str) {
+					shown[a.start] = true
 				}
 				prev = a.str
 			}
 		}
-		for _, key := range []string{"env", "headers", "environment"} { // environment: opencode
-			if v := e.obj.get(key); v != nil && v.kind == '{' {
-				for _, m := range v.members {
-					edits = append(edits, edit{m.value.start, m.value.end, `"<redacted>"`})
-				}
-			}
-		}
 	}
+	var edits []edit
+	root.walk(func(n *node) {
+		if n.kind == '"' && !shown[n.start] {
+			edits = append(edits, edit{n.start, n.end, `"<redacted>"`})
+		}
+	})
 	return apply(data, edits), true
+}
+
+// walk calls fn for n and every value within it, in file order.
+func (n *node) walk(fn func(*node)) {
+	fn(n)
+	for _, m := range n.members {
+		m.value.walk(fn)
+	}
+	for _, e := range n.elems {
+		e.walk(fn)
+	}
 }

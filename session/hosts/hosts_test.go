@@ -234,6 +234,10 @@ func TestWrapByNameKeepsTheRest(t *testing.T) {
 	}
 }
 
+// TestRedactedDiffHasNoSecrets: no secret in a wrap's diff, in its changed
+// lines or its context (a Zed extension's token three lines from a wrapped
+// entry; the API key and e-mail of a one-line ~/.claude.json, which is
+// its own changed line).
 func TestRedactedDiffHasNoSecrets(t *testing.T) {
 	for _, fx := range fixtures {
 		f := read(t, fx.path)
@@ -244,7 +248,8 @@ func TestRedactedDiffHasNoSecrets(t *testing.T) {
 			t.Fatalf("%s: redaction failed", fx.path)
 		}
 		d := Diff(fx.path, a, b)
-		for _, secret := range []string{"secret-weather-value", "hunter2", "${DB_TOKEN}", "${input:github-token}", "zed-secret-token", "zed-legacy-secret", "zed-bearer-secret", "gemini-bearer-secret", "opencode-bearer-secret", "opencode-env-secret", "opencode-argv-secret"} {
+		for _, secret := range []string{"secret-weather-value", "hunter2", "${DB_TOKEN}", "${input:github-token}", "zed-secret-token", "zed-legacy-secret", "zed-bearer-secret", "gemini-bearer-secret", "opencode-bearer-secret", "opencode-env-secret", "opencode-argv-secret",
+			"ghp_zedExtensionSecret0123", "claudeJsonSecret", "ada@example.com"} {
 			if strings.Contains(d, secret) {
 				t.Errorf("%s: the diff shows %q:\n%s", fx.path, secret, d)
 			}
