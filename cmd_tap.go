@@ -17,6 +17,7 @@ import (
 	"linesman/capture"
 	"linesman/session"
 	"linesman/session/eventlog"
+	"linesman/session/hosts"
 )
 
 const tapHeader = `linesman tap — watch the traffic of a real host
@@ -40,6 +41,12 @@ killed by a signal gives 128+n, as a shell reports it; 127 when the command
 is not found, 126 when it cannot be executed). If the capture cannot be
 written, the bytes are still passed on and one line says so on stderr.
 
+The capture holds no environment value, and each argument that looks like a
+secret (--api-key VALUE, --token=..., a URL with a password or a key, the
+shapes of well-known keys) as <redacted>, in the command and wherever a
+record's text repeats it; --keep-secrets keeps them. The traffic itself is
+recorded as it crossed.
+
 Tap directory: --dir, else $LINESMAN_TAP_DIR, else $XDG_STATE_HOME/linesman/taps,
 else ~/.local/state/linesman/taps. The newest --keep ended captures of each
 name are kept; older ones are removed when a tap of that name starts.
@@ -58,6 +65,9 @@ type tapFlags struct {
 	maxFrame int
 	timeout  time.Duration
 	keep     int
+	// keepSecrets writes secret-looking arguments into the capture as
+	// they are (by default they are hosts.Redaction there).
+	keepSecrets bool
 	// maxCapture bounds the capture's size: a tap lives as long as its
 	// host, and a runaway server must not fill the disk through it.
 	maxCapture int64
@@ -71,6 +81,7 @@ func runTap(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&tf.dir, "dir", "", "directory of the tap captures (default: see above)")
 	fs.IntVar(&tf.maxFrame, "max-frame", 16<<20, "largest frame the judge keeps whole, in bytes (forwarding is never limited)")
 	durationVar(fs, &tf.timeout, "timeout", eventlog.DefaultTimeout, "a request of the host unanswered this long is flagged request-timeout")
+	fs.BoolVar(&tf.keepSecrets, "keep-secrets", false, "write secret-looking arguments (--api-key VALUE, --token=..., a URL with a password or key, sk-..., ghp_...) into the capture as they are, not as <redacted>")
 	fs.IntVar(&tf.keep, "keep", 20, "ended captures of this tap's name to keep; older ones are removed when it starts")
 	sizeVar(fs, &tf.maxCapture, "max-capture", defaultTapMaxCapture, "largest capture file; past it, recording stops with a note and the traffic is still passed on (0: no limit)")
 	if status, ok := parseFlags(fs, args); !ok {
@@ -265,7 +276,11 @@ func startTapRecording(tf *tapFlags, command []string, log *eventlog.Log, stderr
 	}
 	if err == nil {
 		flags := commonFlags{timeout: tf.timeout, maxFrame: tf.maxFrame, era: "auto"}
-		r.rec, err = capture.CreateLimited(path, log, captureHeader(&flags, command), tf.maxCapture)
+		h := captureHeader(&flags, command)
+		if !tf.keepSecrets {
+			h.Command, h.Secrets = hosts.RedactCommand(command), hosts.SecretValues(command)
+		}
+		r.rec, err = capture.CreateLimited(path, log, h, tf.maxCapture)
 	}
 	if err != nil {
 		r.fail(err)

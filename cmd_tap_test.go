@@ -431,3 +431,55 @@ func TestTapCaptureLimit(t *testing.T) {
 		t.Errorf("the capture ends with %+v, want the note that it stops", last)
 	}
 }
+
+// TestTapCaptureKeepsNoSecret: a server started with secrets on its
+// command line (the shapes hosts' configs hold) is tapped; the capture
+// file, 'taps', 'export --format transcript' and the replay script hold
+// none of them (the script names a variable to supply each), while the
+// traffic is recorded whole; --keep-secrets keeps them.
+func TestTapCaptureKeepsNoSecret(t *testing.T) {
+	bin := linesmanBinary(t)
+	secrets := []string{"sk-live-0123456789abcdef", "--token=tok-in-a-flag-value", "https://me:pw-in-url@example.com/db"}
+	for _, keep := range []bool{false, true} {
+		taps := t.TempDir()
+		argv := []string{"tap", "--dir", taps, "--name", "greeter"}
+		if keep {
+			argv = append(argv, "--keep-secrets")
+		}
+		argv = append(append(argv, "--", testBinary, "-test.run=^$", "--", "--api-key"), secrets...)
+		cmd := exec.Command(bin, argv...)
+		cmd.Env = append(os.Environ(), "LINESMAN_FAKE_SERVER=headless-go-sdk")
+		if got := greetThrough(t, cmd); got != "Hi host" {
+			t.Fatalf("the host got %q", got)
+		}
+		l, _ := capture.ListTaps(taps)
+		if len(l) != 1 {
+			t.Fatalf("taps: %+v", l)
+		}
+		raw, _ := os.ReadFile(l[0].Path)
+		_, listing, _ := runBinary(t, nil, "taps", "--dir", taps)
+		_, transcript, _ := runBinary(t, nil, "export", l[0].Path, "--format", "transcript")
+		_, script, _ := runBinary(t, nil, "export", l[0].Path, "--format", "replay")
+		if !bytes.Contains(raw, []byte("Hi host")) || !bytes.Contains(transcript, []byte("Hi host")) {
+			t.Errorf("the traffic was not recorded whole:\n%s", transcript)
+		}
+		for _, s := range secrets {
+			for what, out := range map[string][]byte{"capture": raw, "transcript": transcript, "replay": script} {
+				if bytes.Contains(out, []byte(s)) != keep {
+					t.Errorf("keep-secrets %v: %s holds %q: %v\n%s", keep, what, s, !keep, out)
+				}
+			}
+			if bytes.Contains(listing, []byte(s)) {
+				t.Errorf("taps shows %q:\n%s", s, listing)
+			}
+		}
+		if keep {
+			continue
+		}
+		sh := exec.Command("sh", "-c", string(script))
+		sh.Env = append(os.Environ(), "LINESMAN_FAKE_SERVER=headless-go-sdk")
+		if out, err := sh.CombinedOutput(); err == nil || !bytes.Contains(out, []byte("set LINESMAN_SECRET_4")) {
+			t.Errorf("the replay script ran without its secret (%v), or did not say which to set:\n%s\n%s", err, out, script)
+		}
+	}
+}

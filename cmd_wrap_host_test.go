@@ -42,6 +42,13 @@ func hostStarts(t *testing.T, path, name, home string) string {
 	for _, v := range e.Env {
 		cmd.Env = append(cmd.Env, v.Name+"="+v.Value)
 	}
+	return greetThrough(t, cmd)
+}
+
+// greetThrough drives the greeter cmd starts with the Go SDK's client
+// through CommandTransport: initialize, tools/call greet, close.
+func greetThrough(t *testing.T, cmd *exec.Cmd) string {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	client := sdk.NewClient(&sdk.Implementation{Name: "minimal-host", Version: "1.0"}, nil)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"linesman/session/eventlog"
+	"linesman/session/hosts"
 	"linesman/session/report"
 	"linesman/wire"
 )
@@ -83,10 +84,18 @@ func WriteReplay(w io.Writer, log *eventlog.Log, h Header) error {
 // newline, non-ASCII) is built by printf into a variable first, so that the
 // script stays plain ASCII and cat of it cannot drive a terminal. The
 // trailing X survives the command substitution's removal of trailing
-// newlines and is cut off after it.
+// newlines and is cut off after it. An argument the capture holds
+// redacted (a secret) is read from a variable the script names, and the
+// script stops with a message while it is unset.
 func replayCommand(argv []string) (prelude []string, command string) {
 	words := make([]string, len(argv))
 	for i, a := range argv {
+		if a == hosts.Redaction && i > 0 {
+			v := fmt.Sprintf("LINESMAN_SECRET_%d", i)
+			prelude = append(prelude, fmt.Sprintf("# argument %d of the server's command was a secret, removed from the capture: set %s to it", i, v))
+			words[i] = fmt.Sprintf(`"${%s:?argument %d was a secret removed from the capture; set %s}"`, v, i, v)
+			continue
+		}
 		if printableASCII(a) {
 			words[i] = shellQuote([]string{a})
 			continue

@@ -46,6 +46,12 @@ type Header struct {
 	// Era is the era the session was asked for: "auto", "legacy" or
 	// "modern" ("" when unknown).
 	Era string `json:"era,omitempty"`
+	// Secrets are values the recorder keeps out of the file: each is
+	// written as hosts.Redaction wherever the text of a process, note,
+	// finding or restart record holds it (a server's command line is in
+	// its "starting ..." detail). The frames are the wire's and are kept
+	// as they are. Never written.
+	Secrets []string `json:"-"`
 }
 
 // EnvVar is one environment variable of the server. Value is nil unless the

@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"syscall"
 
 	"linesman/session/eventlog"
+	"linesman/session/hosts"
 )
 
 // batch bounds how many events the recorder copies out of the log at once,
@@ -38,6 +40,10 @@ type Recorder struct {
 	// perRecord makes every record a write call of its own, even under a
 	// flood; the benchmark compares it with the default coalescing.
 	perRecord bool
+
+	// scrub, when not nil, replaces the header's Secrets in the text of
+	// the records (see scrubEvent).
+	scrub *strings.Replacer
 
 	// limit, when positive, is the most bytes the file may hold, header
 	// and records (CreateLimited); size is what it holds so far.
@@ -138,6 +144,7 @@ func prepare(path string, log *eventlog.Log, h Header, perRecord bool) (*Recorde
 		buf:       buf[:0],
 		perRecord: perRecord,
 		size:      int64(len(buf)), // the header counts towards a limit: the limit is the file's
+		scrub:     scrubber(h.Secrets),
 	}
 	return r, nil
 }
@@ -256,6 +263,9 @@ func (r *Recorder) drain() {
 		}
 		for i := range evs {
 			mark := len(buf)
+			if r.scrub != nil {
+				scrubEvent(r.scrub, &evs[i])
+			}
 			buf = appendEvent(buf, &evs[i])
 			if r.limit > 0 && r.size+int64(len(buf)) > r.limit {
 				r.stopAtLimit(buf[:mark], pending, &evs[i])
@@ -399,4 +409,42 @@ func CheckNotBusy(path string) error {
 		return fmt.Errorf("capture: %s: %w (it holds the file's lock); choose another name, or wait until it ends", path, ErrBusy)
 	}
 	return nil
+}
+
+// scrubber replaces each of secrets by hosts.Redaction (nil: none).
+func scrubber(secrets []string) *strings.Replacer {
+	var pairs []string
+	for _, s := range secrets {
+		if s != "" {
+			pairs = append(pairs, s, hosts.Redaction)
+		}
+	}
+	if len(pairs) == 0 {
+		return nil
+	}
+	return strings.NewReplacer(pairs...)
+}
+
+// scrubEvent replaces the secrets in the text of ev, a copy of the log's
+// event: what it points to is the log's, so a changed part is copied.
+func scrubEvent(sc *strings.Replacer, ev *eventlog.Event) {
+	ev.Note = sc.Replace(ev.Note)
+	if p := ev.Process; p != nil {
+		c := *p
+		c.Detail = sc.Replace(c.Detail)
+		ev.Process = &c
+	}
+	if f := ev.Finding; f != nil {
+		c := *f
+		c.Message = sc.Replace(c.Message)
+		ev.Finding = &c
+	}
+	if r := ev.Restart; r != nil {
+		c := *r
+		c.Command = make([]string, len(r.Command))
+		for i, a := range r.Command {
+			c.Command[i] = sc.Replace(a)
+		}
+		ev.Restart = &c
+	}
 }

@@ -159,7 +159,7 @@ func Redacted(path string, data []byte, h Host) ([]byte, bool) {
 	var edits []edit
 	root.walk(func(n *node) {
 		if n.kind == '"' && !shown[n.start] {
-			edits = append(edits, edit{n.start, n.end, `"<redacted>"`})
+			edits = append(edits, edit{n.start, n.end, quote(Redaction)})
 		}
 	})
 	return apply(data, edits), true

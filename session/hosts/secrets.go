@@ -2,8 +2,13 @@ package hosts
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 )
+
+// Redaction is what stands in place of a secret wherever linesman shows
+// or keeps one: listings, diffs, reports, transcripts and captures.
+const Redaction = "<redacted>"
 
 // RedactArgs returns a copy of args where each argument that looks like a
 // secret (see [SecretArg]) is "<redacted>": for showing a server's command
@@ -14,7 +19,7 @@ func RedactArgs(args []string) []string {
 	for i, a := range args {
 		out[i] = a
 		if SecretArg(prev, a) {
-			out[i] = "<redacted>"
+			out[i] = Redaction
 		}
 		prev = a
 	}
@@ -27,6 +32,19 @@ func RedactCommand(argv []string) []string {
 		return argv
 	}
 	return append([]string{argv[0]}, RedactArgs(argv[1:])...)
+}
+
+// SecretValues returns the arguments of argv (argv[0] aside) that
+// RedactCommand redacts, each once: the values to keep out of whatever
+// else holds the command line as text.
+func SecretValues(argv []string) []string {
+	var out []string
+	for i, a := range RedactCommand(argv) {
+		if a == Redaction && argv[i] != Redaction && !slices.Contains(out, argv[i]) {
+			out = append(out, argv[i])
+		}
+	}
+	return out
 }
 
 // SecretArg reports whether a command-line argument, after prev, looks
