@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -97,7 +98,7 @@ func runTap(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if tf.name == "" {
-		tf.name = command[0]
+		tf.name = filepath.Base(command[0])
 	}
 	return tapRun(&tf, command, stdin, stdout, stderr)
 }

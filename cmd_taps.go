@@ -79,10 +79,11 @@ func runTaps(args []string, stdout, stderr io.Writer) int {
 }
 
 // tapCapturePath turns the argument of 'view --follow' into a capture path:
-// a file that exists (or a path) is itself; otherwise "latest" or a tap's
-// name is looked up in the tap directory. ok is false when arg is not a tap.
+// a file that exists (or a .jsonl path) is itself; otherwise "latest" or a
+// tap's name — the config's own, "/" and all — is looked up in the tap
+// directories. ok is false when arg is not a tap.
 func tapCapturePath(arg string) (path, title string, ok bool) {
-	if strings.ContainsRune(arg, filepath.Separator) || strings.HasSuffix(arg, ".jsonl") {
+	if strings.HasSuffix(arg, ".jsonl") {
 		return "", "", false
 	}
 	if _, err := os.Stat(arg); err == nil {

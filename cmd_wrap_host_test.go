@@ -91,11 +91,12 @@ func followTranscript(t *testing.T, env []string, arg, want string) string {
 // directory in the entry; the Go SDK's client starts the wrapped entry
 // with only the six variables hosts pass; the capture lands in the user's
 // directory, 'taps' lists it, 'view --follow NAME' follows it; unwrap
-// gives the file back byte for byte.
+// gives the file back byte for byte. The entry's name is Cline's kind, a
+// repository path: the tap keeps it whole.
 func TestWrappedConfigUnderAMinimalHost(t *testing.T) {
 	home, taps := t.TempDir(), t.TempDir()
 	user := []string{"HOME=" + home, capture.TapDirEnv + "=" + taps}
-	const name = "greeter"
+	const name = "github.com/modelcontextprotocol/servers/tree/main/src/greeter" // Cline names entries so
 	path := filepath.Join(t.TempDir(), "cline_mcp_settings.json")
 	original := []byte(`{"mcpServers": {` + quoteJSON(name) + `: {"command": ` + quoteJSON(testBinary) +
 		`, "args": ["-test.run=^$"], "env": {"LINESMAN_FAKE_SERVER": "headless-go-sdk"}}}}` + "\n")

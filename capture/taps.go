@@ -1,8 +1,11 @@
 package capture
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -94,20 +97,43 @@ func TapDir(dir string) (string, error) {
 	return d, nil
 }
 
-// TapName makes a tap's name safe for a file name: letters, digits and
-// "._-" are kept, anything else becomes "_"; the base name of a path is used.
+// TapName makes a tap's name safe for a file name, whole and one to one:
+// letters, digits and "._-" are kept, any other byte (a Cline-style
+// name's "/", "@", "%", a space) is written %XX, as is a leading "."; so
+// two names never share a file name, and [ListTaps] gives the name back
+// as it was. A name too long for a file name is cut and given a hash of
+// the whole.
 func TapName(name string) string {
-	name = filepath.Base(name)
-	b := []byte(name)
-	for i, c := range b {
-		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-'
-		if !ok {
-			b[i] = '_'
+	var b strings.Builder
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.' && i > 0
+		if ok {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "%%%02X", c)
 		}
 	}
-	s := strings.TrimLeft(string(b), ".")
+	s := b.String()
 	if s == "" {
-		s = "tap"
+		return "tap"
+	}
+	if len(s) > maxTapName {
+		sum := sha256.Sum256([]byte(name))
+		cut := strings.TrimRight(s[:maxTapName-12], "%0123456789ABCDEF") // no %XX cut in two
+		s = cut + "~" + hex.EncodeToString(sum[:])[:8]
+	}
+	return s
+}
+
+// maxTapName bounds TapName's length: NAME@START-PID.jsonl must fit in
+// the 255 bytes of a file name.
+const maxTapName = 180
+
+// untapName is the name TapName escaped (a cut name stays cut).
+func untapName(s string) string {
+	if n, err := url.PathUnescape(s); err == nil {
+		return n
 	}
 	return s
 }
@@ -158,7 +184,8 @@ func RecorderErr(r *Recorder) error {
 
 // Tap is one tap run found in the tap directory.
 type Tap struct {
-	Name  string
+	Name  string // whole, as the tap was given it
+	stem  string // Name as its file names it (TapName)
 	Path  string
 	Start time.Time
 	Pid   int
@@ -188,7 +215,7 @@ func parseTapFile(base string) (t Tap, ok bool) {
 	if err != nil || perr != nil {
 		return Tap{}, false
 	}
-	return Tap{Name: stem[:at], Start: start, Pid: pid}, true
+	return Tap{Name: untapName(stem[:at]), stem: stem[:at], Start: start, Pid: pid}, true
 }
 
 // ListTaps returns the taps in dirs, newest first. A missing directory has
@@ -276,7 +303,7 @@ func ResolveTap(dirs []string, arg string) (Tap, error) {
 	}
 	var match []Tap
 	for _, t := range taps {
-		if arg == "latest" || t.Name == arg || t.Name == TapName(arg) {
+		if arg == "latest" || t.Name == arg || t.stem == TapName(arg) {
 			match = append(match, t)
 		}
 	}
@@ -302,7 +329,7 @@ func PruneTaps(dir, name string, keep int) int {
 	}
 	removed, kept := 0, 0
 	for _, t := range taps { // newest first
-		if t.Name != TapName(name) || t.Live {
+		if t.stem != TapName(name) || t.Live {
 			continue
 		}
 		if kept < keep {
