@@ -221,7 +221,7 @@ func loadServers(all *allFlags, stderr io.Writer) ([]serverEntry, error) {
 		switch {
 		case e.Disabled:
 			se.skip = "disabled in the config"
-		case e.Transport != "stdio":
+		case e.Transport != "stdio" || e.ProvidedByExtension():
 			se.skip = e.Note
 		default:
 			srv, err := f.Resolve(e, hostEnv(all.workspace))

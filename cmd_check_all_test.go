@@ -219,3 +219,23 @@ func TestShellWords(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckAllSkipsAZedExtension: an entry a Zed extension supplies is
+// listed and skipped, not counted as a failed server.
+func TestCheckAllSkipsAZedExtension(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "zed")
+	os.MkdirAll(dir, 0o755)
+	path := filepath.Join(dir, "settings.json")
+	config := `{"context_servers": {
+  "good": {"command": ` + quoteJSON(testBinary) + `, "args": ["-test.run=^$"], "env": {"LINESMAN_FAKE_SERVER": "headless-good"}},
+  "github": {"source": "extension", "settings": {"github_personal_access_token": "ghp_notprinted0123456789"}},
+}}`
+	if err := os.WriteFile(path, []byte(config), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	status, out, errOut := runBinary(t, nil, "check", "--config", path, "--all")
+	text := string(out)
+	if status != 0 || !strings.Contains(text, "1 passed, 0 failed, 1 skipped") || !strings.Contains(text, "Zed extension") {
+		t.Fatalf("status %d\n%s\n%s", status, text, errOut)
+	}
+}

@@ -210,7 +210,15 @@ type Entry struct {
 	// Forward names variables passed on from the host's own environment
 	// (Codex's env_vars).
 	Forward []string
+	// extension: the host starts it from an extension that supplies its
+	// command (Zed's "source": "extension"): not a server to check.
+	extension bool
 }
+
+// ProvidedByExtension reports whether the host starts e from an extension
+// that supplies its command (Zed's "source": "extension"): it is listed,
+// and skipped by whatever would start or wrap it, not failed.
+func (e Entry) ProvidedByExtension() bool { return e.extension }
 
 // commandKey is the member of the entry's object that holds the command.
 func (e Entry) commandKey() string { return cmp.Or(e.cmdKey, "command") }
@@ -525,6 +533,7 @@ func zedEntry(e Entry, obj *node) (Entry, bool) {
 	}
 	if src := obj.get("source"); cmd == nil && obj.get("url") == nil && src != nil && src.kind == '"' && src.str == "extension" {
 		e.Note = "provided by a Zed extension, which supplies its command: linesman cannot start or wrap it"
+		e.extension = true
 		return e, true
 	}
 	return e, false
