@@ -42,7 +42,7 @@ every string <redacted> but the servers' commands, types and arguments
 the host (or reload its MCP servers) afterwards.
 
 Hosts (--host) and the files read: claude-desktop, claude-code (~/.claude.json
-and ./.mcp.json), vscode (user mcp.json and ./.vscode/mcp.json), cursor
+and ./.mcp.json), vscode (user mcp.json, VS Code's and Insiders', and ./.vscode/mcp.json), cursor
 (~/.cursor/mcp.json and ./.cursor/mcp.json), windsurf
 (~/.codeium/windsurf/mcp_config.json), zed (~/.config/zed/settings.json and
 ./.zed/settings.json, "context_servers"), gemini-cli (~/.gemini/settings.json

@@ -116,16 +116,21 @@ func DefaultLocations(h Host, env Env) []Location {
 	case ClaudeCode:
 		return []Location{user(".claude.json"), project(".mcp.json")}
 	case VSCode:
-		var u Location
-		switch env.GOOS {
-		case "darwin":
-			u = user("Library", "Application Support", "Code", "User", "mcp.json")
-		case "windows":
-			u = Location{Host: h, Path: filepath.Join(appData, "Code", "User", "mcp.json")}
-		default:
-			u = user(".config", "Code", "User", "mcp.json")
+		// Stable and Insiders keep separate profiles ("Code - Insiders"),
+		// in the places code.visualstudio.com's "Settings file locations"
+		// names.
+		var out []Location
+		for _, app := range []string{"Code", "Code - Insiders"} {
+			switch env.GOOS {
+			case "darwin":
+				out = append(out, user("Library", "Application Support", app, "User", "mcp.json"))
+			case "windows":
+				out = append(out, Location{Host: h, Path: filepath.Join(appData, app, "User", "mcp.json")})
+			default:
+				out = append(out, user(".config", app, "User", "mcp.json"))
+			}
 		}
-		return []Location{u, project(".vscode", "mcp.json")}
+		return append(out, project(".vscode", "mcp.json"))
 	case Cursor:
 		return []Location{user(".cursor", "mcp.json"), project(".cursor", "mcp.json")}
 	case Windsurf:

@@ -326,7 +326,8 @@ func TestDefaultLocations(t *testing.T) {
 		t.Errorf("claude desktop on macOS: %s", got)
 	}
 	vs := DefaultLocations(VSCode, Env{GOOS: "linux", Home: "/home/me", Workspace: "/w"})
-	if vs[0].Path != "/home/me/.config/Code/User/mcp.json" || vs[1].Path != "/w/.vscode/mcp.json" || !vs[1].Project {
+	if vs[0].Path != "/home/me/.config/Code/User/mcp.json" || vs[1].Path != "/home/me/.config/Code - Insiders/User/mcp.json" ||
+		vs[2].Path != "/w/.vscode/mcp.json" || !vs[2].Project {
 		t.Errorf("vscode on linux: %+v", vs)
 	}
 	for _, h := range Hosts {
