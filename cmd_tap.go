@@ -37,7 +37,9 @@ opens it live.
 
 It ends as the host expects: end of file on its stdin is passed on (the
 server's stdin is closed, nothing more); SIGTERM, SIGINT and SIGHUP are passed
-to the server's process group; its exit status is the server's (a server
+to the server's process group — every process in it, so a server started
+through a launcher that does not pass signals on (npx, uvx) ends sooner than
+when the host starts it directly and only the launcher is signalled; its exit status is the server's (a server
 killed by a signal gives 128+n, as a shell reports it; 127 when the command
 is not found, 126 when it cannot be executed). If the capture cannot be
 written, the bytes are still passed on and one line says so on stderr.
