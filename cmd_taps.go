@@ -135,14 +135,20 @@ func tapTitle(path string) (string, bool) {
 }
 
 // tapUIOptions returns, for a capture in the tap directory, why the
-// inspector is read-only there and (when following) the name of the next
-// live tap the T key switches to.
+// inspector is read-only there and (when following) what the T key
+// switches to: the next live tap by name, or, when there is none yet, the
+// next to start — T looks again when pressed (see viewSwitching), since
+// hosts start their servers whenever they like.
 func tapUIOptions(path string, following bool) (readOnly, next string) {
 	if _, ok := tapTitle(path); !ok {
 		return "", ""
 	}
 	readOnly = "a tap is read-only: its host drives the server, linesman only watches"
-	if t, ok := nextLiveTap(path); ok && following {
+	if !following {
+		return readOnly, ""
+	}
+	next = "the next live tap (none yet)"
+	if t, ok := nextLiveTap(path); ok {
 		next = t.Name
 	}
 	return readOnly, next
@@ -182,7 +188,7 @@ func viewSwitching(ctx context.Context, c *capture.Capture, fl *capture.Follower
 		}
 		t, ok := nextLiveTap(path)
 		if !ok {
-			continue // it ended meanwhile: stay on this one
+			continue // none (it ended meanwhile, or none started yet): stay on this one
 		}
 		nfl, err := capture.Follow(ctx, t.Path, capture.FollowOptions{Poll: poll})
 		if err != nil {

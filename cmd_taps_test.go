@@ -108,3 +108,18 @@ func TestNewModesHelp(t *testing.T) {
 		}
 	}
 }
+
+// TestViewFollowSwitchesToATapStartedLater: T reaches a tap that started
+// after the view opened (a host starts its servers when it likes).
+func TestViewFollowSwitchesToATapStartedLater(t *testing.T) {
+	dir := t.TempDir()
+	alpha := startTap(t, dir, "alpha", "headless-good")
+	alpha.request(t, initLine, "1")
+	term := startTerminalEnv(t, 120, 30, []string{"LINESMAN_TAP_DIR=" + dir}, "view", "--follow", "alpha")
+	term.waitFor("tap alpha", "initialize")
+	beta := startTap(t, dir, "beta", "headless-good")
+	beta.request(t, initLine, "1")
+	beta.request(t, `{"jsonrpc":"2.0","id":2,"method":"prompts/list"}`, "2")
+	term.send("T")
+	term.waitFor("tap beta", "prompts/list")
+}
