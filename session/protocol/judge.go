@@ -79,6 +79,9 @@ type Judge struct {
 	// by the request's era without re-reading the request.
 	eras map[*wire.Frame]Era
 
+	// noSchemas turns the schema judge off (see [Judge.SetSchemas]).
+	noSchemas bool
+
 	content contentSeen // what indexResult saw of the result being judged
 	block   obj         // scratch index of the content block being judged
 	// scratch holds the indexes of the frame being judged (a request's or
@@ -154,6 +157,11 @@ func (j *Judge) SetFacts(f Facts) {
 	}
 }
 
+// SetSchemas turns the schema judge (schema-invalid: every message
+// validated against its revision's published JSON schema) on or off; it is
+// on in a new Judge. Off, the hand-written rules alone judge.
+func (j *Judge) SetSchemas(on bool) { j.noSchemas = !on }
+
 // Era returns the era and version the judge judges by, pinned or inferred.
 func (j *Judge) Era() (Era, string) { return j.era, j.version }
 
@@ -182,17 +190,22 @@ func (j *Judge) Frame(in Input) {
 		// What was cut may be exactly what a rule looks at: oversize-frame says so.
 		return
 	}
+	msg := body(f)
 	switch f.Msg.Kind {
 	case wire.KindRequest:
 		j.ran(famIDs)
-		j.request(in, body(f))
+		j.request(in, msg)
 	case wire.KindNotification:
-		j.notification(in, body(f))
+		j.notification(in, msg)
 	case wire.KindResult, wire.KindError:
 		j.ran(famIDs)
-		j.response(in, body(f))
+		j.response(in, msg)
 	case wire.KindInvalid:
 		j.batchIn20250326(f)
+		return
+	}
+	if !j.noSchemas {
+		j.schemaFrame(in, msg)
 	}
 }
 

@@ -460,3 +460,13 @@ func TestRegistryEntriesAreComplete(t *testing.T) {
 		}
 	}
 }
+
+func init() {
+	// A server icon's theme out of its enum: no hand-written rule looks there.
+	const initialize = `> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	ruleCases = append(ruleCases, ruleCase{"schema-invalid",
+		initialize + `
+< {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1","icons":[{"src":"x","theme":"blue"}]}}}`,
+		initialize + `
+< {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1","icons":[{"src":"x","theme":"dark"}]}}}`})
+}

@@ -1,0 +1,339 @@
+package protocol
+
+import (
+	"encoding/json"
+	"strings"
+	"sync"
+
+	mcpschema "linesman/third_party/mcp-schema"
+)
+
+// The schema judge validates every message against the published JSON
+// schema of its revision (third_party/mcp-schema): a request's or a
+// notification's params against the definition of its method, a result
+// against the definition of the request it answers (its ...ResultResponse
+// in 2026-07-28, which admits an InputRequiredResult too), an error's
+// error object against Error. Its one code is schema-invalid.
+//
+// It validates the bytes the judge already holds ([val]): nothing is
+// decoded, and a member the definition says nothing about is skipped
+// unread. The MCP schemas use few keywords (type, properties, required,
+// additionalProperties, items, maxItems, enum, const, minimum, maximum,
+// anyOf, allOf, $ref to a definition; format and the rest are
+// annotations), and a schema compiles them into [snode]s once per
+// revision, on the first message of that revision.
+//
+// Unknown members are allowed: no definition of any revision closes its
+// objects (none sets additionalProperties to false), so a member the
+// schema does not name is neither a foul nor a note — MCP leaves objects
+// open for extensions, and _meta is where they belong, which the meta
+// rules judge by name. Where a definition does give additionalProperties a
+// schema (JSONObject's values, ElicitResult's content), the members it
+// does not name are validated against it.
+//
+// An optional member written as null reads as absent, as the hand-written
+// rules read it (nextCursor, _meta, a capability): serializers that write
+// absent members as null are common and hosts tolerate them. A required
+// member that is null is judged as null.
+//
+// Where schema.json is stricter than the schema.ts it was generated from,
+// schema.ts wins (see knownDifferences), so the judge never calls a foul
+// schema.ts allows.
+
+// JSON types as bits of snode.types.
+const (
+	tObject uint8 = 1 << iota
+	tArray
+	tString
+	tNumber
+	tInteger
+	tBoolean
+	tNull
+)
+
+var typeBits = map[string]uint8{"object": tObject, "array": tArray, "string": tString, "number": tNumber, "integer": tInteger, "boolean": tBoolean, "null": tNull}
+
+// An snode is one compiled subschema. The zero snode allows anything.
+type snode struct {
+	types    uint8 // allowed types; 0: any
+	props    map[string]*sprop
+	required []string // in the schema's order, for messages
+	addl     *snode   // additionalProperties' schema; nil: anything
+	items    *snode
+	maxItems int // -1: no limit
+	consts   []any
+	min, max *float64
+	anyOf    []*snode
+	allOf    []*snode
+	ref      *snode // the definition a $ref names
+	def      string // the definition's name, on a definition's own node
+	// disc is, for an anyOf whose branches each fix a property to a
+	// constant (ContentBlock's "type"), that property; byDisc maps its
+	// constant to the branches that fix it so.
+	disc   string
+	byDisc map[string][]*snode
+}
+
+// An sprop is a property of an object schema: its schema (nil: any) and
+// its bit among the required members (0: optional).
+type sprop struct {
+	node *snode
+	bit  uint64
+}
+
+// A revisionSchema is the compiled schema of one revision.
+type revisionSchema struct {
+	rev  string
+	defs map[string]*snode
+	// methods maps a method to its request or notification definition.
+	methods map[string]*snode
+	// params maps a method to its params subschema.
+	params map[string]*snode
+	// result maps a request's method to the schema of its result.
+	result map[string]*snode
+	err    *snode // the error object of an error response
+}
+
+var (
+	schemaOnce  = map[string]*sync.Once{}
+	schemaCache = map[string]*revisionSchema{}
+)
+
+func init() {
+	for _, rev := range mcpschema.Revisions {
+		schemaOnce[rev] = new(sync.Once)
+	}
+}
+
+// schemaOf returns the compiled schema of revision rev, compiling it on
+// first use; nil for a revision linesman carries no schema of.
+func schemaOf(rev string) *revisionSchema {
+	once := schemaOnce[rev]
+	if once == nil {
+		return nil
+	}
+	once.Do(func() { schemaCache[rev] = compileRevision(rev) })
+	return schemaCache[rev]
+}
+
+// compileRevision decodes and compiles the schema of rev with its known
+// differences from schema.ts applied.
+func compileRevision(rev string) *revisionSchema {
+	var doc map[string]any
+	if json.Unmarshal(mcpschema.Schema(rev), &doc) != nil {
+		return nil
+	}
+	raw, _ := doc["$defs"].(map[string]any)
+	prefix := "#/$defs/"
+	if raw == nil {
+		raw, _ = doc["definitions"].(map[string]any)
+		prefix = "#/definitions/"
+	}
+	for _, d := range knownDifferences {
+		if d.applies(rev) {
+			d.patch(raw)
+		}
+	}
+	c := schemaCompiler{raw: raw, prefix: prefix, defs: map[string]*snode{}}
+	for name := range raw {
+		c.def(name)
+	}
+	for _, n := range c.unions {
+		n.discriminate()
+	}
+	rs := &revisionSchema{rev: rev, defs: c.defs, methods: map[string]*snode{}, params: map[string]*snode{}, result: map[string]*snode{}}
+	rs.index(raw)
+	return rs
+}
+
+// index builds the method tables from the definitions: a definition whose
+// method property is a constant is that method's request or notification.
+func (rs *revisionSchema) index(raw map[string]any) {
+	for name, d := range raw {
+		props, _ := d.(map[string]any)["properties"].(map[string]any)
+		m, _ := props["method"].(map[string]any)
+		method, ok := m["const"].(string)
+		if !ok || !(strings.HasSuffix(name, "Request") || strings.HasSuffix(name, "Notification")) {
+			continue
+		}
+		n := rs.defs[name]
+		rs.methods[method] = n
+		if p := n.props["params"]; p != nil {
+			rs.params[method] = p.node
+		}
+		if base, ok := strings.CutSuffix(name, "Request"); ok {
+			rs.result[method] = rs.resultOf(base)
+		}
+	}
+	for _, name := range []string{"JSONRPCErrorResponse", "JSONRPCError"} {
+		if n := rs.defs[name]; n != nil && n.props["error"] != nil {
+			rs.err = n.props["error"].node
+			break
+		}
+	}
+}
+
+// resultOf is the result schema of the request definition base+"Request":
+// its ...ResultResponse's result where the revision has one, else its
+// ...Result, else EmptyResult (ping, logging/setLevel, subscribe).
+func (rs *revisionSchema) resultOf(base string) *snode {
+	if resp := rs.defs[base+"ResultResponse"]; resp != nil && resp.props["result"] != nil {
+		return resp.props["result"].node
+	}
+	if n := rs.defs[base+"Result"]; n != nil {
+		return n
+	}
+	return rs.defs["EmptyResult"]
+}
+
+// A schemaCompiler compiles one revision's definitions.
+type schemaCompiler struct {
+	raw    map[string]any
+	prefix string
+	defs   map[string]*snode
+	unions []*snode // the nodes with an anyOf, discriminated once all are compiled
+}
+
+// def compiles the definition name once; a reference to a definition being
+// compiled gets its (not yet filled) node, so recursion closes.
+func (c *schemaCompiler) def(name string) *snode {
+	if n, ok := c.defs[name]; ok {
+		return n
+	}
+	n := &snode{maxItems: -1}
+	c.defs[name] = n
+	c.fill(n, c.raw[name])
+	n.def = name
+	return n
+}
+
+// node compiles a subschema.
+func (c *schemaCompiler) node(s any) *snode {
+	n := &snode{maxItems: -1}
+	c.fill(n, s)
+	return n
+}
+
+// fill compiles the keywords of s into n; a keyword it does not know (an
+// annotation, or one the MCP schemas never use) constrains nothing.
+func (c *schemaCompiler) fill(n *snode, s any) {
+	m, ok := s.(map[string]any)
+	if !ok {
+		return // true, or anything else: allows anything
+	}
+	if ref, ok := m["$ref"].(string); ok {
+		if name, ok := strings.CutPrefix(ref, c.prefix); ok && c.raw[name] != nil {
+			n.ref = c.def(name)
+		}
+	}
+	switch t := m["type"].(type) {
+	case string:
+		n.types = typeBits[t]
+	case []any:
+		for _, e := range t {
+			s, _ := e.(string)
+			n.types |= typeBits[s]
+		}
+	}
+	if p, ok := m["properties"].(map[string]any); ok {
+		n.props = make(map[string]*sprop, len(p))
+		for k, sub := range p {
+			n.props[k] = &sprop{node: c.node(sub)}
+		}
+	}
+	c.fillRequired(n, m)
+	if a, ok := m["additionalProperties"]; ok {
+		if b, isBool := a.(bool); !isBool || !b {
+			n.addl = c.node(a)
+		}
+	}
+	if it, ok := m["items"]; ok {
+		n.items = c.node(it)
+	}
+	if v, ok := m["maxItems"].(float64); ok {
+		n.maxItems = int(v)
+	}
+	if v, ok := m["minimum"].(float64); ok {
+		n.min = &v
+	}
+	if v, ok := m["maximum"].(float64); ok {
+		n.max = &v
+	}
+	if v, ok := m["const"]; ok {
+		n.consts = []any{v}
+	}
+	if e, ok := m["enum"].([]any); ok {
+		n.consts = e
+	}
+	for _, s := range asList(m["allOf"]) {
+		n.allOf = append(n.allOf, c.node(s))
+	}
+	for _, s := range asList(m["anyOf"]) {
+		n.anyOf = append(n.anyOf, c.node(s))
+	}
+	for _, s := range asList(m["oneOf"]) { // MCP's oneOfs are disjoint: anyOf judges them alike
+		n.anyOf = append(n.anyOf, c.node(s))
+	}
+	if n.anyOf != nil {
+		c.unions = append(c.unions, n)
+	}
+}
+
+// fillRequired records the required members, each with its bit.
+func (c *schemaCompiler) fillRequired(n *snode, m map[string]any) {
+	for i, r := range asList(m["required"]) {
+		name, ok := r.(string)
+		if !ok || i >= 64 {
+			continue
+		}
+		if n.props == nil {
+			n.props = map[string]*sprop{}
+		}
+		p := n.props[name]
+		if p == nil {
+			p = &sprop{}
+			n.props[name] = p
+		}
+		p.bit = 1 << i
+		n.required = append(n.required, name)
+	}
+}
+
+func asList(v any) []any { l, _ := v.([]any); return l }
+
+// target is the node a $ref-only node stands for.
+func (n *snode) target() *snode {
+	for n.ref != nil && n.types == 0 && n.props == nil && n.anyOf == nil && n.allOf == nil && n.consts == nil {
+		n = n.ref
+	}
+	return n
+}
+
+// discriminate finds, for an anyOf, a property every branch fixes to a
+// constant string, so that validation tries only the branches the
+// instance's value names (and blames the right one when it fails).
+func (n *snode) discriminate() {
+	if len(n.anyOf) < 2 {
+		return
+	}
+	for key := range n.anyOf[0].target().props {
+		by := map[string][]*snode{}
+		for _, b := range n.anyOf {
+			p := b.target().props[key]
+			if p == nil || p.node == nil || len(p.node.consts) != 1 {
+				by = nil
+				break
+			}
+			s, ok := p.node.consts[0].(string)
+			if !ok {
+				by = nil
+				break
+			}
+			by[s] = append(by[s], b)
+		}
+		if by != nil {
+			n.disc, n.byDisc = key, by
+			return
+		}
+	}
+}

@@ -1,0 +1,363 @@
+package protocol
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"linesman/wire"
+)
+
+// A schemaFault is the first place a value breaks its definition: where
+// (path, innermost segment first), what the schema wants, what came, and
+// the innermost definition it broke.
+type schemaFault struct {
+	path      []string
+	want, got string
+	def       string
+}
+
+// at prepends a path segment (the fault is inside it).
+func (f *schemaFault) at(seg string) *schemaFault { f.path = append(f.path, seg); return f }
+
+// in names the definition, unless a deeper one already is.
+func (f *schemaFault) in(def string) *schemaFault {
+	if f.def == "" {
+		f.def = def
+	}
+	return f
+}
+
+// where is the fault's location below base ("result.prompts[2].arguments").
+func (f *schemaFault) where(base string) string {
+	var b strings.Builder
+	b.WriteString(base)
+	for i := len(f.path) - 1; i >= 0; i-- {
+		b.WriteString(f.path[i])
+	}
+	return b.String()
+}
+
+// maxSchemaNesting bounds how deep validation follows a value: deeper
+// than this (a JSONValue nested without end), nothing more is judged.
+const maxSchemaNesting = 128
+
+// check validates v against n: nil, or the first fault.
+func (n *snode) check(v val, depth int) *schemaFault {
+	if depth > maxSchemaNesting {
+		return nil
+	}
+	if n.ref != nil {
+		if f := n.ref.check(v, depth+1); f != nil {
+			return f.in(n.ref.def)
+		}
+	}
+	if n.types != 0 && !typeAllows(n.types, v) {
+		return &schemaFault{want: typeWant(n.types), got: gotOf(v)}
+	}
+	if n.consts != nil && !constAllows(n.consts, v) {
+		return &schemaFault{want: constWant(n.consts), got: gotOf(v)}
+	}
+	var f *schemaFault
+	switch v.kind() {
+	case kObject:
+		f = n.object(v, depth)
+	case kArray:
+		f = n.array(v, depth)
+	case kNumber:
+		f = n.number(v)
+	}
+	if f != nil {
+		return f
+	}
+	for _, s := range n.allOf {
+		if f := s.check(v, depth+1); f != nil {
+			return f
+		}
+	}
+	if n.anyOf != nil {
+		return n.union(v, depth)
+	}
+	return nil
+}
+
+// object validates members against properties (or additionalProperties)
+// in one pass, then the required members.
+func (n *snode) object(v val, depth int) *schemaFault {
+	if n.props == nil && n.addl == nil {
+		return nil
+	}
+	var seen uint64
+	var fault *schemaFault
+	v.members(func(key []byte, m val) bool {
+		p, name := n.prop(key)
+		sub := n.addl
+		if p != nil {
+			seen |= p.bit
+			sub = p.node
+		}
+		if m.isNull() && (p == nil || p.bit == 0) {
+			return true // an optional member written as null reads as absent
+		}
+		if sub != nil {
+			if f := sub.check(m, depth+1); f != nil {
+				fault = f.at(memberSegment(name()))
+				return false
+			}
+		}
+		return true
+	})
+	if fault != nil {
+		return fault
+	}
+	for _, r := range n.required {
+		if p := n.props[r]; seen&p.bit == 0 {
+			want := "a value"
+			if p.node != nil {
+				if t := p.node.target(); t.def != "" {
+					want = t.def
+				} else if t.types != 0 {
+					want = typeWant(t.types)
+				} else if t.consts != nil {
+					want = constWant(t.consts)
+				}
+			}
+			return (&schemaFault{want: want + " (required)", got: "absent"}).at(memberSegment(r))
+		}
+	}
+	return nil
+}
+
+// prop looks a member's raw key up among the properties, without
+// allocating unless the key is escaped; name decodes the key for a message.
+func (n *snode) prop(key []byte) (*sprop, func() string) {
+	inner := key[1 : len(key)-1]
+	if bytes.IndexByte(inner, '\\') < 0 {
+		return n.props[string(inner)], func() string { return string(inner) }
+	}
+	s, _ := val(key).str()
+	return n.props[s], func() string { return s }
+}
+
+// array validates maxItems and every element against items.
+func (n *snode) array(v val, depth int) *schemaFault {
+	if n.items == nil && n.maxItems < 0 {
+		return nil
+	}
+	count := 0
+	var fault *schemaFault
+	v.elems(func(i int, e val) bool {
+		count++
+		if n.items != nil {
+			if f := n.items.check(e, depth+1); f != nil {
+				fault = f.at("[" + strconv.Itoa(i) + "]")
+				return false
+			}
+		}
+		return true
+	})
+	if fault == nil && n.maxItems >= 0 && count > n.maxItems {
+		fault = &schemaFault{want: "at most " + strconv.Itoa(n.maxItems) + " items", got: strconv.Itoa(count)}
+	}
+	return fault
+}
+
+// number validates minimum and maximum.
+func (n *snode) number(v val) *schemaFault {
+	if n.min == nil && n.max == nil {
+		return nil
+	}
+	x, ok := v.num()
+	switch {
+	case !ok:
+		return nil // beyond float64: not judged
+	case n.min != nil && x < *n.min:
+		return &schemaFault{want: "≥ " + strconv.FormatFloat(*n.min, 'g', -1, 64), got: gotOf(v)}
+	case n.max != nil && x > *n.max:
+		return &schemaFault{want: "≤ " + strconv.FormatFloat(*n.max, 'g', -1, 64), got: gotOf(v)}
+	}
+	return nil
+}
+
+// union validates an anyOf: valid when a branch is. On failure it blames
+// the one branch the discriminator names, or the branch whose fault lies
+// deepest, else names the branches.
+func (n *snode) union(v val, depth int) *schemaFault {
+	branches := n.anyOf
+	if n.disc != "" && v.isObject() {
+		if d, ok := v.get(n.disc).str(); ok {
+			if branches = n.byDisc[d]; branches == nil {
+				var want []any
+				for _, b := range n.anyOf {
+					want = append(want, b.target().props[n.disc].node.consts...)
+				}
+				return (&schemaFault{want: constWant(want), got: gotOf(v.get(n.disc))}).at("." + n.disc)
+			}
+		}
+	}
+	var best *schemaFault
+	tie := false
+	for _, b := range branches {
+		f := b.check(v, depth+1)
+		if f == nil {
+			return nil
+		}
+		switch {
+		case best == nil || len(f.path) > len(best.path):
+			best, tie = f, false
+		case len(f.path) == len(best.path):
+			tie = true
+		}
+	}
+	if len(branches) == 1 || !tie && len(best.path) > 0 {
+		return best
+	}
+	names := make([]string, 0, len(branches))
+	for _, b := range branches {
+		t := b.target()
+		switch {
+		case t.def != "":
+			names = append(names, t.def)
+		case t.types != 0:
+			names = append(names, typeWant(t.types))
+		default:
+			names = append(names, "a schema")
+		}
+	}
+	return &schemaFault{want: strings.Join(names, " | "), got: gotOf(v)}
+}
+
+// typeAllows reports whether v is of one of the types.
+func typeAllows(types uint8, v val) bool {
+	switch v.kind() {
+	case kObject:
+		return types&tObject != 0
+	case kArray:
+		return types&tArray != 0
+	case kString:
+		return types&tString != 0
+	case kNumber:
+		return types&tNumber != 0 || types&tInteger != 0 && v.isInteger()
+	case kBool:
+		return types&tBoolean != 0
+	case kNull:
+		return types&tNull != 0
+	}
+	return false
+}
+
+var typeNames = []string{"object", "array", "string", "number", "integer", "boolean", "null"}
+
+// typeWant names the types ("string or number").
+func typeWant(types uint8) string {
+	var names []string
+	for i, name := range typeNames {
+		if types&(1<<i) != 0 {
+			names = append(names, name)
+		}
+	}
+	return strings.Join(names, " or ")
+}
+
+// constAllows reports whether v equals one of the constants (strings,
+// numbers, booleans and null: what the MCP schemas hold).
+func constAllows(consts []any, v val) bool {
+	for _, c := range consts {
+		switch c := c.(type) {
+		case string:
+			if s, ok := v.str(); ok && s == c {
+				return true
+			}
+		case float64:
+			if x, ok := v.num(); ok && x == c {
+				return true
+			}
+		case bool:
+			if b, ok := v.boolean(); ok && b == c {
+				return true
+			}
+		case nil:
+			if v.isNull() {
+				return true
+			}
+		default:
+			return true // an object or array constant: not judged
+		}
+	}
+	return false
+}
+
+// constWant names the constants (`"text"`, `one of "a", "b"`), bounded.
+func constWant(consts []any) string {
+	var parts []string
+	for i, c := range consts {
+		if i == 8 {
+			parts = append(parts, "…")
+			break
+		}
+		b, _ := json.Marshal(c)
+		parts = append(parts, string(b))
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return "one of " + strings.Join(parts, ", ")
+}
+
+// gotOf says what came: its type, and for a scalar its value, bounded and
+// inert (it comes from the peer).
+func gotOf(v val) string {
+	switch v.kind() {
+	case kObject:
+		return "object"
+	case kArray:
+		return "array"
+	case kAbsent:
+		return "absent"
+	case kString:
+		s, _ := v.str()
+		return "string " + inertQuote(s)
+	}
+	return typeOfScalar(v) + " " + wire.VisibleString(v.text(), wire.Pictures)
+}
+
+func typeOfScalar(v val) string {
+	switch v.kind() {
+	case kBool:
+		return "boolean"
+	case kNull:
+		return "null"
+	}
+	return "number"
+}
+
+// inertQuote quotes s for a message: bounded, JSON-escaped, and with
+// what a terminal would act on (bidirectional overrides among it) shown.
+func inertQuote(s string) string {
+	if len(s) > 60 {
+		cut := 60
+		for cut > 0 && s[cut]&0xc0 == 0x80 {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	b, _ := json.Marshal(s)
+	return wire.VisibleString(string(b), wire.Pictures)
+}
+
+// memberSegment is the path segment of a member: .name when name reads as
+// an identifier, else ["name"], inert.
+func memberSegment(name string) string {
+	ident := name != ""
+	for i, c := range []byte(name) {
+		if !(c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			ident = false
+			break
+		}
+	}
+	if ident {
+		return "." + name
+	}
+	return "[" + inertQuote(name) + "]"
+}
