@@ -126,9 +126,13 @@ func frameAndPair(s []byte) {
 // frameAndJudge runs the framer and the judge, pairing answers with the
 // requests the way the session's fold does (by id in the other direction).
 // The stream is all server-to-client except the tools/call requests.
-func frameAndJudge(s []byte) int {
+func frameAndJudge(s []byte) int { return frameAndJudgeWith(s, true) }
+
+// frameAndJudgeWith is frameAndJudge with the schema judge on or off.
+func frameAndJudgeWith(s []byte, schemas bool) int {
 	f := wire.NewFramer(bytes.NewReader(s), wire.Options{})
 	j := New()
+	j.SetSchemas(schemas)
 	pending := map[wire.ID]*wire.Frame{}
 	n := 0
 	for {
@@ -218,6 +222,43 @@ func BenchmarkRulesRatio(b *testing.B) {
 	}
 	b.ReportMetric(float64(cpu[2]-cpu[1])/float64(cpu[0]), "rules/framer")
 	b.ReportMetric(float64(cpu[1]-cpu[0])/float64(cpu[0]), "pairing/framer")
+}
+
+// BenchmarkSchemaRatio alternates the judge's whole ingest (framer,
+// pairing and rules) without the schema judge and with it, over the same
+// bytes, and reports the schema judge's share of the ingest with it
+// ((with − without) / with; target: < 0.30) and what it adds as a fraction
+// of the framer's cost, measured as BenchmarkRulesRatio measures.
+func BenchmarkSchemaRatio(b *testing.B) {
+	s := realisticStream()
+	schemaOf(V20251125) // compiled once per process, as in a session: not the ingest's cost
+	phases := []func(){func() { frameOnly(s) }, func() { frameAndJudgeWith(s, false) }, func() { frameAndJudgeWith(s, true) }}
+	cpu := make([]time.Duration, len(phases))
+	const rounds = 4
+	for b.Loop() {
+		for i, phase := range phases {
+			runtime.GC()
+			c0 := cpuTime()
+			for range rounds {
+				phase()
+			}
+			runtime.GC()
+			cpu[i] += cpuTime() - c0
+		}
+	}
+	b.ReportMetric(float64(cpu[2]-cpu[1])/float64(cpu[2]), "schema/ingest")
+	b.ReportMetric(float64(cpu[2]-cpu[1])/float64(cpu[0]), "schema/framer")
+	b.ReportMetric(float64(cpu[1]-cpu[0])/float64(cpu[0]), "rules/framer")
+}
+
+// BenchmarkSchemaCompile compiles every revision's schema from its bytes:
+// what the first message of a revision costs once per process.
+func BenchmarkSchemaCompile(b *testing.B) {
+	for b.Loop() {
+		for _, rev := range []string{V20241105, V20250326, V20250618, V20251125, V20260728} {
+			compileRevision(rev)
+		}
+	}
 }
 
 // cpuTime is the CPU time (user + system) used by the process so far.

@@ -79,8 +79,12 @@ type Judge struct {
 	// by the request's era without re-reading the request.
 	eras map[*wire.Frame]Era
 
-	// noSchemas turns the schema judge off (see [Judge.SetSchemas]).
-	noSchemas bool
+	// noSchemas turns the schema judge off (see [Judge.SetSchemas]);
+	// schemaReqs remembers, of the requests in flight, the revision and
+	// task flag their answers are validated by, where they are not the
+	// session's version and no task.
+	noSchemas  bool
+	schemaReqs map[*wire.Frame]schemaReq
 
 	content contentSeen // what indexResult saw of the result being judged
 	block   obj         // scratch index of the content block being judged
@@ -113,6 +117,7 @@ func (j *Judge) reset() {
 	j.tasks = newTaskbook()
 	j.prompts = map[string][]string{}
 	j.eras = map[*wire.Frame]Era{}
+	j.schemaReqs = map[*wire.Frame]schemaReq{}
 	if !j.pinned {
 		j.era, j.version = EraUnknown, ""
 	}

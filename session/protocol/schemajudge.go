@@ -141,6 +141,9 @@ func compileRevision(rev string) *revisionSchema {
 	for _, n := range c.unions {
 		n.discriminate()
 	}
+	for _, n := range c.pending {
+		n.prune()
+	}
 	rs := &revisionSchema{rev: rev, defs: c.defs, methods: map[string]*snode{}, params: map[string]*snode{}, result: map[string]*snode{}}
 	rs.index(raw)
 	return rs
@@ -192,6 +195,9 @@ type schemaCompiler struct {
 	prefix string
 	defs   map[string]*snode
 	unions []*snode // the nodes with an anyOf, discriminated once all are compiled
+	// pending are the object nodes whose members' schemas are pruned
+	// (see prune) once every definition is compiled.
+	pending []*snode
 }
 
 // def compiles the definition name once; a reference to a definition being
@@ -247,6 +253,7 @@ func (c *schemaCompiler) fill(n *snode, s any) {
 			n.addl = c.node(a)
 		}
 	}
+	c.pending = append(c.pending, n)
 	if it, ok := m["items"]; ok {
 		n.items = c.node(it)
 	}
@@ -300,6 +307,32 @@ func (c *schemaCompiler) fillRequired(n *snode, m map[string]any) {
 }
 
 func asList(v any) []any { l, _ := v.([]any); return l }
+
+// free reports whether n allows anything (it constrains nothing, and
+// neither does a definition it names): validation need not look inside a
+// value it governs.
+func (n *snode) free() bool {
+	for ; n != nil; n = n.ref {
+		if n.types != 0 || n.props != nil || n.addl != nil || n.items != nil || n.maxItems >= 0 ||
+			n.consts != nil || n.min != nil || n.max != nil || n.anyOf != nil || n.allOf != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// prune drops the member schemas that allow anything, so that validation
+// steps over those members unread.
+func (n *snode) prune() {
+	if n.addl.free() {
+		n.addl = nil
+	}
+	for _, p := range n.props {
+		if p.node.free() {
+			p.node = nil
+		}
+	}
+}
 
 // target is the node a $ref-only node stands for.
 func (n *snode) target() *snode {

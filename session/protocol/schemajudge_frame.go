@@ -15,13 +15,18 @@ func (j *Judge) schemaFrame(in Input, msg val) {
 	var v val
 	switch f.Msg.Kind {
 	case wire.KindRequest, wire.KindNotification:
-		rev = j.schemaRevision(f.Msg.Method, msg)
+		// request and notification indexed the params already.
+		params := j.scratch.params.value()
+		if params == nil {
+			params = msg.open("params") // not an object
+		}
+		rev = j.schemaRevision(f, params)
 		rs := schemaOf(rev)
 		if rs == nil || rs.methods[f.Msg.Method] == nil {
 			return
 		}
 		def, base = rs.methods[f.Msg.Method].def, "params"
-		target, v = rs.params[f.Msg.Method], msg.get("params")
+		target, v = rs.params[f.Msg.Method], params
 		if target == nil || !v.present() && !required(rs.methods[f.Msg.Method], "params") {
 			return
 		}
@@ -30,7 +35,13 @@ func (j *Judge) schemaFrame(in Input, msg val) {
 			return // an answer to nothing known: no method to go by
 		}
 		method := in.Request.Msg.Method
-		rev = j.schemaRevision(method, body(in.Request))
+		req, ok := j.schemaReqs[in.Request]
+		if ok {
+			delete(j.schemaReqs, in.Request)
+		} else {
+			req.rev = j.version
+		}
+		rev = req.rev
 		if method == "initialize" && f.Msg.Kind == wire.KindResult {
 			if v, ok := msg.path("result", "protocolVersion").str(); ok && schemaOf(v) != nil {
 				rev = v // the version the server answers with is the one its result speaks
@@ -40,7 +51,7 @@ func (j *Judge) schemaFrame(in Input, msg val) {
 		if rs == nil || rs.methods[method] == nil {
 			return
 		}
-		target, def, base, v = rs.answerSchema(f, method, body(in.Request), msg)
+		target, def, base, v = rs.answerSchema(f, method, req.task, msg)
 	default:
 		return
 	}
@@ -48,10 +59,14 @@ func (j *Judge) schemaFrame(in Input, msg val) {
 		return
 	}
 	j.ran(famShapes)
-	fault := target.check(v, 0)
-	if fault == nil {
-		return
+	if fault := target.check(v, 0); fault != nil {
+		j.raiseSchema(f, fault, base, rev, def)
 	}
+}
+
+// raiseSchema raises schema-invalid for fault, unless a hand-written
+// finding on the frame already speaks for the member.
+func (j *Judge) raiseSchema(f *wire.Frame, fault *schemaFault, base, rev, def string) {
 	at := fault.where(base)
 	if coveredByRule(f, at) {
 		return
@@ -63,16 +78,23 @@ func (j *Judge) schemaFrame(in Input, msg val) {
 	f.Findings = append(f.Findings, wire.NewFinding("schema-invalid", text))
 }
 
+// A schemaReq is what the answer to a request needs to know of it: the
+// revision it was sent under and whether it asked for a task.
+type schemaReq struct {
+	rev  string
+	task bool
+}
+
 // answerSchema is the schema an answer to method is validated against:
 // the error object of an error, else the result of method (a task-created
 // result when the request asked for a task and the answer names one).
-func (rs *revisionSchema) answerSchema(f *wire.Frame, method string, request, msg val) (*snode, string, string, val) {
+func (rs *revisionSchema) answerSchema(f *wire.Frame, method string, task bool, msg val) (*snode, string, string, val) {
 	if f.Msg.Kind == wire.KindError {
-		return rs.err, "Error", "error", msg.get("error")
+		return rs.err, "Error", "error", msg.open("error")
 	}
-	result := msg.get("result")
+	result := msg.open("result")
 	target := rs.result[method]
-	if request.get("params").has("task") && result.has("task") && rs.defs["CreateTaskResult"] != nil {
+	if task && result.has("task") && rs.defs["CreateTaskResult"] != nil {
 		target = rs.defs["CreateTaskResult"]
 	}
 	if target == nil {
@@ -85,26 +107,37 @@ func (rs *revisionSchema) answerSchema(f *wire.Frame, method string, request, ms
 	return target, def, "result", result
 }
 
-// schemaRevision is the revision a request or notification of method
-// (msg) is judged by: its own _meta protocol version when it names one
-// linesman carries, server/discover's own revision, initialize's asked-for
-// version, else the session's version. "" when none is known: then the
-// schema judge says nothing.
-func (j *Judge) schemaRevision(method string, msg val) string {
-	params := msg.get("params")
+// schemaRevision is the revision a request or notification f (params)
+// is judged by: its own _meta protocol version when it names one linesman
+// carries, server/discover's own revision, initialize's asked-for version,
+// else the session's version. "" when none is known: then the schema judge
+// says nothing. A request's revision (and whether it asked for a task) is
+// remembered for its answer when it is not simply the session's.
+func (j *Judge) schemaRevision(f *wire.Frame, params val) string {
+	rev := j.version
 	if mv, ok := params.path("_meta", metaProtocolVersion).str(); ok && schemaOf(mv) != nil {
-		return mv
-	}
-	switch method {
-	case "server/discover":
-		return V20260728
-	case "initialize":
-		if v, ok := params.get("protocolVersion").str(); ok && schemaOf(v) != nil {
-			return v
+		rev = mv
+	} else {
+		switch f.Msg.Method {
+		case "server/discover":
+			rev = V20260728
+		case "initialize":
+			rev = ""
+			if v, ok := params.get("protocolVersion").str(); ok && schemaOf(v) != nil {
+				rev = v
+			}
 		}
-		return ""
 	}
-	return j.version
+	if f.Msg.Kind == wire.KindRequest {
+		task := params.has("task")
+		if rev != j.version || task || f.Msg.Method == "initialize" {
+			if len(j.schemaReqs) >= maxPending {
+				clear(j.schemaReqs) // requests never answered
+			}
+			j.schemaReqs[f] = schemaReq{rev, task}
+		}
+	}
+	return rev
 }
 
 // required reports whether the definition n requires the member name.

@@ -45,32 +45,90 @@ const maxSchemaNesting = 128
 
 // check validates v against n: nil, or the first fault.
 func (n *snode) check(v val, depth int) *schemaFault {
+	_, f := n.scan(v, 0, depth)
+	return f
+}
+
+// scan validates the value that starts at b[i] against n in one pass over
+// its bytes, and returns the index just past it with the first fault (nil
+// when valid): a member or element whose schema allows anything is
+// stepped over unread, the others are validated as they are read.
+func (n *snode) scan(b []byte, i, depth int) (int, *schemaFault) {
 	if depth > maxSchemaNesting {
-		return nil
+		return skipValue(b, i), nil
 	}
+	end := -1
 	if n.ref != nil {
-		if f := n.ref.check(v, depth+1); f != nil {
-			return f.in(n.ref.def)
+		e, f := n.ref.scan(b, i, depth+1)
+		if f != nil {
+			return e, f.in(n.ref.def)
 		}
+		end = e
 	}
-	if n.types != 0 && !typeAllows(n.types, v) {
-		return &schemaFault{want: typeWant(n.types), got: gotOf(v)}
+	if n.pureUnion() {
+		return n.unionScan(b, i, depth)
 	}
-	if n.consts != nil && !constAllows(n.consts, v) {
-		return &schemaFault{want: constWant(n.consts), got: gotOf(v)}
+	v := val(b[i:])
+	if n.types != 0 && !typeAllows(n.types, v[:min(len(v), 1)], b, i) {
+		return skipValue(b, i), &schemaFault{want: typeWant(n.types), got: gotOf(val(b[i:skipValue(b, i)]))}
 	}
 	var f *schemaFault
 	switch v.kind() {
 	case kObject:
-		f = n.object(v, depth)
+		end, f = n.object(b, i, depth)
 	case kArray:
-		f = n.array(v, depth)
-	case kNumber:
-		f = n.number(v)
+		end, f = n.array(b, i, depth)
+	default:
+		if end < 0 {
+			end = skipValue(b, i)
+		}
+		f = n.scalar(val(b[i:end]))
 	}
 	if f != nil {
-		return f
+		return end, f
 	}
+	if n.allOf != nil || n.anyOf != nil {
+		f = n.combined(val(b[i:end]), depth)
+	}
+	return end, f
+}
+
+// pureUnion reports whether n is an anyOf and nothing else.
+func (n *snode) pureUnion() bool {
+	return n.anyOf != nil && n.ref == nil && n.types == 0 && n.props == nil && n.addl == nil &&
+		n.items == nil && n.maxItems < 0 && n.consts == nil && n.min == nil && n.max == nil && n.allOf == nil
+}
+
+// unionScan validates a pure anyOf in one pass when the discriminator (or
+// the first branch) decides it, and returns the value's end.
+func (n *snode) unionScan(b []byte, i, depth int) (int, *schemaFault) {
+	branches := n.anyOf
+	if n.disc != "" && b[i] == '{' {
+		if d, ok := val(b[i:]).get(n.disc).str(); ok && len(n.byDisc[d]) == 1 {
+			return n.byDisc[d][0].scan(b, i, depth+1)
+		}
+	}
+	end, f := branches[0].scan(b, i, depth+1)
+	if f == nil {
+		return end, nil
+	}
+	end = skipValue(b, i)
+	return end, n.union(val(b[i:end]), depth)
+}
+
+// scalar validates a string, number, boolean or null.
+func (n *snode) scalar(v val) *schemaFault {
+	if n.consts != nil && !constAllows(n.consts, v) {
+		return &schemaFault{want: constWant(n.consts), got: gotOf(v)}
+	}
+	if v.kind() == kNumber {
+		return n.number(v)
+	}
+	return nil
+}
+
+// combined validates allOf and anyOf (a second pass over the value).
+func (n *snode) combined(v val, depth int) *schemaFault {
 	for _, s := range n.allOf {
 		if f := s.check(v, depth+1); f != nil {
 			return f
@@ -82,85 +140,121 @@ func (n *snode) check(v val, depth int) *schemaFault {
 	return nil
 }
 
-// object validates members against properties (or additionalProperties)
-// in one pass, then the required members.
-func (n *snode) object(v val, depth int) *schemaFault {
+// object validates the members against properties (or
+// additionalProperties) as it reads them, then the required members.
+func (n *snode) object(b []byte, i, depth int) (int, *schemaFault) {
 	if n.props == nil && n.addl == nil {
-		return nil
+		return skipValue(b, i), nil
 	}
 	var seen uint64
-	var fault *schemaFault
-	v.members(func(key []byte, m val) bool {
-		p, name := n.prop(key)
+	i = skipSpace(b, i+1)
+	for i < len(b) && b[i] == '"' {
+		ke := skipString(b, i)
+		key := b[i:ke]
+		i = skipSpace(b, ke)
+		if i >= len(b) || b[i] != ':' {
+			break
+		}
+		i = skipSpace(b, i+1)
+		p := n.prop(key)
 		sub := n.addl
 		if p != nil {
 			seen |= p.bit
 			sub = p.node
 		}
-		if m.isNull() && (p == nil || p.bit == 0) {
-			return true // an optional member written as null reads as absent
-		}
-		if sub != nil {
-			if f := sub.check(m, depth+1); f != nil {
-				fault = f.at(memberSegment(name()))
-				return false
+		if sub == nil || b[i] == 'n' && (p == nil || p.bit == 0) {
+			i = skipValue(b, i) // anything goes; an optional null reads as absent
+		} else {
+			e, f := sub.scan(b, i, depth+1)
+			if f != nil {
+				return e, f.at(memberSegment(keyName(key)))
 			}
+			i = e
 		}
-		return true
-	})
-	if fault != nil {
-		return fault
+		i = skipSpace(b, i)
+		if i < len(b) && b[i] == ',' {
+			i = skipSpace(b, i+1)
+		}
 	}
+	if i < len(b) && b[i] == '}' {
+		i++
+	}
+	return i, n.missing(seen)
+}
+
+// missing is the fault of the first required member not seen, or nil.
+func (n *snode) missing(seen uint64) *schemaFault {
 	for _, r := range n.required {
-		if p := n.props[r]; seen&p.bit == 0 {
-			want := "a value"
-			if p.node != nil {
-				if t := p.node.target(); t.def != "" {
-					want = t.def
-				} else if t.types != 0 {
-					want = typeWant(t.types)
-				} else if t.consts != nil {
-					want = constWant(t.consts)
-				}
-			}
-			return (&schemaFault{want: want + " (required)", got: "absent"}).at(memberSegment(r))
+		p := n.props[r]
+		if seen&p.bit != 0 {
+			continue
 		}
+		want := "a value"
+		if p.node != nil {
+			if t := p.node.target(); t.def != "" {
+				want = t.def
+			} else if t.types != 0 {
+				want = typeWant(t.types)
+			} else if t.consts != nil {
+				want = constWant(t.consts)
+			}
+		}
+		return (&schemaFault{want: want + " (required)", got: "absent"}).at(memberSegment(r))
 	}
 	return nil
 }
 
-// prop looks a member's raw key up among the properties, without
-// allocating unless the key is escaped; name decodes the key for a message.
-func (n *snode) prop(key []byte) (*sprop, func() string) {
+// prop looks a member's raw key (with its quotes) up among the
+// properties, without allocating unless the key is escaped.
+func (n *snode) prop(key []byte) *sprop {
 	inner := key[1 : len(key)-1]
 	if bytes.IndexByte(inner, '\\') < 0 {
-		return n.props[string(inner)], func() string { return string(inner) }
+		return n.props[string(inner)]
 	}
 	s, _ := val(key).str()
-	return n.props[s], func() string { return s }
+	return n.props[s]
 }
 
-// array validates maxItems and every element against items.
-func (n *snode) array(v val, depth int) *schemaFault {
+// keyName decodes a raw key for a message.
+func keyName(key []byte) string {
+	s, ok := val(key).str()
+	if !ok {
+		return string(key)
+	}
+	return s
+}
+
+// array validates every element against items as it reads them, and
+// maxItems.
+func (n *snode) array(b []byte, i, depth int) (int, *schemaFault) {
 	if n.items == nil && n.maxItems < 0 {
-		return nil
+		return skipValue(b, i), nil
 	}
 	count := 0
-	var fault *schemaFault
-	v.elems(func(i int, e val) bool {
-		count++
+	i = skipSpace(b, i+1)
+	for i < len(b) && b[i] != ']' {
 		if n.items != nil {
-			if f := n.items.check(e, depth+1); f != nil {
-				fault = f.at("[" + strconv.Itoa(i) + "]")
-				return false
+			e, f := n.items.scan(b, i, depth+1)
+			if f != nil {
+				return e, f.at("[" + strconv.Itoa(count) + "]")
 			}
+			i = e
+		} else {
+			i = skipValue(b, i)
 		}
-		return true
-	})
-	if fault == nil && n.maxItems >= 0 && count > n.maxItems {
-		fault = &schemaFault{want: "at most " + strconv.Itoa(n.maxItems) + " items", got: strconv.Itoa(count)}
+		count++
+		i = skipSpace(b, i)
+		if i < len(b) && b[i] == ',' {
+			i = skipSpace(b, i+1)
+		}
 	}
-	return fault
+	if i < len(b) && b[i] == ']' {
+		i++
+	}
+	if n.maxItems >= 0 && count > n.maxItems {
+		return i, &schemaFault{want: "at most " + strconv.Itoa(n.maxItems) + " items", got: strconv.Itoa(count)}
+	}
+	return i, nil
 }
 
 // number validates minimum and maximum.
@@ -228,9 +322,10 @@ func (n *snode) union(v val, depth int) *schemaFault {
 	return &schemaFault{want: strings.Join(names, " | "), got: gotOf(v)}
 }
 
-// typeAllows reports whether v is of one of the types.
-func typeAllows(types uint8, v val) bool {
-	switch v.kind() {
+// typeAllows reports whether the value whose first byte is first (at b[i])
+// is of one of the types.
+func typeAllows(types uint8, first val, b []byte, i int) bool {
+	switch first.kind() {
 	case kObject:
 		return types&tObject != 0
 	case kArray:
@@ -238,7 +333,7 @@ func typeAllows(types uint8, v val) bool {
 	case kString:
 		return types&tString != 0
 	case kNumber:
-		return types&tNumber != 0 || types&tInteger != 0 && v.isInteger()
+		return types&tNumber != 0 || types&tInteger != 0 && val(b[i:skipValue(b, i)]).isInteger()
 	case kBool:
 		return types&tBoolean != 0
 	case kNull:
