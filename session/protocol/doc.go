@@ -12,7 +12,8 @@
 // frame and keeps only the conversational state the rules need (capabilities
 // declared by each side, tools and their schemas, cursors issued, rounds of
 // input_required, subscriptions, log levels asked for). It starts no
-// goroutines, does no I/O and imports only wire; the session runs it
+// goroutines, does no I/O and imports only wire (and the embedded MCP
+// schemas, third_party/mcp-schema); the session runs it
 // live, on view and export, on captures and on foreign logs, through the
 // same fold. Every code it raises is a registry entry in wire
 // (registry_protocol.go) with its clause; Coverage says, per rule family,
@@ -26,4 +27,10 @@
 // is "not checked", never a finding. It loads nothing (MCP forbids
 // dereferencing network $refs by default), costs nothing at start-up, and
 // compiles each distinct schema once, when its listing arrives.
+//
+// Every message is also validated against the published JSON schema of its
+// revision (schemajudge*.go: schema-invalid), on the bytes, with the
+// definitions compiled once per revision on first use; a fault a
+// hand-written rule already names is not repeated, and where schema.json is
+// stricter than schema.ts, schema.ts wins.
 package protocol

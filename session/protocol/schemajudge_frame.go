@@ -179,6 +179,8 @@ var ruleCovers = map[string][]string{
 	"input-required-empty":                {"result"},
 	"request-state-misused":               {"result"},
 	"log-without-level":                   {"params.level"},
+	"input-request-unknown-method":        {"result.inputRequests"},
+	"input-required-unsupported-method":   {"result"},
 }
 
 // coveredByRule reports whether a finding already on the frame speaks for
