@@ -147,7 +147,6 @@ func (m *Multi) WriteJUnit(w io.Writer, opt CIOptions) error {
 		doc.Tests += suite.Tests
 		doc.Failures += suite.Failures
 		doc.Errors += suite.Errors
-		doc.Skipped += suite.Skipped
 		doc.Suites = append(doc.Suites, suite)
 	}
 	return writeJUnitDoc(w, doc)
