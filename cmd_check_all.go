@@ -134,6 +134,9 @@ func validateAll(flags *commonFlags, all *allFlags, rest []string) error {
 	case flags.logFile != "":
 		return fmt.Errorf("--log records one server: with --all, check the server by NAME to log it")
 	case flags.capture != "":
+		if st, err := os.Stat(flags.capture); err == nil && !st.IsDir() {
+			return fmt.Errorf("--capture %s: with --all, a directory for one capture per server (DIR/NAME.jsonl), not a file", flags.capture)
+		}
 		if err := os.MkdirAll(flags.capture, 0o755); err != nil {
 			return fmt.Errorf("--capture %s: with --all, a directory for one capture per server: %v", flags.capture, err)
 		}
