@@ -21,6 +21,11 @@ type CIOptions struct {
 	ConfigFile string
 	// Seconds is how long the run took, for JUnit's time attributes.
 	Seconds float64
+	// Recording is the capture the run was recorded to, when there was
+	// one and no ConfigFile: each SARIF result points at it, at the line
+	// FrameLines gives its frame (a frame's seq to its line), else line 1.
+	Recording  string
+	FrameLines map[uint64]int
 	// FailOn is the --fail-on level in effect ("" is "error"): a JUnit
 	// test case fails exactly when its findings fail the run.
 	FailOn string
@@ -167,7 +172,24 @@ func (r *Report) WriteSARIF(w io.Writer, opt CIOptions) error {
 		Results:     r.sarifResults(r.sarifLocation(opt.ConfigFile, 1), index, "", opt.FailOn),
 		Properties:  map[string]any{"era": r.Era, "protocolVersion": r.ProtocolVersion, "serverInfo": r.ServerInfo, "mode": r.Mode},
 	}
+	if opt.ConfigFile == "" && opt.Recording != "" {
+		r.pointAtRecording(run.Results, opt)
+	}
 	return writeSARIF(w, run)
+}
+
+// pointAtRecording points each result at the recording: the line of the
+// frame its finding points at, else line 1 (findings of no frame).
+func (r *Report) pointAtRecording(results []sarifResult, opt CIOptions) {
+	for i := range results {
+		line := 1
+		if seq, ok := results[i].Properties["seq"].(uint64); ok && opt.FrameLines[seq] > 0 {
+			line = opt.FrameLines[seq]
+		}
+		loc := results[i].Locations[0]
+		loc.PhysicalLocation = &sarifPhysical{ArtifactLocation: sarifArtifact{URI: fileURI(opt.Recording)}, Region: &sarifRegion{StartLine: line}}
+		results[i].Locations = []sarifLocation{loc}
+	}
 }
 
 // writeSARIF writes a SARIF log of one run, indented and inert.
