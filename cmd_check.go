@@ -309,7 +309,7 @@ func runHeadlessWithin(mode string, flags *commonFlags, cfg session.Config, stdo
 		err = rep.WriteText(stdout) // a server that never started has said why on stderr
 	}
 	if err == nil {
-		err = flags.ci.write(rep)
+		err = flags.ci.write(rep, flags.capture)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "linesman %s: writing the report: %v\n", mode, err)

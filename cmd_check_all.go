@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -129,8 +131,15 @@ func validateAll(flags *commonFlags, all *allFlags, rest []string) error {
 		return fmt.Errorf("--all checks every server of a config: give --config FILE")
 	case len(rest) > 0:
 		return fmt.Errorf("--all checks every server of %s: give no NAME or command (%q)", all.config, rest[0])
-	case flags.capture != "" || flags.logFile != "":
-		return fmt.Errorf("--capture and --log record one server: with --all, check the server by NAME to record it")
+	case flags.logFile != "":
+		return fmt.Errorf("--log records one server: with --all, check the server by NAME to log it")
+	case flags.capture != "":
+		if st, err := os.Stat(flags.capture); err == nil && !st.IsDir() {
+			return fmt.Errorf("--capture %s: with --all, a directory for one capture per server (DIR/NAME.jsonl), not a file", flags.capture)
+		}
+		if err := os.MkdirAll(flags.capture, 0o755); err != nil {
+			return fmt.Errorf("--capture %s: with --all, a directory for one capture per server: %v", flags.capture, err)
+		}
 	case all.parallel < 1:
 		return fmt.Errorf("--parallel %d: want at least 1", all.parallel)
 	case all.serverTimeout <= 0:
@@ -176,6 +185,16 @@ func checkEntry(ctx context.Context, e serverEntry, flags *commonFlags, limit ti
 		res.Status, res.Report, res.ExitStatus = "failed", &rep, exitFindings
 		return res
 	}
+	if flags.capture != "" { // --all's --capture DIR: one capture per server
+		one := *flags
+		one.capture = filepath.Join(flags.capture, captureFileName(e.name))
+		if err := checkCaptureTarget(one.capture); err != nil {
+			rep := report.FromLog(eventlog.NewLog(0), nil, report.Meta{Mode: "check", Command: e.command, Error: err.Error()})
+			res.Status, res.Report, res.ExitStatus = "failed", &rep, exitFindings
+			return res
+		}
+		flags = &one
+	}
 	cfg := sessionConfig(flags, e.command)
 	cfg.Env = append(append([]string{}, e.env...), flags.env...) // the user's -e win
 	if flags.cwd == "" {
@@ -192,6 +211,17 @@ func checkEntry(ctx context.Context, e serverEntry, flags *commonFlags, limit ti
 		res.Status = "failed"
 	}
 	return res
+}
+
+// unsafeInName are the characters of an entry's name a capture's file
+// name does not keep.
+var unsafeInName = regexp.MustCompile(`[^A-Za-z0-9._-]`)
+
+// captureFileName is the file of a server's capture under --all's
+// --capture DIR: its name, each character other than a letter, digit,
+// '.', '_' or '-' made '_', and ".jsonl".
+func captureFileName(name string) string {
+	return strings.TrimLeft(unsafeInName.ReplaceAllString(name, "_"), ".") + ".jsonl"
 }
 
 // loadServers reads the servers of all.config: a host's config file, or a

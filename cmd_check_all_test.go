@@ -176,8 +176,9 @@ func TestCheckAllPlainList(t *testing.T) {
 // quoteShell quotes s for a POSIX shell (and the plain list).
 func quoteShell(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
-// TestCheckAllUsage: --all without --config, with a NAME, with --capture,
-// and a list that does not parse are usage errors saying why.
+// TestCheckAllUsage: --all without --config, with a NAME, with --log,
+// with --capture naming a file (it takes a directory), and a list that
+// does not parse are usage errors saying why.
 func TestCheckAllUsage(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "bad.list")
 	os.WriteFile(bad, []byte("one 'unterminated\n"), 0o600)
@@ -188,7 +189,8 @@ func TestCheckAllUsage(t *testing.T) {
 	}{
 		{[]string{"check", "--all"}, "--config FILE"},
 		{[]string{"check", "--config", config, "--all", "good"}, "give no NAME"},
-		{[]string{"check", "--config", config, "--all", "--capture", "x.jsonl"}, "--capture"},
+		{[]string{"check", "--config", config, "--all", "--log", "x.log"}, "--log"},
+		{[]string{"check", "--config", config, "--all", "--capture", bad}, "not a file"},
 		{[]string{"check", "--config", config, "--all", "--parallel", "0"}, "--parallel"},
 		{[]string{"check", "--config", bad, "--all"}, "bad.list:1"},
 	} {

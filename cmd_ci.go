@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 
+	"linesman/capture"
 	"linesman/session/report"
 )
 
@@ -36,8 +37,18 @@ func (c *ciFlags) register(fs *flag.FlagSet) {
 
 // write writes the report files asked for. Each is written whole to a
 // temporary file beside it and renamed, so a reader never sees half.
-func (c *ciFlags) write(rep *report.Report) error {
+// recording is the capture the run was recorded to ("" for none): SARIF
+// results point at the lines of their frames in it, when no config
+// entry is theirs.
+func (c *ciFlags) write(rep *report.Report, recording string) error {
 	opt := report.CIOptions{ConfigFile: c.origin, Seconds: rep.Seconds, FailOn: c.failOn}
+	if c.sarif != "" && c.origin == "" && recording != "" {
+		lines, err := capture.FrameLines(recording)
+		if err != nil {
+			return fmt.Errorf("%s: reading the capture's lines: %w", c.sarif, err)
+		}
+		opt.Recording, opt.FrameLines = recording, lines
+	}
 	for _, out := range []struct {
 		path  string
 		write func(io.Writer, report.CIOptions) error

@@ -6,6 +6,7 @@ package main
 import (
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -173,5 +174,52 @@ func TestCIHelpHidesInternalFlags(t *testing.T) {
 				t.Errorf("%s --help does not list %s", mode, f)
 			}
 		}
+	}
+}
+
+// TestSARIFPointsAtTheCapturedFrame: a single server recorded with
+// --capture (no config entry): each SARIF result of a frame points at the
+// capture, at the line that frame's record is on.
+func TestSARIFPointsAtTheCapturedFrame(t *testing.T) {
+	dir := t.TempDir()
+	capPath, sp := filepath.Join(dir, "run.jsonl"), filepath.Join(dir, "out.sarif")
+	runBinary(t, nil, append([]string{"check", "--capture", capPath, "--sarif", sp}, fakeServerArgs("headless-stray-start")...)...)
+	var s struct {
+		Runs []struct {
+			Results []struct {
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI string } `json:"artifactLocation"`
+						Region           struct{ StartLine int }
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+				Properties map[string]any `json:"properties"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	sb, _ := os.ReadFile(sp)
+	if err := json.Unmarshal(sb, &s); err != nil || len(s.Runs) != 1 {
+		t.Fatalf("%v\n%s", err, sb)
+	}
+	records, _ := os.ReadFile(capPath)
+	lines := strings.Split(string(records), "\n")
+	framed := 0
+	for _, r := range s.Runs[0].Results {
+		pl := r.Locations[0].PhysicalLocation
+		if !strings.HasSuffix(pl.ArtifactLocation.URI, "run.jsonl") {
+			t.Errorf("a result points at %s, not the capture", pl.ArtifactLocation.URI)
+			continue
+		}
+		seq, ok := r.Properties["seq"].(float64)
+		if !ok {
+			continue
+		}
+		framed++
+		if n := pl.Region.StartLine; n < 1 || n > len(lines) || !strings.Contains(lines[n-1], fmt.Sprintf(`"type":"frame","seq":%d,`, int(seq))) {
+			t.Errorf("the result of frame %d points at line %d", int(seq), n)
+		}
+	}
+	if framed == 0 {
+		t.Fatalf("no result of a frame:\n%s", sb)
 	}
 }

@@ -20,8 +20,9 @@ Usage:
 A and B are each a capture (check --capture, the inspector's, a tap's), a
 recorded conversation linesman reads (a Claude Desktop MCP log, an mcpsnoop
 log, JSON Lines of {dir, message}, a transcript of "> " and "< " lines) or a
-JSON report of check (--json). B is
-the newer. It lists:
+JSON report of check (--json); or both are JSON reports of check --all,
+compared server by server (matched by the entry's name). B is the newer.
+It lists:
 
   definitions  tools, prompts and resources added, removed or changed:
                schemas compared structurally (key order and spacing do not
@@ -30,9 +31,14 @@ the newer. It lists:
                instructions (tool-description-changed).
   findings     codes raised in B and not in A (new), more or fewer often,
                or no more (fixed)
-  latency      the median time of the client's requests per method, A → B
+  latency      the time of the client's requests per method from every
+               sample: median, p95 and count of each side, the median's
+               shift, and "within noise" when the shift is no larger than
+               2 ms, either side's spread (p95 - median), or, with fewer
+               than 5 samples a side, a doubling
 
-Breaking changes (marked !): a tool, prompt or resource removed; a tool's
+Breaking changes (marked !): a tool, prompt or resource removed (under
+--all, a server gone from B's config too); a tool's
 inputSchema changed so that arguments valid against A may be refused (a
 property removed or retyped, a new required property, an enum narrowed or
 added, a constraint added or changed, additionalProperties closed); a prompt
@@ -60,16 +66,31 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "linesman diff: give two sessions, A and B (captures or check --json reports); see linesman diff --help")
 		return exitUsage
 	}
-	var reps [2]*report.Report
+	var sides [2]diffSide
 	for i, path := range files {
-		r, err := readSession(path)
+		side, err := readSession(path)
 		if err != nil {
 			fmt.Fprintf(stderr, "linesman diff: %s\n", wire.VisibleString(err.Error(), wire.Pictures))
 			return exitUsage
 		}
-		reps[i] = r
+		sides[i] = side
 	}
-	d := report.DiffReports(files[0], files[1], reps[0], reps[1])
+	if (sides[0].all == nil) != (sides[1].all == nil) {
+		fmt.Fprintln(stderr, "linesman diff: one side is a report of check --all, the other one server's session: give two --all reports (compared server by server), or two sessions of one server")
+		return exitUsage
+	}
+	var d interface {
+		WriteJSON(io.Writer) error
+		WriteText(io.Writer) error
+	}
+	breaking := false
+	if sides[0].all != nil {
+		md := report.DiffMulti(files[0], files[1], sides[0].all, sides[1].all)
+		d, breaking = &md, md.Breaking
+	} else {
+		one := report.DiffReports(files[0], files[1], sides[0].one, sides[1].one)
+		d, breaking = &one, one.Breaking
+	}
 	var err error
 	if *jsonOut {
 		err = d.WriteJSON(stdout)
@@ -80,39 +101,51 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "linesman diff: %v\n", err)
 		return exitFindings
 	}
-	if *exitCode && d.Breaking {
+	if *exitCode && breaking {
 		return exitFindings
 	}
 	return exitOK
 }
 
+// diffSide is one side of a diff: one server's report, or a check --all
+// report of many.
+type diffSide struct {
+	one *report.Report
+	all *report.Multi
+}
+
 // readSession reads one side of a diff: a JSON report of check (one JSON
-// object with "linesman" and "findings"), or anything capture.Open reads,
-// folded into a report as check --from would.
-func readSession(path string) (*report.Report, error) {
+// object with "linesman" and "findings"), of check --all (mode
+// "check-all"), or anything capture.Open reads, folded into a report as
+// check --from would.
+func readSession(path string) (diffSide, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return diffSide{}, err
 	}
 	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && trimmed[0] == '{' {
 		var probe map[string]json.RawMessage
 		if json.Unmarshal(trimmed, &probe) == nil {
 			if string(probe["mode"]) == `"check-all"` {
-				return nil, fmt.Errorf("%s: a report of check --all; diff compares two sessions of one server (give each server's report)", path)
+				var m report.Multi
+				if err := json.Unmarshal(trimmed, &m); err != nil {
+					return diffSide{}, fmt.Errorf("%s: a check --all report that does not decode: %v", path, err)
+				}
+				return diffSide{all: &m}, nil
 			}
 			if probe["linesman"] != nil && probe["findings"] != nil {
 				var r report.Report
 				if err := json.Unmarshal(trimmed, &r); err != nil {
-					return nil, fmt.Errorf("%s: a JSON report that does not decode: %v", path, err)
+					return diffSide{}, fmt.Errorf("%s: a JSON report that does not decode: %v", path, err)
 				}
-				return &r, nil
+				return diffSide{one: &r}, nil
 			}
 		}
 	}
 	c, err := capture.Open(path)
 	if err != nil {
-		return nil, err
+		return diffSide{}, err
 	}
 	r := report.FromLog(c.Log, c.Tracker, report.Meta{Mode: "diff", Command: c.Header.Command})
-	return &r, nil
+	return diffSide{one: &r}, nil
 }

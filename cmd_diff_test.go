@@ -5,8 +5,10 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -108,11 +110,13 @@ func TestDiffJSONReports(t *testing.T) {
 	}
 }
 
-// TestDiffUsage: one file, a missing file and a --all report are refused.
+// TestDiffUsage: one file, a missing file, and a --all report against one
+// server's report are refused.
 func TestDiffUsage(t *testing.T) {
-	all := filepath.Join(t.TempDir(), "all.json")
+	all, one := filepath.Join(t.TempDir(), "all.json"), filepath.Join(t.TempDir(), "one.json")
 	writeFile(t, all, []byte(`{"linesman":"0.1.0","mode":"check-all","servers":[]}`))
-	for _, args := range [][]string{{"diff", "one"}, {"diff", "/nonexistent/a", "/nonexistent/b"}, {"diff", all, all}} {
+	writeFile(t, one, []byte(`{"linesman":"0.1.0","mode":"check","findings":[]}`))
+	for _, args := range [][]string{{"diff", "one"}, {"diff", "/nonexistent/a", "/nonexistent/b"}, {"diff", all, one}, {"diff", one, all}} {
 		if status, _, errOut := runBinary(t, nil, args...); status != exitUsage || len(errOut) == 0 {
 			t.Errorf("%v: status %d, stderr %s", args, status, errOut)
 		}
@@ -123,5 +127,65 @@ func writeFile(t *testing.T, path string, data []byte) {
 	t.Helper()
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// driftEntry is a config entry running the drift fake server with tools.
+func driftEntry(name, tools string) string {
+	return quoteJSON(name) + `: {"command": ` + quoteJSON(testBinary) + `, "args": ["-test.run=^$"], "env": {"LINESMAN_FAKE_SERVER": "drift", "DRIFT_TOOLS": ` + quoteJSON(tools) + `, "DRIFT_PROMPTS": "[]"}}`
+}
+
+// TestDiffCheckAllReports: two check --all --json reports are compared
+// server by server, matched by name: a server in both gets its own diff
+// (its tool removed is breaking), one gone from B is breaking, one new in
+// B is named; --exit-code fails.
+func TestDiffCheckAllReports(t *testing.T) {
+	var reps [2]string
+	for i, entries := range [][]string{
+		{driftEntry("docs", driftToolsA), driftEntry("gone", driftToolsA)},
+		{driftEntry("docs", driftToolsB), driftEntry("fresh", driftToolsB)},
+	} {
+		config := filepath.Join(t.TempDir(), ".mcp.json")
+		writeFile(t, config, []byte(`{"mcpServers": {`+strings.Join(entries, ",\n")+`}}`))
+		_, out, errOut := runBinary(t, nil, "check", "--config", config, "--all", "--json")
+		reps[i] = filepath.Join(t.TempDir(), "all.json")
+		writeFile(t, reps[i], out)
+		if !strings.Contains(string(out), `"check-all"`) {
+			t.Fatalf("not a check --all report:\n%s\n%s", out, errOut)
+		}
+	}
+	status, out, errOut := runBinary(t, nil, "diff", "--json", "--exit-code", reps[0], reps[1])
+	var d struct {
+		Breaking bool
+		Servers  []struct {
+			Name, Status string
+			Diff         *struct {
+				Definitions []struct{ Code, Name string }
+				Latency     []struct {
+					Method string
+					ACount int
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(out, &d); err != nil {
+		t.Fatalf("not JSON: %v\n%s\n%s", err, out, errOut)
+	}
+	got := map[string]string{}
+	for _, s := range d.Servers {
+		got[s.Name] = s.Status
+		if s.Name == "docs" && (s.Diff == nil || !strings.Contains(fmt.Sprint(s.Diff.Definitions), "tool-removed delete_page") || len(s.Diff.Latency) == 0) {
+			t.Errorf("docs: no diff of its own, or no tool-removed: %+v", s.Diff)
+		}
+	}
+	want := map[string]string{"docs": "compared", "gone": "only-in-a", "fresh": "only-in-b"}
+	if status != 1 || !d.Breaking || !reflect.DeepEqual(got, want) {
+		t.Errorf("status %d, breaking %v, servers %v, want %v\n%s", status, d.Breaking, got, want, out)
+	}
+	_, text, _ := runBinary(t, nil, "diff", reps[0], reps[1])
+	for _, w := range []string{"══ docs ══", "tool-removed", "only in A", "within noise", "p95"} {
+		if !strings.Contains(string(text), w) {
+			t.Errorf("no %q in the text diff:\n%s", w, text)
+		}
 	}
 }

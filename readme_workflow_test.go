@@ -1,10 +1,12 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -27,53 +29,188 @@ func readmeWorkflow(t *testing.T) string {
 	return ""
 }
 
-// TestReadmeWorkflowIsComplete: the recipe is a workflow GitHub accepts
-// (a name, the events it runs on, jobs; spaces, never tabs), its actions
-// are pinned to a major version and code scanning's upload is v4.
+// workflowKeys are the keys GitHub accepts at the top of a workflow, and
+// in a step.
+var (
+	workflowKeys = []string{"name", "run-name", "on", "permissions", "env", "defaults", "concurrency", "jobs"}
+	stepKeys     = []string{"id", "if", "name", "uses", "run", "shell", "with", "env", "continue-on-error", "timeout-minutes", "working-directory"}
+	pinnedAction = regexp.MustCompile(`^[\w.-]+/[\w./-]+@v\d+$`)
+)
+
+// workflowSteps checks a parsed workflow as a workflow linter would (the
+// top-level keys GitHub knows, an "on" and jobs, each job a runner and
+// steps, each step known keys and exactly one of uses and run, every
+// action pinned to a major version) and returns its jobs' steps.
+func workflowSteps(wf *yamlMap) ([]*yamlMap, error) {
+	for _, k := range wf.keys {
+		if !slices.Contains(workflowKeys, k) {
+			return nil, fmt.Errorf("unknown top-level key %q", k)
+		}
+	}
+	if _, ok := wf.get("on"); !ok {
+		return nil, fmt.Errorf(`no "on": the workflow runs on no event`)
+	}
+	jobsV, _ := wf.get("jobs")
+	jobs, ok := jobsV.(*yamlMap)
+	if !ok || len(jobs.keys) == 0 {
+		return nil, fmt.Errorf("no jobs")
+	}
+	var steps []*yamlMap
+	for _, name := range jobs.keys {
+		job, ok := jobs.vals[name].(*yamlMap)
+		if !ok {
+			return nil, fmt.Errorf("job %s is not a mapping", name)
+		}
+		runsOn, _ := job.get("runs-on")
+		list, _ := job.vals["steps"].([]any)
+		if runsOn == nil || len(list) == 0 {
+			return nil, fmt.Errorf("job %s lacks runs-on or steps", name)
+		}
+		for i, s := range list {
+			step, ok := s.(*yamlMap)
+			if !ok {
+				return nil, fmt.Errorf("job %s step %d is not a mapping", name, i+1)
+			}
+			if err := checkStep(step); err != nil {
+				return nil, fmt.Errorf("job %s step %d: %w", name, i+1, err)
+			}
+			steps = append(steps, step)
+		}
+	}
+	return steps, nil
+}
+
+// checkStep checks one step's keys and action.
+func checkStep(step *yamlMap) error {
+	for _, k := range step.keys {
+		if !slices.Contains(stepKeys, k) {
+			return fmt.Errorf("unknown key %q", k)
+		}
+	}
+	uses, hasUses := step.get("uses")
+	_, hasRun := step.get("run")
+	switch {
+	case hasUses == hasRun:
+		return fmt.Errorf("want exactly one of uses and run")
+	case hasUses && !pinnedAction.MatchString(fmt.Sprint(uses)):
+		return fmt.Errorf("action %v is not pinned to a major version", uses)
+	}
+	return nil
+}
+
+// stepUsing is the step that uses action (any version), or nil.
+func stepUsing(steps []*yamlMap, action string) *yamlMap {
+	for _, s := range steps {
+		if u, ok := s.vals["uses"].(string); ok && strings.HasPrefix(u, action+"@") {
+			return s
+		}
+	}
+	return nil
+}
+
+// with is a step's input name, "" when it has none.
+func with(step *yamlMap, name string) string {
+	w, _ := step.vals["with"].(*yamlMap)
+	if w == nil {
+		return ""
+	}
+	v, _ := w.vals[name].(string)
+	return v
+}
+
+// TestReadmeWorkflowIsComplete: the recipe parses as YAML and is a
+// workflow GitHub accepts, and it is complete and current: it sets up Go,
+// installs and runs linesman, uploads SARIF with upload-sarif v4 (with
+// security-events: write), publishes the JUnit report (checks: write) and
+// keeps the captures as an artifact, the uploads run even when the check
+// fails.
 func TestReadmeWorkflowIsComplete(t *testing.T) {
-	wf := readmeWorkflow(t)
-	top := map[string]bool{}
-	for _, line := range strings.Split(wf, "\n") {
-		if strings.Contains(line, "\t") {
-			t.Errorf("a tab in %q", line)
-		}
-		if k, _, ok := strings.Cut(line, ":"); ok && line != "" && line[0] != ' ' && line[0] != '#' {
-			top[k] = true
+	wf, err := parseYAML(readmeWorkflow(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps, err := workflowSteps(wf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := wf.vals["jobs"].(*yamlMap).vals["mcp-check"].(*yamlMap)
+	perms, _ := job.vals["permissions"].(*yamlMap)
+	for _, p := range []string{"security-events", "checks"} {
+		if perms == nil || perms.vals[p] != "write" {
+			t.Errorf("the job lacks %s: write", p)
 		}
 	}
-	for _, k := range []string{"name", "on", "jobs"} {
-		if !top[k] {
-			t.Errorf("the workflow has no top-level %q: (keys %v)", k, top)
+	if s := stepUsing(steps, "actions/setup-go"); s == nil || with(s, "go-version") == "" {
+		t.Error("no setup-go step with a go-version")
+	}
+	sarif, junit, keep := stepUsing(steps, "github/codeql-action/upload-sarif"), stepUsing(steps, "mikepenz/action-junit-report"), stepUsing(steps, "actions/upload-artifact")
+	switch {
+	case sarif == nil || sarif.vals["uses"] != "github/codeql-action/upload-sarif@v4" || with(sarif, "sarif_file") != "linesman.sarif":
+		t.Error("no upload-sarif@v4 of linesman.sarif")
+	case junit == nil || with(junit, "report_paths") != "linesman-junit.xml":
+		t.Error("the JUnit report is not published")
+	case keep == nil || !strings.Contains(with(keep, "path"), "linesman-captures/"):
+		t.Error("the captures are not kept as an artifact")
+	}
+	for _, s := range []*yamlMap{sarif, junit, keep} {
+		if s != nil && s.vals["if"] != "always()" {
+			t.Errorf("step %v does not run when the check fails", s.vals["uses"])
 		}
 	}
-	uses := regexp.MustCompile(`uses: (\S+)`).FindAllStringSubmatch(wf, -1)
-	pinned := regexp.MustCompile(`^[\w.-]+/[\w./-]+@v\d+$`)
-	for _, u := range uses {
-		if !pinned.MatchString(u[1]) {
-			t.Errorf("action %s is not pinned to a major version", u[1])
+	var runs string
+	for _, s := range steps {
+		if r, ok := s.vals["run"].(string); ok {
+			runs += r + "\n"
 		}
 	}
-	if !strings.Contains(wf, "uses: github/codeql-action/upload-sarif@v4") || !strings.Contains(wf, "security-events: write") {
-		t.Errorf("the SARIF upload is not codeql-action/upload-sarif@v4 with security-events: write:\n%s", wf)
+	for _, want := range []string{"go install", "linesman check --config .mcp.json --all", "--capture linesman-captures"} {
+		if !strings.Contains(runs, want) {
+			t.Errorf("no step runs %q", want)
+		}
 	}
 }
 
-// TestReadmeWorkflowCheckStepRuns runs the recipe's check step as written,
-// in a project whose .mcp.json holds the demo server: it passes and
-// leaves the JUnit and SARIF files the later steps upload.
-func TestReadmeWorkflowCheckStepRuns(t *testing.T) {
-	wf := readmeWorkflow(t)
-	_, step, ok := strings.Cut(wf, "name: Check every MCP server")
-	_, step, ok2 := strings.Cut(step, "run: >-\n")
-	if !ok || !ok2 {
-		t.Fatalf("no folded run step for the check:\n%s", wf)
-	}
-	var words []string
-	for _, line := range strings.Split(step, "\n") {
-		if !strings.HasPrefix(line, "          ") {
-			break
+// TestWorkflowLintRefuses: what actionlint refuses, the parser and the
+// check refuse too: a tab, no "on", a key indented under a scalar, a step
+// indented off its list, a repeated key, an unterminated quote, a step
+// with both uses and run, an unpinned action.
+func TestWorkflowLintRefuses(t *testing.T) {
+	good := readmeWorkflow(t)
+	for name, bad := range map[string]string{
+		"tab":            strings.Replace(good, "    runs-on:", "\truns-on:", 1),
+		"no on":          strings.Replace(good, "on:\n  push:\n  pull_request:\n", "", 1),
+		"under a scalar": strings.Replace(good, "    runs-on: ubuntu-latest\n", "    runs-on: ubuntu-latest\n      extra: 1\n", 1),
+		"off its list":   strings.Replace(good, "      - uses: actions/checkout@v5", "     - uses: actions/checkout@v5", 1),
+		"repeated key":   strings.Replace(good, "    runs-on: ubuntu-latest\n", "    runs-on: ubuntu-latest\n    runs-on: macos-latest\n", 1),
+		"open quote":     strings.Replace(good, "go-version: '1.26'", "go-version: '1.26", 1),
+		"uses and run":   strings.Replace(good, "      - uses: actions/checkout@v5\n", "      - uses: actions/checkout@v5\n        run: true\n", 1),
+		"unpinned":       strings.Replace(good, "actions/checkout@v5", "actions/checkout@main", 1),
+	} {
+		if bad == good {
+			t.Fatalf("%s: the mutation did not apply", name)
 		}
-		words = append(words, strings.TrimSpace(line))
+		wf, err := parseYAML(bad)
+		if err == nil {
+			_, err = workflowSteps(wf)
+		}
+		if err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+// TestReadmeWorkflowStepsRun runs the recipe's shell steps as written
+// (each with bash -e, as GitHub runs them), but the install (the test's
+// own linesman is on PATH), in a project whose .mcp.json holds the demo
+// server: they pass and leave the files the later steps upload.
+func TestReadmeWorkflowStepsRun(t *testing.T) {
+	wf, err := parseYAML(readmeWorkflow(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps, err := workflowSteps(wf)
+	if err != nil {
+		t.Fatal(err)
 	}
 	bin := linesmanBinary(t)
 	dir := t.TempDir()
@@ -81,19 +218,30 @@ func TestReadmeWorkflowCheckStepRuns(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".mcp.json"), []byte(config), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("sh", "-c", strings.Join(words, " "))
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%s: %v\n%s", strings.Join(words, " "), err, out)
-	}
-	for _, f := range []string{"linesman-junit.xml", "linesman.sarif"} {
-		if !strings.Contains(wf, f) {
-			t.Errorf("the recipe does not upload %s", f)
+	ran := 0
+	for _, s := range steps {
+		script, ok := s.vals["run"].(string)
+		if !ok || strings.Contains(script, "go install") {
+			continue
 		}
+		if strings.Contains(script, "${{") {
+			t.Errorf("step %v needs GitHub's expressions to run: %s", s.vals["name"], script)
+			continue
+		}
+		cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", script, err, out)
+		}
+		ran++
+	}
+	if ran == 0 {
+		t.Fatal("no shell step ran")
+	}
+	for _, f := range []string{"linesman-junit.xml", "linesman.sarif", "linesman-captures/demo.jsonl"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
-			t.Errorf("the check step left no %s: %v", f, err)
+			t.Errorf("the steps left no %s: %v", f, err)
 		}
 	}
 }

@@ -3,7 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
-	"sort"
+	"math"
 	"strings"
 
 	"linesman/session/eventlog"
@@ -38,15 +38,21 @@ type FindingShift struct {
 	Change   string `json:"change"`
 }
 
-// LatencyShift is the median time of the client's requests of one method in
-// A and in B (null on a side without one), and B's minus A's.
+// LatencyShift is the time of the client's requests of one method in A
+// and in B, from every sample: the medians (null on a side without one),
+// the 95th percentiles and the counts, and B's median minus A's.
+// WithinNoise says the shift is no larger than the sessions' own
+// variation ([withinNoise]): a reader should not take it for a change.
 type LatencyShift struct {
-	Method  string   `json:"method"`
-	AMs     *float64 `json:"aMs"`
-	BMs     *float64 `json:"bMs"`
-	ShiftMs *float64 `json:"shiftMs"`
-	ACount  int      `json:"aCount"`
-	BCount  int      `json:"bCount"`
+	Method      string   `json:"method"`
+	AMs         *float64 `json:"aMs"`
+	BMs         *float64 `json:"bMs"`
+	AP95Ms      *float64 `json:"aP95Ms"`
+	BP95Ms      *float64 `json:"bP95Ms"`
+	ShiftMs     *float64 `json:"shiftMs"`
+	ACount      int      `json:"aCount"`
+	BCount      int      `json:"bCount"`
+	WithinNoise bool     `json:"withinNoise"`
 }
 
 // DiffReports compares two reports of sessions of a server, A before B.
@@ -71,7 +77,7 @@ func DiffReports(nameA, nameB string, a, b *Report) Diff {
 		d.Breaking = d.Breaking || c.Breaking
 	}
 	d.Findings = findingShifts(a.Totals.Findings, b.Totals.Findings)
-	d.Latency = latencyShifts(a.Requests, b.Requests)
+	d.Latency = latencyShifts(a, b)
 	return d
 }
 
@@ -101,43 +107,64 @@ func findingShifts(a, b map[string]int) []FindingShift {
 	return out
 }
 
-// latencyShifts compares the median time of the client's requests per
-// method.
-func latencyShifts(a, b []Request) []LatencyShift {
-	times := func(reqs []Request) map[string][]float64 {
-		m := map[string][]float64{}
-		for _, q := range reqs {
-			if q.Dir == "c2s" && q.Ms != nil {
-				m[q.Method] = append(m[q.Method], *q.Ms)
-			}
-		}
-		return m
-	}
-	ta, tb := times(a), times(b)
+// latencyShifts compares the time of the client's requests per method,
+// from each report's latency block (computed from its requests for a
+// report written before it had one).
+func latencyShifts(a, b *Report) []LatencyShift {
+	la, lb := latencyByMethod(a), latencyByMethod(b)
 	out := []LatencyShift{}
-	for _, method := range unionKeys(ta, tb) {
-		ls := LatencyShift{Method: method, AMs: median(ta[method]), BMs: median(tb[method]), ACount: len(ta[method]), BCount: len(tb[method])}
+	for _, method := range unionKeys(la, lb) {
+		ls := LatencyShift{Method: method}
+		if x, ok := la[method]; ok {
+			ls.AMs, ls.AP95Ms, ls.ACount = &x.P50Ms, &x.P95Ms, x.Count
+		}
+		if x, ok := lb[method]; ok {
+			ls.BMs, ls.BP95Ms, ls.BCount = &x.P50Ms, &x.P95Ms, x.Count
+		}
 		if ls.AMs != nil && ls.BMs != nil {
 			s := *ls.BMs - *ls.AMs
 			ls.ShiftMs = &s
+			ls.WithinNoise = withinNoise(la[method], lb[method])
 		}
 		out = append(out, ls)
 	}
 	return out
 }
 
-// median is the median of xs, nil for none.
-func median(xs []float64) *float64 {
-	if len(xs) == 0 {
-		return nil
+// latencyByMethod is a report's latency block by method.
+func latencyByMethod(r *Report) map[string]MethodLatency {
+	ls := r.Latency
+	if len(ls) == 0 {
+		ls = latencyOf(r.Requests)
 	}
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	m := s[len(s)/2]
-	if len(s)%2 == 0 {
-		m = (s[len(s)/2-1] + s[len(s)/2]) / 2
+	m := map[string]MethodLatency{}
+	for _, l := range ls {
+		m[l.Method] = l
 	}
-	return &m
+	return m
+}
+
+// Noise bounds: a shift of the median under noiseFloorMs is the
+// scheduler's, not the server's; with fewer than noiseSamples samples on
+// a side, a median can double between identical runs.
+const (
+	noiseFloorMs = 2.0
+	noiseSamples = 5
+)
+
+// withinNoise reports whether the median's shift from a to b is within
+// the sessions' own variation: no larger than noiseFloorMs or than either
+// side's spread (p95 minus p50); with fewer than noiseSamples samples on
+// a side, any shift where neither median is more than twice the other.
+func withinNoise(a, b MethodLatency) bool {
+	shift := math.Abs(b.P50Ms - a.P50Ms)
+	if shift <= max(noiseFloorMs, a.P95Ms-a.P50Ms, b.P95Ms-b.P50Ms) {
+		return true
+	}
+	if min(a.Count, b.Count) < noiseSamples {
+		return max(a.P50Ms, b.P50Ms) <= 2*min(a.P50Ms, b.P50Ms)
+	}
+	return false
 }
 
 // WriteJSON writes the diff as one indented, inert JSON document.
@@ -173,27 +200,33 @@ func (d *Diff) WriteText(w io.Writer) error {
 	for _, f := range d.Findings {
 		fmt.Fprintf(&b, "  %-6s %-8s %-32s %d → %d\n", f.Change, f.Severity, f.Code, f.A, f.B)
 	}
-	b.WriteString("\nlatency (median per method, ms):\n")
+	b.WriteString("\nlatency (per method, ms: median, p95 and samples of each session):\n")
 	if len(d.Latency) == 0 {
 		b.WriteString("  no requests answered in either session\n")
 	}
 	for _, l := range d.Latency {
-		fmt.Fprintf(&b, "  %-24s %10s → %-10s %s\n", inert(l.Method), msText(l.AMs), msText(l.BMs), shiftText(l.ShiftMs))
+		fmt.Fprintf(&b, "  %-24s %18s → %-18s %s\n", inert(l.Method), latencyText(l.AMs, l.AP95Ms, l.ACount),
+			latencyText(l.BMs, l.BP95Ms, l.BCount), shiftText(l.ShiftMs, l.WithinNoise))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-func msText(v *float64) string {
-	if v == nil {
+// latencyText is one side's latency: "12.0 p95 30.5 ×7", or "—".
+func latencyText(p50, p95 *float64, n int) string {
+	if p50 == nil {
 		return "—"
 	}
-	return fmt.Sprintf("%.1f", *v)
+	return fmt.Sprintf("%.1f p95 %.1f ×%d", *p50, *p95, n)
 }
 
-func shiftText(v *float64) string {
-	if v == nil {
+// shiftText is the median's shift, said to be within noise when it is.
+func shiftText(v *float64, noise bool) string {
+	switch {
+	case v == nil:
 		return ""
+	case noise:
+		return fmt.Sprintf("(%+.1f, within noise)", *v)
 	}
 	return fmt.Sprintf("(%+.1f)", *v)
 }

@@ -3,13 +3,15 @@ package report
 import (
 	"bytes"
 	"encoding/xml"
+	"strconv"
 	"testing"
 )
 
-// TestJUnitCaseTimes: a test case takes as long as the requests its
-// family judges (lifecycle: initialize and ping; tools: tools/list), the
-// process family as long as the shutdown, the families judged on every
-// frame as long as the run; the run's own case, the run.
+// TestJUnitCaseTimes: each test case's time is its own: as long as the
+// requests its family owns (lifecycle: initialize and ping; tools:
+// tools/list), the process family as long as the shutdown, the families
+// judged on frames others brought nothing; the run's own case the rest of
+// the run. The cases add up to the run's time, never more.
 func TestJUnitCaseTimes(t *testing.T) {
 	ms := func(v float64) *float64 { return &v }
 	r := Report{
@@ -41,14 +43,20 @@ func TestJUnitCaseTimes(t *testing.T) {
 	if err := xml.Unmarshal(buf.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"0.300", "1.500", "0.125", "4.000", "0.000", "4.000"}
+	want := []string{"0.300", "1.500", "0.125", "0.000", "0.000", "2.075"}
 	cases := doc.Suites[0].Cases
 	if len(cases) != len(want) {
 		t.Fatalf("%d cases:\n%s", len(cases), buf.Bytes())
 	}
+	sum := 0.0
 	for i, c := range cases {
 		if c.Time != want[i] {
 			t.Errorf("case %q: time %s, want %s", c.Name, c.Time, want[i])
 		}
+		v, _ := strconv.ParseFloat(c.Time, 64)
+		sum += v
+	}
+	if sum > 4.0005 {
+		t.Errorf("the cases add up to %.3f s in a 4 s run", sum)
 	}
 }

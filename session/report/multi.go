@@ -147,7 +147,6 @@ func (m *Multi) WriteJUnit(w io.Writer, opt CIOptions) error {
 		doc.Tests += suite.Tests
 		doc.Failures += suite.Failures
 		doc.Errors += suite.Errors
-		doc.Skipped += suite.Skipped
 		doc.Suites = append(doc.Suites, suite)
 	}
 	return writeJUnitDoc(w, doc)
@@ -157,8 +156,9 @@ func (m *Multi) WriteJUnit(w io.Writer, opt CIOptions) error {
 // every code found, an invocation per server checked, and every finding a
 // result located at its server's entry in the config file (the entry's
 // line), its message and property bag naming the server, its fingerprint
-// keyed by the server's name, with the entry as its logical location.
-func (m *Multi) WriteSARIF(w io.Writer, _ CIOptions) error {
+// keyed by the server's name, with the entry as its logical location, of
+// the kind and level --fail-on gives it (as for one server).
+func (m *Multi) WriteSARIF(w io.Writer, opt CIOptions) error {
 	var all []Finding
 	for _, s := range m.Servers {
 		if s.Report != nil {
@@ -180,13 +180,13 @@ func (m *Multi) WriteSARIF(w io.Writer, _ CIOptions) error {
 		loc := r.sarifLocation(m.Config, s.Line)
 		loc.LogicalLocations = []sarifLogical{{Name: s.Name, FullyQualifiedName: m.Config + "#" + s.Name, Kind: "module"}}
 		loc.Message = &sarifText{fmt.Sprintf("the MCP server %q of %s, started as: %s", s.Name, m.Config, ShellJoin(r.Command))}
-		inv := r.sarifInvocation()
+		inv := r.sarifInvocation(opt.FailOn)
 		if inv.Properties == nil {
 			inv.Properties = map[string]any{}
 		}
 		inv.Properties["server"] = s.Name
 		run.Invocations = append(run.Invocations, inv)
-		run.Results = append(run.Results, r.sarifResults(loc, index, s.Name)...)
+		run.Results = append(run.Results, r.sarifResults(loc, index, s.Name, opt.FailOn)...)
 	}
 	return writeSARIF(w, run)
 }

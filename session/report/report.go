@@ -41,6 +41,9 @@ type Report struct {
 	Frames   []Frame   `json:"frames"`
 	Requests []Request `json:"requests"`
 	Findings []Finding `json:"findings"`
+	// Latency sums up the time of the client's requests per method, from
+	// every request listed that ended (p50, p95, max, count).
+	Latency []MethodLatency `json:"latency"`
 	// Rules says, per family of rules, whether it held, was broken or was
 	// not observed in the session.
 	Rules   []Rule  `json:"rules"`
@@ -243,6 +246,7 @@ func FromLog(log *eventlog.Log, tr *eventlog.Tracker, meta Meta) Report {
 		Frames:          []Frame{},
 		Requests:        []Request{},
 		Findings:        []Finding{},
+		Latency:         []MethodLatency{},
 		Notes:           []Note{},
 		Error:           meta.Error,
 		Interrupted:     meta.Interrupted,
@@ -276,6 +280,7 @@ func FromLog(log *eventlog.Log, tr *eventlog.Tracker, meta Meta) Report {
 	}
 	if tr != nil {
 		r.addRequests(tr.Requests())
+		r.Latency = latencyOf(r.Requests)
 		if d := DefinitionsOf(tr); len(d.Listed) > 0 {
 			r.Definitions = d
 		}

@@ -21,6 +21,11 @@ type CIOptions struct {
 	ConfigFile string
 	// Seconds is how long the run took, for JUnit's time attributes.
 	Seconds float64
+	// Recording is the capture the run was recorded to, when there was
+	// one and no ConfigFile: each SARIF result points at it, at the line
+	// FrameLines gives its frame (a frame's seq to its line), else line 1.
+	Recording  string
+	FrameLines map[uint64]int
 	// FailOn is the --fail-on level in effect ("" is "error"): a JUnit
 	// test case fails exactly when its findings fail the run.
 	FailOn string
@@ -83,8 +88,10 @@ type sarifNotification struct {
 }
 
 type sarifResult struct {
-	RuleID    string          `json:"ruleId"`
-	RuleIndex int             `json:"ruleIndex"`
+	RuleID    string `json:"ruleId"`
+	RuleIndex int    `json:"ruleIndex"`
+	// Kind and Level are the run's verdict on the finding ([sarifVerdict]).
+	Kind      string          `json:"kind"`
 	Level     string          `json:"level"`
 	Message   sarifText       `json:"message"`
 	Locations []sarifLocation `json:"locations"`
@@ -131,9 +138,27 @@ func sarifLevelOf(severity string) string {
 	return "none"
 }
 
+// sarifVerdict is a result's kind and level under --fail-on failOn, the
+// policy that sets the exit status ([Report.ExitStatusAt]): a finding
+// that fails the run is a "fail" at level "error" (the level code
+// scanning fails a pull request's check on), whatever its severity; one
+// below the policy keeps its severity as level ("warning" or "note").
+// So a log has a result at level error exactly when the run exits 1 on
+// its findings.
+func sarifVerdict(severity, failOn string) (kind, level string) {
+	if fails(severity, cmp.Or(failOn, "error")) {
+		return "fail", "error"
+	}
+	if lv := sarifLevelOf(severity); lv != "none" && lv != "error" {
+		return "fail", lv
+	}
+	return "informational", "none"
+}
+
 // WriteSARIF writes the report as a SARIF 2.1.0 log of one run: a rule per
 // finding code (its registry title, the explain text as help, the clause in
-// its properties) and a result per finding, at the level of its severity,
+// its properties) and a result per finding, of the kind and level the
+// --fail-on policy gives it ([sarifVerdict]),
 // located at line 1 of the config file the server came from (else of its
 // script or program) with the command as logical location, fingerprinted
 // to be tracked across runs, with the frame seq in its properties. The
@@ -143,11 +168,28 @@ func (r *Report) WriteSARIF(w io.Writer, opt CIOptions) error {
 	rules, index := sarifRules(r.Findings)
 	run := sarifRun{
 		Tool:        sarifTool{Driver: sarifDriver{Name: "linesman", Version: r.Linesman, InformationURI: InformationURI(), Rules: rules}},
-		Invocations: []sarifInvocation{r.sarifInvocation()},
-		Results:     r.sarifResults(r.sarifLocation(opt.ConfigFile, 1), index, ""),
+		Invocations: []sarifInvocation{r.sarifInvocation(opt.FailOn)},
+		Results:     r.sarifResults(r.sarifLocation(opt.ConfigFile, 1), index, "", opt.FailOn),
 		Properties:  map[string]any{"era": r.Era, "protocolVersion": r.ProtocolVersion, "serverInfo": r.ServerInfo, "mode": r.Mode},
 	}
+	if opt.ConfigFile == "" && opt.Recording != "" {
+		r.pointAtRecording(run.Results, opt)
+	}
 	return writeSARIF(w, run)
+}
+
+// pointAtRecording points each result at the recording: the line of the
+// frame its finding points at, else line 1 (findings of no frame).
+func (r *Report) pointAtRecording(results []sarifResult, opt CIOptions) {
+	for i := range results {
+		line := 1
+		if seq, ok := results[i].Properties["seq"].(uint64); ok && opt.FrameLines[seq] > 0 {
+			line = opt.FrameLines[seq]
+		}
+		loc := results[i].Locations[0]
+		loc.PhysicalLocation = &sarifPhysical{ArtifactLocation: sarifArtifact{URI: fileURI(opt.Recording)}, Region: &sarifRegion{StartLine: line}}
+		results[i].Locations = []sarifLocation{loc}
+	}
 }
 
 // writeSARIF writes a SARIF log of one run, indented and inert.
@@ -166,11 +208,19 @@ func writeSARIF(w io.Writer, run sarifRun) error {
 // sarifInvocation is the run of linesman that made the report: whether it
 // succeeded, the server's command line, its failure when it had one, and
 // the rule families' verdicts (what held, was not observed or does not
-// apply, which results alone cannot say).
-func (r *Report) sarifInvocation() sarifInvocation {
-	inv := sarifInvocation{ExecutionSuccessful: r.Error == "" && !r.Interrupted, CommandLine: ShellJoin(r.Command)}
+// apply, which results alone cannot say), and the exit status under
+// --fail-on failOn with a notification when findings the log does not
+// list (dropped by the retention limit) fail the run.
+func (r *Report) sarifInvocation(failOn string) sarifInvocation {
+	failOn = cmp.Or(failOn, "error")
+	status, _ := r.ExitStatusAt(failOn)
+	inv := sarifInvocation{ExecutionSuccessful: r.Error == "" && !r.Interrupted, CommandLine: ShellJoin(r.Command), ExitCode: &status}
 	if r.Error != "" {
 		inv.ToolExecutionNotifications = []sarifNotification{{Level: "error", Message: sarifText{r.Error}}}
+	}
+	if status == 1 && r.Error == "" && !r.anyFails(failOn) {
+		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, sarifNotification{Level: "error",
+			Message: sarifText{"findings at or above --fail-on " + failOn + " that the log does not list (dropped by the retention limit) fail the run"}})
 	}
 	if len(r.Rules) > 0 {
 		inv.Properties = map[string]any{"ruleFamilies": r.Rules}
@@ -181,8 +231,8 @@ func (r *Report) sarifInvocation() sarifInvocation {
 // sarifResults is a result per finding, each at loc, with the rule index
 // of its code. server is the entry's name under --all ("" for one
 // server): each message and property bag names it, and it keys the
-// fingerprints.
-func (r *Report) sarifResults(loc sarifLocation, index map[string]int, server string) []sarifResult {
+// fingerprints. failOn decides each result's kind and level.
+func (r *Report) sarifResults(loc sarifLocation, index map[string]int, server, failOn string) []sarifResult {
 	results := make([]sarifResult, 0, len(r.Findings))
 	fp := r.fingerprinter(server)
 	for _, f := range r.Findings {
@@ -200,13 +250,25 @@ func (r *Report) sarifResults(loc sarifLocation, index map[string]int, server st
 		if server != "" {
 			msg = fmt.Sprintf("server %q: %s", server, msg)
 		}
+		kind, level := sarifVerdict(f.Severity, failOn)
+		bag["severity"] = f.Severity
 		results = append(results, sarifResult{
-			RuleID: f.Code, RuleIndex: index[f.Code], Level: sarifLevelOf(f.Severity),
+			RuleID: f.Code, RuleIndex: index[f.Code], Kind: kind, Level: level,
 			Message: sarifText{msg}, Locations: []sarifLocation{loc},
 			PartialFingerprints: map[string]string{fingerprintKey: fp(f)}, Properties: bag,
 		})
 	}
 	return results
+}
+
+// anyFails reports whether a listed finding fails the run under failOn.
+func (r *Report) anyFails(failOn string) bool {
+	for _, f := range r.Findings {
+		if fails(f.Severity, failOn) {
+			return true
+		}
+	}
+	return false
 }
 
 // sarifRules is one rule per finding code among findings, sorted by code,
