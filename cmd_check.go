@@ -428,7 +428,7 @@ func sessionConfig(flags *commonFlags, command []string) session.Config {
 		SIGTERMWait:    flags.sigtermWait,
 		Era:            era,
 		Timeout:        flags.timeout,
-		ProbeTimeout:   min(flags.timeout, session.DefaultProbeTimeout),
+		ProbeTimeout:   min(flags.timeout, flags.probeTimeout),
 		Headless:       true,
 	}
 }

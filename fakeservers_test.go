@@ -81,6 +81,9 @@ var fakeServers = fakeserver.Registry{
 	"tap-flood":                   serveTapFlood,
 	"tap-proxy":                   serveTapProxy,
 	"drift":                       serveDrift,
+	"slow-start":                  serveSlowStart,
+	"slow-answer":                 serveSlowAnswer,
+	"probe-held":                  serveProbeHeld,
 }
 
 // fakeServerArgs returns "-e LINESMAN_FAKE_SERVER=<name> -- <this test binary>",
@@ -839,6 +842,56 @@ func serveDrift() {
 			return false
 		}
 		return true
+	}
+	s.serve()
+}
+
+// slowFor is how long the slow fake servers take: SLOW_MS, or 4 s, past
+// the 3 s the era probe once waited (a Python server under load took
+// 3.6-6 s to answer its first request).
+func slowFor() time.Duration {
+	if ms, err := strconv.Atoi(os.Getenv("SLOW_MS")); err == nil {
+		return time.Duration(ms) * time.Millisecond
+	}
+	return 4 * time.Second
+}
+
+// serveSlowStart is a legacy server that starts slowly: it sleeps before
+// it reads stdin at all, as an interpreter importing its libraries does.
+func serveSlowStart() {
+	time.Sleep(slowFor())
+	newFake("slow-start").serve()
+}
+
+// serveSlowAnswer reads stdin at once but takes its time over the first
+// request it answers (the era probe), as a server warming up does.
+func serveSlowAnswer() {
+	s := newFake("slow-answer")
+	var once sync.Once
+	s.on = func(s *fakeMCP, m fakeMsg) bool {
+		once.Do(func() { time.Sleep(slowFor()) })
+		return false
+	}
+	s.serve()
+}
+
+// serveProbeHeld holds its answer to server/discover until initialize
+// comes: linesman's probe is answered only after linesman gave up on it,
+// whatever the machine's speed.
+func serveProbeHeld() {
+	s := newFake("probe-held")
+	var held json.RawMessage
+	s.on = func(s *fakeMCP, m fakeMsg) bool {
+		switch m.Method {
+		case "server/discover":
+			held = m.ID
+			return true
+		case "initialize":
+			if held != nil {
+				s.fail(held, -32601, "Method not found: server/discover")
+			}
+		}
+		return false
 	}
 	s.serve()
 }

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"linesman/session"
 	"linesman/session/eventlog"
 )
 
@@ -125,21 +126,22 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // commonFlags are the flags shared by the modes that start a server.
 type commonFlags struct {
-	era         string
-	timeout     time.Duration
-	env         envFlag
-	cwd         string
-	capture     string
-	captureEnv  bool
-	theme       string
-	jsonOut     bool
-	logFile     string
-	cleanEnv    bool
-	maxFrame    int
-	stdinWait   time.Duration
-	sigtermWait time.Duration
-	maxText     int     // send: cap on each frame's text in the report (0: whole)
-	ci          ciFlags // check, send: --junit, --sarif (cmd_ci.go)
+	era          string
+	timeout      time.Duration
+	probeTimeout time.Duration
+	env          envFlag
+	cwd          string
+	capture      string
+	captureEnv   bool
+	theme        string
+	jsonOut      bool
+	logFile      string
+	cleanEnv     bool
+	maxFrame     int
+	stdinWait    time.Duration
+	sigtermWait  time.Duration
+	maxText      int     // send: cap on each frame's text in the report (0: whole)
+	ci           ciFlags // check, send: --junit, --sarif (cmd_ci.go)
 }
 
 // register adds the common flags to fs; which says which of the optional ones
@@ -147,6 +149,7 @@ type commonFlags struct {
 func (c *commonFlags) register(fs *flag.FlagSet, json, theme bool) {
 	fs.StringVar(&c.era, "era", "auto", "protocol era: auto (probe with server/discover, fall back to initialize), legacy or modern")
 	durationVar(fs, &c.timeout, "timeout", 60*time.Second, "how long to wait for the answer to each request")
+	durationVar(fs, &c.probeTimeout, "probe-timeout", session.DefaultProbeTimeout, "--era auto: how long the era probe waits for an answer to server/discover before falling back to initialize (at most --timeout); it ends at once when the server answers or exits, so only a server that never answers waits this long")
 	fs.Var(&c.env, "e", "set an environment variable for the server, KEY=VALUE (repeatable)")
 	fs.BoolVar(&c.cleanEnv, "clean-env", false, "start the server with a minimal environment, as hosts do: only PATH, HOME, LANG, TERM, USER, LOGNAME and SHELL from linesman's, plus -e values")
 	fs.StringVar(&c.cwd, "cwd", "", "working directory of the server (default: the current one)")

@@ -276,7 +276,11 @@ func WriteTranscriptEvent(w io.Writer, ev *eventlog.Event) {
 			} else {
 				s += " with code " + strconv.Itoa(p.ExitCode)
 			}
-			s += ", ended by " + p.Step.String()
+			if p.ByHost || (p.AfterEOF && p.Step == eventlog.StepNone) {
+				s += ", " + eventlog.HowEnded(p.Step, p.AfterEOF, p.ByHost)
+			} else {
+				s += ", ended by " + p.Step.String()
+			}
 			if p.ShutdownTook > 0 {
 				s += ", shutdown took " + p.ShutdownTook.String()
 			}

@@ -27,6 +27,8 @@ const FormatName = "linesman-capture"
 // for version-1 files only. Version 3 records what the session's clock and
 // process told the fold as typed records too ("timeout", "stdin-closed",
 // "end"); for earlier files Open reads them off the records (open_v2.go).
+// An "era" record carries "probeAbandoned": true when the session gave up
+// on its own era probe (a member older readers ignore).
 const FormatVersion = typedClockVersion
 
 // Header is the first record of a capture: what was recorded, where and when.
@@ -199,6 +201,9 @@ func appendFact(buf []byte, ev *eventlog.Event) []byte {
 			buf = append(buf, d.Era.String()...)
 			buf = append(buf, `","version":`...)
 			buf = appendString(buf, []byte(d.Version))
+			if d.ProbeAbandoned {
+				buf = append(buf, `,"probeAbandoned":true`...)
+			}
 		}
 	case eventlog.EventRestart:
 		if r := ev.Restart; r != nil {

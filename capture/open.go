@@ -279,10 +279,12 @@ type rawRecord struct {
 
 	Note string `json:"note"`
 
-	Era     string   `json:"era"` // era
-	Version string   `json:"version"`
-	N       int      `json:"n"` // restart
-	Command []string `json:"command"`
+	Era     string `json:"era"` // era
+	Version string `json:"version"`
+	// ProbeAbandoned: the session gave up on its era probe (era).
+	ProbeAbandoned bool     `json:"probeAbandoned"`
+	N              int      `json:"n"` // restart
+	Command        []string `json:"command"`
 
 	ByHost bool `json:"byHost"` // stdin-closed
 	Exited bool `json:"exited"` // end
@@ -436,7 +438,7 @@ func (rd *reader) decode(rec *rawRecord) (ev eventlog.Event, known bool, err err
 	case "era":
 		var era eventlog.Era
 		era, err = parseEra(rec.Era)
-		ev.Type, ev.Era, ev.Note = eventlog.EventEra, &eventlog.EraDecision{Era: era, Version: rec.Version}, rec.Note
+		ev.Type, ev.Era, ev.Note = eventlog.EventEra, &eventlog.EraDecision{Era: era, Version: rec.Version, ProbeAbandoned: rec.ProbeAbandoned}, rec.Note
 	case "restart":
 		ev.Type, ev.Restart, ev.Note = eventlog.EventRestart, &eventlog.RestartEvent{N: rec.N, Command: rec.Command}, rec.Note
 	case "timeout":

@@ -38,7 +38,12 @@ var ErrNoAnswer = errors.New("the server exited without answering")
 
 // Defaults of the client's Config fields.
 const (
-	DefaultProbeTimeout = 3 * time.Second
+	// DefaultProbeTimeout bounds the era probe's wait for an answer to
+	// server/discover. The probe ends as soon as the server answers or
+	// exits; the bound only matters for a server that never answers an
+	// unknown request, and must not be met by one still starting: a
+	// Python server under load took 6 s, npx on a cold cache longer.
+	DefaultProbeTimeout = 30 * time.Second
 	DefaultClientName   = "linesman"
 )
 
@@ -166,6 +171,13 @@ func (s *Session) Request(method string, params any) (wire.ID, error) {
 // initialize, and ctx's error returned. When the server exits first, the
 // error wraps ErrNoAnswer.
 func (s *Session) Call(ctx context.Context, method string, params any) (*wire.Frame, error) {
+	return s.call(ctx, method, params, true)
+}
+
+// call is Call; with cancel false, a ctx that ends first leaves the request
+// in flight for the caller to settle (the era probe logs its decision
+// before it cancels, so that the fold knows the request was abandoned).
+func (s *Session) call(ctx context.Context, method string, params any, cancel bool) (*wire.Frame, error) {
 	done, lost := s.Done(), s.current().stdoutLost
 	start := time.Now()
 	id, wait, sent, err := s.request(method, params, true)
@@ -182,7 +194,7 @@ func (s *Session) Call(ctx context.Context, method string, params any) (*wire.Fr
 			}
 			return f, nil
 		case <-ctx.Done():
-			if method != "initialize" {
+			if cancel && method != "initialize" {
 				_ = s.Cancel(id)
 			}
 			return nil, &waitError{id: id, waited: time.Since(start), timeout: s.requestTimeout(), err: ctx.Err()}

@@ -43,7 +43,11 @@ func (s *Session) probeTimeout() time.Duration {
 //     a -32022 error (the modern "unsupported protocol version") means modern
 //     with a version it lists; any other error, a result offering only older
 //     versions (or none), or no answer within ProbeTimeout means legacy, and
-//     the legacy handshake follows (the unanswered probe is cancelled).
+//     the legacy handshake follows (the unanswered probe is cancelled, and
+//     the fold told it was abandoned: a late answer is no finding). The
+//     probe waits for the server, not a clock: it ends when the server
+//     answers, exits or closes its stdout, and ProbeTimeout (default
+//     [DefaultProbeTimeout]) bounds only a server that never answers.
 //   - EraLegacy: initialize, then notifications/initialized; no probe.
 //   - EraModern: no probe; server/discover is still asked, to learn the
 //     server's identity and capabilities.
@@ -116,13 +120,19 @@ func (s *Session) probe(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	// The probe waits for the server: its answer, its exit or the end of
+	// its stdout end the wait; the bound is for a server that reads the
+	// probe and never answers it, and is long enough for one still
+	// starting on a loaded machine.
 	pctx, cancel := context.WithTimeout(ctx, s.probeTimeout())
-	f, err := s.Call(pctx, "server/discover", params)
+	f, err := s.call(pctx, "server/discover", params, false)
 	cancel()
+	var we *waitError
 	switch {
 	case err == nil:
-	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
-		return s.legacyHandshake(ctx, fmt.Sprintf("era legacy: no answer to server/discover within %s (the probe was cancelled); initialize follows", s.probeTimeout()))
+	case errors.As(err, &we) && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+		s.abandonProbe(we.id)
+		return s.initialize(ctx)
 	default:
 		return fmt.Errorf("%w: server/discover: %w", ErrHandshake, err)
 	}
@@ -142,11 +152,28 @@ func (s *Session) probe(ctx context.Context) error {
 	return s.legacyHandshake(ctx, fmt.Sprintf("era legacy: %s; initialize follows", rule))
 }
 
-// legacyHandshake logs the decision for the legacy era (why, in words),
-// sends initialize, waits for its result, and sends
-// notifications/initialized.
+// abandonProbe decides the legacy era when the probe's bound passed
+// unanswered, saying in the decision that linesman gave up on its own
+// request (so that the fold judges no later answer to it, nor a reuse of its
+// id), and only then cancels the probe.
+func (s *Session) abandonProbe(id wire.ID) {
+	why := fmt.Sprintf("era legacy: no answer to server/discover within %s (--probe-timeout); linesman stopped waiting and cancels its probe, and a later answer to it is no finding; initialize follows", s.probeTimeout())
+	s.logFact(eventlog.Event{Type: eventlog.EventEra, Note: why, Era: &eventlog.EraDecision{
+		Era: eventlog.EraLegacy, Version: eventlog.LegacyProtocolVersion, ProbeAbandoned: true,
+	}})
+	_ = s.Cancel(id)
+}
+
+// legacyHandshake logs the decision for the legacy era (why, in words) and
+// runs the legacy handshake ([Session.initialize]).
 func (s *Session) legacyHandshake(ctx context.Context, why string) error {
 	s.decide(eventlog.EraLegacy, eventlog.LegacyProtocolVersion, why)
+	return s.initialize(ctx)
+}
+
+// initialize sends initialize, waits for its result, and sends
+// notifications/initialized.
+func (s *Session) initialize(ctx context.Context) error {
 	cctx, cancel := context.WithTimeout(ctx, s.requestTimeout())
 	defer cancel()
 	f, err := s.Call(cctx, "initialize", map[string]any{

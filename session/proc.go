@@ -246,7 +246,10 @@ func (p *proc) wait() {
 	default:
 		ev.Detail = fmt.Sprintf("exited: %v", err)
 	}
-	if ev.Step != eventlog.StepNone {
+	switch {
+	case ev.Step != eventlog.StepNone && ev.ByHost:
+		ev.Detail += fmt.Sprintf(" (%s, %s after it)", eventlog.HowEnded(ev.Step, ev.AfterEOF, true), ev.ShutdownTook.Round(time.Millisecond))
+	case ev.Step != eventlog.StepNone:
 		ev.Detail += fmt.Sprintf(" (ended by the shutdown's %s step, %s after the shutdown began)", ev.Step, ev.ShutdownTook.Round(time.Millisecond))
 	}
 	p.s.logFact(eventlog.Event{Type: eventlog.EventProcess, Process: ev})

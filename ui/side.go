@@ -154,13 +154,13 @@ func (p *processPane) Render(focused bool) string {
 		} else {
 			state += fmt.Sprintf(" code %d", v.ExitCode)
 		}
-		if v.Step != eventlog.StepNone {
+		if v.Step != eventlog.StepNone && !v.ByHost {
 			state += " · ended by " + v.Step.String()
-			if v.ShutdownTook > 0 {
-				state += " in " + humanAge(v.ShutdownTook)
-			}
 		} else {
-			state += " · on its own"
+			state += " · " + eventlog.HowEnded(v.Step, v.AfterEOF, v.ByHost)
+		}
+		if v.Step != eventlog.StepNone && v.ShutdownTook > 0 {
+			state += " in " + humanAge(v.ShutdownTook)
 		}
 		state += " · ran " + humanAge(v.ExitedAt-v.StartedAt)
 	case v.State == eventlog.StateExiting:

@@ -92,6 +92,12 @@ func (h Handshake) clone() Handshake {
 type EraDecision struct {
 	Era     Era
 	Version string // "" when no version was agreed (a failed initialize)
+	// ProbeAbandoned: the session stopped waiting for its own era probe
+	// (no answer to server/discover within its bound) and decided without
+	// it. The client's server/discover requests still in flight are
+	// linesman's impatience, not the server's fault: a late answer to one
+	// is no late-response, and a later request reusing its id no reused-id.
+	ProbeAbandoned bool
 }
 
 // RestartEvent is the payload of an [EventRestart] event: the session
@@ -110,6 +116,15 @@ func (t *Tracker) Handshake() Handshake {
 
 // decide applies an era decision, logged with the words why.
 func (t *Tracker) decide(d EraDecision, why string) {
+	if d.ProbeAbandoned {
+		for _, es := range t.spaces[wire.ClientToServer].inflight {
+			for _, e := range es {
+				if e.Method == "server/discover" {
+					e.Abandoned = true
+				}
+			}
+		}
+	}
 	t.hs.Era = d.Era
 	t.hs.EraPinned = d.Era != EraUnknown
 	t.hs.EraRule = why

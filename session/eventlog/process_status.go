@@ -2,6 +2,7 @@ package eventlog
 
 import (
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -97,4 +98,37 @@ func (t *Tracker) Process() ProcessStatus {
 	p := t.proc
 	p.Steps = slices.Clone(p.Steps)
 	return p
+}
+
+// HowEnded says who ended a process that exited, in the words the text
+// report, the process pane and the transcript use: "on its own" (no step
+// was taken and its stdin was open), "after its stdin was closed" (the end
+// of its input, the spec's shutdown; "(by the host)" when a tap's host
+// closed it), "ended by the host's SIGTERM" (a tap's host sent it) or
+// "after SIGTERM" (linesman's shutdown ladder).
+func HowEnded(step ShutdownStep, afterEOF, byHost bool) string {
+	switch {
+	case step == StepNone && !afterEOF:
+		return "on its own"
+	case step == StepNone || step == StepStdinClose:
+		if byHost {
+			return "after its stdin was closed (by the host)"
+		}
+		return "after its stdin was closed"
+	case byHost:
+		return "ended by the host's " + strings.ToUpper(step.String())
+	default:
+		return "after " + strings.ToUpper(step.String())
+	}
+}
+
+// ParseShutdownStep is the inverse of [ShutdownStep.String] ("exit",
+// "stdin-close", "sigterm", "sigkill"); anything else is StepNone.
+func ParseShutdownStep(s string) ShutdownStep {
+	for _, st := range []ShutdownStep{StepStdinClose, StepSIGTERM, StepSIGKILL} {
+		if st.String() == s {
+			return st
+		}
+	}
+	return StepNone
 }

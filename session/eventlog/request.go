@@ -49,6 +49,10 @@ type Request struct {
 	EndedAt     time.Duration // when State left ReqInFlight
 	ResponseSeq uint64        // Seq of the response frame, or 0
 	Late        bool          // an answer arrived after the client cancelled it
+	// Abandoned: it was linesman's era probe, given up on unanswered
+	// ([EraDecision].ProbeAbandoned); a late answer or a reuse of its id
+	// is no finding.
+	Abandoned bool
 
 	ProgressToken   wire.ID
 	Progress, Total float64

@@ -303,7 +303,7 @@ func (t *Tracker) request(seq uint64, dir wire.Dir, f *wire.Frame, at time.Durat
 		addFinding(f, wire.NewFinding("reused-id-in-flight", fmt.Sprintf(
 			"the %s's request #%d (%s) uses id %s, still in flight for its request #%d (%s)",
 			who, seq, m.Method, idText(m.ID), first.Seq, first.Method)))
-	} else if old, ok := sp.ended[m.ID]; ok {
+	} else if old, ok := sp.ended[m.ID]; ok && !old.Abandoned {
 		fd := wire.NewFinding("reused-id", fmt.Sprintf(
 			"the %s's request #%d (%s) reuses id %s of its earlier request #%d (%s, %s)",
 			who, seq, m.Method, idText(m.ID), old.Seq, old.Method, old.State))
@@ -495,6 +495,11 @@ func (t *Tracker) response(seq uint64, dir wire.Dir, f *wire.Frame, at time.Dura
 			e.Late, e.ResponseSeq = true, seq
 			t.answers[seq] = e
 			t.noteAnswer(e, f)
+			if e.Abandoned {
+				// linesman's own probe, given up on: the answer took
+				// longer than linesman waited, which is no fault.
+				return e
+			}
 			addFinding(f, wire.NewFinding("late-response", fmt.Sprintf(
 				"answer to request #%d (%s, id %s) after it was cancelled at #%d; it is ignored",
 				e.Seq, e.Method, idText(e.ID), e.CancelSeq)))

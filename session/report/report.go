@@ -90,6 +90,12 @@ type Process struct {
 	EndedBy *string `json:"endedBy"`
 	// ShutdownMs is the time from the first shutdown step to the exit.
 	ShutdownMs float64 `json:"shutdownMs"`
+	// AfterEOF: it exited after its stdin was closed (the end of its
+	// input, not a crash); EndedByHost: the host linesman stood between
+	// (a tap's) closed its stdin or sent the signal that ended it. Both
+	// are left out when false.
+	AfterEOF    bool `json:"afterEOF,omitempty"`
+	EndedByHost bool `json:"endedByHost,omitempty"`
 	// Restarts counts the times the server was restarted within the log;
 	// the other fields describe the last process.
 	Restarts int `json:"restarts"`
@@ -479,6 +485,7 @@ func processBlock(p eventlog.ProcessStatus) Process {
 		e := p.Step.String()
 		out.EndedBy = &e
 		out.ShutdownMs = durationMs(p.ShutdownTook)
+		out.AfterEOF, out.EndedByHost = p.AfterEOF, p.ByHost
 	}
 	return out
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -237,8 +238,12 @@ func processLine(p Process) string {
 	s := fmt.Sprintf("pid %d, %s", p.Pid, p.State)
 	if p.State == "exited" {
 		if p.Signal != nil && p.EndedBy != nil && strings.EqualFold(*p.Signal, *p.EndedBy) {
-			// The ladder's own signal: say it once.
-			return fmt.Sprintf("pid %d, killed by the shutdown ladder's %s (shutdown took %.0f ms)", p.Pid, *p.Signal, p.ShutdownMs) + restartsText(p)
+			// The ladder's own signal, or the host's: say it once.
+			who := "the shutdown ladder's"
+			if p.EndedByHost {
+				who = "the host's"
+			}
+			return fmt.Sprintf("pid %d, killed by %s %s (shutdown took %.0f ms)", p.Pid, who, *p.Signal, p.ShutdownMs) + restartsText(p)
 		}
 		switch {
 		case p.Signal != nil:
@@ -247,17 +252,9 @@ func processLine(p Process) string {
 			s += fmt.Sprintf(" with code %d", *p.ExitCode)
 		}
 		if p.EndedBy != nil {
-			switch *p.EndedBy {
-			case "exit":
-				s += ", on its own"
-			case "stdin-close":
-				s += ", after its stdin was closed"
-			case "sigterm":
-				s += ", after SIGTERM"
-			case "sigkill":
-				s += ", after SIGKILL"
-			}
-			if *p.EndedBy != "exit" {
+			step := eventlog.ParseShutdownStep(*p.EndedBy)
+			s += ", " + eventlog.HowEnded(step, p.AfterEOF, p.EndedByHost)
+			if step != eventlog.StepNone {
 				s += fmt.Sprintf(" (shutdown took %.0f ms)", p.ShutdownMs)
 			}
 		}
