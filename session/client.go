@@ -44,6 +44,13 @@ const (
 	// unknown request, and must not be met by one still starting: a
 	// Python server under load took 6 s, npx on a cold cache longer.
 	DefaultProbeTimeout = 30 * time.Second
+	// ProbeSilence is how long the probe waits for an answer once the
+	// server has read it (its stdin pipe drained): a server that reads a
+	// request and stays silent is a legacy server that ignores unknown
+	// methods (JSON-RPC asks for -32601; some send nothing), and a server
+	// still starting has not read it yet, so a loaded machine's slow start
+	// is never counted. Bounded by the probe's timeout.
+	ProbeSilence = 10 * time.Second
 	DefaultClientName   = "linesman"
 )
 

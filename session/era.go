@@ -42,7 +42,8 @@ func (s *Session) probeTimeout() time.Duration {
 //     a discover result offering a 2026-07-28 or later version means modern;
 //     a -32022 error (the modern "unsupported protocol version") means modern
 //     with a version it lists; any other error, a result offering only older
-//     versions (or none), or no answer within ProbeTimeout means legacy, and
+//     versions (or none), or no answer — within [ProbeSilence] of the
+//     server reading the probe, or within ProbeTimeout — means legacy, and
 //     the legacy handshake follows (the unanswered probe is cancelled, and
 //     the fold told it was abandoned: a late answer is no finding). The
 //     probe waits for the server, not a clock: it ends when the server
@@ -124,14 +125,19 @@ func (s *Session) probe(ctx context.Context) error {
 	// its stdout end the wait; the bound is for a server that reads the
 	// probe and never answers it, and is long enough for one still
 	// starting on a loaded machine.
-	pctx, cancel := context.WithTimeout(ctx, s.probeTimeout())
+	tctx, cancel := context.WithTimeout(ctx, s.probeTimeout())
+	pctx, silent := context.WithCancelCause(tctx)
+	stop := s.current().cancelWhenSilent(pctx, silent, min(ProbeSilence, s.probeTimeout()))
 	f, err := s.call(pctx, "server/discover", params, false)
+	stop()
+	gaveUp := errors.Is(err, context.DeadlineExceeded) || errors.Is(context.Cause(pctx), errProbeSilent)
+	silent(nil)
 	cancel()
 	var we *waitError
 	switch {
 	case err == nil:
-	case errors.As(err, &we) && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
-		s.abandonProbe(we.id)
+	case errors.As(err, &we) && gaveUp && ctx.Err() == nil:
+		s.abandonProbe(we.id, errors.Is(context.Cause(pctx), errProbeSilent))
 		return s.initialize(ctx)
 	default:
 		return fmt.Errorf("%w: server/discover: %w", ErrHandshake, err)
@@ -156,8 +162,12 @@ func (s *Session) probe(ctx context.Context) error {
 // unanswered, saying in the decision that linesman gave up on its own
 // request (so that the fold judges no later answer to it, nor a reuse of its
 // id), and only then cancels the probe.
-func (s *Session) abandonProbe(id wire.ID) {
-	why := fmt.Sprintf("era legacy: no answer to server/discover within %s (--probe-timeout); linesman stopped waiting and cancels its probe, and a later answer to it is no finding; initialize follows", s.probeTimeout())
+func (s *Session) abandonProbe(id wire.ID, silent bool) {
+	waited := fmt.Sprintf("no answer to server/discover within %s (--probe-timeout)", s.probeTimeout())
+	if silent {
+		waited = fmt.Sprintf("the server read server/discover and answered nothing for %s", min(ProbeSilence, s.probeTimeout()))
+	}
+	why := "era legacy: " + waited + "; linesman stopped waiting and cancels its probe, and a later answer to it is no finding; initialize follows"
 	s.logFact(eventlog.Event{Type: eventlog.EventEra, Note: why, Era: &eventlog.EraDecision{
 		Era: eventlog.EraLegacy, Version: eventlog.LegacyProtocolVersion, ProbeAbandoned: true,
 	}})
@@ -197,4 +207,53 @@ func (s *Session) initialize(ctx context.Context) error {
 		return fmt.Errorf("%w: notifications/initialized: %w", ErrHandshake, err)
 	}
 	return nil
+}
+
+// errProbeSilent is the cause of a probe given up because the server read
+// it and stayed silent.
+var errProbeSilent = errors.New("the server read server/discover and answered nothing")
+
+// cancelWhenSilent cancels ctx (with cancel) once the server has read
+// everything written to its stdin and then written nothing to stdout for
+// silence: the probe's bound that counts the server's time, not the
+// machine's (before the read, the server may still be starting). It returns
+// a function that stops the watch. On systems where the pipe's fill cannot
+// be read, the read counts from the write.
+func (p *proc) cancelWhenSilent(ctx context.Context, cancel context.CancelCauseFunc, silence time.Duration) (stop func()) {
+	done := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		var readAt time.Time
+		var seen int64
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-done:
+				return
+			case <-tick.C:
+			}
+			p.mu.Lock()
+			frames := p.s2cFrames
+			p.mu.Unlock()
+			switch {
+			case !p.stdinDrained() || frames != seen:
+				readAt, seen = time.Time{}, frames
+			case readAt.IsZero():
+				readAt = time.Now()
+			case time.Since(readAt) >= silence:
+				cancel(errProbeSilent)
+				return
+			}
+		}
+	}()
+	return func() { close(done) }
+}
+
+// stdinDrained reports whether the server has read everything written to
+// its stdin: nothing queued, nothing left in the pipe.
+func (p *proc) stdinDrained() bool {
+	pending, _ := p.w.counts()
+	return pending == 0 && pipeBuffered(p.w.f) == 0
 }
