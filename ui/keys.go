@@ -30,6 +30,9 @@ type Binding struct {
 	disabled func(m *Model) string
 	// desc, when set, gives the help text for the current state.
 	desc func(m *Model) string
+	// bar, when set, is the shorter text the key bar shows (the ? screen
+	// and the README give the whole description).
+	bar string
 	// run acts on the key.
 	run func(m *Model, msg tea.KeyPressMsg) tea.Cmd
 }

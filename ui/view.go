@@ -266,15 +266,21 @@ func (m *Model) shortHelp() []key.Binding {
 	case focusStderr:
 		b = []*Binding{k.Up, k.Down, k.OpenEntry}
 	}
-	// ? and q first: a narrow help line cuts from the end.
-	return keyBindings(append(append([]*Binding{k.Help, k.Quit, k.Compose}, b...), k.FocusNext, k.Zoom, k.Findings, k.NextFinding, k.Filter, k.Follow, k.Export)...)
+	// ?, q and t first (t is how a tool is called: a user who reads the
+	// screen must find it at any width), then the pane's own keys: a
+	// narrow help line cuts from the end.
+	return keyBindings(append(append([]*Binding{k.Help, k.Quit, k.PickOpen}, b...), k.Compose, k.FocusNext, k.Zoom, k.Findings, k.NextFinding, k.Filter, k.Follow, k.Export)...)
 }
 
-// keyBindings gives the help bubble the key bindings of the table's rows.
+// keyBindings gives the help bubble the key bindings of the table's rows,
+// with their key bar text.
 func keyBindings(bs ...*Binding) []key.Binding {
 	out := make([]key.Binding, len(bs))
 	for i, b := range bs {
 		out[i] = b.Binding
+		if b.bar != "" {
+			out[i].SetHelp(b.Help().Key, b.bar)
+		}
 	}
 	return out
 }
