@@ -225,7 +225,7 @@ func TestHelpScreenScrolls(t *testing.T) {
 	if strings.Contains(ansi.Strip(m.Render()), "Glyphs:") {
 		t.Fatal("the fixture's help should not fit 80x24 (the test would prove nothing)")
 	}
-	for i := 0; i < 30; i++ {
+	for i := 0; i < 60; i++ {
 		press(m, "j")
 	}
 	if s := ansi.Strip(m.Render()); !strings.Contains(s, "Glyphs:") {

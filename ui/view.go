@@ -200,7 +200,7 @@ func (m *Model) bottomLines() []string {
 	if m.exp.step == exportName && !m.messageBad {
 		return []string{m.exportHint(), m.bottomLine()}
 	}
-	if m.message == "" || m.exp.step != exportOff || m.filtering && !m.messageBad {
+	if m.message == "" || m.exp.step != exportOff || (m.filtering || m.searching) && !m.messageBad {
 		return []string{m.bottomLine()}
 	}
 	s := m.c.st.Accent.Render(wire.VisibleString(m.message, wire.Pictures))
@@ -227,6 +227,9 @@ func (m *Model) bottomLine() string {
 			return fit(m.c.st.Error.Render("✖ "+wire.VisibleString(m.message, wire.Pictures)), m.width)
 		}
 		return fit(m.filterIn.View(), m.width)
+	}
+	if m.searching {
+		return fit(m.searchIn.View(), m.width)
 	}
 	if m.message != "" {
 		s := m.c.st.Accent.Render(wire.VisibleString(m.message, wire.Pictures))
@@ -256,9 +259,9 @@ func (m *Model) shortHelp() []key.Binding {
 	case focusComposer:
 		return keyBindings(k.Send, k.RawMode, k.NextTemplate, k.Editor, k.ClearComposer, k.CloseComposer, k.FocusNext)
 	case focusFrames:
-		b = []*Binding{k.Up, k.Down, k.TabNext, k.Resend, k.EditResend, k.AnswerFrame}
+		b = []*Binding{k.Up, k.Down, k.TabNext, k.PairJump, k.Unfold, k.Resend, k.EditResend, k.AnswerFrame}
 	case focusDetail:
-		b = []*Binding{k.Up, k.Down, k.TabNext}
+		b = []*Binding{k.SearchNext, k.SearchPrev, k.Search, k.Unfold, k.PairJump, k.Up, k.Down, k.TabNext}
 	case focusInFlight:
 		b = []*Binding{k.Up, k.Down, k.Cancel, k.AnswerInFlight, k.ShowFrame}
 	case focusProcess:
