@@ -49,3 +49,25 @@ func lastScreenLine(s string) string {
 	s = strings.TrimRight(s, "\n")
 	return s[strings.LastIndexByte(s, '\n')+1:]
 }
+
+// TestUINextFindingOnStderrShowsItsRow runs the real binary at 80×24 on a
+// server whose stderr holds escape sequences: n selects the finding's row
+// in the stderr pane and the message about it leaves the row on screen.
+func TestUINextFindingOnStderrShowsItsRow(t *testing.T) {
+	term := startTerminal(t, 80, 24, fakeServerArgs("headless-stderr-escapes")...)
+	term.waitFor("stderr-escape-sequences")
+	term.send("n") // the only finding: its message takes three rows at 80 columns
+	s := term.waitFor("▶ stderr", "(enter: the whole line")
+	rows := strings.Split(s, "\n")
+	shown := false
+	for _, r := range rows {
+		shown = shown || strings.HasPrefix(r, "▌") && strings.Contains(r, "stderr-escape-sequences")
+	}
+	if !shown {
+		t.Errorf("n onto the stderr finding: its row is not on screen:\n%s", s)
+	}
+	term.send("q")
+	if err := term.wait(); err != nil {
+		t.Fatalf("linesman exited with %v", err)
+	}
+}

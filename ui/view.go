@@ -41,6 +41,8 @@ func (m *Model) Render() string {
 	W := m.width
 	cv := newCanvas(m.height)
 	cv.put(0, 0, m.statusBar())
+	bottom := m.bottomLines()
+	m.stderr.covered = m.coveredRows(m.rects[focusStderr], len(bottom))
 	body := rect{0, 1, W, m.height - 2}
 	switch {
 	case m.pickerOpen():
@@ -70,11 +72,16 @@ func (m *Model) Render() string {
 			cv.block(m.rects[focusProcess], m.process.Render(m.focus == focusProcess))
 		}
 	}
-	bottom := m.bottomLines()
 	for i, l := range bottom {
 		cv.set(m.height-len(bottom)+i, l)
 	}
 	return cv.String(W, m.c.st.Rule.Render("│"))
+}
+
+// coveredRows is how many of r's last rows a message of n rows covers (its
+// last row replaces the key bar, the others lie over the panes).
+func (m *Model) coveredRows(r rect, n int) int {
+	return clamp(r.y+r.h-(m.height-n), 0, r.h)
 }
 
 // canvas collects the panes' lines by position; String joins each row's
