@@ -131,3 +131,26 @@ func TestProcessExitStands(t *testing.T) {
 		t.Fatalf("a start after the exit: %+v; want a new process, 1 restart", p)
 	}
 }
+
+// TestProgressForNamesItsRequest: a notifications/progress frame leads to
+// the request that offered its token, in flight or answered; a token no
+// request offered leads nowhere.
+func TestProgressForNamesItsRequest(t *testing.T) {
+	tr := fold(t,
+		`c>{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","_meta":{"progressToken":"p"}}}`,
+		`s>{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p","progress":1}}`,
+		`s>{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"zz","progress":1}}`,
+		`s>{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p","progress":2}}`,
+		`s>{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`,
+	)
+	for seq, want := range map[uint64]uint64{2: 1, 4: 1} {
+		if got, ok := tr.ProgressFor(seq); !ok || got != want {
+			t.Errorf("ProgressFor(%d) = %d, %v; want %d", seq, got, ok, want)
+		}
+	}
+	for _, seq := range []uint64{1, 3, 5} {
+		if got, ok := tr.ProgressFor(seq); ok {
+			t.Errorf("ProgressFor(%d) = %d: it is no progress of a known request", seq, got)
+		}
+	}
+}
