@@ -125,8 +125,8 @@ func TestSearchInFrame(t *testing.T) {
 }
 
 // TestGotoPair: x goes from an answer to its request and back, in the
-// Frames and Detail panes, as the projection paired them; a notification
-// says it has none.
+// Frames and Detail panes, as the projection paired them; a progress
+// notification goes to its request; another notification says it has none.
 func TestGotoPair(t *testing.T) {
 	f, req, res := reading(t)
 	note := f.s2c(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}` + "\n")
@@ -146,5 +146,15 @@ func TestGotoPair(t *testing.T) {
 	press(m, "x")
 	if m.message != "a notification has no request or answer" || m.frames.SelectedSeq() != note {
 		t.Errorf("x on a notification: %q", m.message)
+	}
+	// A progress notification goes to the request that offered its token.
+	g := misbehaving(t, true)
+	m = g.model(80, 24, nil)
+	prog := findSeq(t, m, `"progressToken":"p3","progress":2`)
+	m.frames.selectSeq(prog)
+	m.refresh()
+	press(m, "x")
+	if want := findSeq(t, m, `"city":"Oslo"`); m.frames.SelectedSeq() != want {
+		t.Errorf("x on a progress notification selected #%d, want its request #%d (%q)", m.frames.SelectedSeq(), want, m.message)
 	}
 }

@@ -15,8 +15,9 @@ import (
 
 // Reading one frame: search in it (/ in the Detail pane, then n and N),
 // unfold what the Detail pane folds (o), and go to the frame paired with it
-// (x: a request's answer, an answer's request), as the projection paired
-// them ([eventlog.Tracker.PairOf]).
+// (x: a request's answer, an answer's request, a progress notification's
+// request), as the projection paired them ([eventlog.Tracker.PairOf],
+// [eventlog.Tracker.ProgressFor]).
 
 // detailSearch is the search in the Detail pane's content: the lines as
 // shown (the JSON or the Raw tab, already inert), matched without regard
@@ -191,7 +192,8 @@ func (m *Model) whyNoFolds() string {
 }
 
 // pairedWith is the frame paired with the selected one (0 and why there
-// is none): a request's answer, an answer's request.
+// is none): a request's answer, an answer's request, a progress
+// notification's request.
 func (m *Model) pairedWith() (uint64, string) {
 	ev, ok := m.selectedEvent()
 	if !ok {
@@ -210,6 +212,9 @@ func (m *Model) pairedWith() (uint64, string) {
 		return pp.Request.Seq, ""
 	case k.IsResponse():
 		return 0, "this answer pairs with no request (the Pair tab says why)"
+	}
+	if req, ok := m.c.ix.tr.ProgressFor(ev.Seq); ok {
+		return req, "" // a progress notification: the request that offered its token
 	}
 	return 0, "a " + k.String() + " has no request or answer"
 }
