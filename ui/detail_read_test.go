@@ -158,3 +158,27 @@ func TestGotoPair(t *testing.T) {
 		t.Errorf("x on a progress notification selected #%d, want its request #%d (%q)", m.frames.SelectedSeq(), want, m.message)
 	}
 }
+
+// TestAnswerStaysInert: the text an answer carries, decoded from its JSON
+// string, is shown inert: escapes a server wrote as \u001b, a BEL, a C1
+// CSI and a bidi override reach the screen as pictures, never as bytes.
+func TestAnswerStaysInert(t *testing.T) {
+	f := newFixture(t)
+	f.c2s(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}` + "\n")
+	f.s2c(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"a\u001b]52;c;ZXZpbA==\u0007b\u009b2Jc\u202ed"}],"structuredContent":{"k":"\u001b]0;t\u0007"},"isError":true}}` + "\n")
+	f.s2c(`{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"e\u001b[2J\u202e","data":"\u001b]0;x\u0007"}}` + "\n")
+	m := f.model(120, 40, nil)
+	for _, seq := range m.c.ix.frames[1:] {
+		m.frames.selectSeq(seq)
+		m.refresh()
+		raw := m.detail.Render(false)
+		for _, bad := range []string{"\x1b]", "\x07", "\u009b", "\u202e", "\x1b[2J"} {
+			if strings.Contains(raw, bad) {
+				t.Errorf("frame #%d: %q reached the screen:\n%q", seq, bad, raw)
+			}
+		}
+		if !strings.Contains(ansi.Strip(raw), "␛") {
+			t.Errorf("frame #%d: the escape is not shown as a picture:\n%s", seq, ansi.Strip(raw))
+		}
+	}
+}
