@@ -50,8 +50,8 @@ const (
 	// methods (JSON-RPC asks for -32601; some send nothing), and a server
 	// still starting has not read it yet, so a loaded machine's slow start
 	// is never counted. Bounded by the probe's timeout.
-	ProbeSilence = 10 * time.Second
-	DefaultClientName   = "linesman"
+	ProbeSilence      = 10 * time.Second
+	DefaultClientName = "linesman"
 )
 
 // clientState is the Session's client half. Its own mutex guards it; it is

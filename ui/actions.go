@@ -583,6 +583,9 @@ func (m *Model) typed(where scope, msg tea.KeyPressMsg) tea.Cmd {
 			m.setMessage("", false) // editing again: the prompt replaces the error
 		}
 		m.filterIn, cmd = m.filterIn.Update(msg)
+	case scopeSearch:
+		m.searchIn, cmd = m.searchIn.Update(msg)
+		m.searchTyped()
 	case scopeExportName:
 		if m.messageBad {
 			m.setMessage("", false)

@@ -117,7 +117,6 @@ func TestPaneKeysSayWhereTheyAct(t *testing.T) {
 	m := f.model(80, 24, nil)
 	m.focus = focusDetail
 	for k, want := range map[string]string{
-		"x":     "x (" + m.c.km.Cancel.Help().Desc + ") acts in the In flight pane: tab to it",
 		"E":     "E (" + m.c.km.Env.Help().Desc + ") acts in the Process pane: tab to it",
 		"r":     "r (" + m.c.km.Resend.Help().Desc + ") acts in the Frames pane: tab to it",
 		"a":     "a acts in the Frames and In flight panes: tab to one",
@@ -127,5 +126,11 @@ func TestPaneKeysSayWhereTheyAct(t *testing.T) {
 		if m.message != want || !m.messageBad {
 			t.Errorf("%s in the Detail pane: message %q, want %q", k, m.message, want)
 		}
+	}
+	// x goes to the pair in the Frames and Detail panes, cancels in In flight.
+	m.focus = focusStderr
+	press(m, "x")
+	if want := "x acts in the In flight and Detail panes: tab to one"; m.message != want {
+		t.Errorf("x in the stderr pane: message %q, want %q", m.message, want)
 	}
 }

@@ -48,6 +48,13 @@ type detailPane struct {
 	auto     bool
 	autoSeq  uint64
 	autoFrom int
+
+	// unfold shows the selected frame's _meta and long strings whole (o);
+	// folded counts what the last build folded.
+	unfold bool
+	folded int
+
+	search detailSearch // the search in the frame (/, n, N)
 }
 
 type detailKey struct {
@@ -55,6 +62,7 @@ type detailKey struct {
 	tab, w     int
 	late, pair int // the frame's late findings and pairing can change later
 	state      eventlog.RequestState
+	unfold     bool
 }
 
 func (p *detailPane) SetSize(w, h int) { p.w, p.h = w, h }
@@ -88,9 +96,12 @@ func (p *detailPane) refresh(seq uint64) {
 	if p.auto && seq != p.autoSeq {
 		p.auto, p.tab = false, p.autoFrom
 	}
+	if seq != p.key.seq {
+		p.unfold = false // another frame starts folded
+	}
 	pp, _ := p.c.ix.tr.PairOf(seq)
 	k := detailKey{seq: seq, tab: p.tab, w: p.w, late: p.c.ix.tr.LaterFindings(seq),
-		pair: int(pp.Response), state: pp.Request.State}
+		pair: int(pp.Response), state: pp.Request.State, unfold: p.unfold}
 	if k == p.key && p.lines != nil {
 		return
 	}
@@ -98,7 +109,9 @@ func (p *detailPane) refresh(seq uint64) {
 		p.scroll = 0
 	}
 	p.key = k
+	p.folded = 0
 	p.lines = p.build(seq)
+	p.search.rematch(p.lines)
 	p.scroll = max(0, min(p.scroll, len(p.lines)-(p.h-1)))
 }
 
@@ -125,8 +138,8 @@ func (p *detailPane) Render(focused bool) string {
 	}
 	lines := []string{p.c.titleLine(p.w, "Detail", focused, extra)}
 	end := min(len(p.lines), p.scroll+p.h-1)
-	if p.scroll < end {
-		lines = append(lines, p.lines[p.scroll:end]...)
+	for i := p.scroll; i < end; i++ {
+		lines = append(lines, p.search.mark(p.c.st, i, p.lines[i]))
 	}
 	return block(lines, p.w, p.h)
 }
@@ -193,8 +206,9 @@ func (p *detailPane) jsonLines(f *wire.Frame) []string {
 		out := []string{p.c.st.Subtle.Render(head)}
 		return append(out, wrapStyled(wire.Visible(clip(text), wire.Pictures), p.w, detailMaxLines)...)
 	}
-	lines, cut := prettyJSON(p.c.st, text, detailMaxLines)
-	var out []string
+	out := answerLines(p.c.st, f, text, p.w)
+	lines, cut, folded := prettyFolded(p.c.st, text, detailMaxLines, !p.unfold)
+	p.folded += folded
 	for _, l := range lines {
 		out = append(out, wrapIndented(l, p.w, 64)...)
 	}

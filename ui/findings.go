@@ -206,15 +206,15 @@ func (m *Model) gotoSelectedFinding() {
 	r, ok := m.c.ix.found.at(m.flist.sel)
 	m.flist.open = false
 	if ok {
-		m.gotoPlace(r.place())
+		m.gotoPlace(r.place(), "")
 	}
 }
 
 // gotoPlace shows a finding's place: a frame (selected, its Findings tab
 // shown, the Frames pane focused) or a row of the stderr & events pane
 // (selected there, that pane focused). n, N and the findings list all go
-// through here.
-func (m *Model) gotoPlace(place uint64) {
+// through here. note, when set, leads the message (n saying it wrapped).
+func (m *Model) gotoPlace(place uint64, note string) {
 	ix := m.c.ix
 	ev, ok := ix.log.Get(place)
 	if !ok {
@@ -227,17 +227,19 @@ func (m *Model) gotoPlace(place uint64) {
 		m.focus = focusStderr
 		m.composer.ta.Blur()
 		if f := ev.Finding; f != nil {
-			m.setMessage(fmt.Sprintf("%s %s: %s (enter: the whole line · F: all findings)", severityGlyph(f.Severity),
-				wire.VisibleString(f.Code, wire.Pictures), wire.VisibleString(f.Message, wire.Pictures)), false)
+			note += fmt.Sprintf("%s %s: %s (enter: the whole line · F: all findings)", severityGlyph(f.Severity),
+				wire.VisibleString(f.Code, wire.Pictures), wire.VisibleString(f.Message, wire.Pictures))
 		}
+		m.setMessage(strings.TrimSuffix(note, ": "), false)
 		m.findSel = m.frames.SelectedSeq()
 		return
 	}
 	if ix.filt != nil && !ix.filt.match(&ev, ix) {
 		// A flagged frame hidden by the filter: clear the filter so it shows.
 		ix.setFilter(nil)
-		m.setMessage("filter cleared to show the finding", false)
+		note += "filter cleared to show the finding"
 	}
+	m.setMessage(strings.TrimSuffix(note, ": "), false)
 	m.frames.selectSeq(place)
 	m.detail.showFindings(place)
 	if m.focus != focusComposer {
@@ -256,7 +258,17 @@ func (m *Model) jumpFinding(d int) {
 	if sel := m.frames.SelectedSeq(); sel != m.findSel || cur == 0 {
 		cur = sel
 	}
-	if place := m.c.ix.nextStop(cur, d); place != 0 {
-		m.gotoPlace(place)
+	place := m.c.ix.nextStop(cur, d)
+	if place == 0 {
+		return
 	}
+	note := ""
+	switch {
+	case cur == 0:
+	case d > 0 && place <= cur:
+		note = "wrapped past the last finding to the first: "
+	case d < 0 && place >= cur:
+		note = "wrapped past the first finding to the last: "
+	}
+	m.gotoPlace(place, note)
 }

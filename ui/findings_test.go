@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"linesman/session/eventlog"
 	"linesman/wire"
 )
 
@@ -49,7 +50,7 @@ func TestNextFindingWalksEveryFinding(t *testing.T) {
 	}
 	// A loose finding: the stderr pane has the focus and its row selected.
 	loose := m.c.ix.found.loose[0]
-	m.gotoPlace(loose)
+	m.gotoPlace(loose, "")
 	if m.focus != focusStderr || m.stderr.selected() != loose {
 		t.Fatalf("a finding about no frame: focus %v, selected %d, want stderr, %d", m.focus, m.stderr.selected(), loose)
 	}
@@ -144,5 +145,62 @@ func TestFindingsList(t *testing.T) {
 				t.Fatal("esc did not close the list")
 			}
 		})
+	}
+}
+
+// TestNextFindingShowsItsRow: n onto a finding about no frame (stderr, the
+// process) selects its row and keeps it on screen, above the message that
+// tells of it, at every size, even when the message takes three rows.
+func TestNextFindingShowsItsRow(t *testing.T) {
+	f := newFixture(t)
+	for i := range 30 {
+		f.stderr(fmt.Sprintf("log line %d", i))
+	}
+	f.finding("stderr-escape-sequences", "stderr line 31 "+strings.Repeat("holds an escape sequence that acts on a terminal ", 4), 0)
+	for i := range 30 {
+		f.stderr(fmt.Sprintf("later line %d", i))
+	}
+	f.process(eventlog.ProcessEvent{State: eventlog.StateExited, ExitCode: 3})
+	for _, size := range [][2]int{{80, 24}, {120, 30}, {160, 48}, {200, 50}} {
+		m := f.model(size[0], size[1], nil)
+		for step := 0; step < 3; step++ {
+			press(m, "n")
+			if m.focus != focusStderr {
+				t.Fatalf("%v: n did not reach a finding about no frame (focus %v)", size, m.focus)
+			}
+			ev, _ := m.c.ix.log.Get(m.findAt)
+			screen := strings.Split(ansi.Strip(m.Render()), "\n")
+			msgRows := len(m.bottomLines())
+			shown := false
+			for _, l := range screen[:len(screen)-msgRows] {
+				shown = shown || strings.Contains(l, "▌") && strings.Contains(l, ev.Finding.Code)
+			}
+			if !shown {
+				t.Errorf("%v: n onto %s: its row is not on screen above the %d-row message:\n%s", size, ev.Finding.Code, msgRows, strings.Join(screen, "\n"))
+			}
+		}
+	}
+}
+
+// TestNextFindingSaysItWrapped: n past the last finding and N before the
+// first say that they wrapped around.
+func TestNextFindingSaysItWrapped(t *testing.T) {
+	f := misbehaving(t, false)
+	m := f.model(80, 24, nil)
+	want := stops(m)
+	press(m, "g")
+	for m.findAt != want[len(want)-1] {
+		press(m, "n")
+		if strings.HasPrefix(m.message, "wrapped") {
+			t.Fatalf("n said it wrapped before the last finding: %q", m.message)
+		}
+	}
+	press(m, "n")
+	if m.findAt != want[0] || !strings.HasPrefix(m.message, "wrapped past the last finding to the first") {
+		t.Errorf("n past the last finding: at %d (want %d), %q", m.findAt, want[0], m.message)
+	}
+	press(m, "N")
+	if !strings.HasPrefix(m.message, "wrapped past the first finding to the last") {
+		t.Errorf("N before the first finding: %q", m.message)
 	}
 }

@@ -1,9 +1,19 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"linesman/wire"
+)
+
+// What the Detail pane folds (o unfolds): every "_meta" value, and strings
+// longer than foldStringAt bytes (a base64 icon, an embedded file), which
+// keep their first foldKeep bytes.
+const (
+	foldStringAt = 160
+	foldKeep     = 48
 )
 
 // prettyJSON formats valid JSON text with two-space indentation and syntax
@@ -16,12 +26,21 @@ import (
 // stack, whether a key comes next) lives in locals; split, that state would
 // have to travel through a struct between the pieces.
 func prettyJSON(st *Styles, text []byte, maxLines int) (lines []string, cut bool) {
+	lines, cut, _ = prettyFolded(st, text, maxLines, false)
+	return lines, cut
+}
+
+// prettyFolded is [prettyJSON] that, with fold set, folds what buries an
+// answer: a "_meta" value becomes {…} or […] with its size, a long string
+// its start and its size. folded counts the values folded.
+func prettyFolded(st *Styles, text []byte, maxLines int, fold bool) (lines []string, cut bool, folded int) {
 	var (
 		cur    strings.Builder
 		depth  int
 		i      int
 		n      = len(text)
 		expect bool // after '{' or ',' inside an object: the next string is a key
+		meta   bool // folding, and the key just written is "_meta"
 		stack  []byte
 	)
 	newline := func() bool {
@@ -43,7 +62,14 @@ func prettyJSON(st *Styles, text []byte, maxLines int) (lines []string, cut bool
 			}
 			if j < n && (text[j] == '}' || text[j] == ']') {
 				cur.WriteString(st.JSONPunct.Render(string([]byte{c, text[j]})))
-				i = j + 1
+				i, meta = j+1, false
+				continue
+			}
+			if meta {
+				end := skipValue(text, i)
+				cur.WriteString(st.JSONPunct.Render(string(c)+"…"+string(closer(c))) + foldLabel(st, end-i))
+				i, meta = end, false
+				folded++
 				continue
 			}
 			cur.WriteString(st.JSONPunct.Render(string(c)))
@@ -52,7 +78,7 @@ func prettyJSON(st *Styles, text []byte, maxLines int) (lines []string, cut bool
 			expect = c == '{'
 			i++
 			if newline() {
-				return lines, true
+				return lines, true, folded
 			}
 		case '}', ']':
 			depth--
@@ -66,7 +92,7 @@ func prettyJSON(st *Styles, text []byte, maxLines int) (lines []string, cut bool
 				if s != "" {
 					lines = append(lines, s)
 					if len(lines) >= maxLines {
-						return lines, true
+						return lines, true, folded
 					}
 				}
 				cur.WriteString(strings.Repeat("  ", max(depth, 0)))
@@ -78,27 +104,18 @@ func prettyJSON(st *Styles, text []byte, maxLines int) (lines []string, cut bool
 			i++
 			expect = len(stack) > 0 && stack[len(stack)-1] == '{'
 			if newline() {
-				return lines, true
+				return lines, true, folded
 			}
 		case ':':
 			cur.WriteString(st.JSONPunct.Render(":") + " ")
 			i++
 		case '"':
-			j := i + 1
-			for j < n && text[j] != '"' {
-				if text[j] == '\\' {
-					j++
-				}
-				j++
+			j := stringEnd(text, i)
+			if writeString(&cur, st, text[i:j], expect, fold) {
+				folded++
 			}
-			j = min(j+1, n)
-			s := wire.Visible(text[i:j], wire.Pictures)
-			if expect {
-				cur.WriteString(st.JSONKey.Render(s))
-				expect = false
-			} else {
-				cur.WriteString(st.JSONString.Render(s))
-			}
+			meta = expect && fold && string(text[i:j]) == `"_meta"`
+			expect = false
 			i = j
 		default:
 			j := i
@@ -109,6 +126,7 @@ func prettyJSON(st *Styles, text []byte, maxLines int) (lines []string, cut bool
 				j++
 			}
 			tok := wire.Visible(text[i:j], wire.Pictures)
+			meta = false
 			if c == '-' || (c >= '0' && c <= '9') {
 				cur.WriteString(st.JSONNumber.Render(tok))
 			} else {
@@ -120,5 +138,90 @@ func prettyJSON(st *Styles, text []byte, maxLines int) (lines []string, cut bool
 	if s := strings.TrimRight(cur.String(), " "); s != "" {
 		lines = append(lines, s)
 	}
-	return lines, false
+	return lines, false, folded
+}
+
+// stringEnd is the end of the JSON string that starts at text[i].
+func stringEnd(text []byte, i int) int {
+	j := i + 1
+	for j < len(text) && text[j] != '"' {
+		if text[j] == '\\' {
+			j++
+		}
+		j++
+	}
+	return min(j+1, len(text))
+}
+
+// writeString writes the JSON string s, a key or a value, made inert; a
+// long value is folded when fold is set (and writeString says so).
+func writeString(cur *strings.Builder, st *Styles, s []byte, key, fold bool) bool {
+	switch {
+	case key:
+		cur.WriteString(st.JSONKey.Render(wire.Visible(s, wire.Pictures)))
+	case fold && len(s) > foldStringAt:
+		cur.WriteString(st.JSONString.Render(wire.Visible(stringStart(s, foldKeep), wire.Pictures)+`…"`) + foldLabel(st, len(s)))
+		return true
+	default:
+		cur.WriteString(st.JSONString.Render(wire.Visible(s, wire.Pictures)))
+	}
+	return false
+}
+
+// closer is the bracket that closes c.
+func closer(c byte) byte {
+	if c == '{' {
+		return '}'
+	}
+	return ']'
+}
+
+// foldLabel says what a fold hides: its size, and the key that opens it.
+func foldLabel(st *Styles, n int) string {
+	return st.Subtle.Render(fmt.Sprintf(" (%s folded: o unfolds)", humanBytes(int64(n))))
+}
+
+// skipValue returns the end of the object or array that starts at b[i]
+// (len(b) when it does not end).
+func skipValue(b []byte, i int) int {
+	depth := 0
+	for ; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			for i++; i < len(b) && b[i] != '"'; i++ {
+				if b[i] == '\\' {
+					i++
+				}
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return len(b)
+}
+
+// stringStart is the start of the JSON string s (its quote included), at
+// most keep bytes, cut between characters and escapes, never inside one.
+func stringStart(s []byte, keep int) []byte {
+	i := 1
+	for i < len(s)-1 {
+		n := 1
+		switch {
+		case s[i] == '\\' && i+1 < len(s) && s[i+1] == 'u':
+			n = 6
+		case s[i] == '\\':
+			n = 2
+		default:
+			_, n = utf8.DecodeRune(s[i:])
+		}
+		if i+n > keep {
+			break
+		}
+		i += n
+	}
+	return s[:min(i, len(s))]
 }

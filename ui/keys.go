@@ -30,6 +30,9 @@ type Binding struct {
 	disabled func(m *Model) string
 	// desc, when set, gives the help text for the current state.
 	desc func(m *Model) string
+	// bar, when set, is the shorter text the key bar shows (the ? screen
+	// and the README give the whole description).
+	bar string
 	// run acts on the key.
 	run func(m *Model, msg tea.KeyPressMsg) tea.Cmd
 }
@@ -68,10 +71,13 @@ const (
 	scopePicker                         // the picker (t) is open
 	scopeForm                           // a tool's, prompt's or template's form is open
 	scopeDraftKept                      // esc just closed the composer, keeping its draft
+	scopeDetail                         // the Detail pane has the focus
+	scopeDetailSearch                   // the Detail pane has the focus and a search
+	scopeSearch                         // the Detail pane's search prompt is open
 
-	scopePanes  = scopeFrames | scopeInFlight | scopeProcess | scopeStderr
+	scopePanes  = scopeFrames | scopeDetail | scopeDetailSearch | scopeInFlight | scopeProcess | scopeStderr
 	scopeExport = scopeExportFormat | scopeExportName
-	scopeTyping = scopeComposer | scopeFilter | scopeExport | scopePicker | scopeForm
+	scopeTyping = scopeComposer | scopeFilter | scopeSearch | scopeExport | scopePicker | scopeForm
 )
 
 // keyScope is where a key pressed now lands: a prompt or the composer takes
@@ -80,6 +86,8 @@ func (m *Model) keyScope() scope {
 	switch {
 	case m.filtering:
 		return scopeFilter
+	case m.searching:
+		return scopeSearch
 	case m.exp.step == exportFormat:
 		return scopeExportFormat
 	case m.exp.step == exportName:
@@ -105,6 +113,11 @@ func (m *Model) paneScope() scope {
 	switch m.focus {
 	case focusFrames:
 		return scopeFrames
+	case focusDetail:
+		if m.detail.search.query != "" {
+			return scopeDetail | scopeDetailSearch
+		}
+		return scopeDetail
 	case focusInFlight:
 		return scopeInFlight
 	case focusProcess:
@@ -127,6 +140,8 @@ type KeyMap struct {
 	Up, Down, PageUp, PageDown, Top, Bottom *Binding
 	// Frames pane.
 	Resend, EditResend, AnswerFrame *Binding
+	// Reading a frame (detail_search.go).
+	Unfold, PairJump, Search, SearchNext, SearchPrev, ApplySearch, CancelSearch *Binding
 	// In-flight pane.
 	Cancel, AnswerInFlight, ShowFrame *Binding
 	// Process pane.
@@ -166,6 +181,7 @@ func DefaultKeyMap() *KeyMap {
 	k := &KeyMap{}
 	k.addMain()
 	k.addPanes()
+	k.addReading()
 	k.addTyping()
 	k.addSeeing()
 	return k
@@ -254,6 +270,29 @@ func (k *KeyMap) addPanes() {
 	k.Env.disabled = func(m *Model) string { return when(m.process.info == nil, whyNoProcess) }
 }
 
+// addReading adds the keys that read one frame: unfold, the pair, the
+// search in it and its prompt.
+func (k *KeyMap) addReading() {
+	const det = "Detail"
+	add := k.add
+	k.Unfold = add("Everywhere", scopeMain, keys("o"), "o", "unfold _meta and long strings", act((*Model).toggleUnfold))
+	k.Unfold.disabled = (*Model).whyNoFolds
+	k.Unfold.bar = "unfold"
+	k.Unfold.desc = func(m *Model) string {
+		return when(m.detail.unfold, "fold _meta and long strings") + when(!m.detail.unfold, "unfold _meta and long strings")
+	}
+	k.PairJump = add(det, scopeFrames|scopeDetail, keys("x"), "x", "go to the paired request or answer (also in Frames)", act((*Model).gotoPair))
+	k.PairJump.disabled = (*Model).whyNoPair
+	k.PairJump.bar = "go to pair"
+	k.Search = add(det, scopeDetail, keys("/"), "/", "search in the frame", actCmd((*Model).openSearch))
+	k.SearchNext = add(det, scopeDetailSearch, keys("n"), "n", "next match", act(func(m *Model) { m.nextMatch(1) }))
+	k.SearchNext.disabled = (*Model).whyNoMatches
+	k.SearchPrev = add(det, scopeDetailSearch, keys("N"), "N", "previous match", act(func(m *Model) { m.nextMatch(-1) }))
+	k.SearchPrev.disabled = (*Model).whyNoMatches
+	k.ApplySearch = add("Search prompt", scopeSearch, keys("enter"), "enter", "go to the first match", act((*Model).applySearch))
+	k.CancelSearch = add("Search prompt", scopeSearch, keys("esc"), "esc", "clear the search", act((*Model).cancelSearch))
+}
+
 // addTyping adds the keys of the composer and the prompts (where other keys
 // are typed), and of the ? screen.
 func (k *KeyMap) addTyping() {
@@ -340,10 +379,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	where := m.keyScope()
 	m.draftArmed = false // only the key right after the closing esc may clear the draft
-	for _, b := range m.c.km.all {
-		if b.scope&where == 0 || !b.matches(msg) {
-			continue
-		}
+	if b := m.c.km.lookup(where, msg); b != nil {
 		if why := b.why(m); why != "" {
 			m.setMessage(why, true)
 			return nil
@@ -357,6 +393,20 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	}
 	return m.typed(where, msg)
+}
+
+// lookup is the binding of msg in scope where: the focused pane's own
+// first (n is the next match in a searched Detail pane, the next finding
+// elsewhere), then the table's order.
+func (k *KeyMap) lookup(where scope, msg tea.KeyPressMsg) *Binding {
+	for _, pass := range [...]scope{scopePanes, ^scopePanes} {
+		for _, b := range k.all {
+			if b.scope&where&pass != 0 && b.matches(msg) {
+				return b
+			}
+		}
+	}
+	return nil
 }
 
 // elsewhere says where msg acts when it is a key of other panes than the

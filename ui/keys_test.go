@@ -195,13 +195,13 @@ func TestReadOnlyOffersNoControl(t *testing.T) {
 			t.Errorf("read-only: %s is enabled", b.name)
 		}
 	}
-	if strings.Contains(ansi.Strip(m.bottomLine()), "compose") {
-		t.Fatal("read-only help line offers compose")
+	if bar := ansi.Strip(m.bottomLine()); strings.Contains(bar, "compose") || strings.Contains(bar, "call a tool") {
+		t.Fatalf("read-only help line offers to send: %q", bar)
 	}
-	// Live: the help line offers compose.
-	m2 := f.model(200, 24, newFakeServer(f))
-	if !strings.Contains(ansi.Strip(m2.bottomLine()), "compose") {
-		t.Fatalf("live help line lacks compose: %q", ansi.Strip(m2.bottomLine()))
+	// Live: the help line offers the picker and the composer.
+	m2 := f.model(250, 24, newFakeServer(f))
+	if bar := ansi.Strip(m2.bottomLine()); !strings.Contains(bar, "compose") || !strings.Contains(bar, "call a tool") {
+		t.Fatalf("live help line lacks t or c: %q", bar)
 	}
 	press(m, "q")
 }
@@ -225,7 +225,7 @@ func TestHelpScreenScrolls(t *testing.T) {
 	if strings.Contains(ansi.Strip(m.Render()), "Glyphs:") {
 		t.Fatal("the fixture's help should not fit 80x24 (the test would prove nothing)")
 	}
-	for i := 0; i < 30; i++ {
+	for i := 0; i < 60; i++ {
 		press(m, "j")
 	}
 	if s := ansi.Strip(m.Render()); !strings.Contains(s, "Glyphs:") {
@@ -406,5 +406,23 @@ func TestCtrlCQuitsFromEveryPrompt(t *testing.T) {
 	m.key(pressKey(t, "ctrl+c"))
 	if m.showHelp || m.quitRequested {
 		t.Errorf("ctrl+c on the ? screen: help=%v quit=%v", m.showHelp, m.quitRequested)
+	}
+}
+
+// TestPickerKeyOnTheBarAtEveryWidth: t, the way to call a tool, is on the
+// key bar from 80 to 250 columns whichever pane has the focus (it used to
+// be cut off at every width, so only the README told of it).
+func TestPickerKeyOnTheBarAtEveryWidth(t *testing.T) {
+	f := misbehaving(t, true)
+	m := f.model(80, 24, newFakeServer(f))
+	for w := 80; w <= 250; w += 10 {
+		m.Update(tea_WindowSize(w, 30))
+		for focus := focusFrames; focus < numPanes; focus++ {
+			m.focus = focus
+			lines := strings.Split(ansi.Strip(m.Render()), "\n")
+			if bar := lines[len(lines)-1]; !strings.Contains(bar, "t call a tool") {
+				t.Errorf("%d columns, focus %d: the key bar has no t: %q", w, focus, bar)
+			}
+		}
 	}
 }

@@ -100,7 +100,9 @@ type Model struct {
 	helpScroll int // first line of the full help shown
 	filtering  bool
 	filterIn   textinput.Model
-	exp        exportPrompt // the export prompt (X), when open
+	searching  bool            // the Detail pane's search prompt is open
+	searchIn   textinput.Model // what to search for in the frame
+	exp        exportPrompt    // the export prompt (X), when open
 
 	flist     findingsView // the findings list (F), when open
 	findAt    uint64       // the place n/N or the list reached last
@@ -174,6 +176,9 @@ func NewModel(opts Options) *Model {
 	m.filterIn.SetStyles(m.c.st.TextInput)
 	m.filterIn.Prompt = "/"
 	m.filterIn.Placeholder = "method:tools/ id:3 dir:s2c kind:error code:* sev:warning text"
+	m.searchIn = textinput.New()
+	m.searchIn.SetStyles(m.c.st.TextInput)
+	m.searchIn.Prompt = "search in the frame: "
 	m.sig, m.cancelSub = opts.Log.Subscribe()
 	m.refresh()
 	m.resize(80, 24)
@@ -205,6 +210,7 @@ func (m *Model) setTheme() {
 		m.composer.ta.SetStyles(st.Textarea)
 		m.help.Styles = st.Help
 		m.filterIn.SetStyles(st.TextInput)
+		m.searchIn.SetStyles(st.TextInput)
 		m.picker.in.SetStyles(st.TextInput)
 	}
 }
@@ -367,6 +373,8 @@ func (m *Model) updateInputs(msg tea.Msg) tea.Cmd {
 		m.composer.ta, cmd = m.composer.ta.Update(msg)
 	case m.filtering:
 		m.filterIn, cmd = m.filterIn.Update(msg)
+	case m.searching:
+		m.searchIn, cmd = m.searchIn.Update(msg)
 	case m.exp.step == exportName:
 		m.exp.in, cmd = m.exp.in.Update(msg)
 	}

@@ -26,6 +26,7 @@ const (
 func (k *KeyMap) addPickOpen(group string) {
 	k.PickOpen = k.add(group, scopeMain, keys("t"), "t", "pick a tool, prompt, resource or request", actCmd((*Model).openPicker))
 	k.PickOpen.disabled = (*Model).whyNotLive
+	k.PickOpen.bar = "call a tool"
 }
 
 // addResendAsIs adds ctrl+r in the Frames pane (r resends with a fresh id).

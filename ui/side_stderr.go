@@ -26,6 +26,10 @@ type stderrPane struct {
 	wrap   bool   // long entries wrap over several rows (zoomed)
 
 	shown uint64 // the entry a move starts from: set by Render when following
+	// covered is how many of the pane's last rows a message covers until
+	// the next key (set by the root before each render): the selected entry
+	// and the newest are kept above them.
+	covered int
 }
 
 func (p *stderrPane) SetSize(w, h int) { p.w, p.h = w, h }
@@ -137,7 +141,7 @@ func (p *stderrPane) selectedRow(l string, focused bool) string {
 // (-1: none shown as selected) and where the frame marker goes (-1: none).
 func (p *stderrPane) window(anchor uint64) (top, cur, mark int) {
 	evs := p.c.ix.events
-	rows := p.rows()
+	rows := max(p.rows()-p.covered, 1)
 	cur, mark = -1, -1
 	switch {
 	case !p.follow:

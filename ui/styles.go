@@ -29,6 +29,7 @@ type Styles struct {
 	Rule, RuleFocused   lipgloss.Style
 	Selected            lipgloss.Style // the selected row (reverse video, so it survives NO_COLOR)
 	SelectedBlurred     lipgloss.Style
+	Match, MatchCurrent lipgloss.Style // a search's matches (underlined), the current one (reverse video)
 	Tab, TabActive      lipgloss.Style
 	StatusBar           lipgloss.Style
 
@@ -72,6 +73,8 @@ func NewStyles(t themes.Theme, isDark bool) *Styles {
 	if t.Selection != nil {
 		s.SelectedBlurred = lipgloss.NewStyle().Background(t.Selection)
 	}
+	s.Match = lipgloss.NewStyle().Underline(true)
+	s.MatchCurrent = lipgloss.NewStyle().Reverse(true)
 	s.Tab = fg(t.Subtle)
 	s.TabActive = fg(t.Accent).Bold(true).Underline(true)
 	s.StatusBar = fg(t.Base)

@@ -41,6 +41,8 @@ func (m *Model) Render() string {
 	W := m.width
 	cv := newCanvas(m.height)
 	cv.put(0, 0, m.statusBar())
+	bottom := m.bottomLines()
+	m.stderr.covered = m.coveredRows(m.rects[focusStderr], len(bottom))
 	body := rect{0, 1, W, m.height - 2}
 	switch {
 	case m.pickerOpen():
@@ -70,11 +72,16 @@ func (m *Model) Render() string {
 			cv.block(m.rects[focusProcess], m.process.Render(m.focus == focusProcess))
 		}
 	}
-	bottom := m.bottomLines()
 	for i, l := range bottom {
 		cv.set(m.height-len(bottom)+i, l)
 	}
 	return cv.String(W, m.c.st.Rule.Render("│"))
+}
+
+// coveredRows is how many of r's last rows a message of n rows covers (its
+// last row replaces the key bar, the others lie over the panes).
+func (m *Model) coveredRows(r rect, n int) int {
+	return clamp(r.y+r.h-(m.height-n), 0, r.h)
 }
 
 // canvas collects the panes' lines by position; String joins each row's
@@ -200,7 +207,7 @@ func (m *Model) bottomLines() []string {
 	if m.exp.step == exportName && !m.messageBad {
 		return []string{m.exportHint(), m.bottomLine()}
 	}
-	if m.message == "" || m.exp.step != exportOff || m.filtering && !m.messageBad {
+	if m.message == "" || m.exp.step != exportOff || (m.filtering || m.searching) && !m.messageBad {
 		return []string{m.bottomLine()}
 	}
 	s := m.c.st.Accent.Render(wire.VisibleString(m.message, wire.Pictures))
@@ -227,6 +234,9 @@ func (m *Model) bottomLine() string {
 			return fit(m.c.st.Error.Render("✖ "+wire.VisibleString(m.message, wire.Pictures)), m.width)
 		}
 		return fit(m.filterIn.View(), m.width)
+	}
+	if m.searching {
+		return fit(m.searchIn.View(), m.width)
 	}
 	if m.message != "" {
 		s := m.c.st.Accent.Render(wire.VisibleString(m.message, wire.Pictures))
@@ -256,9 +266,9 @@ func (m *Model) shortHelp() []key.Binding {
 	case focusComposer:
 		return keyBindings(k.Send, k.RawMode, k.NextTemplate, k.Editor, k.ClearComposer, k.CloseComposer, k.FocusNext)
 	case focusFrames:
-		b = []*Binding{k.Up, k.Down, k.TabNext, k.Resend, k.EditResend, k.AnswerFrame}
+		b = []*Binding{k.Up, k.Down, k.TabNext, k.PairJump, k.Unfold, k.Resend, k.EditResend, k.AnswerFrame}
 	case focusDetail:
-		b = []*Binding{k.Up, k.Down, k.TabNext}
+		b = []*Binding{k.SearchNext, k.SearchPrev, k.Search, k.Unfold, k.PairJump, k.Up, k.Down, k.TabNext}
 	case focusInFlight:
 		b = []*Binding{k.Up, k.Down, k.Cancel, k.AnswerInFlight, k.ShowFrame}
 	case focusProcess:
@@ -266,15 +276,21 @@ func (m *Model) shortHelp() []key.Binding {
 	case focusStderr:
 		b = []*Binding{k.Up, k.Down, k.OpenEntry}
 	}
-	// ? and q first: a narrow help line cuts from the end.
-	return keyBindings(append(append([]*Binding{k.Help, k.Quit, k.Compose}, b...), k.FocusNext, k.Zoom, k.Findings, k.NextFinding, k.Filter, k.Follow, k.Export)...)
+	// ?, q and t first (t is how a tool is called: a user who reads the
+	// screen must find it at any width), then the pane's own keys: a
+	// narrow help line cuts from the end.
+	return keyBindings(append(append([]*Binding{k.Help, k.Quit, k.PickOpen}, b...), k.Compose, k.FocusNext, k.Zoom, k.Findings, k.NextFinding, k.Filter, k.Follow, k.Export)...)
 }
 
-// keyBindings gives the help bubble the key bindings of the table's rows.
+// keyBindings gives the help bubble the key bindings of the table's rows,
+// with their key bar text.
 func keyBindings(bs ...*Binding) []key.Binding {
 	out := make([]key.Binding, len(bs))
 	for i, b := range bs {
 		out[i] = b.Binding
+		if b.bar != "" {
+			out[i].SetHelp(b.Help().Key, b.bar)
+		}
 	}
 	return out
 }

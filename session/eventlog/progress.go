@@ -12,15 +12,23 @@ import (
 // that created them.
 
 // progress applies a notifications/progress sent in direction dir to the
-// request, sent the other way, that offered the token.
-func (t *Tracker) progress(dir wire.Dir, f *wire.Frame, at time.Duration) {
+// request, sent the other way, that offered the token, and returns that
+// request (nil: none offered it).
+func (t *Tracker) progress(dir wire.Dir, f *wire.Frame, at time.Duration) *entry {
 	m := &f.Msg
 	e := t.spaces[opposite(dir)].tokens[m.ProgressToken]
 	if e == nil {
 		addFinding(f, wire.NewFinding("progress-unknown-token", fmt.Sprintf(
 			"progress for token %s, which no request in flight offered", idText(m.ProgressToken))))
-		return
+		return nil
 	}
+	t.progressOf(e, f, at)
+	return e
+}
+
+// progressOf judges and records a progress notification f for request e.
+func (t *Tracker) progressOf(e *entry, f *wire.Frame, at time.Duration) {
+	m := &f.Msg
 	switch e.State {
 	case ReqInFlight:
 	case ReqAnswered, ReqError:

@@ -149,6 +149,16 @@ func (t *Tracker) PairOf(seq uint64) (p Pairing, ok bool) {
 	return Pairing{}, false
 }
 
+// ProgressFor returns the request frame that offered the token of the
+// notifications/progress frame seq (ok false: none did, or seq is no
+// progress notification).
+func (t *Tracker) ProgressFor(seq uint64) (req uint64, ok bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	req, ok = t.progressFor[seq]
+	return req, ok
+}
+
 // AnswerTo returns the request that the answer frame seq answers.
 func (t *Tracker) AnswerTo(seq uint64) (Request, bool) {
 	t.mu.Lock()

@@ -131,3 +131,46 @@ func TestProcessExitStands(t *testing.T) {
 		t.Fatalf("a start after the exit: %+v; want a new process, 1 restart", p)
 	}
 }
+
+// TestProgressForNamesItsRequest: a notifications/progress frame leads to
+// the request that offered its token, in flight or answered; a token no
+// request offered leads nowhere.
+func TestProgressForNamesItsRequest(t *testing.T) {
+	tr := fold(t,
+		`c>{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","_meta":{"progressToken":"p"}}}`,
+		`s>{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p","progress":1}}`,
+		`s>{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"zz","progress":1}}`,
+		`s>{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p","progress":2}}`,
+		`s>{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`,
+	)
+	for seq, want := range map[uint64]uint64{2: 1, 4: 1} {
+		if got, ok := tr.ProgressFor(seq); !ok || got != want {
+			t.Errorf("ProgressFor(%d) = %d, %v; want %d", seq, got, ok, want)
+		}
+	}
+	for _, seq := range []uint64{1, 3, 5} {
+		if got, ok := tr.ProgressFor(seq); ok {
+			t.Errorf("ProgressFor(%d) = %d: it is no progress of a known request", seq, got)
+		}
+	}
+}
+
+// TestMissingResultTypeSaidOnce: a 2026-07-28 result without resultType is
+// missing-result-type, once — the schema judge, whose union of
+// InputRequiredResult | CallToolResult fails on the same member, names the
+// member and leaves it to the rule that names it better.
+func TestMissingResultTypeSaidOnce(t *testing.T) {
+	res := mkFrame(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hi"}]}}`)
+	fold(t,
+		Event{Type: EventEra, Era: &EraDecision{Era: EraModern, Version: ModernProtocolVersion}},
+		`c>{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`,
+		Event{Type: EventFrame, Dir: wire.ServerToClient, Frame: res},
+	)
+	var codes []string
+	for _, f := range res.Findings {
+		codes = append(codes, f.Code)
+	}
+	if !slices.Equal(codes, []string{"missing-result-type"}) {
+		t.Errorf("findings %v; want [missing-result-type]", codes)
+	}
+}

@@ -129,6 +129,9 @@ type Tracker struct {
 	unreadable uint64
 	// nullAnswers maps an error answer with id null to that frame.
 	nullAnswers map[uint64]uint64
+	// progressFor maps each notifications/progress frame to the request
+	// frame that offered its token.
+	progressFor map[uint64]uint64
 	// forgotten counts, by state, the requests Forget summarised;
 	// forgotTo is the first Seq of its last pass.
 	forgotten map[RequestState]int
@@ -155,7 +158,7 @@ type Tracker struct {
 
 // NewTracker returns an empty tracker.
 func NewTracker(opts TrackerOptions) *Tracker {
-	t := &Tracker{opts: opts, answers: map[uint64]*entry{}, nullAnswers: map[uint64]uint64{}, later: map[uint64][]wire.Finding{}}
+	t := &Tracker{opts: opts, answers: map[uint64]*entry{}, nullAnswers: map[uint64]uint64{}, progressFor: map[uint64]uint64{}, later: map[uint64][]wire.Finding{}}
 	if !opts.NoProtocolRules {
 		t.rules = newRules()
 	}
@@ -445,7 +448,9 @@ func (t *Tracker) notification(seq uint64, dir wire.Dir, f *wire.Frame, at time.
 				"the %s cancelled request id %s, which it never sent", who, idText(m.RequestID))))
 		}
 	case "notifications/progress":
-		t.progress(dir, f, at)
+		if e := t.progress(dir, f, at); e != nil {
+			t.progressFor[seq] = e.Seq
+		}
 	default:
 		if dir == wire.ServerToClient {
 			t.offerChanged(m.Method)

@@ -67,6 +67,11 @@ func (t *Tracker) Forget(first uint64) {
 			delete(t.nullAnswers, seq)
 		}
 	}
+	for seq := range t.progressFor {
+		if seq < first {
+			delete(t.progressFor, seq)
+		}
+	}
 }
 
 // Unsummarised returns how many requests the tracker keeps a record of

@@ -3,6 +3,7 @@ package protocol
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -307,6 +308,9 @@ func (n *snode) union(v val, depth int) *schemaFault {
 	if len(branches) == 1 || !tie && len(best.path) > 0 {
 		return best
 	}
+	if f := missingInEvery(branches, v); f != nil {
+		return f
+	}
 	names := make([]string, 0, len(branches))
 	for _, b := range branches {
 		t := b.target()
@@ -455,4 +459,28 @@ func memberSegment(name string) string {
 		return "." + name
 	}
 	return "[" + inertQuote(name) + "]"
+}
+
+// missingInEvery is the fault of a union whose every branch requires a
+// member the value lacks (a 2026-07-28 result without resultType): the
+// member is named — and a hand-written rule that names it wins — rather
+// than the branches listed.
+func missingInEvery(branches []*snode, v val) *schemaFault {
+	if !v.isObject() {
+		return nil
+	}
+	for _, name := range branches[0].target().required {
+		if v.get(name).present() {
+			continue
+		}
+		if slices.ContainsFunc(branches, func(b *snode) bool { return !slices.Contains(b.target().required, name) }) {
+			continue
+		}
+		want := "a member"
+		if p := branches[0].target().props[name]; p != nil && p.node != nil && p.node.target().types != 0 {
+			want = typeWant(p.node.target().types)
+		}
+		return (&schemaFault{want: want, got: gotOf(v.get(name))}).at("." + name)
+	}
+	return nil
 }
