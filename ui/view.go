@@ -148,7 +148,15 @@ func (c *canvas) String(w int, sep string) string {
 // first, each with its glyph), frames, retention drops, and the state of a
 // quit in progress.
 func (m *Model) statusBar() string {
-	return fit(strings.Join(m.statusParts(), m.c.st.Subtle.Render(" │ ")), m.width)
+	sep := m.c.st.Subtle.Render(" │ ")
+	parts := m.statusParts()
+	if bar := strings.Join(parts, sep); ansi.StringWidth(bar) > m.width && m.opts.Title != "" && len(parts) > 2 {
+		// What is shown (a tap's name, a file) comes right after the
+		// counts when the bar is cut, so a narrow terminal never loses it.
+		title := parts[len(parts)-1]
+		parts = append(parts[:2], append([]string{title}, parts[2:len(parts)-1]...)...)
+	}
+	return fit(strings.Join(parts, sep), m.width)
 }
 
 // statusParts are the status bar's parts, most important first (a narrow
