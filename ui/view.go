@@ -150,9 +150,10 @@ func (c *canvas) String(w int, sep string) string {
 func (m *Model) statusBar() string {
 	sep := m.c.st.Subtle.Render(" │ ")
 	parts := m.statusParts()
-	if bar := strings.Join(parts, sep); ansi.StringWidth(bar) > m.width && m.opts.Title != "" && len(parts) > 2 {
-		// What is shown (a tap's name, a file) comes right after the
-		// counts when the bar is cut, so a narrow terminal never loses it.
+	if bar := strings.Join(parts, sep); ansi.StringWidth(bar) > m.width && m.opts.Title != "" && m.opts.Session == nil && len(parts) > 2 {
+		// In a view, what is shown (a tap's name, a file) comes right
+		// after the counts when the bar is cut, so a narrow terminal never
+		// loses it; a live session keeps the server's name there.
 		title := parts[len(parts)-1]
 		parts = append(parts[:2], append([]string{title}, parts[2:len(parts)-1]...)...)
 	}
