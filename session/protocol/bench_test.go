@@ -251,13 +251,31 @@ func BenchmarkSchemaRatio(b *testing.B) {
 	b.ReportMetric(float64(cpu[1]-cpu[0])/float64(cpu[0]), "rules/framer")
 }
 
-// BenchmarkSchemaCompile compiles every revision's schema from its bytes:
-// what the first message of a revision costs once per process.
+// BenchmarkSchemaCompile indexes every revision's schema and compiles every
+// definition of it, from its bytes: the most the schema judge can cost a
+// process (a conversation compiles only the definitions it meets, see
+// BenchmarkSchemaFirstUse).
 func BenchmarkSchemaCompile(b *testing.B) {
 	for b.Loop() {
 		for _, rev := range []string{V20241105, V20250326, V20250618, V20251125, V20260728} {
-			compileRevision(rev)
+			rs := indexRevision(rev)
+			rs.mu.Lock()
+			for name := range rs.c.raws {
+				rs.compile(name)
+			}
+			rs.mu.Unlock()
 		}
+	}
+}
+
+// BenchmarkSchemaFirstUse is what a one-shot's first exchange costs the
+// schema judge in a fresh process: the 2026-07-28 schema indexed, and the
+// server/discover request and result compiled.
+func BenchmarkSchemaFirstUse(b *testing.B) {
+	for b.Loop() {
+		rs := indexRevision(V20260728)
+		rs.paramsOf("server/discover")
+		rs.resultFor("server/discover")
 	}
 }
 

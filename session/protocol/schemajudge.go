@@ -81,17 +81,24 @@ type sprop struct {
 	bit  uint64
 }
 
-// A revisionSchema is the compiled schema of one revision.
+// A revisionSchema is the schema of one revision, compiled as it is
+// needed: a definition (and what it refers to) on the first message that
+// needs it, so that a process pays for the few definitions its
+// conversation uses rather than for the whole schema (a one-shot check
+// needs a handful of some three hundred). It is safe for concurrent use:
+// judges of parallel sessions share it.
 type revisionSchema struct {
-	rev  string
-	defs map[string]*snode
-	// methods maps a method to its request or notification definition.
-	methods map[string]*snode
-	// params maps a method to its params subschema.
-	params map[string]*snode
-	// result maps a request's method to the schema of its result.
-	result map[string]*snode
-	err    *snode // the error object of an error response
+	rev string
+	mu  sync.Mutex
+	c   *schemaCompiler
+	// methodDef maps a method to the name of its request or notification
+	// definition (read off every definition's method constant, unparsed).
+	methodDef map[string]string
+	// done holds what was looked up, compiled (nil: not in the schema).
+	methods, params, result map[string]*snode
+	defs                    map[string]*snode
+	err                     *snode
+	errDone                 bool
 }
 
 var (
@@ -105,92 +112,144 @@ func init() {
 	}
 }
 
-// schemaOf returns the compiled schema of revision rev, compiling it on
-// first use; nil for a revision linesman carries no schema of.
+// schemaOf returns the schema of revision rev, indexing it on first use;
+// nil for a revision linesman carries no schema of.
 func schemaOf(rev string) *revisionSchema {
 	once := schemaOnce[rev]
 	if once == nil {
 		return nil
 	}
-	once.Do(func() { schemaCache[rev] = compileRevision(rev) })
+	once.Do(func() { schemaCache[rev] = indexRevision(rev) })
 	return schemaCache[rev]
 }
 
-// compileRevision decodes and compiles the schema of rev with its known
-// differences from schema.ts applied.
-func compileRevision(rev string) *revisionSchema {
-	var doc map[string]any
-	if json.Unmarshal(mcpschema.Schema(rev), &doc) != nil {
-		return nil
+// indexRevision splits the schema of rev into its definitions, unparsed,
+// and finds the method of each request and notification.
+func indexRevision(rev string) *revisionSchema {
+	root := parse(mcpschema.Schema(rev))
+	defs, prefix := root.get("$defs"), "#/$defs/"
+	if !defs.isObject() {
+		defs, prefix = root.get("definitions"), "#/definitions/"
 	}
-	raw, _ := doc["$defs"].(map[string]any)
-	prefix := "#/$defs/"
-	if raw == nil {
-		raw, _ = doc["definitions"].(map[string]any)
-		prefix = "#/definitions/"
-	}
-	for _, d := range knownDifferences {
-		if d.applies(rev) {
-			d.patch(raw)
+	rs := &revisionSchema{rev: rev, methodDef: map[string]string{},
+		methods: map[string]*snode{}, params: map[string]*snode{}, result: map[string]*snode{}, defs: map[string]*snode{}}
+	c := &schemaCompiler{rev: rev, raws: map[string][]byte{}, raw: map[string]any{}, prefix: prefix, defs: map[string]*snode{}}
+	defs.members(func(k []byte, d val) bool {
+		var name string
+		if json.Unmarshal(k, &name) != nil {
+			return true
 		}
-	}
-	c := schemaCompiler{raw: raw, prefix: prefix, defs: map[string]*snode{}}
-	for name := range raw {
-		c.def(name)
-	}
-	for _, n := range c.unions {
-		n.discriminate()
-	}
-	for _, n := range c.pending {
-		n.prune()
-	}
-	rs := &revisionSchema{rev: rev, defs: c.defs, methods: map[string]*snode{}, params: map[string]*snode{}, result: map[string]*snode{}}
-	rs.index(raw)
+		c.raws[name] = d
+		if !strings.HasSuffix(name, "Request") && !strings.HasSuffix(name, "Notification") {
+			return true
+		}
+		if method, ok := d.path("properties", "method", "const").str(); ok {
+			rs.methodDef[method] = name
+		}
+		return true
+	})
+	rs.c = c
 	return rs
 }
 
-// index builds the method tables from the definitions: a definition whose
-// method property is a constant is that method's request or notification.
-func (rs *revisionSchema) index(raw map[string]any) {
-	for name, d := range raw {
-		props, _ := d.(map[string]any)["properties"].(map[string]any)
-		m, _ := props["method"].(map[string]any)
-		method, ok := m["const"].(string)
-		if !ok || !(strings.HasSuffix(name, "Request") || strings.HasSuffix(name, "Notification")) {
-			continue
-		}
-		n := rs.defs[name]
-		rs.methods[method] = n
-		if p := n.props["params"]; p != nil {
-			rs.params[method] = p.node
-		}
-		if base, ok := strings.CutSuffix(name, "Request"); ok {
-			rs.result[method] = rs.resultOf(base)
-		}
+// compile compiles the definition name and everything it refers to, once;
+// nil when the revision has no such definition. Called with rs.mu held.
+func (rs *revisionSchema) compile(name string) *snode {
+	c := rs.c
+	if c.raws[name] == nil {
+		return nil
 	}
-	for _, name := range []string{"JSONRPCErrorResponse", "JSONRPCError"} {
-		if n := rs.defs[name]; n != nil && n.props["error"] != nil {
-			rs.err = n.props["error"].node
-			break
-		}
+	u, p := len(c.unions), len(c.pending)
+	n := c.def(name)
+	for _, x := range c.unions[u:] {
+		x.discriminate()
 	}
+	for _, x := range c.pending[p:] {
+		x.prune()
+	}
+	return n
 }
 
-// resultOf is the result schema of the request definition base+"Request":
-// its ...ResultResponse's result where the revision has one, else its
-// ...Result, else EmptyResult (ping, logging/setLevel, subscribe).
-func (rs *revisionSchema) resultOf(base string) *snode {
-	if resp := rs.defs[base+"ResultResponse"]; resp != nil && resp.props["result"] != nil {
-		return resp.props["result"].node
+// def returns the compiled definition name (nil: none).
+func (rs *revisionSchema) def(name string) *snode {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	n, ok := rs.defs[name]
+	if !ok {
+		n = rs.compile(name)
+		rs.defs[name] = n
 	}
-	if n := rs.defs[base+"Result"]; n != nil {
+	return n
+}
+
+// method returns the request or notification definition of method (nil:
+// none in this revision).
+func (rs *revisionSchema) method(method string) *snode {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	n, ok := rs.methods[method]
+	if !ok {
+		if name := rs.methodDef[method]; name != "" {
+			n = rs.compile(name)
+		}
+		rs.methods[method] = n
+	}
+	return n
+}
+
+// paramsOf returns the params subschema of method's definition.
+func (rs *revisionSchema) paramsOf(method string) *snode {
+	n := rs.method(method)
+	if n == nil {
+		return nil
+	}
+	if p := n.props["params"]; p != nil {
+		return p.node
+	}
+	return nil
+}
+
+// resultFor returns the schema of the result of method's request: its
+// ...ResultResponse's result where the revision has one, else its
+// ...Result, else EmptyResult (ping, logging/setLevel, subscribe).
+func (rs *revisionSchema) resultFor(method string) *snode {
+	base, ok := strings.CutSuffix(rs.methodDef[method], "Request")
+	if !ok {
+		return nil
+	}
+	rs.mu.Lock()
+	n, done := rs.result[method]
+	rs.mu.Unlock()
+	if done {
 		return n
 	}
-	return rs.defs["EmptyResult"]
+	if resp := rs.def(base + "ResultResponse"); resp != nil && resp.props["result"] != nil {
+		n = resp.props["result"].node
+	} else if n = rs.def(base + "Result"); n == nil {
+		n = rs.def("EmptyResult")
+	}
+	rs.mu.Lock()
+	rs.result[method] = n
+	rs.mu.Unlock()
+	return n
+}
+
+// errSchema returns the schema of an error response's error object.
+func (rs *revisionSchema) errSchema() *snode {
+	for _, name := range []string{"JSONRPCErrorResponse", "JSONRPCError"} {
+		if n := rs.def(name); n != nil && n.props["error"] != nil {
+			return n.props["error"].node
+		}
+	}
+	return nil
 }
 
 // A schemaCompiler compiles one revision's definitions.
 type schemaCompiler struct {
+	rev string
+	// raws are the definitions as written; raw those decoded so far, with
+	// the known differences from schema.ts applied.
+	raws   map[string][]byte
 	raw    map[string]any
 	prefix string
 	defs   map[string]*snode
@@ -208,9 +267,27 @@ func (c *schemaCompiler) def(name string) *snode {
 	}
 	n := &snode{maxItems: -1}
 	c.defs[name] = n
-	c.fill(n, c.raw[name])
+	c.fill(n, c.decoded(name))
 	n.def = name
 	return n
+}
+
+// decoded is the definition name, decoded, with the known differences
+// from schema.ts applied.
+func (c *schemaCompiler) decoded(name string) any {
+	if d, ok := c.raw[name]; ok {
+		return d
+	}
+	var d any
+	_ = json.Unmarshal(c.raws[name], &d)
+	one := map[string]any{name: d}
+	for _, diff := range knownDifferences {
+		if diff.applies(c.rev) {
+			diff.patch(one)
+		}
+	}
+	c.raw[name] = one[name]
+	return one[name]
 }
 
 // node compiles a subschema.
@@ -228,7 +305,7 @@ func (c *schemaCompiler) fill(n *snode, s any) {
 		return // true, or anything else: allows anything
 	}
 	if ref, ok := m["$ref"].(string); ok {
-		if name, ok := strings.CutPrefix(ref, c.prefix); ok && c.raw[name] != nil {
+		if name, ok := strings.CutPrefix(ref, c.prefix); ok && c.raws[name] != nil {
 			n.ref = c.def(name)
 		}
 	}

@@ -22,12 +22,12 @@ func (j *Judge) schemaFrame(in Input, msg val) {
 		}
 		rev = j.schemaRevision(f, params)
 		rs := schemaOf(rev)
-		if rs == nil || rs.methods[f.Msg.Method] == nil {
+		if rs == nil || rs.method(f.Msg.Method) == nil {
 			return
 		}
-		def, base = rs.methods[f.Msg.Method].def, "params"
-		target, v = rs.params[f.Msg.Method], params
-		if target == nil || !v.present() && !required(rs.methods[f.Msg.Method], "params") {
+		def, base = rs.method(f.Msg.Method).def, "params"
+		target, v = rs.paramsOf(f.Msg.Method), params
+		if target == nil || !v.present() && !required(rs.method(f.Msg.Method), "params") {
 			return
 		}
 	case wire.KindResult, wire.KindError:
@@ -48,7 +48,7 @@ func (j *Judge) schemaFrame(in Input, msg val) {
 			}
 		}
 		rs := schemaOf(rev)
-		if rs == nil || rs.methods[method] == nil {
+		if rs == nil || rs.method(method) == nil {
 			return
 		}
 		target, def, base, v = rs.answerSchema(f, method, req.task, msg)
@@ -90,19 +90,21 @@ type schemaReq struct {
 // result when the request asked for a task and the answer names one).
 func (rs *revisionSchema) answerSchema(f *wire.Frame, method string, task bool, msg val) (*snode, string, string, val) {
 	if f.Msg.Kind == wire.KindError {
-		return rs.err, "Error", "error", msg.open("error")
+		return rs.errSchema(), "Error", "error", msg.open("error")
 	}
 	result := msg.open("result")
-	target := rs.result[method]
-	if task && result.has("task") && rs.defs["CreateTaskResult"] != nil {
-		target = rs.defs["CreateTaskResult"]
+	target := rs.resultFor(method)
+	if task && result.has("task") {
+		if t := rs.def("CreateTaskResult"); t != nil {
+			target = t
+		}
 	}
 	if target == nil {
 		return nil, "", "", nil
 	}
 	def := target.target().def
 	if def == "" {
-		def = strings.TrimSuffix(rs.methods[method].def, "Request") + "ResultResponse"
+		def = strings.TrimSuffix(rs.methodDef[method], "Request") + "ResultResponse"
 	}
 	return target, def, "result", result
 }

@@ -33,7 +33,7 @@ func TestSpecExamplesValidate(t *testing.T) {
 	rs := schemaOf(V20260728)
 	for _, path := range exampleFiles(t) {
 		def := filepath.Base(filepath.Dir(path))
-		n := rs.defs[def]
+		n := rs.def(def)
 		if n == nil {
 			t.Errorf("%s: no definition %s", path, def)
 			continue
@@ -74,7 +74,7 @@ func TestKnownSchemaDifferences(t *testing.T) {
 		if publishedSchemaAccepts(t, tc.rev, tc.def, tc.instance) {
 			t.Errorf("%s: schema.json accepts %s as %s: no difference to test", tc.difference, tc.instance, tc.def)
 		}
-		if f := schemaOf(tc.rev).defs[tc.def].check(parse([]byte(tc.instance)), 0); f != nil {
+		if f := schemaOf(tc.rev).def(tc.def).check(parse([]byte(tc.instance)), 0); f != nil {
 			t.Errorf("%s: the judge refuses %s as %s: %s: want %s, got %s", tc.difference, tc.instance, tc.def, f.where(""), f.want, f.got)
 		}
 		if tc.conv != "" {
