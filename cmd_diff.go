@@ -68,7 +68,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	}
 	var sides [2]diffSide
 	for i, path := range files {
-		side, err := readSession(path)
+		side, err := readSession(path, stderr)
 		if err != nil {
 			fmt.Fprintf(stderr, "linesman diff: %s\n", wire.VisibleString(err.Error(), wire.Pictures))
 			return exitUsage
@@ -89,6 +89,11 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		d, breaking = &md, md.Breaking
 	} else {
 		one := report.DiffReports(files[0], files[1], sides[0].one, sides[1].one)
+		for _, side := range sides {
+			if u := side.one.Unread(); u != "" {
+				one.Unread = append(one.Unread, u)
+			}
+		}
 		d, breaking = &one, one.Breaking
 	}
 	var err error
@@ -118,7 +123,7 @@ type diffSide struct {
 // object with "linesman" and "findings"), of check --all (mode
 // "check-all"), or anything capture.Open reads, folded into a report as
 // check --from would.
-func readSession(path string) (diffSide, error) {
+func readSession(path string, stderr io.Writer) (diffSide, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return diffSide{}, err
@@ -146,6 +151,8 @@ func readSession(path string) (diffSide, error) {
 	if err != nil {
 		return diffSide{}, err
 	}
+	reportTorn(stderr, "linesman diff", path, c)
 	r := report.FromLog(c.Log, c.Tracker, report.Meta{Mode: "diff", Command: c.Header.Command})
+	noteUnread(&r, path, c)
 	return diffSide{one: &r}, nil
 }
