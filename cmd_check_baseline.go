@@ -133,11 +133,11 @@ func (b *baseline) save(w io.Writer) error {
 	if len(b.recorded) == 0 {
 		return nil
 	}
-	data, err := json.MarshalIndent(b.file, "", "  ")
+	data, err := report.MarshalIndented(b.file)
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(b.path, append(wire.InertJSON(data), '\n')); err != nil {
+	if err := writeFileAtomic(b.path, data); err != nil {
 		return fmt.Errorf("--baseline: %w", err)
 	}
 	sort.Strings(b.recorded)
