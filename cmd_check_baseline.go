@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"sort"
 	"sync"
 
 	"linesman/session/eventlog"
+	"linesman/session/hosts"
 	"linesman/session/report"
 	"linesman/wire"
 )
@@ -47,11 +47,14 @@ func openBaseline(path string) (*baseline, error) {
 	return loadBaseline(path)
 }
 
+// maxBaselineFile bounds a baseline file: every server's definitions.
+const maxBaselineFile = 64 << 20
+
 // loadBaseline reads path, or starts an empty baseline when it does not
 // exist yet.
 func loadBaseline(path string) (*baseline, error) {
 	b := &baseline{path: path, file: baselineFile{Linesman: eventlog.Version, Servers: map[string]*report.Definitions{}}}
-	data, err := os.ReadFile(path)
+	data, err := hosts.ReadFileLimited(path, "a baseline", maxBaselineFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return b, nil
 	}

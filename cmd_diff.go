@@ -3,11 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"linesman/capture"
+	"linesman/session/hosts"
 	"linesman/session/report"
 	"linesman/wire"
 )
@@ -119,13 +120,18 @@ type diffSide struct {
 	all *report.Multi
 }
 
+// maxDiffReport bounds a JSON report read by diff.
+const maxDiffReport = 64 << 20
+
 // readSession reads one side of a diff: a JSON report of check (one JSON
 // object with "linesman" and "findings"), of check --all (mode
 // "check-all"), or anything capture.Open reads, folded into a report as
 // check --from would.
 func readSession(path string, stderr io.Writer) (diffSide, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
+	// A JSON report is read whole, within a bound; a larger file can only
+	// be a recording, which capture.Open streams.
+	data, err := hosts.ReadFileLimited(path, "a JSON report", maxDiffReport)
+	if err != nil && !errors.Is(err, hosts.ErrTooLarge) {
 		return diffSide{}, err
 	}
 	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && trimmed[0] == '{' {
