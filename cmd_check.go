@@ -134,7 +134,9 @@ func checkFrom(path string, jsonOut bool, command []string, stdout, stderr io.Wr
 		fmt.Fprintf(stderr, "linesman check: %s\n", wire.VisibleString(err.Error(), wire.Pictures))
 		return exitFindings
 	}
+	reportTorn(stderr, "linesman check", path, c)
 	rep := report.FromLog(c.Log, c.Tracker, report.Meta{Mode: "check", Command: c.Header.Command})
+	noteUnread(&rep, path, c)
 	if jsonOut {
 		err = rep.WriteJSON(stdout)
 	} else {
@@ -145,6 +147,14 @@ func checkFrom(path string, jsonOut bool, command []string, stdout, stderr io.Wr
 		return exitFindings
 	}
 	return rep.ExitStatus()
+}
+
+// noteUnread adds to a report read from a recorded conversation what of
+// the file could not be read (see capture.Capture.Unread).
+func noteUnread(rep *report.Report, path string, c *capture.Capture) {
+	if u := c.Unread(); u != "" {
+		rep.Notes = append(rep.Notes, report.Note{Text: report.UnreadPrefix + path + ": " + u})
+	}
 }
 
 // parseHeadless parses the flags of check and send and returns the server

@@ -2,9 +2,10 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"linesman/session/hosts"
 )
 
 // isPlainList reports whether a --config file is a plain list of servers
@@ -23,7 +24,7 @@ func isPlainList(path string) bool {
 //	weather  python3 server.py --stdio
 //	github   GITHUB_TOKEN=test npx -y @modelcontextprotocol/server-github
 func readPlainList(path string) ([]serverEntry, error) {
-	data, err := os.ReadFile(path)
+	data, err := hosts.ReadFileLimited(path, "a server list", hosts.MaxConfigFile)
 	if err != nil {
 		return nil, err
 	}

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"sort"
 	"sync"
 
 	"linesman/session/eventlog"
+	"linesman/session/hosts"
 	"linesman/session/report"
 	"linesman/wire"
 )
@@ -47,11 +47,14 @@ func openBaseline(path string) (*baseline, error) {
 	return loadBaseline(path)
 }
 
+// maxBaselineFile bounds a baseline file: every server's definitions.
+const maxBaselineFile = 64 << 20
+
 // loadBaseline reads path, or starts an empty baseline when it does not
 // exist yet.
 func loadBaseline(path string) (*baseline, error) {
 	b := &baseline{path: path, file: baselineFile{Linesman: eventlog.Version, Servers: map[string]*report.Definitions{}}}
-	data, err := os.ReadFile(path)
+	data, err := hosts.ReadFileLimited(path, "a baseline", maxBaselineFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return b, nil
 	}
@@ -133,11 +136,11 @@ func (b *baseline) save(w io.Writer) error {
 	if len(b.recorded) == 0 {
 		return nil
 	}
-	data, err := json.MarshalIndent(b.file, "", "  ")
+	data, err := report.MarshalIndented(b.file)
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(b.path, append(wire.InertJSON(data), '\n')); err != nil {
+	if err := writeFileAtomic(b.path, data); err != nil {
 		return fmt.Errorf("--baseline: %w", err)
 	}
 	sort.Strings(b.recorded)

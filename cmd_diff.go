@@ -3,11 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"linesman/capture"
+	"linesman/session/hosts"
 	"linesman/session/report"
 	"linesman/wire"
 )
@@ -68,7 +69,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	}
 	var sides [2]diffSide
 	for i, path := range files {
-		side, err := readSession(path)
+		side, err := readSession(path, stderr)
 		if err != nil {
 			fmt.Fprintf(stderr, "linesman diff: %s\n", wire.VisibleString(err.Error(), wire.Pictures))
 			return exitUsage
@@ -89,6 +90,11 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		d, breaking = &md, md.Breaking
 	} else {
 		one := report.DiffReports(files[0], files[1], sides[0].one, sides[1].one)
+		for _, side := range sides {
+			if u := side.one.Unread(); u != "" {
+				one.Unread = append(one.Unread, u)
+			}
+		}
 		d, breaking = &one, one.Breaking
 	}
 	var err error
@@ -114,13 +120,18 @@ type diffSide struct {
 	all *report.Multi
 }
 
+// maxDiffReport bounds a JSON report read by diff.
+const maxDiffReport = 64 << 20
+
 // readSession reads one side of a diff: a JSON report of check (one JSON
 // object with "linesman" and "findings"), of check --all (mode
 // "check-all"), or anything capture.Open reads, folded into a report as
 // check --from would.
-func readSession(path string) (diffSide, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
+func readSession(path string, stderr io.Writer) (diffSide, error) {
+	// A JSON report is read whole, within a bound; a larger file can only
+	// be a recording, which capture.Open streams.
+	data, err := hosts.ReadFileLimited(path, "a JSON report", maxDiffReport)
+	if err != nil && !errors.Is(err, hosts.ErrTooLarge) {
 		return diffSide{}, err
 	}
 	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && trimmed[0] == '{' {
@@ -146,6 +157,8 @@ func readSession(path string) (diffSide, error) {
 	if err != nil {
 		return diffSide{}, err
 	}
+	reportTorn(stderr, "linesman diff", path, c)
 	r := report.FromLog(c.Log, c.Tracker, report.Meta{Mode: "diff", Command: c.Header.Command})
+	noteUnread(&r, path, c)
 	return diffSide{one: &r}, nil
 }

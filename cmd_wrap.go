@@ -229,7 +229,7 @@ func writeWithBackup(path string, data []byte) (backup string, err error) {
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real
 	}
-	old, err := os.ReadFile(path)
+	old, err := hosts.ReadFileLimited(path, "a config file", hosts.MaxConfigFile)
 	if err != nil {
 		return "", err
 	}

@@ -285,6 +285,9 @@ func embeddable(f *wire.Frame) bool {
 	if bytes.IndexByte(b, 0x7f) >= 0 || bytes.IndexByte(b, '\t') >= 0 || bytes.IndexByte(b, '\r') >= 0 {
 		return false
 	}
+	if tooDeepToEmbed(b) {
+		return false
+	}
 	for i := 0; ; {
 		j := bytes.IndexByte(b[i:], 0xC2)
 		if j < 0 {
@@ -295,6 +298,44 @@ func embeddable(f *wire.Frame) bool {
 			return false // a C1 control, U+0080..U+009F
 		}
 	}
+}
+
+// embedDepth is the deepest nesting a frame embedded as JSON may have. A
+// reader decodes the record around it with encoding/json, whose limit is
+// 10,000 levels, and the record adds its own (the record, "lines", the
+// line): a frame the live judge accepted at 9,998 levels would be written
+// whole and skipped on every reopen. Deeper frames go in as a string.
+const embedDepth = 9000
+
+// tooDeepToEmbed reports whether b nests deeper than embedDepth. Counting
+// the brackets first keeps the common frame to one fast pass.
+func tooDeepToEmbed(b []byte) bool {
+	if bytes.Count(b, []byte{'{'})+bytes.Count(b, []byte{'['}) <= embedDepth {
+		return false
+	}
+	depth, inString, escaped := 0, false, false
+	for _, c := range b {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			if depth++; depth > embedDepth {
+				return true
+			}
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return false
 }
 
 func termName(t wire.Terminator) string {

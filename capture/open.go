@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strings"
 	"time"
 
 	"linesman/session/eventlog"
@@ -43,6 +44,28 @@ type SkippedRecord struct {
 	Line   int    // its line number in the file, from 1
 	Bytes  int    // its length
 	Reason string // why it could not be read
+}
+
+// Unread says, in one line for a report, what of the file was not read:
+// the records skipped (with the first few line numbers and reasons) and a
+// torn last record; "" when everything was read.
+func (c *Capture) Unread() string {
+	var parts []string
+	if c.SkippedCount > 0 {
+		var first []string
+		for _, sk := range c.Skipped[:min(len(c.Skipped), 3)] {
+			first = append(first, fmt.Sprintf("line %d: %s", sk.Line, sk.Reason))
+		}
+		more := ""
+		if c.SkippedCount > len(first) {
+			more = "; …"
+		}
+		parts = append(parts, fmt.Sprintf("%d record(s) could not be read and were skipped (%s%s): what this report says of them is missing", c.SkippedCount, strings.Join(first, "; "), more))
+	}
+	if c.Torn > 0 {
+		parts = append(parts, fmt.Sprintf("the last record was cut short (%d bytes) and was skipped", c.Torn))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // maxSkippedKept bounds the skipped records described one by one.

@@ -234,6 +234,9 @@ func (p *proc) reapAndClear() {
 	p.mu.Lock()
 	left := p.sp.end() // the reap; with the reaper, every descendant left too
 	p.mu.Unlock()
+	if note := p.sp.lostNote(); note != "" {
+		p.s.note(note)
+	}
 	if note := leftoverNote(p.pid, left); note != "" {
 		p.s.note(note)
 	}

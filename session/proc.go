@@ -223,6 +223,11 @@ func (p *proc) wait() {
 	p.state = eventlog.StateExited
 	p.exitedAt = now
 	p.exitCode, p.signal = code, sig
+	if errors.Is(err, errContainmentLost) && signalName(signum) == "SIGKILL" && p.step == eventlog.StepNone {
+		// Containment's SIGKILL (the takeover's, or the lost helper's
+		// parent-death signal), not the server's own end: judge no exit.
+		p.step = eventlog.StepSIGKILL
+	}
 	p.endedBy = p.step
 	p.onItsOwn = p.step == eventlog.StepNone // no step of the ladder came before the exit
 	if !p.shutdownAt.IsZero() {
@@ -247,6 +252,8 @@ func (p *proc) wait() {
 		ev.Detail = fmt.Sprintf("exited: %v", err)
 	}
 	switch {
+	case errors.Is(err, errContainmentLost) && (sig != "" || code >= 0):
+		ev.Detail += " (" + err.Error() + ")"
 	case ev.Step != eventlog.StepNone && ev.ByHost:
 		ev.Detail += fmt.Sprintf(" (%s, %s after it)", eventlog.HowEnded(ev.Step, ev.AfterEOF, true), ev.ShutdownTook.Round(time.Millisecond))
 	case ev.Step != eventlog.StepNone:

@@ -54,6 +54,7 @@ func (*reaperConn) waitExit() (int, syscall.Signal, error) { return -1, 0, errRe
 func (*reaperConn) end() []leftover                        { return nil }
 func (*reaperConn) helperPid() int                         { return 0 }
 func (*reaperConn) serverPid() int                         { return 0 }
+func (*reaperConn) lostNote() string                       { return "" }
 
 // isOurDescendant cannot be told without /proc: nobody outside the group
 // is signalled.

@@ -10,8 +10,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"0linesman/reaper"
 )
@@ -77,9 +80,35 @@ type reaperConn struct {
 	waitHelper func() // reaps the helper
 	pid        int    // the server's
 	ctl        *os.File
-	exit       chan exitStatus // one status
-	cleared    chan []leftover // one list per "clear"
+	exit       chan exitStatus // one status, through deliver
+	exitOnce   sync.Once
+	cleared    chan []leftover // the processes killed, at "C"; closed when the events end
 	mu         sync.Mutex      // ctl writes
+
+	// The watchdog (lost_linux.go).
+	helperStart uint64        // the helper's start time, in clock ticks
+	watching    bool          // a watchdog waits on the helper's pidfd
+	eventsDone  chan struct{} // closed when the helper's events end
+	watchDone   chan struct{} // closed when the watchdog is done
+	gotC        atomic.Bool   // the helper said "C": its end was the ordinary one
+	closing     atomic.Bool   // linesman closed the control pipe
+	lostMu      sync.Mutex
+	lost        *lostContainment
+}
+
+// deliver hands the server's exit to waitExit, once.
+func (rc *reaperConn) deliver(st exitStatus) {
+	rc.exitOnce.Do(func() { rc.exit <- st })
+}
+
+// lostNote is the note of a lost containment, or "".
+func (rc *reaperConn) lostNote() string {
+	rc.lostMu.Lock()
+	defer rc.lostMu.Unlock()
+	if rc.lost == nil {
+		return ""
+	}
+	return rc.lost.note(rc.helper)
 }
 
 type exitStatus struct {
@@ -92,6 +121,7 @@ type exitStatus struct {
 // when the helper itself cannot run (then the caller starts cmd directly),
 // and the server's start error as exec would have returned it.
 func startReaper(cmd *exec.Cmd) (*reaperConn, error) {
+	becomeSubreaper() // what a lost helper leaves comes to linesman (lost_linux.go)
 	if pre := reaper.TakePrespawned(); pre != nil {
 		if rc, err := startPrespawned(pre, cmd); !errors.Is(err, errNoReaper) {
 			return rc, err
@@ -159,13 +189,26 @@ func startPrespawned(pre *reaper.Prespawned, cmd *exec.Cmd) (*reaperConn, error)
 // helperStarted reads a started helper's first word: the server's pid, or
 // why it could not start it.
 func helperStarted(helper int, waitHelper func(), ctlW, evR *os.File) (*reaperConn, error) {
-	rc := &reaperConn{helper: helper, waitHelper: waitHelper, ctl: ctlW, exit: make(chan exitStatus, 1), cleared: make(chan []leftover, 1)}
+	rc := &reaperConn{helper: helper, ctl: ctlW, exit: make(chan exitStatus, 1), cleared: make(chan []leftover, 1),
+		eventsDone: make(chan struct{}), watchDone: make(chan struct{})}
+	markStarted(helper)
+	rc.waitHelper = func() { waitHelper(); unmarkStarted(helper) }
+	if p, ok := reaper.ReadProc(helper); ok {
+		rc.helperStart = p.Start
+	}
 	r := bufio.NewReader(evR)
 	line, _ := r.ReadString('\n')
 	kind, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
 	switch kind {
 	case "P":
 		rc.pid, _ = strconv.Atoi(rest)
+		// The helper is linesman's unreaped child: its pid is still its own.
+		if fd, err := unix.PidfdOpen(helper, 0); err == nil {
+			rc.watching = true
+			go rc.watch(fd)
+		} else {
+			close(rc.watchDone)
+		}
 		go rc.readEvents(r, evR)
 		return rc, nil
 	case "E":
@@ -173,13 +216,13 @@ func helperStarted(helper int, waitHelper func(), ctlW, evR *os.File) (*reaperCo
 		n, _ := strconv.Atoi(num)
 		ctlW.Close()
 		evR.Close()
-		waitHelper()
+		rc.waitHelper()
 		return nil, &startFailure{msg: msg, errno: syscall.Errno(n)}
 	}
 	// The helper died before a word: not ours to explain.
 	ctlW.Close()
 	evR.Close()
-	waitHelper()
+	rc.waitHelper()
 	return nil, errNoReaper
 }
 
@@ -198,10 +241,11 @@ func (rc *reaperConn) readEvents(r *bufio.Reader, f *os.File) {
 	var killed []leftover
 	gotExit := false
 	defer func() {
-		if !gotExit {
-			rc.exit <- exitStatus{-1, 0, errReaperLost}
+		if !gotExit && !rc.watching {
+			rc.deliver(exitStatus{-1, 0, errReaperLost})
 		}
 		close(rc.cleared)
+		close(rc.eventsDone)
 	}()
 	for {
 		line, err := r.ReadString('\n')
@@ -214,7 +258,7 @@ func (rc *reaperConn) readEvents(r *bufio.Reader, f *os.File) {
 			var code, sig int
 			fmt.Sscanf(rest, "%d %d", &code, &sig)
 			gotExit = true
-			rc.exit <- exitStatus{code, syscall.Signal(sig), nil}
+			rc.deliver(exitStatus{code, syscall.Signal(sig), nil})
 		case "K":
 			var l leftover
 			f := strings.SplitN(rest, " ", 4)
@@ -226,6 +270,7 @@ func (rc *reaperConn) readEvents(r *bufio.Reader, f *os.File) {
 				killed = append(killed, l)
 			}
 		case "C":
+			rc.gotC.Store(true)
 			rc.cleared <- killed
 			return
 		}
@@ -248,13 +293,23 @@ func (rc *reaperConn) send(cmd string) bool {
 // exit; it returns the processes killed.
 func (rc *reaperConn) end() []leftover {
 	var left []leftover
+	timedOut := false
 	if rc.send("end") {
 		select {
 		case left = <-rc.cleared:
 		case <-time.After(clearWait):
+			timedOut = true
+		}
+	}
+	if !rc.gotC.Load() && !timedOut {
+		// Lost (or slow): the watchdog's takeover, if any, is what ends it.
+		select {
+		case <-rc.watchDone:
+		case <-time.After(clearWait):
 		}
 	}
 	rc.mu.Lock()
+	rc.closing.Store(true)
 	rc.ctl.Close()
 	rc.mu.Unlock()
 	// The helper exits right after "C" (or at EOF on its control socket);

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os/exec"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -34,25 +35,32 @@ type leftover struct {
 // could say how the server ended.
 var errReaperLost = errors.New("the reaper helper ended before the server's exit status was known")
 
+// errContainmentLost qualifies the exit of a server whose reaper helper
+// was killed or stopped by its own tree (see lost_linux.go).
+var errContainmentLost = errors.New("its reaper helper was lost; linesman ended the tree")
+
 // noReaper turns the reaper helper off (benchmarks compare the two).
 var noReaper bool
 
 // startServer starts cmd, contained where it can be.
 func startServer(cmd *exec.Cmd) (*serverProc, error) {
 	if noReaper {
-		if err := cmd.Start(); err != nil {
-			return nil, err
-		}
-		return &serverProc{pid: cmd.Process.Pid, direct: cmd}, nil
+		return startDirect(cmd)
 	}
 	if rc, err := startReaper(cmd); err == nil {
 		return &serverProc{pid: rc.serverPid(), reaper: rc}, nil
 	} else if !errors.Is(err, errNoReaper) {
 		return nil, err
 	}
+	return startDirect(cmd)
+}
+
+// startDirect starts cmd as linesman's own child.
+func startDirect(cmd *exec.Cmd) (*serverProc, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
+	markStarted(cmd.Process.Pid)
 	return &serverProc{pid: cmd.Process.Pid, direct: cmd}, nil
 }
 
@@ -73,7 +81,17 @@ func (sp *serverProc) end() []leftover {
 		return sp.reaper.end()
 	}
 	reap(sp.direct)
+	unmarkStarted(sp.pid)
 	return nil
+}
+
+// lostNote says what linesman did when the server's tree killed or
+// stopped its containment helper; "" when it did not.
+func (sp *serverProc) lostNote() string {
+	if sp.reaper == nil {
+		return ""
+	}
+	return sp.reaper.lostNote()
 }
 
 // ours keeps the pids that are descendants of the server's tree: only they
@@ -122,6 +140,36 @@ func leftoverNote(pgid int, left []leftover) string {
 		return ""
 	}
 	return "SIGKILL sent to " + strings.Join(what, " and ") + " after the server exited"
+}
+
+// startedPids are the session processes linesman started itself (helpers
+// and servers started directly), until they are reaped: a process that
+// merely became linesman's child (an orphan it adopted as a subreaper) is
+// not among them.
+var startedPids struct {
+	sync.Mutex
+	m map[int]bool
+}
+
+func markStarted(pid int) {
+	startedPids.Lock()
+	defer startedPids.Unlock()
+	if startedPids.m == nil {
+		startedPids.m = map[int]bool{}
+	}
+	startedPids.m[pid] = true
+}
+
+func unmarkStarted(pid int) {
+	startedPids.Lock()
+	defer startedPids.Unlock()
+	delete(startedPids.m, pid)
+}
+
+func startedByUs(pid int) bool {
+	startedPids.Lock()
+	defer startedPids.Unlock()
+	return startedPids.m[pid]
 }
 
 // clearWait bounds how long linesman waits for the helper to clear a tree.

@@ -17,7 +17,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -258,7 +257,7 @@ var ErrNoServers = errors.New("no MCP server list")
 // Read reads the config file at path as host h writes it ("" = guess from
 // the file's name).
 func Read(path string, h Host) (*File, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadFileLimited(path, "a config file", MaxConfigFile)
 	if err != nil {
 		return nil, err
 	}

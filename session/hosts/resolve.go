@@ -191,7 +191,7 @@ func (r *resolver) variable(in string) (string, *UnresolvedError) {
 		return "", nil // VS Code and Cursor put an empty string for an unset variable
 	case "file":
 		if r.host == Windsurf {
-			b, err := os.ReadFile(arg)
+			b, err := ReadFileLimited(arg, "a {file:…} value", MaxNamedFile)
 			if err != nil {
 				return "", &UnresolvedError{Reason: "names a file that cannot be read: " + err.Error()}
 			}
@@ -228,7 +228,7 @@ func (r *resolver) envFile(path string, set func(k, v string)) error {
 	if !filepath.IsAbs(p) && r.workspace != "" {
 		p = filepath.Join(r.workspace, p)
 	}
-	data, err := os.ReadFile(p)
+	data, err := ReadFileLimited(p, "an envFile", MaxNamedFile)
 	if err != nil {
 		return fmt.Errorf("server %q: envFile: %w", r.server, err)
 	}
@@ -332,7 +332,7 @@ func (r *resolver) expandOpenCode(field, s string) (string, error) {
 			} else if !filepath.IsAbs(p) {
 				p = filepath.Join(r.configDir, p)
 			}
-			data, err := os.ReadFile(p)
+			data, err := ReadFileLimited(p, "a {file:…} value", MaxNamedFile)
 			if err != nil {
 				return "", &UnresolvedError{Server: r.server, Field: field, Form: form, Reason: "names a file that cannot be read: " + err.Error()}
 			}

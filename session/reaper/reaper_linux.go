@@ -145,6 +145,7 @@ type Proc struct {
 	Pid, Ppid, Pgrp, Sid int
 	State                byte
 	Comm                 string
+	Start                uint64 // clock ticks after boot
 }
 
 // ReadProcs reads every process's stat line.
@@ -186,6 +187,9 @@ func ReadProc(pid int) (Proc, bool) {
 	p.Ppid, _ = strconv.Atoi(f[1])
 	p.Pgrp, _ = strconv.Atoi(f[2])
 	p.Sid, _ = strconv.Atoi(f[3])
+	if len(f) > 19 {
+		p.Start, _ = strconv.ParseUint(f[19], 10, 64)
+	}
 	return p, true
 }
 

@@ -26,6 +26,24 @@ type Diff struct {
 	// Breaking says whether a change of Definitions is breaking (a removal,
 	// an incompatible input schema, a prompt argument removed or required).
 	Breaking bool `json:"breaking"`
+	// Unread says, per side, what of a recorded file could not be read:
+	// the comparison does not cover it.
+	Unread []string `json:"unread,omitempty"`
+}
+
+// UnreadPrefix begins the note a report read from a recorded file carries
+// when part of the file could not be read.
+const UnreadPrefix = "not read from "
+
+// Unread returns what of the file the report was read from could not be
+// read (its note, without the prefix), or "".
+func (r *Report) Unread() string {
+	for _, n := range r.Notes {
+		if n.Seq == 0 && strings.HasPrefix(n.Text, UnreadPrefix) {
+			return strings.TrimPrefix(n.Text, UnreadPrefix)
+		}
+	}
+	return ""
 }
 
 // FindingShift is how often a finding code was raised in A and in B;
@@ -176,6 +194,9 @@ func (d *Diff) WriteJSON(w io.Writer) error { return writeInertJSON(w, d) }
 func (d *Diff) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "linesman diff\n  A: %s (%s)\n  B: %s (%s)\n", inert(d.A), inert(d.Servers[0]), inert(d.B), inert(d.Servers[1]))
+	for _, u := range d.Unread {
+		fmt.Fprintf(&b, "  not read: %s\n", inert(u))
+	}
 	b.WriteString("\ndefinitions (tools, prompts, resources):\n")
 	switch {
 	case d.Definitions == nil:

@@ -2,13 +2,11 @@ package report
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 
 	"linesman/session/eventlog"
-	"linesman/wire"
 )
 
 // Multi is the report of `check --config FILE --all`: every server of a
@@ -194,13 +192,5 @@ func (m *Multi) WriteSARIF(w io.Writer, opt CIOptions) error {
 // writeInertJSON writes v as one indented JSON document and a newline,
 // with the controls encoding/json leaves raw escaped ([wire.InertJSON]).
 func writeInertJSON(w io.Writer, v any) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return err
-	}
-	_, err := w.Write(wire.InertJSON(buf.Bytes()))
-	return err
+	return writeIndented(w, v)
 }

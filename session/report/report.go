@@ -8,7 +8,6 @@
 package report
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"strconv"
@@ -549,15 +548,7 @@ func (r *Report) ExitStatusAt(failOn string) (status int, ok bool) {
 // controls, DEL) are \u escapes ([wire.InertJSON]): the report is read on
 // terminals too.
 func (r *Report) WriteJSON(w io.Writer) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(r); err != nil {
-		return err
-	}
-	_, err := w.Write(wire.InertJSON(buf.Bytes()))
-	return err
+	return writeIndented(w, r)
 }
 
 // idJSON renders an id as the JSON report spells it: a number, a string, or

@@ -1,9 +1,7 @@
 package report
 
 import (
-	"bytes"
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -194,15 +192,7 @@ func (r *Report) pointAtRecording(results []sarifResult, opt CIOptions) {
 
 // writeSARIF writes a SARIF log of one run, indented and inert.
 func writeSARIF(w io.Writer, run sarifRun) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(sarifLog{Schema: SARIFSchema, Version: "2.1.0", Runs: []sarifRun{run}}); err != nil {
-		return err
-	}
-	_, err := w.Write(wire.InertJSON(buf.Bytes()))
-	return err
+	return writeIndented(w, sarifLog{Schema: SARIFSchema, Version: "2.1.0", Runs: []sarifRun{run}})
 }
 
 // sarifInvocation is the run of linesman that made the report: whether it
