@@ -45,6 +45,7 @@ Usage:
   linesman diff [--exit-code] A B             what changed between two sessions (captures or check --json reports)
   linesman explain [CODE|FAMILY]              the rule families; what a finding means and how to fix it
   linesman demo-server [--isolate=false]      the demo server itself (speaks MCP on stdio)
+  linesman mock [--timing fast] CAPTURE       a recording played back as a stdio server
   linesman --version                          print the version
 
 Run 'linesman COMMAND --help' for the flags of a mode.
@@ -80,6 +81,11 @@ func limitMemory() {
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "demo-server" {
 		return runDemoServer(args[1:], stdin, stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "mock" {
+		// The mock's stdout and stderr are the recorded server's: bytes
+		// pass as recorded, never made inert.
+		return runMock(args[1:], stdin, stdout, stderr)
 	}
 	errw := &inertWriter{w: stderr}
 	defer errw.Flush()
