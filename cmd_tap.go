@@ -18,6 +18,7 @@ import (
 	"linesman/capture"
 	"linesman/session"
 	"linesman/session/eventlog"
+	"linesman/session/fault"
 	"linesman/session/hosts"
 )
 
@@ -74,6 +75,7 @@ type tapFlags struct {
 	// maxCapture bounds the capture's size: a tap lives as long as its
 	// host, and a runaway server must not fill the disk through it.
 	maxCapture int64
+	faults     faultFlag
 }
 
 // runTap is "linesman tap": forward, record, judge, and exit as the server did.
@@ -87,6 +89,7 @@ func runTap(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.BoolVar(&tf.keepSecrets, "keep-secrets", false, "write secret-looking arguments (--api-key VALUE, --token=..., a URL with a password or key, sk-..., ghp_...) into the capture as they are, not as <redacted>")
 	fs.IntVar(&tf.keep, "keep", 20, "ended captures of this tap's name to keep; older ones are removed when it starts")
 	sizeVar(fs, &tf.maxCapture, "max-capture", defaultTapMaxCapture, "largest capture file; past it, recording stops with a note and the traffic is still passed on (0: no limit)")
+	registerFaults(fs, &tf.faults)
 	if status, ok := parseFlags(fs, args); !ok {
 		return status
 	}
@@ -125,6 +128,14 @@ func tapRun(tf *tapFlags, command []string, stdin io.Reader, stdout, stderr io.W
 	rec := startTapRecording(tf, command, log, stderr)
 	defer rec.close()
 
+	// With a fault to inject, the server's stdout goes through the
+	// injector; without one, to the host as it comes.
+	var tee io.Writer = stdout
+	var inj *fault.Injector
+	if len(tf.faults) > 0 {
+		inj = fault.New(tf.faults, stdout)
+		tee = inj
+	}
 	s, err := session.Start(session.Config{
 		Command:     command,
 		Log:         log,
@@ -134,14 +145,19 @@ func tapRun(tf *tapFlags, command []string, stdin io.Reader, stdout, stderr io.W
 		NoHandshake: true,
 		Headless:    true,
 		JudgeBudget: tapJudgeBudget,
-		StdoutTee:   stdout,
+		StdoutTee:   tee,
 		StderrTee:   stderr,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "linesman tap: %v\n", err)
 		return startFailureStatus(err)
 	}
-	go pumpStdin(stdin, s.Inlet())
+	var observe func([]byte)
+	if inj != nil {
+		inj.SetTarget(faultTarget(s))
+		observe = inj.Host
+	}
+	go pumpStdin(stdin, s.Inlet(), observe)
 
 	recCheck := time.NewTicker(time.Second)
 	defer recCheck.Stop()
@@ -193,13 +209,16 @@ func limitTapMemory() {
 
 // pumpStdin copies the host's stdin to the server as it comes, and passes
 // its end on. A server that exited takes no more: the rest is not read.
-func pumpStdin(stdin io.Reader, in *session.Inlet) {
+func pumpStdin(stdin io.Reader, in *session.Inlet, observe func([]byte)) {
 	buf := make([]byte, 64<<10)
 	for {
 		n, err := stdin.Read(buf)
 		if n > 0 {
 			if _, werr := in.Write(buf[:n]); werr != nil {
 				return
+			}
+			if observe != nil {
+				observe(buf[:n])
 			}
 		}
 		if err != nil {

@@ -144,6 +144,8 @@ func appendEvent(buf []byte, ev *eventlog.Event) []byte {
 		if ev.End != nil && ev.End.Exited {
 			buf = append(buf, `,"exited":true`...)
 		}
+	case eventlog.EventFault:
+		buf = appendFault(buf, ev)
 	}
 	return append(buf, '}', '\n')
 }

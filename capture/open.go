@@ -312,6 +312,11 @@ type rawRecord struct {
 	ByHost bool `json:"byHost"` // stdin-closed
 	Exited bool `json:"exited"` // end
 
+	Kind   string          `json:"kind"` // fault
+	Spec   string          `json:"spec"`
+	Method string          `json:"method"`
+	ID     json.RawMessage `json:"id"`
+
 	FromSeq uint64 `json:"fromSeq"` // dropped
 	Count   uint64 `json:"count"`
 }
@@ -470,6 +475,8 @@ func (rd *reader) decode(rec *rawRecord) (ev eventlog.Event, known bool, err err
 		ev.Type, ev.Stdin, ev.Note = eventlog.EventStdinClosed, &eventlog.StdinEvent{ByHost: rec.ByHost}, rec.Note
 	case "end":
 		ev.Type, ev.End = eventlog.EventEnd, &eventlog.EndEvent{Exited: rec.Exited}
+	case "fault":
+		ev.Type, ev.Fault, ev.Note = eventlog.EventFault, rec.fault(), rec.Note
 	default:
 		return ev, false, nil
 	}

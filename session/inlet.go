@@ -111,6 +111,29 @@ func (p *proc) stdoutStarved() bool {
 // Signal sends sig to the server's process group (a tap passes on the
 // signals its host sends it). It does nothing once the process has exited.
 func (s *Session) Signal(sig syscall.Signal) {
+	s.signal(sig, true, "the host sent "+signalName(sig)+"; passed on to the process group")
+}
+
+// InjectSignal sends sig to the server's process group as an injected
+// fault (tap --fault kill:...): logged as a step of linesman's, so that
+// the exit it leads to is not read as the server's own. The caller logs
+// the fault itself first.
+func (s *Session) InjectSignal(sig syscall.Signal) {
+	s.signal(sig, false, "injected: linesman sent "+signalName(sig)+" to the process group")
+}
+
+// CloseStdout closes linesman's end of the server's stdout as an injected
+// fault (tap --fault close-stdout): the server's next write fails, and
+// the end of its stdout is not charged to it (no stdout-closed).
+func (s *Session) CloseStdout() {
+	p := s.current()
+	p.mu.Lock()
+	p.stdoutCut = true
+	p.mu.Unlock()
+	p.pipes.stdoutR.Close()
+}
+
+func (s *Session) signal(sig syscall.Signal, byHost bool, detail string) {
 	p := s.current()
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -129,10 +152,10 @@ func (s *Session) Signal(sig syscall.Signal) {
 	if p.shutdownAt.IsZero() {
 		p.shutdownAt = time.Now()
 	}
-	p.hostEnded = true
+	p.hostEnded = p.hostEnded || byHost
 	p.s.logFact(eventlog.Event{Type: eventlog.EventProcess, Process: &eventlog.ProcessEvent{
-		State: eventlog.StateExiting, Step: step, Pid: p.pid, Signal: signalName(sig), ByHost: true,
-		Detail: "the host sent " + signalName(sig) + "; passed on to the process group",
+		State: eventlog.StateExiting, Step: step, Pid: p.pid, Signal: signalName(sig), ByHost: byHost,
+		Detail: detail,
 	}})
 	// Under p.mu, as in kill: the server is not reaped before we let go,
 	// so the group id is still the server's.

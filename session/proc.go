@@ -64,6 +64,7 @@ type proc struct {
 	tailNext     int
 	heldPipes    []string
 	restarting   bool // Restart is replacing this process: its in-flight requests are not the server's fault
+	stdoutCut    bool // an injected fault closed our end of its stdout (CloseStdout)
 
 	w *writer
 

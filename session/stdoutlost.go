@@ -32,7 +32,7 @@ func (p *proc) judgeStdoutEnd() {
 	case <-t.C:
 	}
 	p.mu.Lock()
-	running := p.shutdownAt.IsZero() && !p.restarting
+	running := p.shutdownAt.IsZero() && !p.restarting && !p.stdoutCut
 	p.mu.Unlock()
 	select {
 	case <-p.exited:

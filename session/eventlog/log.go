@@ -29,6 +29,10 @@ const (
 	// and its pipes were drained, or the records stopped without an exit.
 	// The fold settles what only the end settles.
 	EventEnd
+	// EventFault: linesman injected a fault (Fault says which): what the
+	// host saw there was linesman's doing, not the server's, and the fold
+	// charges the server for none of it.
+	EventFault
 )
 
 // String returns the event type's name in captures and reports.
@@ -54,6 +58,8 @@ func (t EventType) String() string {
 		return "stdin-closed"
 	case EventEnd:
 		return "end"
+	case EventFault:
+		return "fault"
 	default:
 		return "unknown"
 	}
@@ -158,6 +164,31 @@ type EndEvent struct {
 	Exited bool
 }
 
+// FaultKind is the kind of a fault linesman injects (tap --fault, mock --fault).
+type FaultKind string
+
+const (
+	FaultDelay       FaultKind = "delay"        // an answer held back for a while
+	FaultDrop        FaultKind = "drop"         // an answer never passed on
+	FaultError       FaultKind = "error"        // an answer replaced by a JSON-RPC error
+	FaultTruncate    FaultKind = "truncate"     // an answer cut mid-line
+	FaultCorrupt     FaultKind = "corrupt"      // invalid UTF-8 put into an answer
+	FaultStray       FaultKind = "stray"        // a stray stdout line before an answer
+	FaultCloseStdout FaultKind = "close-stdout" // the server's stdout closed by linesman
+	FaultKill        FaultKind = "kill"         // the server killed by linesman with a signal
+)
+
+// FaultEvent is the payload of an [EventFault] event.
+type FaultEvent struct {
+	Kind FaultKind
+	// Spec is the --fault spec that injected it; Method and ID name the
+	// request whose answer it concerns (ID absent for a kill or a close
+	// set off by a request count).
+	Spec   string
+	Method string
+	ID     wire.ID
+}
+
 // Event is one entry of the log. Exactly one payload field is set, as Type says.
 // Events are immutable once appended: readers may keep them.
 type Event struct {
@@ -175,6 +206,7 @@ type Event struct {
 	Restart *RestartEvent // for EventRestart
 	Stdin   *StdinEvent   // for EventStdinClosed
 	End     *EndEvent     // for EventEnd
+	Fault   *FaultEvent   // for EventFault
 	// Note is the text of an EventNote, and the words of an EventEra or
 	// EventRestart (shown where notes are; "" for a silent decision). The
 	// fold reads the typed payloads, never this text.
@@ -187,7 +219,7 @@ func (e *Event) IsNote() bool {
 	switch e.Type {
 	case EventNote:
 		return true
-	case EventEra, EventRestart, EventStdinClosed:
+	case EventEra, EventRestart, EventStdinClosed, EventFault:
 		return e.Note != ""
 	}
 	return false

@@ -58,6 +58,10 @@ func (t *Tracker) Apply(ev *Event) []LoggedFinding {
 			return t.exited(ev.At)
 		}
 		return t.closing()
+	case EventFault:
+		if ev.Fault != nil {
+			t.injected(ev.Fault)
+		}
 	case EventFinding:
 		if ev.Finding != nil && ev.Finding.FrameSeq != 0 {
 			t.mu.Lock()

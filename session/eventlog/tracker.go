@@ -154,6 +154,11 @@ type Tracker struct {
 	later                map[uint64][]wire.Finding
 	lastS2CAt, lastC2SAt time.Duration
 	unflushedRaised      bool
+	// faults counts the faults linesman injected ([EventFault]); injectedEnd:
+	// one of them (a kill, a closed stdout) ends the server, so its end is
+	// linesman's.
+	faults      int
+	injectedEnd bool
 }
 
 // NewTracker returns an empty tracker.

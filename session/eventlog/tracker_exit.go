@@ -106,7 +106,11 @@ func (t *Tracker) exited(at time.Duration) (out []LoggedFinding) {
 	}
 	msg := fmt.Sprintf("the process exited with %d request(s) unanswered: %s", len(lost), strings.Join(names, ", "))
 	fd := wire.NewFinding("exited-during-request", msg)
-	if t.stdinClosedAt != 0 && t.stdinClosedAt <= at {
+	if t.injectedEnd {
+		// Linesman killed the server or closed its stdout on purpose.
+		fd.Message += " after linesman injected a fault that ends it"
+		fd.Severity = wire.SeverityNote
+	} else if t.stdinClosedAt != 0 && t.stdinClosedAt <= at {
 		// The client closed stdin with requests in flight: a server that
 		// stops on EOF is right to, so this is only worth knowing.
 		fd.Message += " after the client closed stdin with them in flight"
@@ -121,7 +125,25 @@ func (t *Tracker) exited(at time.Duration) (out []LoggedFinding) {
 // one frame to stdout.
 func (t *Tracker) exitAtStartLocked() bool {
 	p := &t.proc
-	return p.Exited() && p.Step == StepNone && !p.AfterEOF && t.s2cFrames == 0
+	return p.Exited() && p.Step == StepNone && !p.AfterEOF && t.s2cFrames == 0 && !t.injectedEnd
+}
+
+// injected folds a fault linesman injected: a kill or a closed stdout
+// makes the end that follows linesman's, not the server's.
+func (t *Tracker) injected(f *FaultEvent) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.faults++
+	if f.Kind == FaultKill || f.Kind == FaultCloseStdout {
+		t.injectedEnd = true
+	}
+}
+
+// Faults returns how many faults linesman injected into the conversation.
+func (t *Tracker) Faults() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.faults
 }
 
 // exitBurstLocked looks back, when a process that exited on its own (stdin
