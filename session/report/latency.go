@@ -7,7 +7,7 @@ import (
 
 // MethodLatency is how long the client's requests of one method took,
 // from every one of them that ended (answered, refused, timed out): the
-// median, the 95th percentile (nearest rank) and the largest, in
+// median, the 95th and 99th percentiles (nearest rank) and the largest, in
 // milliseconds, and how many there were. One sample says little: Count
 // tells a reader, and [DiffReports], how far to trust the rest.
 type MethodLatency struct {
@@ -15,6 +15,7 @@ type MethodLatency struct {
 	Count  int     `json:"count"`
 	P50Ms  float64 `json:"p50Ms"`
 	P95Ms  float64 `json:"p95Ms"`
+	P99Ms  float64 `json:"p99Ms"`
 	MaxMs  float64 `json:"maxMs"`
 }
 
@@ -38,7 +39,7 @@ func latencyOf(reqs []Request) []MethodLatency {
 func methodLatency(method string, xs []float64) MethodLatency {
 	s := append([]float64(nil), xs...)
 	sort.Float64s(s)
-	return MethodLatency{Method: method, Count: len(s), P50Ms: percentile(s, 50), P95Ms: percentile(s, 95), MaxMs: s[len(s)-1]}
+	return MethodLatency{Method: method, Count: len(s), P50Ms: percentile(s, 50), P95Ms: percentile(s, 95), P99Ms: percentile(s, 99), MaxMs: s[len(s)-1]}
 }
 
 // percentile is the p-th percentile of sorted (nearest rank: the least

@@ -23,7 +23,7 @@ func TestLatencyFromEverySample(t *testing.T) {
 	reqs = append(reqs, Request{Dir: "c2s", Method: "ping"}, Request{Dir: "s2c", Method: "ping", Ms: new(float64)})
 	reqs = append(reqs, requests("tools/list", 40)...)
 	got := latencyOf(reqs)
-	want := []MethodLatency{{Method: "ping", Count: 20, P50Ms: 10, P95Ms: 19, MaxMs: 100}, {Method: "tools/list", Count: 1, P50Ms: 40, P95Ms: 40, MaxMs: 40}}
+	want := []MethodLatency{{Method: "ping", Count: 20, P50Ms: 10, P95Ms: 19, P99Ms: 100, MaxMs: 100}, {Method: "tools/list", Count: 1, P50Ms: 40, P95Ms: 40, P99Ms: 40, MaxMs: 40}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("latency %+v, want %+v", got, want)
 	}
