@@ -80,7 +80,10 @@ type idSpace struct {
 	ended    map[wire.ID]*entry   // the latest request with that id that left ReqInFlight
 	tokens   map[wire.ID]*entry   // progress token -> the request that offered it
 	maxInt   int64                // highest integer (or numeric string) id seen; the mint counter
-	strMint  int64                // counter for string ids once integers are exhausted
+	// answeredUpTo is the highest Seq of a request of this space the other
+	// side answered: it had read everything its sender wrote before it.
+	answeredUpTo uint64
+	strMint      int64 // counter for string ids once integers are exhausted
 }
 
 func newIDSpace() *idSpace {
@@ -505,9 +508,7 @@ func (t *Tracker) response(seq uint64, dir wire.Dir, f *wire.Frame, at time.Dura
 				// longer than linesman waited, which is no fault.
 				return e
 			}
-			addFinding(f, wire.NewFinding("late-response", fmt.Sprintf(
-				"answer to request #%d (%s, id %s) after it was cancelled at #%d; it is ignored",
-				e.Seq, e.Method, idText(e.ID), e.CancelSeq)))
+			t.lateResponse(sp, e, f)
 			return e
 		case (e.State == ReqTimedOut || e.State == ReqLost) && e.ResponseSeq == 0:
 			// Answered after all: once timed out, or drained from the pipe
@@ -553,6 +554,7 @@ func (t *Tracker) answer(sp *idSpace, e *entry, seq uint64, dir wire.Dir, f *wir
 	}
 	e.ResponseSeq = seq
 	t.answers[seq] = e
+	sp.answeredUpTo = max(sp.answeredUpTo, e.Seq)
 	e.quietBefore = t.lastS2CAt
 	t.noteAnswer(e, f)
 
@@ -600,3 +602,19 @@ const (
 	// CodeMethodNotFound is JSON-RPC's "method not found".
 	CodeMethodNotFound = -32601
 )
+
+// lateResponse raises late-response on f, the answer to e after e was
+// cancelled: a note (the two crossed on the wire), or a warning when the
+// answering side had already answered a request sent after the cancel, so
+// had read the cancel before it answered.
+func (t *Tracker) lateResponse(sp *idSpace, e *entry, f *wire.Frame) {
+	fd := wire.NewFinding("late-response", fmt.Sprintf(
+		"answer to request #%d (%s, id %s) after it was cancelled at #%d; it is ignored",
+		e.Seq, e.Method, idText(e.ID), e.CancelSeq))
+	if sp.answeredUpTo > e.CancelSeq {
+		fd.Severity = wire.SeverityWarning
+		fd.Message = fmt.Sprintf("answer to request #%d (%s, id %s) cancelled at #%d, sent after the answer to request #%d, which came after the cancel: the cancel had been read, and the request should have gone unanswered",
+			e.Seq, e.Method, idText(e.ID), e.CancelSeq, sp.answeredUpTo)
+	}
+	addFinding(f, fd)
+}

@@ -118,6 +118,10 @@ func subscribedTo(filter val, field string, params *obj) bool {
 // modernLog judges notifications/message: only for requests that opted in.
 func (j *Judge) modernLog(f *wire.Frame, params *obj) {
 	j.ran(famLogging)
+	if j.caps.serverKnown && !declares(j.caps.server, "logging") {
+		raise(f, "logging-undeclared", "the server sent notifications/message but its server/discover result declared no logging capability")
+		return
+	}
 	if len(j.modern.logLevel) == 0 {
 		raise(f, "log-without-level", "the server sent notifications/message while no request in flight set %s; logging is opt-in per request in 2026-07-28", metaLogLevel)
 		return
