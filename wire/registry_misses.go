@@ -34,6 +34,13 @@ var missEntries = []Info{
 		Spec:  `MCP 2026-07-28, schema.ts SubscriptionsListenResult: "The response to a subscriptions/listen request, signalling that the subscription has ended gracefully … The result body is otherwise empty."`,
 	},
 	{
+		Code: "unsupported-version-answered", Severity: SeverityError, Family: FamilyLifecycle, Eras: EraModernOnly,
+		Title: "A request of a version the server/discover result did not list, answered with a result",
+		Why:   `A client reads supportedVersions to choose the version it speaks; a server that lists one set and serves another leaves the client judging results by a revision the server never promised (and linesman judging the conversation by the era the listing implies).`,
+		Fix:   `List in supportedVersions every version you serve, and answer a request of any other with -32022 and data {"requested": V, "supported": [...]}.`,
+		Spec:  `MCP 2026-07-28, schema.ts UnsupportedProtocolVersionError (SEP-2575): returned "when a server does not support the protocol version requested via io.modelcontextprotocol/protocolVersion"; a server that receives a request whose declared protocol version it does not implement MUST return it, with data.supported "Protocol versions the server supports".`,
+	},
+	{
 		Code: "embedded-resource-undeclared", Severity: SeverityWarning, Family: FamilyContent, Eras: EraBoth,
 		Title: "An embedded resource from a server without the resources capability",
 		Why:   `A host follows an embedded resource's uri with resources/read (to refresh it, or to subscribe); from a server that declared no resources, that read fails.`,

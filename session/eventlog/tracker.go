@@ -116,10 +116,12 @@ type Tracker struct {
 	// TrackerOptions.NoProtocolRules).
 	rules *rules
 
-	mu     sync.Mutex
-	hs     Handshake
-	spaces [3]*idSpace // indexed by wire.Dir
-	all    []*entry    // every request, in the order sent
+	mu sync.Mutex
+	hs Handshake
+	// initAsked is the protocolVersion of the client's last initialize.
+	initAsked string
+	spaces    [3]*idSpace // indexed by wire.Dir
+	all       []*entry    // every request, in the order sent
 	// answers maps the Seq of each answer frame to the request it answered.
 	answers map[uint64]*entry
 	// discoverVersion: ids of the client's server/discover requests (this
@@ -336,7 +338,10 @@ func (t *Tracker) request(seq uint64, dir wire.Dir, f *wire.Frame, at time.Durat
 	if dir == wire.ClientToServer {
 		switch m.Method {
 		case "initialize", "server/discover":
-			if m.Method == "initialize" && !t.hs.EraPinned {
+			// A stray initialize after a server/discover answer decided
+			// the modern era does not make the conversation legacy: an
+			// initialize the server accepts does (learnAnswer).
+			if m.Method == "initialize" && !t.hs.EraPinned && t.hs.Era != EraModern {
 				t.hs.Era = EraLegacy
 			}
 			t.learnRequest(seq, f)

@@ -28,6 +28,10 @@ const (
 // knownLegacyVersions are the revisions an initialize may negotiate.
 var knownLegacyVersions = map[string]bool{V20241105: true, V20250326: true, V20250618: true, V20251125: true}
 
+// KnownLegacyVersion reports whether v is a revision an initialize may
+// negotiate (2024-11-05 … 2025-11-25).
+func KnownLegacyVersion(v string) bool { return knownLegacyVersions[v] }
+
 // The _meta keys of the 2026-07-28 revision.
 const (
 	metaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"

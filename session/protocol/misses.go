@@ -2,6 +2,8 @@ package protocol
 
 import (
 	"bytes"
+	"slices"
+	"strings"
 
 	"linesman/wire"
 )
@@ -206,4 +208,16 @@ func lowerHex(s string) bool {
 		}
 	}
 	return true
+}
+
+// unsupportedAnswered flags a result to a request of a protocol version
+// the server's own server/discover result did not list: it should have
+// refused it with -32022, and a client that believed the listing learns
+// nothing of the mismatch.
+func (j *Judge) unsupportedAnswered(f *wire.Frame, method, asked string) {
+	if asked == "" || len(j.modern.supported) == 0 || slices.Contains(j.modern.supported, asked) {
+		return
+	}
+	j.ran(famLifecycle)
+	raise(f, "unsupported-version-answered", "the server answered a %s request of protocol version %q with a result, but its server/discover result lists only %s; it must refuse it with -32022 (unsupported protocol version)", method, asked, strings.Join(j.modern.supported, ", "))
 }

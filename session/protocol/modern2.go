@@ -30,6 +30,13 @@ func (j *Judge) flagDiscover404(f *wire.Frame) {
 func (j *Judge) discoverResult(f *wire.Frame, result *obj) {
 	j.ran(famLifecycle)
 	sv := result.get("supportedVersions")
+	j.modern.supported = j.modern.supported[:0]
+	sv.elems(func(_ int, v val) bool {
+		if s, ok := v.str(); ok {
+			j.modern.supported = append(j.modern.supported, s)
+		}
+		return true
+	})
 	if !sv.isArray() || sv.count() == 0 {
 		raise(f, "result-invalid", "the server/discover result's supportedVersions is %s; it must be a non-empty array of version strings", sv.kindName())
 	}

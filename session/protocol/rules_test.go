@@ -87,6 +87,15 @@ var ruleCases = []ruleCase{
 		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},$META}}
 < {"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"notifications":{"toolsListChanged":true},"_meta":{"io.modelcontextprotocol/subscriptionId":1}}}
 < {"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","_meta":{"io.modelcontextprotocol/subscriptionId":1}}}`},
+	{"unsupported-version-answered",
+		`> {"jsonrpc":"2.0","id":0,"method":"server/discover","params":{$META}}
+< {"jsonrpc":"2.0","id":0,"result":{"resultType":"complete","supportedVersions":["2025-11-25"],"capabilities":{"tools":{}},"ttlMs":0,"cacheScope":"public"}}
+> {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{$META}}
+< {"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","tools":[],"ttlMs":0,"cacheScope":"public"}}`,
+		`> {"jsonrpc":"2.0","id":0,"method":"server/discover","params":{$META}}
+< {"jsonrpc":"2.0","id":0,"result":{"resultType":"complete","supportedVersions":["2025-11-25"],"capabilities":{"tools":{}},"ttlMs":0,"cacheScope":"public"}}
+> {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{$META}}
+< {"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"requested":"2026-07-28","supported":["2025-11-25"]}}}`},
 	{"embedded-resource-undeclared",
 		`> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
 < {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}
