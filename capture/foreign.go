@@ -382,7 +382,7 @@ func fillForeign(evs []foreignLine, format, path string, opts OpenOptions) *Capt
 	h := Header{Format: format, Command: []string{format + ": " + path}, Start: start}
 	rd := &reader{path: path, opts: opts, c: &Capture{
 		Log:     eventlog.NewLogAt(start, opts.Retention),
-		Tracker: eventlog.NewTracker(eventlog.TrackerOptions{NoProtocolRules: opts.NoProtocolRules}),
+		Tracker: eventlog.NewTracker(eventlog.TrackerOptions{NoProtocolRules: opts.NoProtocolRules, NoSchemaJudge: opts.NoSchemaJudge}),
 		Header:  h,
 	}}
 	var last time.Duration

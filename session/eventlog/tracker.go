@@ -29,6 +29,9 @@ type TrackerOptions struct {
 	// NoProtocolRules leaves out the protocol rules (session/protocol)
 	// that every tracker runs otherwise: for tests of the bare fold.
 	NoProtocolRules bool
+	// NoSchemaJudge runs the protocol rules without the schema judge
+	// (protocol.Judge.SetSchemas(false)): to measure what it costs.
+	NoSchemaJudge bool
 }
 
 // DefaultTimeout is the request timeout when TrackerOptions.Timeout is zero.
@@ -166,6 +169,7 @@ func NewTracker(opts TrackerOptions) *Tracker {
 	t := &Tracker{opts: opts, answers: map[uint64]*entry{}, nullAnswers: map[uint64]uint64{}, progressFor: map[uint64]uint64{}, later: map[uint64][]wire.Finding{}}
 	if !opts.NoProtocolRules {
 		t.rules = newRules()
+		t.rules.judge.SetSchemas(!opts.NoSchemaJudge)
 	}
 	t.reset()
 	return t
