@@ -320,3 +320,64 @@ func BenchmarkCaptureLiveSession(b *testing.B) {
 	b.ReportMetric(float64(frames)*float64(b.N)/off.Seconds(), "frames/s-off")
 	b.ReportMetric(float64(frames)*float64(b.N)/on.Seconds(), "frames/s-on")
 }
+
+// BenchmarkOpenSchemaRatio is what check --from costs on a large
+// recorded conversation (a 2025-11-25 handshake, a listing of 32 tools with
+// their schemas, then 10,000 calls, each with a progress notification and
+// an answer: 30,005 frames, read, framed, folded and judged) without the
+// schema judge and with it, alternated in one run; reported as the schema
+// judge's share of the whole (schema/open: (with − without) / with) and
+// with/without.
+//
+//	go test -run '^$' -bench OpenSchemaRatio -benchtime 5x ./capture
+func BenchmarkOpenSchemaRatio(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "large.txt")
+	if err := os.WriteFile(path, largeConversation(10000), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	c, err := OpenWith(path, OpenOptions{}) // schemas compiled once per process, as in check
+	if err != nil {
+		b.Fatal(err)
+	}
+	if tot := c.Log.Totals(); tot.Severities[wire.SeverityError]+tot.Severities[wire.SeverityWarning] > 0 || tot.Frames[wire.ServerToClient] < 20000 {
+		b.Fatalf("the conversation: %d frames from the server, findings %v", tot.Frames[wire.ServerToClient], tot.Findings)
+	}
+	var cpu [2]time.Duration // without, with
+	for b.Loop() {
+		for i, opts := range []OpenOptions{{NoSchemaJudge: true}, {}} {
+			runtime.GC()
+			c0 := cpuTime()
+			if _, err := OpenWith(path, opts); err != nil {
+				b.Fatal(err)
+			}
+			cpu[i] += cpuTime() - c0
+		}
+	}
+	b.ReportMetric(float64(cpu[1]-cpu[0])/float64(cpu[1]), "schema/open")
+	b.ReportMetric(float64(cpu[1])/float64(cpu[0]), "with/without")
+}
+
+// largeConversation is a transcript of a clean 2025-11-25 session of calls
+// calls.
+func largeConversation(calls int) []byte {
+	var b bytes.Buffer
+	b.WriteString(`> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}` + "\n")
+	b.WriteString(`< {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}` + "\n")
+	b.WriteString(`> {"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
+	b.WriteString(`> {"jsonrpc":"2.0","id":1,"method":"tools/list"}` + "\n")
+	b.WriteString(`< {"jsonrpc":"2.0","id":1,"result":{"tools":[`)
+	for j := range 32 {
+		if j > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"name":"tool_%d","description":"does thing number %d, carefully","inputSchema":{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer","minimum":1}},"required":["city"]},"annotations":{"readOnlyHint":true}}`, j, j)
+	}
+	b.WriteString("]}}\n")
+	for i := range calls {
+		id := i + 2
+		fmt.Fprintf(&b, `> {"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"tool_%d","arguments":{"city":"Lima","days":3},"_meta":{"progressToken":%d}}}`+"\n", id, i%32, id)
+		fmt.Fprintf(&b, `< {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":%d,"progress":1,"total":2,"message":"fetching"}}`+"\n", id)
+		fmt.Fprintf(&b, `< {"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":"%s"}],"isError":false}}`+"\n", id, strings.Repeat("sunny ", 40))
+	}
+	return b.Bytes()
+}

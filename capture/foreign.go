@@ -29,7 +29,9 @@ const (
 	// ForeignClaudeDesktop is Claude Desktop's per-server MCP log
 	// (mcp-server-NAME.log): "TIME [NAME] [info] Message from client: {…}"
 	// and "… Message from server: {…}", the JSON optionally followed by
-	// " { metadata: undefined }".
+	// " { metadata: undefined }"; releases of mid-2025 wrote the level
+	// first, "TIME [info] [NAME] Message from client: {…}", in the
+	// per-server logs and in the combined mcp.log alike.
 	ForeignClaudeDesktop = "claude-desktop-log"
 	// ForeignVSCode is the output channel VS Code keeps per MCP server
 	// (MCP: List Servers › Show Output), copied to a file: "DATE TIME
@@ -63,7 +65,7 @@ const knownLogs = `Claude Desktop MCP log, VS Code MCP output log, mcpsnoop sess
 // message. It and claudeTime are compiled on first use, not at init, which
 // every linesman start would pay for.
 var claudeLine = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(\d{4}-\d\d-\d\dT[0-9:.]+Z) \[(.*?)\] \[(\w+)\] Message from (client|server): (.*)$`)
+	return regexp.MustCompile(`^(\d{4}-\d\d-\d\dT[0-9:.]+Z) \[(.*?)\] \[(.*?)\] Message from (client|server): (.*)$`)
 })
 
 // vscodeLine matches a line of VS Code's MCP output channel; a message
@@ -85,12 +87,27 @@ var claudeBrackets = sync.OnceValue(func() *regexp.Regexp {
 // claudeServer is the server's name of the two bracketed words of a Claude
 // Desktop line: the one that is not a level.
 func claudeServer(a, b []byte) string {
-	switch string(a) {
-	case "info", "error", "warn", "warning", "debug":
+	if claudeLevel(a) {
 		return string(b)
 	}
 	return string(a)
 }
+
+// claudeLevel reports whether a bracketed word of a Claude Desktop line is
+// its level.
+func claudeLevel(w []byte) bool {
+	switch string(w) {
+	case "info", "error", "warn", "warning", "debug":
+		return true
+	}
+	return false
+}
+
+// claudeEarlyClose matches the line where Claude Desktop says the server's
+// process went away on its own (the level and the name in either order).
+var claudeEarlyClose = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\d{4}-\d\d-\d\dT[0-9:.]+Z \[.*?\] \[.*?\] (Server transport closed unexpectedly)`)
+})
 
 // oneServer keeps, of a Claude Desktop log that holds several servers'
 // lines (its mcp.log), the first server's, behind a note that says so:
@@ -127,7 +144,7 @@ var claudeTime = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 // "Unexpected end of JSON input" is left out: an empty line and a JSON
 // value cut short both give it, and the first is only a note.
 var claudeParseError = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^\d{4}-\d\d-\d\dT[0-9:.]+Z \[.*?\] \[error\] ((?:Unexpected|Expected|Bad|Unterminated) .*?(?:is not valid JSON|in JSON at position \d+|after JSON at position \d+)(?: \(line \d+ column \d+\))?)(?: \{.*)?$`)
+	return regexp.MustCompile(`^\d{4}-\d\d-\d\dT[0-9:.]+Z (?:\[.*?\] \[error\]|\[error\] \[.*?\]) ((?:Unexpected|Expected|Bad|Unterminated) .*?(?:is not valid JSON|in JSON at position \d+|after JSON at position \d+)(?: \(line \d+ column \d+\))?)(?: \{.*)?$`)
 })
 
 // foreignLine is one line of a foreign log, interpreted.
@@ -145,6 +162,10 @@ type foreignLine struct {
 	server string
 	// note is a note of linesman's about the file (the line is nothing else).
 	note string
+	// closed is, for a host line that says the server's process went away
+	// unasked, what it said: a process event, beside the line kept as
+	// stderr.
+	closed string
 }
 
 // sniff tells the format of a foreign log from its first non-empty line.
@@ -152,8 +173,10 @@ func sniff(line []byte) string {
 	if vscodeLine().Match(line) { // anchored: before the looser Claude Desktop test
 		return ForeignVSCode
 	}
-	if claudeLine().Match(line) || bytes.Contains(line, []byte("] [info] ")) ||
-		claudeTime().Match(line) && (bytes.Contains(line, []byte("] [error] ")) || bytes.Contains(line, []byte("] [warn] "))) {
+	if claudeLine().Match(line) {
+		return ForeignClaudeDesktop
+	}
+	if b := claudeBrackets().FindSubmatch(line); b != nil && (claudeLevel(b[1]) || claudeLevel(b[2])) {
 		return ForeignClaudeDesktop
 	}
 	if _, msg, ok := transcriptLine(line); ok && len(msg) > 0 {
@@ -359,10 +382,11 @@ func fillForeign(evs []foreignLine, format, path string, opts OpenOptions) *Capt
 	h := Header{Format: format, Command: []string{format + ": " + path}, Start: start}
 	rd := &reader{path: path, opts: opts, c: &Capture{
 		Log:     eventlog.NewLogAt(start, opts.Retention),
-		Tracker: eventlog.NewTracker(eventlog.TrackerOptions{NoProtocolRules: opts.NoProtocolRules}),
+		Tracker: eventlog.NewTracker(eventlog.TrackerOptions{NoProtocolRules: opts.NoProtocolRules, NoSchemaJudge: opts.NoSchemaJudge}),
 		Header:  h,
 	}}
 	var last time.Duration
+	exited := false // the host said the server went away: one process event
 	for _, e := range evs {
 		at := last + time.Millisecond // no time in the file: a millisecond apart, in order
 		if !e.ts.IsZero() {
@@ -387,6 +411,13 @@ func fillForeign(evs []foreignLine, format, path string, opts OpenOptions) *Capt
 		if e.hostError != "" {
 			rd.queue = append(rd.queue, hostParseFinding(e.hostError, ev.At))
 		}
+		if e.closed != "" && !exited {
+			exited = true
+			// The exit settles the conversation, as a live session's end
+			// record does: what was in flight is lost.
+			rd.queue = append(rd.queue, hostSawExit(e.closed, ev.At),
+				eventlog.Event{Type: eventlog.EventEnd, End: &eventlog.EndEvent{Exited: true}, At: ev.At})
+		}
 	}
 	rd.flush()
 	rd.finish()
@@ -406,6 +437,16 @@ func hostParseFinding(said string, at time.Duration) eventlog.Event {
 	return eventlog.Event{Type: eventlog.EventFinding, At: at, Finding: &f}
 }
 
+// hostSawExit is the process event a host's "transport closed
+// unexpectedly" line stands for: the server's process ended unasked. The
+// host logs no exit status, so none is given (ExitCode -1, no signal).
+func hostSawExit(said string, at time.Duration) eventlog.Event {
+	return eventlog.Event{Type: eventlog.EventProcess, At: at, Process: &eventlog.ProcessEvent{
+		State: eventlog.StateExited, ExitCode: -1,
+		Detail: "the host logged: " + said + " (the process ended before the host closed it; the host logs no exit status)",
+	}}
+}
+
 // parseClaude interprets a line of Claude Desktop's MCP log: a message
 // either way, or a line of the host's own (with the server it names, and
 // what it says when it could not parse the server's stdout), or of the
@@ -423,6 +464,9 @@ func parseClaude(line []byte) foreignLine {
 		}
 		if e := claudeParseError().FindSubmatch(line); e != nil {
 			fl.hostError = string(e[1])
+		}
+		if c := claudeEarlyClose().FindSubmatch(line); c != nil {
+			fl.closed = string(c[1])
 		}
 		return fl
 	}

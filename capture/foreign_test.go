@@ -203,3 +203,73 @@ func TestClaudeDesktopLogOfSeveralServersJudgesOne(t *testing.T) {
 		t.Error("no note says the log holds two servers")
 	}
 }
+
+// TestClaudeDesktopLevelFirst: mid-2025 releases wrote the level before
+// the server's name ("TIME [info] [NAME] Message from client: …",
+// jorekai/db-timetable-mcp#4, localrivet/gocreate#5), in the combined
+// mcp.log too; such a log is read as the later order is (it was refused as
+// an unknown format), the first server's conversation judged, and the
+// host's parse errors in that order are the server's non-json-line.
+func TestClaudeDesktopLevelFirst(t *testing.T) {
+	c, err := Open(filepath.Join("testdata", "claude-desktop-mcp-levelfirst.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Header.Format != ForeignClaudeDesktop {
+		t.Fatalf("format %q", c.Header.Format)
+	}
+	dirs, codes, _ := frameCodes(t, c)
+	if want := []string{"c2s", "s2c", "c2s", "c2s", "s2c"}; !slices.Equal(dirs, want) {
+		t.Errorf("frames %v, want %v (db-timetable's alone)", dirs, want)
+	}
+	if len(codes) != 0 {
+		t.Errorf("findings %v on a clean conversation", codes)
+	}
+	if hs := c.Tracker.Handshake(); func() string { n, _ := hs.ServerName(); return n }() != "db-timetable" {
+		t.Errorf("server %s", hs.ServerInfo)
+	}
+	log := "2025-06-27T07:58:07.774Z [info] [go] Message from client: " +
+		`{"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"claude-ai","version":"0.1.0"}},"jsonrpc":"2.0","id":0}` + "\n" +
+		`2025-06-27T07:58:08.067Z [error] [go] Unexpected token 'i', "time=2025-0"... is not valid JSON` + "\n"
+	c, err = readForeign(strings.NewReader(log), "mcp.log", OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	first, next := c.Log.Bounds()
+	for seq := first; seq < next; seq++ {
+		if ev, ok := c.Log.Get(seq); ok && ev.Type == eventlog.EventFinding && ev.Finding.Code == "non-json-line" {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("the host's [error] parse line, level first, is no non-json-line")
+	}
+}
+
+// TestClaudeDesktopServerExitedEarly: a per-server log where the host says
+// the server's transport closed unexpectedly (modelcontextprotocol/servers#1748,
+// mixelpixx/KiCAD-MCP-Server#5) has the process exit as an event, once,
+// and the request in flight is lost with it.
+func TestClaudeDesktopServerExitedEarly(t *testing.T) {
+	c, err := Open(filepath.Join("testdata", "claude-desktop-exited-early.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exits := 0
+	first, next := c.Log.Bounds()
+	for seq := first; seq < next; seq++ {
+		if ev, ok := c.Log.Get(seq); ok && ev.Type == eventlog.EventProcess && ev.Process.State == eventlog.StateExited {
+			exits++
+			if !strings.Contains(ev.Process.Detail, "Server transport closed unexpectedly") {
+				t.Errorf("exit detail %q", ev.Process.Detail)
+			}
+		}
+	}
+	if exits != 1 {
+		t.Errorf("%d exits, want 1", exits)
+	}
+	if st := c.Tracker.Process(); st.State != eventlog.StateExited {
+		t.Errorf("process %+v, want exited", st)
+	}
+}

@@ -111,6 +111,9 @@ type OpenOptions struct {
 	// NoProtocolRules rebuilds the findings with the bare fold, without the
 	// protocol rules (session/protocol): what linesman 0.1.0 judged.
 	NoProtocolRules bool
+	// NoSchemaJudge rebuilds them without the schema judge (schema-invalid):
+	// to measure what it costs (BenchmarkOpenSchemaRatio).
+	NoSchemaJudge bool
 }
 
 // Open reads the capture at path into a fresh eventlog.Log, as a live session
@@ -401,7 +404,7 @@ func (rd *reader) header(b []byte) error {
 	rd.version = h.Version
 	rd.c = &Capture{
 		Log:     eventlog.NewLogAt(h.Start, rd.opts.Retention),
-		Tracker: eventlog.NewTracker(eventlog.TrackerOptions{Timeout: time.Duration(h.TimeoutNs), NoProtocolRules: rd.opts.NoProtocolRules}),
+		Tracker: eventlog.NewTracker(eventlog.TrackerOptions{Timeout: time.Duration(h.TimeoutNs), NoProtocolRules: rd.opts.NoProtocolRules, NoSchemaJudge: rd.opts.NoSchemaJudge}),
 		Header:  h.Header,
 	}
 	return nil

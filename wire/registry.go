@@ -87,7 +87,7 @@ const (
 // spend its start-up on it before the first byte goes out.
 var registry = sync.OnceValue(func() map[string]Info {
 	m := make(map[string]Info)
-	for _, i := range append(append(append(entries, protocolEntries...), featureEntries...), ciEntries...) {
+	for _, i := range append(append(append(append(entries, protocolEntries...), featureEntries...), ciEntries...), missEntries...) {
 		i = withFamily(i)
 		if _, dup := m[i.Code]; dup {
 			panic("wire: duplicate registry code " + i.Code)
@@ -308,9 +308,10 @@ var entries = []Info{
 	{
 		Code: "late-response", Severity: SeverityNote,
 		Title: "A response after the request was cancelled",
-		Why:   `Legal and expected: the cancel and the response crossed on the wire. The client must ignore it. It only matters if it happens every time, when cancellation is not honoured.`,
-		Fix:   `On notifications/cancelled, stop the work and send no response (Python SDK: the request's cancel scope; Node: an AbortSignal).`,
-		Spec:  `MCP, Cancellation: "The sender of the cancellation notification SHOULD ignore any response to the request that arrives afterward."`,
+		Why: `Usually legal: the cancel and the response crossed on the wire, and the client must ignore the answer (a note). ` +
+			`A warning when the server had shown it read the cancel first — it answered a request sent after the cancel before this answer — since then it went on and answered what it was asked to drop.`,
+		Fix:  `On notifications/cancelled, stop the work and send no response (Python SDK: the request's cancel scope; Node: an AbortSignal).`,
+		Spec: `MCP, Cancellation › Behavior Requirements: "Receivers of cancellation notifications SHOULD: Stop processing the cancelled request; Free associated resources; Not send a response for the cancelled request". "The sender of the cancellation notification SHOULD ignore any response to the request that arrives afterward."`,
 	},
 	{
 		Code: "progress-token-reused", Severity: SeverityError,
@@ -356,9 +357,9 @@ var entries = []Info{
 		Spec:  `MCP 2025-11-25, Utilities › Cancellation › Behavior Requirements: "Receivers of cancellation notifications SHOULD: Stop processing the cancelled request; Free associated resources; Not send a response for the cancelled request"`,
 	},
 	{
-		Code: "progress-unknown-token", Severity: SeverityNote,
+		Code: "progress-unknown-token", Severity: SeverityError,
 		Title: "A progress notification for a token no request carried",
-		Why:   `Progress is only allowed for a progressToken sent in params._meta of an active request. An unknown token usually means a made-up token or the wrong field.`,
+		Why:   `Progress is only allowed for a progressToken sent in params._meta of an active request. An unknown token usually means a made-up token or the wrong field. (Where linesman forgot requests to bound its memory, a token it no longer knows may be one of them: that is a note.)`,
 		Fix:   `Use the exact progressToken from the request's params._meta; send no progress when the request carried none.`,
 		Spec:  specProgress,
 	},

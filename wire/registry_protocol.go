@@ -430,11 +430,11 @@ var protocolEntries = []Info{
 		Spec:  `MCP 2026-07-28, Basic › _meta › Per-request protocol fields: "Client requests carry the following io.modelcontextprotocol/* fields in _meta; fields marked as required MUST be included on every request." (protocolVersion: required; clientCapabilities: required)`,
 	},
 	{
-		Code: "malformed-request-answered", Severity: SeverityError, Family: FamilyMeta, Eras: EraModernOnly,
-		Title: "The server answered a request missing its required _meta with a result",
-		Why:   `A server that serves such requests relies on state the revision removed (or on guesses); the client never learns its requests are malformed.`,
-		Fix:   `Reject a request without io.modelcontextprotocol/protocolVersion or clientCapabilities with -32602 (Invalid params).`,
-		Spec:  `MCP 2026-07-28, Basic › _meta: "A request missing any required field is malformed; the server MUST reject it with JSON-RPC error code -32602 (Invalid params)."`,
+		Code: "malformed-request-answered", Severity: SeverityError, Family: FamilyShapes, Eras: EraBoth,
+		Title: "The server answered a malformed request with a result",
+		Why:   `A server that serves a request missing what its method requires (2026-07-28's _meta, a tools/call without a name, a log level that is none) relies on guesses; the client never learns its requests are malformed. The client's fault is named on the request (request-meta-missing, params-invalid); this is the server's.`,
+		Fix:   `Validate params before acting: reject a request without io.modelcontextprotocol/protocolVersion or clientCapabilities (2026-07-28), or whose params lack a required member or have one of the wrong type, with -32602 (Invalid params).`,
+		Spec:  `MCP 2026-07-28, Basic › _meta: "A request missing any required field is malformed; the server MUST reject it with JSON-RPC error code -32602 (Invalid params)." Every revision, Server › Tools › Security Considerations: "Servers MUST: Validate all tool inputs"; JSON-RPC 2.0 › Error object: "-32602 Invalid params: Invalid method parameter(s)."`,
 	},
 	{
 		Code: "meta-key-invalid", Severity: SeverityWarning, Family: FamilyMeta, Eras: EraSince0618,
@@ -585,9 +585,9 @@ var protocolEntries = []Info{
 // ProtocolRules returns the entries of the protocol judge
 // (session/protocol), in registry order.
 func ProtocolRules() []Info {
-	out := make([]Info, len(protocolEntries))
-	for k, i := range protocolEntries {
-		out[k] = registry()[i.Code]
+	out := make([]Info, 0, len(protocolEntries)+len(missEntries))
+	for _, i := range append(protocolEntries[:len(protocolEntries):len(protocolEntries)], missEntries...) {
+		out = append(out, registry()[i.Code])
 	}
 	return out
 }

@@ -153,6 +153,9 @@ func (t *Tracker) learnRequest(seq uint64, f *wire.Frame) {
 	}
 	p := &body.Params
 	caps, info := nonNull(p.Capabilities), nonNull(p.ClientInfo)
+	if f.Msg.Method == "initialize" {
+		t.initAsked = p.ProtocolVersion
+	}
 	if f.Msg.Method == "server/discover" {
 		caps, info = nonNull(p.Meta.Capabilities), nonNull(p.Meta.ClientInfo)
 		t.discoverVersion[f.Msg.ID] = p.Meta.Version
@@ -190,8 +193,15 @@ func (t *Tracker) learnAnswer(e *entry, seq uint64, f *wire.Frame) {
 		if !t.hs.EraPinned {
 			t.hs.Era = EraLegacy
 		}
-		if r.ProtocolVersion != "" {
-			t.hs.ProtocolVersion = string(r.ProtocolVersion)
+		// A version no revision with an initialize has (a typo, a date to
+		// come, 2026-07-28) is not adopted as if known: the rules judge by
+		// the version the client asked for (initialize-result-version-invalid
+		// names the answer's).
+		switch v := string(r.ProtocolVersion); {
+		case protocol.KnownLegacyVersion(v):
+			t.hs.ProtocolVersion = v
+		case protocol.KnownLegacyVersion(t.initAsked):
+			t.hs.ProtocolVersion = t.initAsked
 		}
 		t.hs.ServerInfo = nonNull(r.ServerInfo)
 		t.hs.ServerCapabilities = nonNull(r.Capabilities)

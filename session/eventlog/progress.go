@@ -18,8 +18,14 @@ func (t *Tracker) progress(dir wire.Dir, f *wire.Frame, at time.Duration) *entry
 	m := &f.Msg
 	e := t.spaces[opposite(dir)].tokens[m.ProgressToken]
 	if e == nil {
-		addFinding(f, wire.NewFinding("progress-unknown-token", fmt.Sprintf(
-			"progress for token %s, which no request in flight offered", idText(m.ProgressToken))))
+		fd := wire.NewFinding("progress-unknown-token", fmt.Sprintf(
+			"progress for token %s, which no request in flight offered", idText(m.ProgressToken)))
+		if t.forgotten != nil {
+			// The token may be a request's that retention summarised.
+			fd.Severity = wire.SeverityNote
+			fd.Message += " (linesman has forgotten older requests: it may be one of theirs)"
+		}
+		addFinding(f, fd)
 		return nil
 	}
 	t.progressOf(e, f, at)

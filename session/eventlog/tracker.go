@@ -29,6 +29,9 @@ type TrackerOptions struct {
 	// NoProtocolRules leaves out the protocol rules (session/protocol)
 	// that every tracker runs otherwise: for tests of the bare fold.
 	NoProtocolRules bool
+	// NoSchemaJudge runs the protocol rules without the schema judge
+	// (protocol.Judge.SetSchemas(false)): to measure what it costs.
+	NoSchemaJudge bool
 }
 
 // DefaultTimeout is the request timeout when TrackerOptions.Timeout is zero.
@@ -80,7 +83,10 @@ type idSpace struct {
 	ended    map[wire.ID]*entry   // the latest request with that id that left ReqInFlight
 	tokens   map[wire.ID]*entry   // progress token -> the request that offered it
 	maxInt   int64                // highest integer (or numeric string) id seen; the mint counter
-	strMint  int64                // counter for string ids once integers are exhausted
+	// answeredUpTo is the highest Seq of a request of this space the other
+	// side answered: it had read everything its sender wrote before it.
+	answeredUpTo uint64
+	strMint      int64 // counter for string ids once integers are exhausted
 }
 
 func newIDSpace() *idSpace {
@@ -113,10 +119,12 @@ type Tracker struct {
 	// TrackerOptions.NoProtocolRules).
 	rules *rules
 
-	mu     sync.Mutex
-	hs     Handshake
-	spaces [3]*idSpace // indexed by wire.Dir
-	all    []*entry    // every request, in the order sent
+	mu sync.Mutex
+	hs Handshake
+	// initAsked is the protocolVersion of the client's last initialize.
+	initAsked string
+	spaces    [3]*idSpace // indexed by wire.Dir
+	all       []*entry    // every request, in the order sent
 	// answers maps the Seq of each answer frame to the request it answered.
 	answers map[uint64]*entry
 	// discoverVersion: ids of the client's server/discover requests (this
@@ -166,6 +174,7 @@ func NewTracker(opts TrackerOptions) *Tracker {
 	t := &Tracker{opts: opts, answers: map[uint64]*entry{}, nullAnswers: map[uint64]uint64{}, progressFor: map[uint64]uint64{}, later: map[uint64][]wire.Finding{}}
 	if !opts.NoProtocolRules {
 		t.rules = newRules()
+		t.rules.judge.SetSchemas(!opts.NoSchemaJudge)
 	}
 	t.reset()
 	return t
@@ -338,7 +347,10 @@ func (t *Tracker) request(seq uint64, dir wire.Dir, f *wire.Frame, at time.Durat
 	if dir == wire.ClientToServer {
 		switch m.Method {
 		case "initialize", "server/discover":
-			if m.Method == "initialize" && !t.hs.EraPinned {
+			// A stray initialize after a server/discover answer decided
+			// the modern era does not make the conversation legacy: an
+			// initialize the server accepts does (learnAnswer).
+			if m.Method == "initialize" && !t.hs.EraPinned && t.hs.Era != EraModern {
 				t.hs.Era = EraLegacy
 			}
 			t.learnRequest(seq, f)
@@ -510,9 +522,7 @@ func (t *Tracker) response(seq uint64, dir wire.Dir, f *wire.Frame, at time.Dura
 				// longer than linesman waited, which is no fault.
 				return e
 			}
-			addFinding(f, wire.NewFinding("late-response", fmt.Sprintf(
-				"answer to request #%d (%s, id %s) after it was cancelled at #%d; it is ignored",
-				e.Seq, e.Method, idText(e.ID), e.CancelSeq)))
+			t.lateResponse(sp, e, f)
 			return e
 		case (e.State == ReqTimedOut || e.State == ReqLost) && e.ResponseSeq == 0:
 			// Answered after all: once timed out, or drained from the pipe
@@ -558,6 +568,7 @@ func (t *Tracker) answer(sp *idSpace, e *entry, seq uint64, dir wire.Dir, f *wir
 	}
 	e.ResponseSeq = seq
 	t.answers[seq] = e
+	sp.answeredUpTo = max(sp.answeredUpTo, e.Seq)
 	e.quietBefore = t.lastS2CAt
 	t.noteAnswer(e, f)
 
@@ -605,3 +616,19 @@ const (
 	// CodeMethodNotFound is JSON-RPC's "method not found".
 	CodeMethodNotFound = -32601
 )
+
+// lateResponse raises late-response on f, the answer to e after e was
+// cancelled: a note (the two crossed on the wire), or a warning when the
+// answering side had already answered a request sent after the cancel, so
+// had read the cancel before it answered.
+func (t *Tracker) lateResponse(sp *idSpace, e *entry, f *wire.Frame) {
+	fd := wire.NewFinding("late-response", fmt.Sprintf(
+		"answer to request #%d (%s, id %s) after it was cancelled at #%d; it is ignored",
+		e.Seq, e.Method, idText(e.ID), e.CancelSeq))
+	if sp.answeredUpTo > e.CancelSeq {
+		fd.Severity = wire.SeverityWarning
+		fd.Message = fmt.Sprintf("answer to request #%d (%s, id %s) cancelled at #%d, sent after the answer to request #%d, which came after the cancel: the cancel had been read, and the request should have gone unanswered",
+			e.Seq, e.Method, idText(e.ID), e.CancelSeq, sp.answeredUpTo)
+	}
+	addFinding(f, fd)
+}

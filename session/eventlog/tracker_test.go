@@ -296,6 +296,28 @@ func TestTrackerScripts(t *testing.T) {
 			states: []string{"c2s 1 initialize answered", "c2s 2 tools/call cancelled+late"},
 		},
 		{
+			// The server answered request 3, sent after the cancel, before
+			// it answered 2: it had read the cancel, and answered anyway.
+			name: "late-response after the cancel was read",
+			era:  EraLegacy,
+			steps: append(legacyOpen(),
+				c(ms(3), req(2, "tools/call")), c(ms(4), cancelled(2)), c(ms(5), req(3, "tools/list")),
+				s(ms(6), res(3)), s(ms(7), res(2)),
+			),
+			want: []string{"8:late-response:warning"},
+		},
+		{
+			// An answer to a later request written before the cancel was
+			// read proves nothing: request 3 came before the cancel.
+			name: "late-response, the later answer to an earlier request",
+			era:  EraLegacy,
+			steps: append(legacyOpen(),
+				c(ms(3), req(2, "tools/call")), c(ms(4), req(3, "tools/list")), c(ms(5), cancelled(2)),
+				s(ms(6), res(3)), s(ms(7), res(2)),
+			),
+			want: []string{"8:late-response:note"},
+		},
+		{
 			name: "cancel-unknown-request: an id never sent; an answered one may be cancelled",
 			era:  EraLegacy,
 			steps: append(legacyOpen(),
@@ -413,13 +435,13 @@ func TestTrackerScripts(t *testing.T) {
 			name:  "progress-unknown-token",
 			era:   EraLegacy,
 			steps: append(legacyOpen(), s(ms(3), progress("nobody", 1))),
-			want:  []string{"4:progress-unknown-token:note"},
+			want:  []string{"4:progress-unknown-token:error"},
 		},
 		{
 			name:  "progress-unknown-token modern",
 			era:   EraModern,
 			steps: append(modernOpen(), s(ms(3), progress("nobody", 1))),
-			want:  []string{"3:progress-unknown-token:note"},
+			want:  []string{"3:progress-unknown-token:error"},
 		},
 		{
 			name:  "server-request-in-modern-era",
@@ -625,7 +647,7 @@ func TestTrackerCodesRegistered(t *testing.T) {
 		"duplicate-response": wire.SeverityError, "id-type-mismatch": wire.SeverityWarning,
 		"late-response": wire.SeverityNote, "request-timeout": wire.SeverityWarning,
 		"progress-not-increasing": wire.SeverityWarning, "progress-after-completion": wire.SeverityWarning,
-		"progress-unknown-token": wire.SeverityNote, "server-request-in-modern-era": wire.SeverityError,
+		"progress-unknown-token": wire.SeverityError, "server-request-in-modern-era": wire.SeverityError,
 		"unknown-result-type": wire.SeverityError, "message-before-initialized": wire.SeverityWarning,
 		"unflushed-output": wire.SeverityWarning, "missing-result-type": wire.SeverityWarning,
 		"cancel-unknown-request": wire.SeverityWarning, "progress-token-reused": wire.SeverityError,

@@ -94,6 +94,9 @@ func (j *Judge) contentBlock(f *wire.Frame, where place, b *obj, el val) string 
 		}
 		needString("name")
 	case "resource":
+		if j.serverFrame && j.caps.serverKnown && !declares(j.caps.server, "resources") {
+			raise(f, "embedded-resource-undeclared", "%s is an embedded resource, but the server declared no resources capability: a host cannot read it again", where)
+		}
 		r := b.get("resource")
 		if !r.isObject() {
 			raise(f, "content-block-invalid", "%s (resource) has resource %s; it must be an object with uri and text or blob", where, r.kindName())

@@ -17,6 +17,7 @@ func (j *Judge) request(in Input, msg val) {
 	}
 	meta := params.get("_meta")
 	j.checkMetaKeys(f, meta, "params._meta")
+	j.traceContext(f, meta)
 	if pt := meta.get("progressToken"); pt.present() && !pt.isString() && !pt.isNumber() {
 		j.ran(famShapes)
 		raise(f, "params-invalid", "%s's params._meta.progressToken is %s; a progress token is a string or a number", m.Method, pt.kindName())
@@ -51,7 +52,11 @@ func (j *Judge) request(in Input, msg val) {
 		j.modernRequest(f, m, params)
 	}
 	j.capabilityRequest(f, m.Method, params, era)
+	before := len(f.Findings)
 	j.paramsShape(f, m.Method, params)
+	if len(f.Findings) > before {
+		j.noteMalformed(f, f.Findings[before].Message)
+	}
 	switch m.Method {
 	case "tools/call":
 		j.toolCallRequest(f, params)
@@ -65,8 +70,12 @@ func (j *Judge) notification(in Input, msg val) {
 	params := &j.scratch.params
 	params.scan(msg.open("params"))
 	j.checkMetaKeys(f, params.get("_meta"), "params._meta")
+	j.traceContext(f, params.get("_meta"))
 	if j.wrongDirection(f, in.Dir, m.Method, false) {
 		return
+	}
+	if in.Dir == wire.ServerToClient {
+		j.listChanged(m.Method)
 	}
 	j.notificationShape(f, m, params)
 	if m.Method == "notifications/tasks/status" && j.tasksOn() {
@@ -152,6 +161,12 @@ func (j *Judge) response(in Input, msg val) {
 		if !j.modernResult(f, method, reqID, params, result) {
 			return // input_required: the shapes below are those of a complete result
 		}
+	}
+	j.malformedAnswered(f, in.Request, method)
+	j.listedResult(f, method, era, params, result)
+	j.unlistedTarget(f, method, params, result)
+	if era == EraModern && method == "subscriptions/listen" {
+		j.subscriptionClose(f, r)
 	}
 	switch method {
 	case "initialize":

@@ -347,6 +347,9 @@ func (v val) truthy() bool { b, _ := v.boolean(); return b }
 // text is the value as written, shortened for a message.
 func (v val) text() string {
 	const max = 60
+	if len(v) == 0 {
+		return "absent"
+	}
 	if len(v) > max {
 		return string(v[:max]) + "…"
 	}

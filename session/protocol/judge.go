@@ -28,6 +28,10 @@ const (
 // knownLegacyVersions are the revisions an initialize may negotiate.
 var knownLegacyVersions = map[string]bool{V20241105: true, V20250326: true, V20250618: true, V20251125: true}
 
+// KnownLegacyVersion reports whether v is a revision an initialize may
+// negotiate (2024-11-05 … 2025-11-25).
+func KnownLegacyVersion(v string) bool { return knownLegacyVersions[v] }
+
 // The _meta keys of the 2026-07-28 revision.
 const (
 	metaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
@@ -64,7 +68,12 @@ type Judge struct {
 	pages    map[string]*issuedCursors // method -> cursors issued as nextCursor
 	modern
 	prompts map[string][]string // prompt name -> required arguments
-	tasks   taskbook            // the server's tasks (2025-11-25)
+	listed  listings            // listing method -> its walks (misses.go)
+	// malformed holds the client's requests in flight whose params lack a
+	// member their method requires (or have one of the wrong type), with
+	// the finding that says so.
+	malformed map[*wire.Frame]string
+	tasks     taskbook // the server's tasks (2025-11-25)
 
 	// judged counts, per family, the frames of the server its rules looked
 	// at (a frame counts once per family); frameRan holds the families
@@ -116,6 +125,8 @@ func (j *Judge) reset() {
 	j.modern = newModern()
 	j.tasks = newTaskbook()
 	j.prompts = map[string][]string{}
+	j.listed = listings{}
+	j.malformed = map[*wire.Frame]string{}
 	j.eras = map[*wire.Frame]Era{}
 	j.schemaReqs = map[*wire.Frame]schemaReq{}
 	if !j.pinned {

@@ -22,6 +22,9 @@ type modern struct {
 	discover404Seq uint64
 	discoverFlags  bool
 	serverModern   bool // the server answered a modern request with a result
+	// supported are the versions the last server/discover result listed
+	// (empty: none seen).
+	supported []string
 }
 
 func newModern() modern {
@@ -147,6 +150,7 @@ func (j *Judge) modernResult(f *wire.Frame, method string, reqID wire.ID, params
 	if method != "server/discover" {
 		j.modern.serverModern = true
 		j.flagDiscover404(f)
+		j.unsupportedAnswered(f, method, metaVersion(params))
 	}
 	rt, _ := result.get("resultType").str()
 	if rt == "input_required" {

@@ -30,6 +30,13 @@ func (j *Judge) flagDiscover404(f *wire.Frame) {
 func (j *Judge) discoverResult(f *wire.Frame, result *obj) {
 	j.ran(famLifecycle)
 	sv := result.get("supportedVersions")
+	j.modern.supported = j.modern.supported[:0]
+	sv.elems(func(_ int, v val) bool {
+		if s, ok := v.str(); ok {
+			j.modern.supported = append(j.modern.supported, s)
+		}
+		return true
+	})
 	if !sv.isArray() || sv.count() == 0 {
 		raise(f, "result-invalid", "the server/discover result's supportedVersions is %s; it must be a non-empty array of version strings", sv.kindName())
 	}
@@ -118,6 +125,10 @@ func subscribedTo(filter val, field string, params *obj) bool {
 // modernLog judges notifications/message: only for requests that opted in.
 func (j *Judge) modernLog(f *wire.Frame, params *obj) {
 	j.ran(famLogging)
+	if j.caps.serverKnown && !declares(j.caps.server, "logging") {
+		raise(f, "logging-undeclared", "the server sent notifications/message but its server/discover result declared no logging capability")
+		return
+	}
 	if len(j.modern.logLevel) == 0 {
 		raise(f, "log-without-level", "the server sent notifications/message while no request in flight set %s; logging is opt-in per request in 2026-07-28", metaLogLevel)
 		return

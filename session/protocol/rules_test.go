@@ -59,6 +59,71 @@ var ruleCases = []ruleCase{
 > {"jsonrpc":"2.0","method":"notifications/initialized"}
 > {"jsonrpc":"2.0","id":2,"method":"tools/list"}
 < {"jsonrpc":"2.0","id":2,"result":{"tools":[]}}`},
+	// issue 28's misses
+	{"capability-error-incomplete",
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w","arguments":{},$META}}
+< {"jsonrpc":"2.0","id":1,"error":{"code":-32021,"message":"needs elicitation"}}`,
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w","arguments":{},$META}}
+< {"jsonrpc":"2.0","id":1,"error":{"code":-32021,"message":"needs elicitation","data":{"requiredCapabilities":{"elicitation":{}}}}}`},
+	{"trace-context-invalid",
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"traceparent":"00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01"}}}`,
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"traceparent":"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01","tracestate":"rojo=00f067aa0ba902b7"}}}`},
+	{"cache-scope-inconsistent",
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"prompts/list","params":{$META}}
+< {"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","prompts":[],"nextCursor":"p2","ttlMs":0,"cacheScope":"public"}}
+> {"jsonrpc":"2.0","id":2,"method":"prompts/list","params":{"cursor":"p2",$META}}
+< {"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","prompts":[],"ttlMs":0,"cacheScope":"private"}}`,
+		// ttlMs may differ from page to page; a new walk may change the scope.
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"prompts/list","params":{$META}}
+< {"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","prompts":[],"nextCursor":"p2","ttlMs":0,"cacheScope":"private"}}
+> {"jsonrpc":"2.0","id":2,"method":"prompts/list","params":{"cursor":"p2",$META}}
+< {"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","prompts":[],"ttlMs":5000,"cacheScope":"private"}}
+> {"jsonrpc":"2.0","id":3,"method":"prompts/list","params":{$META}}
+< {"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","prompts":[],"ttlMs":0,"cacheScope":"public"}}`},
+	{"subscription-close-not-empty",
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},$META}}
+< {"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"notifications":{"toolsListChanged":true},"_meta":{"io.modelcontextprotocol/subscriptionId":1}}}
+< {"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","tools":[],"_meta":{"io.modelcontextprotocol/subscriptionId":1}}}`,
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},$META}}
+< {"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"notifications":{"toolsListChanged":true},"_meta":{"io.modelcontextprotocol/subscriptionId":1}}}
+< {"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","_meta":{"io.modelcontextprotocol/subscriptionId":1}}}`},
+	{"unsupported-version-answered",
+		`> {"jsonrpc":"2.0","id":0,"method":"server/discover","params":{$META}}
+< {"jsonrpc":"2.0","id":0,"result":{"resultType":"complete","supportedVersions":["2025-11-25"],"capabilities":{"tools":{}},"ttlMs":0,"cacheScope":"public"}}
+> {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{$META}}
+< {"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","tools":[],"ttlMs":0,"cacheScope":"public"}}`,
+		`> {"jsonrpc":"2.0","id":0,"method":"server/discover","params":{$META}}
+< {"jsonrpc":"2.0","id":0,"result":{"resultType":"complete","supportedVersions":["2025-11-25"],"capabilities":{"tools":{}},"ttlMs":0,"cacheScope":"public"}}
+> {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{$META}}
+< {"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"requested":"2026-07-28","supported":["2025-11-25"]}}}`},
+	{"embedded-resource-undeclared",
+		`> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+< {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}
+> {"jsonrpc":"2.0","method":"notifications/initialized"}
+> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w","arguments":{}}}
+< {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"resource","resource":{"uri":"file:///a.txt","text":"a"}}]}}`,
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w","arguments":{}}}
+< {"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"resource","resource":{"uri":"file:///a.txt","text":"a"}}]}}`},
+	{"unlisted-target-answered",
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"prompts/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"prompts":[{"name":"greet"}]}}
+> {"jsonrpc":"2.0","id":2,"method":"prompts/get","params":{"name":"gret"}}
+< {"jsonrpc":"2.0","id":2,"result":{"messages":[]}}`,
+		// a listing cut short by a cursor, or one the server said changed,
+		// is no complete list of names; an unknown name refused is right.
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"prompts/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"prompts":[{"name":"greet"}],"nextCursor":"2"}}
+> {"jsonrpc":"2.0","id":2,"method":"prompts/get","params":{"name":"later"}}
+< {"jsonrpc":"2.0","id":2,"result":{"messages":[]}}
+> {"jsonrpc":"2.0","id":3,"method":"tools/list"}
+< {"jsonrpc":"2.0","id":3,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"}}]}}
+< {"jsonrpc":"2.0","method":"notifications/tools/list_changed"}
+> {"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"b","arguments":{}}}
+< {"jsonrpc":"2.0","id":4,"result":{"content":[]}}
+> {"jsonrpc":"2.0","id":5,"method":"tools/list"}
+< {"jsonrpc":"2.0","id":5,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"}}]}}
+> {"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"c","arguments":{}}}
+< {"jsonrpc":"2.0","id":6,"error":{"code":-32602,"message":"Unknown tool: c"}}`},
 	// capabilities
 	{"undeclared-capability",
 		`> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
@@ -469,4 +534,65 @@ func init() {
 < {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1","icons":[{"src":"x","theme":"blue"}]}}}`,
 		initialize + `
 < {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1","icons":[{"src":"x","theme":"dark"}]}}}`})
+}
+
+// moreCases are second conversations of rules that ruleCases already hold:
+// the forms of issue 28's misses.
+var moreCases = []ruleCase{
+	// a malformed request of any era, answered: the server's fault too.
+	{"malformed-request-answered",
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"arguments":{}}}
+< {"jsonrpc":"2.0","id":1,"result":{"content":[]}}`,
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"arguments":{}}}
+< {"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"name is required"}}`},
+	// logging in 2026-07-28: declared in the server/discover result.
+	{"logging-undeclared",
+		`> {"jsonrpc":"2.0","id":0,"method":"server/discover","params":{$META}}
+< {"jsonrpc":"2.0","id":0,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"ttlMs":0,"cacheScope":"public"}}
+> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/logLevel":"info"}}}
+< {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}`,
+		"$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/logLevel":"info"}}}
+< {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}`},
+}
+
+// TestRulesMore holds moreCases as TestRules holds ruleCases.
+func TestRulesMore(t *testing.T) {
+	for _, c := range moreCases {
+		t.Run(c.code, func(t *testing.T) {
+			_, bad := run(t, c.bad)
+			if got := codes(bad); !contains(got, c.code) {
+				t.Errorf("violating conversation raised %v, want %s", got, c.code)
+			}
+			_, good := run(t, c.good)
+			for _, f := range good {
+				for _, fd := range f.frame.Findings {
+					if fd.Severity >= wire.SeverityWarning && f.dir == wire.ServerToClient {
+						t.Errorf("conforming conversation raised %s: %s", fd.Code, fd.Message)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestAbsentNamedAbsent: a member that is not there is called absent,
+// never printed as empty text ("params.level is ;").
+func TestAbsentNamedAbsent(t *testing.T) {
+	_, out := run(t, "$INIT\n"+`> {"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{}}
+< {"jsonrpc":"2.0","method":"notifications/message","params":{"data":"x"}}`)
+	n := 0
+	for _, f := range out {
+		for _, fd := range f.frame.Findings {
+			if fd.Code != "params-invalid" {
+				continue
+			}
+			n++
+			if !strings.Contains(fd.Message, "level is absent") && !strings.Contains(fd.Message, "has level absent") {
+				t.Errorf("%q does not name the level absent", fd.Message)
+			}
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d params-invalid, want 2", n)
+	}
 }

@@ -21,6 +21,8 @@ func (j *Judge) errorResponse(in Input, method string, params *obj, era Era, err
 			raise(f, "legacy-error-code", "error code %d is in the legacy range -32000…-32019, which new implementations should not use", code)
 		case code >= -32099 && code <= -32020 && code != -32020 && code != -32021 && code != -32022:
 			raise(f, "undefined-reserved-error-code", "error code %d is in -32020…-32099, reserved for codes the MCP specification defines, and 2026-07-28 defines no such code", code)
+		case code == -32021:
+			j.capabilityError(f, errObj)
 		}
 	}
 	if code >= -32768 && code <= -32100 && !standardCode(code) {
