@@ -141,9 +141,18 @@ func (j *Judge) malformedAnswered(f *wire.Frame, req *wire.Frame, method string)
 	}
 	delete(j.malformed, req)
 	j.ran(famShapes)
-	if !hasFinding(f, "malformed-request-answered") {
-		raise(f, "malformed-request-answered", "the server answered a malformed %s request (%s) with a result; it must reject it with -32602 (Invalid params)", method, why)
+	if hasFinding(f, "malformed-request-answered") {
+		return
 	}
+	if j.era == EraModern {
+		raise(f, "malformed-request-answered", "the server answered a malformed %s request (%s) with a result; it must reject it with -32602 (Invalid params)", method, why)
+		return
+	}
+	// Before 2026-07-28 no clause makes refusing malformed params a MUST
+	// (JSON-RPC names -32602; "Servers MUST validate all tool inputs" is
+	// about tools): a warning, not an error.
+	raise(f, "malformed-request-answered", "the server answered a malformed %s request (%s) with a result; it should reject it with -32602 (Invalid params)", method, why)
+	f.Findings[len(f.Findings)-1].Severity = wire.SeverityWarning
 }
 
 // capabilityError flags a 2026-07-28 -32021 without the capabilities the
