@@ -307,3 +307,43 @@ func BenchmarkClassifyBySize(b *testing.B) {
 		})
 	}
 }
+
+// prettyStream is the realistic stream's messages pretty-printed, as some
+// servers write them: every message spans many lines, so the Framer's
+// reassembly (the incremental scanner) sees every byte.
+var prettyStream = sync.OnceValue(func() []byte {
+	var out bytes.Buffer
+	for _, l := range streamLines() {
+		if err := json.Indent(&out, l, "", "  "); err != nil {
+			panic(err)
+		}
+		out.WriteByte('\n')
+	}
+	return out.Bytes()
+})
+
+// BenchmarkReassembly is the Framer over pretty-printed messages: one frame
+// per message, each joined from its lines.
+func BenchmarkReassembly(b *testing.B) {
+	s := prettyStream()
+	want := len(streamLines())
+	b.SetBytes(int64(len(s)))
+	b.ReportAllocs()
+	for b.Loop() {
+		f := NewFramer(bytes.NewReader(s), Options{})
+		n := 0
+		for {
+			fr, err := f.Next()
+			if err != nil {
+				break
+			}
+			if len(fr.Findings) != 1 || fr.Findings[0].Code != "multi-line-frame" {
+				b.Fatalf("want only multi-line-frame, got %v", fr.Findings)
+			}
+			n++
+		}
+		if n != want {
+			b.Fatalf("%d frames, want %d", n, want)
+		}
+	}
+}
