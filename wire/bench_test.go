@@ -347,3 +347,32 @@ func BenchmarkReassembly(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkIncScanner is the incremental scanner alone, fed the
+// pretty-printed messages line by line as the Framer feeds a run.
+func BenchmarkIncScanner(b *testing.B) {
+	var msgs [][][]byte
+	for _, l := range bytes.SplitAfter(prettyStream(), []byte("\n")) {
+		if len(l) == 0 {
+			continue
+		}
+		if l[0] == '{' {
+			msgs = append(msgs, nil)
+		}
+		msgs[len(msgs)-1] = append(msgs[len(msgs)-1], l)
+	}
+	b.SetBytes(int64(len(prettyStream())))
+	var z incScanner
+	for b.Loop() {
+		for _, lines := range msgs {
+			z.reset()
+			r := incMore
+			for _, l := range lines {
+				r = z.feed(l)
+			}
+			if r != incDone {
+				b.Fatalf("a message ended in state %d", r)
+			}
+		}
+	}
+}
