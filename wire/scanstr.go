@@ -19,6 +19,15 @@ var plain = func() (t [256]bool) {
 	return t
 }()
 
+// oneByteEscape marks the bytes that may follow a backslash to make a
+// complete escape.
+var oneByteEscape = func() (t [256]bool) {
+	for _, c := range []byte{'"', '\\', '/', 'b', 'f', 'n', 'r', 't'} {
+		t[c] = true
+	}
+	return t
+}()
+
 // inString marks every byte that may appear raw inside a string (UTF-8
 // validity aside).
 var inString = func() (t [256]bool) {
@@ -81,7 +90,11 @@ func (s *scanner) str() (end int, esc bool, ok bool) {
 			i = s.nonASCII(b, i)
 		case c == '\\':
 			esc = true
-			if i, ok = s.escape(b, i); !ok {
+			// A one-byte escape (\" above all, in JSON written into a
+			// string) is stepped over here; \u and errors go to escape.
+			if i+1 < len(b) && oneByteEscape[b[i+1]] {
+				i += 2
+			} else if i, ok = s.escape(b, i); !ok {
 				return 0, false, false
 			}
 		default: // a control byte: not allowed raw in a string
@@ -142,10 +155,10 @@ func (s *scanner) escape(b []byte, i int) (int, bool) {
 		s.i = i
 		return 0, s.fail(errEOF)
 	}
-	switch b[i] {
-	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+	switch {
+	case oneByteEscape[b[i]]:
 		return i + 1, true
-	case 'u':
+	case b[i] == 'u':
 		i++
 		for k := 0; k < 4; k++ {
 			if i >= len(b) {
