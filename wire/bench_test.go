@@ -307,3 +307,72 @@ func BenchmarkClassifyBySize(b *testing.B) {
 		})
 	}
 }
+
+// prettyStream is the realistic stream's messages pretty-printed, as some
+// servers write them: every message spans many lines, so the Framer's
+// reassembly (the incremental scanner) sees every byte.
+var prettyStream = sync.OnceValue(func() []byte {
+	var out bytes.Buffer
+	for _, l := range streamLines() {
+		if err := json.Indent(&out, l, "", "  "); err != nil {
+			panic(err)
+		}
+		out.WriteByte('\n')
+	}
+	return out.Bytes()
+})
+
+// BenchmarkReassembly is the Framer over pretty-printed messages: one frame
+// per message, each joined from its lines.
+func BenchmarkReassembly(b *testing.B) {
+	s := prettyStream()
+	want := len(streamLines())
+	b.SetBytes(int64(len(s)))
+	b.ReportAllocs()
+	for b.Loop() {
+		f := NewFramer(bytes.NewReader(s), Options{})
+		n := 0
+		for {
+			fr, err := f.Next()
+			if err != nil {
+				break
+			}
+			if len(fr.Findings) != 1 || fr.Findings[0].Code != "multi-line-frame" {
+				b.Fatalf("want only multi-line-frame, got %v", fr.Findings)
+			}
+			n++
+		}
+		if n != want {
+			b.Fatalf("%d frames, want %d", n, want)
+		}
+	}
+}
+
+// BenchmarkIncScanner is the incremental scanner alone, fed the
+// pretty-printed messages line by line as the Framer feeds a run.
+func BenchmarkIncScanner(b *testing.B) {
+	var msgs [][][]byte
+	for _, l := range bytes.SplitAfter(prettyStream(), []byte("\n")) {
+		if len(l) == 0 {
+			continue
+		}
+		if l[0] == '{' {
+			msgs = append(msgs, nil)
+		}
+		msgs[len(msgs)-1] = append(msgs[len(msgs)-1], l)
+	}
+	b.SetBytes(int64(len(prettyStream())))
+	var z incScanner
+	for b.Loop() {
+		for _, lines := range msgs {
+			z.reset()
+			r := incMore
+			for _, l := range lines {
+				r = z.feed(l)
+			}
+			if r != incDone {
+				b.Fatalf("a message ended in state %d", r)
+			}
+		}
+	}
+}

@@ -146,3 +146,28 @@ func FuzzClassify(f *testing.F) {
 		}
 	})
 }
+
+// FuzzIncScanner: the incremental scanner, fed an object or array in two
+// pieces cut anywhere, says what the recursive scanner says of the whole:
+// complete, a valid prefix, or never JSON.
+func FuzzIncScanner(f *testing.F) {
+	f.Add([]byte(`{"a":[1,-0.5e+3,true,null,"x\u00e9"]}`), uint16(5))
+	f.Add([]byte("[\n  {\"k\": \"v\\n\"},\n  2\n] "), uint16(9))
+	f.Add([]byte(`{"a":"b`+"\n"+`c"}`), uint16(7))
+	f.Fuzz(func(t *testing.T, data []byte, cut uint16) {
+		if i := skipWS(data); i == len(data) || (data[i] != '{' && data[i] != '[') {
+			return
+		}
+		at := int(cut) % (len(data) + 1)
+		var z incScanner
+		r := z.feed(data[:at])
+		if r != incErr {
+			r = z.feed(data[at:])
+		}
+		c := classify(data, false, new(Message))
+		want := map[status]incResult{statusJSON: incDone, statusPrefix: incMore, statusBad: incErr}[c.st]
+		if r != want {
+			t.Fatalf("%q cut at %d: incremental %d, whole %d", data, at, r, want)
+		}
+	})
+}

@@ -6,10 +6,18 @@ package wire
 // is still a valid prefix costs time linear in the run, however long it gets.
 // It accepts exactly the texts that scanner accepts (same depth limit, same
 // leniency about invalid UTF-8), so a run it calls complete classifies as JSON.
+//
+// It is written the way encoding/json's scanner is: the state is the
+// function that will read the next byte ([incState]), one small function
+// per state, each setting the state that follows.
 type incScanner struct {
+	step incState  // reads the next byte; nil is the start
+	res  incResult // what the bytes so far are
+	// inStr: step is stateStr, so feed may skip a string's plain bytes
+	// without calling it.
+	inStr   bool
 	stack   []byte // '{' or '[' per open container
-	st      incState
-	inKey   bool
+	inKey   bool   // the string being read is an object's key
 	lit     string
 	litI    int
 	hexLeft int
@@ -18,31 +26,10 @@ type incScanner struct {
 	brokenString bool
 }
 
-type incState uint8
-
-const (
-	stStart        incState = iota // nothing yet: only '{' or '[' may start
-	stValue                        // a value must come (after ':' or an array's ',')
-	stValueOrClose                 // after '[': a value or ']'
-	stKeyOrClose                   // after '{': a key or '}'
-	stKey                          // after an object's ',': a key
-	stColon                        // after a key
-	stAfter                        // after a value inside a container: ',' or the close
-	stStr
-	stEsc
-	stHex
-	stLit
-	stNumMinus
-	stNumZero
-	stNumInt
-	stNumDot
-	stNumFrac
-	stNumE
-	stNumESign
-	stNumExp
-	stDone // the top-level value is complete; only whitespace may follow
-	stErr
-)
+// incState is a state of the incremental scanner: it consumes c and sets
+// the next state, or returns true when c ended a number and must be read
+// again by the state that follows.
+type incState func(z *incScanner, c byte) (again bool)
 
 type incResult uint8
 
@@ -54,8 +41,8 @@ const (
 
 func (z *incScanner) reset() {
 	z.stack = z.stack[:0]
-	z.st = stStart
-	z.inKey = false
+	z.step, z.res = stateStart, incMore
+	z.inStr, z.inKey = false, false
 	z.brokenString = false
 }
 
@@ -63,174 +50,163 @@ func isWS(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' 
 
 // feed consumes b and reports the state after it.
 func (z *incScanner) feed(b []byte) incResult {
-	for i := 0; i < len(b) && z.st != stErr; i++ {
+	if z.step == nil {
+		z.reset()
+	}
+	for i := 0; i < len(b) && z.res != incErr; i++ {
 		c := b[i]
-		if z.st == stStr && inString[c] {
+		if z.inStr && inString[c] {
 			continue
 		}
-		for z.step(c) {
+		for z.step(z, c) {
 		}
 	}
-	switch z.st {
-	case stErr:
-		return incErr
-	case stDone:
-		return incDone
-	default:
-		return incMore
-	}
+	return z.res
 }
 
-// step consumes c, or returns true when c ended a number and must be
-// consumed again in the state that follows.
-//
-// Long by design: the state machine, one case per state; the switch is the
-// transition table.
-func (z *incScanner) step(c byte) (again bool) {
-	switch z.st {
-	case stStart:
-		switch {
-		case isWS(c):
-		case c == '{':
-			z.push(c, stKeyOrClose)
-		case c == '[':
-			z.push(c, stValueOrClose)
-		default:
-			z.st = stErr
-		}
-	case stValue, stValueOrClose:
-		switch {
-		case isWS(c):
-		case c == ']' && z.st == stValueOrClose:
-			z.pop()
-		default:
-			z.begin(c)
-		}
-	case stKeyOrClose, stKey:
-		switch {
-		case isWS(c):
-		case c == '"':
-			z.st, z.inKey = stStr, true
-		case c == '}' && z.st == stKeyOrClose:
-			z.pop()
-		default:
-			z.st = stErr
-		}
-	case stColon:
-		switch {
-		case isWS(c):
-		case c == ':':
-			z.st = stValue
-		default:
-			z.st = stErr
-		}
-	case stAfter:
-		top := z.stack[len(z.stack)-1]
-		switch {
-		case isWS(c):
-		case c == ',' && top == '{':
-			z.st = stKey
-		case c == ',':
-			z.st = stValue
-		case c == '}' && top == '{', c == ']' && top == '[':
-			z.pop()
-		default:
-			z.st = stErr
-		}
-	case stStr:
-		switch {
-		case c == '"':
-			if z.inKey {
-				z.st, z.inKey = stColon, false
-			} else {
-				z.end()
-			}
-		case c == '\\':
-			z.st = stEsc
-		case c < 0x20:
-			z.st = stErr
-			z.brokenString = c == '\n' || c == '\r'
-		}
-	case stEsc:
-		switch c {
-		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			z.st = stStr
-		case 'u':
-			z.st, z.hexLeft = stHex, 4
-		default:
-			z.st = stErr
-		}
-	case stHex:
-		if !isHex(c) {
-			z.st = stErr
-		} else if z.hexLeft--; z.hexLeft == 0 {
-			z.st = stStr
-		}
-	case stLit:
-		if c != z.lit[z.litI] {
-			z.st = stErr
-		} else if z.litI++; z.litI == len(z.lit) {
-			z.end()
-		}
-	case stNumMinus:
-		switch {
-		case c == '0':
-			z.st = stNumZero
-		case c >= '1' && c <= '9':
-			z.st = stNumInt
-		default:
-			z.st = stErr
-		}
-	case stNumZero, stNumInt:
-		switch {
-		case isDigit(c) && z.st == stNumInt:
-		case c == '.':
-			z.st = stNumDot
-		case c == 'e' || c == 'E':
-			z.st = stNumE
-		default:
-			z.end()
-			return true
-		}
-	case stNumDot:
-		if isDigit(c) {
-			z.st = stNumFrac
+// stateStart: nothing yet; only '{' or '[' may start.
+func stateStart(z *incScanner, c byte) bool {
+	switch {
+	case isWS(c):
+	case c == '{':
+		z.push(c, stateKeyOrClose)
+	case c == '[':
+		z.push(c, stateValueOrClose)
+	default:
+		z.fail()
+	}
+	return false
+}
+
+// stateValue: a value must come (after ':' or an array's ',').
+func stateValue(z *incScanner, c byte) bool {
+	if !isWS(c) {
+		z.begin(c)
+	}
+	return false
+}
+
+// stateValueOrClose: after '[', a value or ']'.
+func stateValueOrClose(z *incScanner, c byte) bool {
+	switch {
+	case isWS(c):
+	case c == ']':
+		z.pop()
+	default:
+		z.begin(c)
+	}
+	return false
+}
+
+// stateKeyOrClose: after '{', a key or '}'.
+func stateKeyOrClose(z *incScanner, c byte) bool {
+	if c == '}' {
+		z.pop()
+		return false
+	}
+	return stateKey(z, c)
+}
+
+// stateKey: after an object's ',', a key.
+func stateKey(z *incScanner, c byte) bool {
+	switch {
+	case isWS(c):
+	case c == '"':
+		z.toStr(true)
+	default:
+		z.fail()
+	}
+	return false
+}
+
+// stateColon: after a key.
+func stateColon(z *incScanner, c byte) bool {
+	switch {
+	case isWS(c):
+	case c == ':':
+		z.step = stateValue
+	default:
+		z.fail()
+	}
+	return false
+}
+
+// stateAfter: after a value inside a container, a ',' or the close.
+func stateAfter(z *incScanner, c byte) bool {
+	top := z.stack[len(z.stack)-1]
+	switch {
+	case isWS(c):
+	case c == ',' && top == '{':
+		z.step = stateKey
+	case c == ',':
+		z.step = stateValue
+	case c == '}' && top == '{', c == ']' && top == '[':
+		z.pop()
+	default:
+		z.fail()
+	}
+	return false
+}
+
+// stateDone: the top-level value is complete; only whitespace may follow.
+func stateDone(z *incScanner, c byte) bool {
+	if !isWS(c) {
+		z.fail()
+	}
+	return false
+}
+
+// stateErr: nothing can follow an error.
+func stateErr(z *incScanner, c byte) bool { return false }
+
+// stateStr: inside a string (feed skips its plain bytes).
+func stateStr(z *incScanner, c byte) bool {
+	switch {
+	case c == '"':
+		z.inStr = false
+		if z.inKey {
+			z.step, z.inKey = stateColon, false
 		} else {
-			z.st = stErr
-		}
-	case stNumFrac:
-		switch {
-		case isDigit(c):
-		case c == 'e' || c == 'E':
-			z.st = stNumE
-		default:
 			z.end()
-			return true
 		}
-	case stNumE:
-		switch {
-		case c == '+' || c == '-':
-			z.st = stNumESign
-		case isDigit(c):
-			z.st = stNumExp
-		default:
-			z.st = stErr
-		}
-	case stNumESign:
-		if isDigit(c) {
-			z.st = stNumExp
-		} else {
-			z.st = stErr
-		}
-	case stNumExp:
-		if !isDigit(c) {
-			z.end()
-			return true
-		}
-	case stDone:
-		if !isWS(c) {
-			z.st = stErr
-		}
+	case c == '\\':
+		z.step, z.inStr = stateEsc, false
+	case c < 0x20:
+		z.fail()
+		z.brokenString = c == '\n' || c == '\r'
+	}
+	return false
+}
+
+// stateEsc: after a backslash in a string.
+func stateEsc(z *incScanner, c byte) bool {
+	switch c {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		z.toStr(z.inKey)
+	case 'u':
+		z.step, z.hexLeft = stateHex, 4
+	default:
+		z.fail()
+	}
+	return false
+}
+
+// stateHex: the digits of a \u escape.
+func stateHex(z *incScanner, c byte) bool {
+	if !isHex(c) {
+		z.fail()
+	} else if z.hexLeft--; z.hexLeft == 0 {
+		z.toStr(z.inKey)
+	}
+	return false
+}
+
+// stateLit: the letters of true, false or null after the first.
+func stateLit(z *incScanner, c byte) bool {
+	if c != z.lit[z.litI] {
+		z.fail()
+	} else if z.litI++; z.litI == len(z.lit) {
+		z.end()
 	}
 	return false
 }
@@ -239,35 +215,40 @@ func (z *incScanner) step(c byte) (again bool) {
 func (z *incScanner) begin(c byte) {
 	switch {
 	case c == '{':
-		z.push(c, stKeyOrClose)
+		z.push(c, stateKeyOrClose)
 	case c == '[':
-		z.push(c, stValueOrClose)
+		z.push(c, stateValueOrClose)
 	case c == '"':
-		z.st, z.inKey = stStr, false
+		z.toStr(false)
 	case c == 't':
-		z.st, z.lit, z.litI = stLit, "true", 1
+		z.step, z.lit, z.litI = stateLit, "true", 1
 	case c == 'f':
-		z.st, z.lit, z.litI = stLit, "false", 1
+		z.step, z.lit, z.litI = stateLit, "false", 1
 	case c == 'n':
-		z.st, z.lit, z.litI = stLit, "null", 1
+		z.step, z.lit, z.litI = stateLit, "null", 1
 	case c == '-':
-		z.st = stNumMinus
+		z.step = stateNumMinus
 	case c == '0':
-		z.st = stNumZero
+		z.step = stateNumZero
 	case c >= '1' && c <= '9':
-		z.st = stNumInt
+		z.step = stateNumInt
 	default:
-		z.st = stErr
+		z.fail()
 	}
+}
+
+// toStr enters a string, a key's when key is set.
+func (z *incScanner) toStr(key bool) {
+	z.step, z.inStr, z.inKey = stateStr, true, key
 }
 
 func (z *incScanner) push(c byte, next incState) {
 	if len(z.stack) >= maxDepth {
-		z.st = stErr
+		z.fail()
 		return
 	}
 	z.stack = append(z.stack, c)
-	z.st = next
+	z.step = next
 }
 
 func (z *incScanner) pop() {
@@ -278,8 +259,12 @@ func (z *incScanner) pop() {
 // end: a value just finished.
 func (z *incScanner) end() {
 	if len(z.stack) == 0 {
-		z.st = stDone
+		z.step, z.res = stateDone, incDone
 	} else {
-		z.st = stAfter
+		z.step = stateAfter
 	}
+}
+
+func (z *incScanner) fail() {
+	z.step, z.res, z.inStr = stateErr, incErr, false
 }
