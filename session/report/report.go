@@ -270,6 +270,10 @@ func FromLog(log *eventlog.Log, tr *eventlog.Tracker, meta Meta) Report {
 	}
 
 	first, next := log.Bounds()
+	// Most events of a long log are frames: grown from empty, Frames and
+	// its index were a fifth of judging a recorded flood.
+	r.Frames = make([]Frame, 0, min(next-first, 1<<20))
+	r.frameIndex = make(map[uint64]int, min(next-first, 1<<20))
 	// Read the log in slices so that a huge log is not copied at once.
 	const chunk = 4096
 	for from := first; from < next; from += chunk {
