@@ -60,6 +60,7 @@ var recordKeys = [...]string{
 	"signal", "shutdownTookNs", "detail", "afterEOF", "code", "severity",
 	"message", "frameSeq", "note", "era", "version", "probeAbandoned", "n",
 	"command", "byHost", "exited", "fromSeq", "count",
+	"kind", "spec", "method", "id",
 }
 
 // lineKeys is how many of recordKeys are a line's.
@@ -134,6 +135,14 @@ func (d *recordDecoder) member(k int, rec *rawRecord) bool {
 		return d.uint(&rec.FromSeq)
 	case "count":
 		return d.uint(&rec.Count)
+	case "kind":
+		return d.str(&rec.Kind)
+	case "spec":
+		return d.str(&rec.Spec)
+	case "method":
+		return d.str(&rec.Method)
+	case "id":
+		return d.raw(&rec.ID, 1)
 	}
 	return false
 }
@@ -143,16 +152,7 @@ func (d *recordDecoder) member(k int, rec *rawRecord) bool {
 func (d *recordDecoder) lineMember(k int, l *rawLine, depth int) bool {
 	switch recordKeys[k] {
 	case "json":
-		if d.i < len(d.b) && d.b[d.i] == 'n' {
-			return false // null: encoding/json keeps the word
-		}
-		end, ok := wire.ValueEnd(d.b, d.i, depth)
-		if !ok {
-			return false
-		}
-		l.JSON = bytes.Clone(d.b[d.i:end]) // the line is the reader's buffer
-		d.i = end
-		return true
+		return d.raw(&l.JSON, depth)
 	case "text":
 		l.Text = new(string)
 		return d.str(l.Text)
@@ -167,6 +167,20 @@ func (d *recordDecoder) lineMember(k int, l *rawLine, depth int) bool {
 		return d.bool(&l.Truncated)
 	}
 	return false
+}
+
+// raw copies out a JSON value embedded as it is, nested depth levels deep.
+func (d *recordDecoder) raw(out *json.RawMessage, depth int) bool {
+	if d.i < len(d.b) && d.b[d.i] == 'n' {
+		return false // null: encoding/json keeps the word
+	}
+	end, ok := wire.ValueEnd(d.b, d.i, depth)
+	if !ok {
+		return false
+	}
+	*out = bytes.Clone(d.b[d.i:end]) // the line is the reader's buffer
+	d.i = end
+	return true
 }
 
 // lines decodes a frame record's array of line objects.

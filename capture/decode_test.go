@@ -47,6 +47,7 @@ var decodeCases = []string{
 	`{"type":"dropped","seq":0,"at":0,"fromSeq":9,"count":18446744073709551615}`,
 	`{"type":"end","seq":8,"at":9,"exited":true}`,
 	` { "type" : "end" , "seq" : 8 , "at" : 9 } ` + "\r\n",
+	`{"type":"fault","seq":9,"at":10,"kind":"delay","spec":"delay=1s","method":"tools/call","id":"7","note":"n"}`,
 	// Not the writer's: encoding/json decides.
 	`{"Type":"end","seq":8}`,
 	`{"type":"end","seq":8,"seq":9}`,
@@ -85,7 +86,7 @@ func TestDecodeRecordAgreesWithEncodingJSON(t *testing.T) {
 		agreesWithEncodingJSON(t, []byte(c))
 	}
 	// The writer's own records take the hand-written path.
-	for _, c := range decodeCases[:12] {
+	for _, c := range decodeCases[:13] {
 		if !fastPathTaken([]byte(c)) {
 			t.Errorf("%s: not decoded by hand", c)
 		}
