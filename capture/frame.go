@@ -166,7 +166,13 @@ func rebuildRun(run []*wire.Frame, maxFrame int) {
 		*run[0] = *rebuildFrame(run[0].Lines, maxFrame)
 		return
 	}
-	var raw []byte
+	size := 0
+	for _, f := range run {
+		for _, l := range f.Lines {
+			size += len(l.Content) + 2
+		}
+	}
+	raw := make([]byte, 0, size) // grown from nil, it was a third of reading a capture
 	longest := 0
 	for _, f := range run {
 		for _, l := range f.Lines {

@@ -373,7 +373,7 @@ func (rd *reader) record(b []byte) error {
 	// A bad record is skipped, with its line number, not fatal: one bad
 	// line must not make the rest of a shared file unreadable.
 	var rec rawRecord
-	if err := json.Unmarshal(b, &rec); err != nil {
+	if err := decodeRecord(b, &rec); err != nil {
 		rd.skip(lineNo, len(b), err.Error())
 		return nil
 	}

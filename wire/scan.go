@@ -310,3 +310,15 @@ func (s *scanner) strValue() (string, bool) {
 	}
 	return string(raw), true
 }
+
+// ValueEnd returns the offset just past the JSON value that starts at
+// text[i] (no whitespace before it is skipped) and whether that value is
+// valid JSON as encoding/json reads it: strict syntax, invalid UTF-8 inside
+// strings let through, and no deeper than [MaxDepth] counting the depth
+// levels that enclose it. It is for decoders of documents that embed a
+// raw value (capture records) and must validate it as they step over it.
+func ValueEnd(text []byte, i, depth int) (end int, ok bool) {
+	s := scanner{s: text, i: i, depth: depth}
+	ok = s.value()
+	return s.i, ok
+}

@@ -123,31 +123,22 @@ func schemaOf(rev string) *revisionSchema {
 	return schemaCache[rev]
 }
 
-// indexRevision splits the schema of rev into its definitions, unparsed,
-// and finds the method of each request and notification.
+// indexRevision makes the schema of rev ready to compile: its definitions,
+// unparsed, and the method of each request and notification, from the
+// index generated beside this file (schemaindex_gen.go) or, for a schema
+// that index is not of, read off the schema's bytes.
 func indexRevision(rev string) *revisionSchema {
-	root := parse(mcpschema.Schema(rev))
-	defs, prefix := root.get("$defs"), "#/$defs/"
-	if !defs.isObject() {
-		defs, prefix = root.get("definitions"), "#/definitions/"
-	}
+	schema := mcpschema.Schema(rev)
+	idx := indexOf(rev, schema)
 	rs := &revisionSchema{rev: rev, methodDef: map[string]string{},
 		methods: map[string]*snode{}, params: map[string]*snode{}, result: map[string]*snode{}, defs: map[string]*snode{}}
-	c := &schemaCompiler{rev: rev, raws: map[string][]byte{}, raw: map[string]any{}, prefix: prefix, defs: map[string]*snode{}}
-	defs.members(func(k []byte, d val) bool {
-		var name string
-		if json.Unmarshal(k, &name) != nil {
-			return true
+	c := &schemaCompiler{rev: rev, raws: make(map[string][]byte, len(idx.defs)), raw: map[string]any{}, prefix: idx.prefix, defs: map[string]*snode{}}
+	for _, d := range idx.defs {
+		c.raws[d.name] = schema[d.start:d.end:d.end]
+		if d.method != "" {
+			rs.methodDef[d.method] = d.name
 		}
-		c.raws[name] = d
-		if !strings.HasSuffix(name, "Request") && !strings.HasSuffix(name, "Notification") {
-			return true
-		}
-		if method, ok := d.path("properties", "method", "const").str(); ok {
-			rs.methodDef[method] = name
-		}
-		return true
-	})
+	}
 	rs.c = c
 	return rs
 }

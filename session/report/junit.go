@@ -244,7 +244,7 @@ func (r *Report) junitSystemErr(fs []Finding) string {
 		}
 		seen[*f.Seq] = true
 		if line, ok := r.frameLine(*f.Seq); ok {
-			fmt.Fprintf(&b, "frame #%d %s: %s\n", *f.Seq, r.Frames[r.frameIndex[*f.Seq]].Dir, line)
+			fmt.Fprintf(&b, "frame #%d %s: %s\n", *f.Seq, r.frameDir(*f.Seq), line)
 		}
 	}
 	tail := r.Stderr
@@ -264,7 +264,7 @@ func (r *Report) junitSystemErr(fs []Finding) string {
 // and cut at stderrLineShown bytes; ok is false when the report has not
 // the frame's bytes (a report read back from JSON).
 func (r *Report) frameLine(seq uint64) (string, bool) {
-	i, ok := r.frameIndex[seq]
+	i, ok := r.frameAt(seq)
 	if !ok || r.Frames[i].frame == nil || len(r.Frames[i].frame.Lines) == 0 {
 		return "", false
 	}
@@ -317,4 +317,12 @@ func (r *Report) ServerName() string {
 		return ShellJoin(r.Command)
 	}
 	return "server"
+}
+
+// frameDir is the direction of the frame with Seq seq ("" when unknown).
+func (r *Report) frameDir(seq uint64) string {
+	if i, ok := r.frameAt(seq); ok {
+		return r.Frames[i].Dir
+	}
+	return ""
 }

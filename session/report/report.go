@@ -10,6 +10,7 @@ package report
 import (
 	"encoding/json"
 	"io"
+	"sort"
 	"strconv"
 	"syscall"
 	"time"
@@ -68,7 +69,9 @@ type Report struct {
 	// InterruptedBy names the signal that interrupted the run ("SIGTERM").
 	InterruptedBy string `json:"interruptedBy,omitempty"`
 
-	frameIndex map[uint64]int // frame Seq -> index in Frames
+	// indexed: Frames were built from a log, in its order (frameAt finds
+	// them); false for a report read back from JSON.
+	indexed bool
 	// procFold folds the process events of a log that has no projection
 	// (nil when the projection tells the process status).
 	procFold  *eventlog.ProcessStatus
@@ -256,7 +259,7 @@ func FromLog(log *eventlog.Log, tr *eventlog.Tracker, meta Meta) Report {
 		Error:           meta.Error,
 		Interrupted:     meta.Interrupted,
 		InterruptedBy:   stopSignalNames[meta.InterruptSignal],
-		frameIndex:      map[uint64]int{},
+		indexed:         true,
 	}
 	if r.Command == nil {
 		r.Command = []string{}
@@ -270,10 +273,16 @@ func FromLog(log *eventlog.Log, tr *eventlog.Tracker, meta Meta) Report {
 	}
 
 	first, next := log.Bounds()
-	// Read the log in slices so that a huge log is not copied at once.
+	// Most events of a long log are frames: grown from empty, Frames were
+	// a fifth of judging a recorded flood.
+	r.Frames = make([]Frame, 0, min(next-first, 1<<20))
+	// Read the log in slices so that a huge log is not copied at once, into
+	// one buffer (a fresh one a slice was a tenth of a flood's report).
 	const chunk = 4096
+	buf := make([]eventlog.Event, 0, min(next-first, chunk))
 	for from := first; from < next; from += chunk {
-		for _, ev := range log.Range(from, min(from+chunk, next)) {
+		buf = log.AppendRange(buf[:0], from, min(from+chunk, next))
+		for _, ev := range buf {
 			r.addEvent(ev, meta, textLimit)
 		}
 	}
@@ -357,7 +366,7 @@ func (r *Report) addRequests(reqs []eventlog.Request) {
 		if q.ResponseSeq != 0 {
 			rs := q.ResponseSeq
 			rq.ResponseSeq = &rs
-			if i, ok := r.frameIndex[rs]; ok {
+			if i, ok := r.frameAt(rs); ok {
 				r.Frames[i].InReplyTo = &ReplyTo{Seq: q.Seq, Method: q.Method}
 			}
 		}
@@ -437,8 +446,18 @@ func (r *Report) addFrame(ev eventlog.Event, meta Meta, textLimit int) {
 		seq := ev.Seq
 		r.addFinding(fd, &seq, &dir, ev.Dir)
 	}
-	r.frameIndex[ev.Seq] = len(r.Frames)
 	r.Frames = append(r.Frames, rf)
+}
+
+// frameAt returns the index in Frames of the frame with Seq seq. Frames
+// are in the log's order, so a binary search finds it (a map from every
+// Seq was a tenth of the report of a flood).
+func (r *Report) frameAt(seq uint64) (int, bool) {
+	if !r.indexed {
+		return 0, false
+	}
+	i := sort.Search(len(r.Frames), func(i int) bool { return r.Frames[i].Seq >= seq })
+	return i, i < len(r.Frames) && r.Frames[i].Seq == seq
 }
 
 // addLoggedFinding adds a finding logged apart from a frame; one that
@@ -449,7 +468,7 @@ func (r *Report) addLoggedFinding(lf *eventlog.LoggedFinding) {
 	if lf.FrameSeq != 0 {
 		s := lf.FrameSeq
 		seq = &s
-		if i, ok := r.frameIndex[s]; ok {
+		if i, ok := r.frameAt(s); ok {
 			r.Frames[i].Findings = append(r.Frames[i].Findings, lf.Code)
 			if wrote == 0 {
 				wrote = r.Frames[i].wrote

@@ -198,7 +198,7 @@ func (r *Report) where(f Finding) string {
 		return "process"
 	}
 	s := fmt.Sprintf("frame #%d", *f.Seq)
-	if i, ok := r.frameIndex[*f.Seq]; ok {
+	if i, ok := r.frameAt(*f.Seq); ok {
 		fr := r.Frames[i]
 		s += " " + fr.Dir
 		if p := fr.preview(); p != "" {

@@ -1,0 +1,414 @@
+package capture
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"unicode/utf8"
+
+	"linesman/wire"
+)
+
+// decodeRecord decodes one event record into rec exactly as json.Unmarshal
+// would. Reading a capture back is mostly this, so the records in the form
+// the writer writes them (appendEvent: known members spelled as written,
+// once each; plain numbers; a frame's JSON embedded raw) are decoded by
+// hand, in one pass, with the embedded frames validated by the wire
+// scanner; anything else (a record another tool edited, an unknown member,
+// a null, a number with an exponent, a bad record) is left to
+// encoding/json, so its result and its error are encoding/json's.
+func decodeRecord(b []byte, rec *rawRecord) error {
+	d := recordDecoder{b: b}
+	if d.record(rec) {
+		return nil
+	}
+	*rec = rawRecord{}
+	return json.Unmarshal(b, rec)
+}
+
+// recordDecoder is the hand-written path of decodeRecord: each method
+// returns false as soon as the text is not what it decodes, and
+// decodeRecord starts over with encoding/json.
+type recordDecoder struct {
+	b []byte
+	i int
+}
+
+func (d *recordDecoder) record(rec *rawRecord) bool {
+	d.ws()
+	var seen uint64
+	ok := d.object(func(key []byte) bool {
+		k := recordKey(key)
+		if k < 0 || seen&(1<<k) != 0 {
+			return false // unknown (or case-folded) or repeated: encoding/json's rules
+		}
+		seen |= 1 << k
+		return d.member(k, rec)
+	})
+	if !ok {
+		return false
+	}
+	d.ws()
+	return d.i == len(d.b)
+}
+
+// recordKeys are the members of an event record, line members first (the
+// same indices serve a frame's line objects).
+var recordKeys = [...]string{
+	"json", "text", "b64", "term", "len", "truncated",
+	"type", "seq", "at", "dir", "lines", "state", "step", "pid", "exitCode",
+	"signal", "shutdownTookNs", "detail", "afterEOF", "code", "severity",
+	"message", "frameSeq", "note", "era", "version", "probeAbandoned", "n",
+	"command", "byHost", "exited", "fromSeq", "count",
+	"kind", "spec", "method", "id",
+}
+
+// lineKeys is how many of recordKeys are a line's.
+const lineKeys = 6
+
+func recordKey(key []byte) int {
+	for i, k := range recordKeys {
+		if string(key) == k {
+			return i
+		}
+	}
+	return -1
+}
+
+// member decodes the value of recordKeys[k] into rec.
+func (d *recordDecoder) member(k int, rec *rawRecord) bool {
+	if k < lineKeys {
+		return d.lineMember(k, &rec.rawLine, 1)
+	}
+	switch recordKeys[k] {
+	case "type":
+		return d.str(&rec.Type)
+	case "seq":
+		return d.uint(&rec.Seq)
+	case "at":
+		return d.int64(&rec.At)
+	case "dir":
+		return d.str(&rec.Dir)
+	case "lines":
+		return d.lines(&rec.Lines)
+	case "state":
+		return d.str(&rec.State)
+	case "step":
+		return d.str(&rec.Step)
+	case "pid":
+		return d.int(&rec.Pid)
+	case "exitCode":
+		return d.int(&rec.ExitCode)
+	case "signal":
+		return d.str(&rec.Signal)
+	case "shutdownTookNs":
+		return d.int64(&rec.ShutdownTookNs)
+	case "detail":
+		return d.str(&rec.Detail)
+	case "afterEOF":
+		return d.bool(&rec.AfterEOF)
+	case "code":
+		return d.str(&rec.Code)
+	case "severity":
+		return d.str(&rec.Severity)
+	case "message":
+		return d.str(&rec.Message)
+	case "frameSeq":
+		return d.uint(&rec.FrameSeq)
+	case "note":
+		return d.str(&rec.Note)
+	case "era":
+		return d.str(&rec.Era)
+	case "version":
+		return d.str(&rec.Version)
+	case "probeAbandoned":
+		return d.bool(&rec.ProbeAbandoned)
+	case "n":
+		return d.int(&rec.N)
+	case "command":
+		return d.strings(&rec.Command)
+	case "byHost":
+		return d.bool(&rec.ByHost)
+	case "exited":
+		return d.bool(&rec.Exited)
+	case "fromSeq":
+		return d.uint(&rec.FromSeq)
+	case "count":
+		return d.uint(&rec.Count)
+	case "kind":
+		return d.str(&rec.Kind)
+	case "spec":
+		return d.str(&rec.Spec)
+	case "method":
+		return d.str(&rec.Method)
+	case "id":
+		return d.raw(&rec.ID, 1)
+	}
+	return false
+}
+
+// lineMember decodes the value of recordKeys[k] (a line's member) into l,
+// an object nested depth levels deep.
+func (d *recordDecoder) lineMember(k int, l *rawLine, depth int) bool {
+	switch recordKeys[k] {
+	case "json":
+		return d.raw(&l.JSON, depth)
+	case "text":
+		l.Text = new(string)
+		return d.str(l.Text)
+	case "b64":
+		l.B64 = new(string)
+		return d.str(l.B64)
+	case "term":
+		return d.str(&l.Term)
+	case "len":
+		return d.int64(&l.Len)
+	case "truncated":
+		return d.bool(&l.Truncated)
+	}
+	return false
+}
+
+// raw copies out a JSON value embedded as it is, nested depth levels deep.
+func (d *recordDecoder) raw(out *json.RawMessage, depth int) bool {
+	if d.i < len(d.b) && d.b[d.i] == 'n' {
+		return false // null: encoding/json keeps the word
+	}
+	end, ok := wire.ValueEnd(d.b, d.i, depth)
+	if !ok {
+		return false
+	}
+	*out = bytes.Clone(d.b[d.i:end]) // the line is the reader's buffer
+	d.i = end
+	return true
+}
+
+// lines decodes a frame record's array of line objects.
+func (d *recordDecoder) lines(out *[]rawLine) bool {
+	lines := []rawLine{}
+	ok := d.array(func() bool {
+		var l rawLine
+		var seen uint64
+		ok := d.object(func(key []byte) bool {
+			k := recordKey(key)
+			if k < 0 || k >= lineKeys || seen&(1<<k) != 0 {
+				return false
+			}
+			seen |= 1 << k
+			return d.lineMember(k, &l, 3)
+		})
+		lines = append(lines, l)
+		return ok
+	})
+	*out = lines
+	return ok
+}
+
+// strings decodes an array of strings.
+func (d *recordDecoder) strings(out *[]string) bool {
+	ss := []string{}
+	ok := d.array(func() bool {
+		var s string
+		ok := d.str(&s)
+		ss = append(ss, s)
+		return ok
+	})
+	*out = ss
+	return ok
+}
+
+func (d *recordDecoder) ws() {
+	for d.i < len(d.b) {
+		switch d.b[d.i] {
+		case ' ', '\t', '\n', '\r':
+			d.i++
+		default:
+			return
+		}
+	}
+}
+
+// object steps over an object, calling member with d.i at each member's
+// value (whitespace skipped); member must consume the value. Keys with
+// escapes are not decoded here.
+func (d *recordDecoder) object(member func(key []byte) bool) bool {
+	if d.i >= len(d.b) || d.b[d.i] != '{' {
+		return false
+	}
+	d.i++
+	d.ws()
+	if d.i < len(d.b) && d.b[d.i] == '}' {
+		d.i++
+		return true
+	}
+	for {
+		if d.i >= len(d.b) || d.b[d.i] != '"' {
+			return false
+		}
+		end := d.plainEnd(d.i + 1)
+		if end < 0 || d.b[end] != '"' {
+			return false
+		}
+		key := d.b[d.i+1 : end]
+		d.i = end + 1
+		d.ws()
+		if d.i >= len(d.b) || d.b[d.i] != ':' {
+			return false
+		}
+		d.i++
+		d.ws()
+		if !member(key) {
+			return false
+		}
+		if more, ok := d.next('}'); !more {
+			return ok
+		}
+	}
+}
+
+// array steps over an array, calling elem with d.i at each element.
+func (d *recordDecoder) array(elem func() bool) bool {
+	if d.i >= len(d.b) || d.b[d.i] != '[' {
+		return false
+	}
+	d.i++
+	d.ws()
+	if d.i < len(d.b) && d.b[d.i] == ']' {
+		d.i++
+		return true
+	}
+	for {
+		if !elem() {
+			return false
+		}
+		if more, ok := d.next(']'); !more {
+			return ok
+		}
+	}
+}
+
+// next steps over a comma (more follows) or closer (the container ends).
+func (d *recordDecoder) next(closer byte) (more, ok bool) {
+	d.ws()
+	if d.i >= len(d.b) {
+		return false, false
+	}
+	switch d.b[d.i] {
+	case ',':
+		d.i++
+		d.ws()
+		return true, true
+	case closer:
+		d.i++
+		return false, true
+	}
+	return false, false
+}
+
+// plainEnd returns the offset of the first byte from i on that is a quote,
+// a backslash, a control byte or not ASCII, or -1 at the end of the text.
+func (d *recordDecoder) plainEnd(i int) int {
+	for ; i < len(d.b); i++ {
+		if c := d.b[i]; c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
+			return i
+		}
+	}
+	return -1
+}
+
+// str decodes a string. Strings of valid UTF-8 without escapes are taken
+// as they are; others are cut out with the wire scanner and decoded by
+// encoding/json, whose rules (invalid UTF-8 and lone surrogates become
+// U+FFFD) they then follow.
+func (d *recordDecoder) str(out *string) bool {
+	if d.i >= len(d.b) || d.b[d.i] != '"' {
+		return false
+	}
+	i := d.plainEnd(d.i + 1)
+	if i < 0 {
+		return false
+	}
+	if d.b[i] == '"' {
+		*out = string(d.b[d.i+1 : i])
+		d.i = i + 1
+		return true
+	}
+	end, ok := wire.ValueEnd(d.b, d.i, 0)
+	if !ok {
+		return false
+	}
+	raw := d.b[d.i+1 : end-1]
+	if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
+		*out = string(raw)
+	} else if json.Unmarshal(d.b[d.i:end], out) != nil {
+		return false
+	}
+	d.i = end
+	return true
+}
+
+// digits returns the integer at d.i in the plain form JSON spells it
+// (-?(0|[1-9][0-9]*), no fraction or exponent), or false.
+func (d *recordDecoder) digits() ([]byte, bool) {
+	start := d.i
+	i := d.i
+	if i < len(d.b) && d.b[i] == '-' {
+		i++
+	}
+	first := i
+	for i < len(d.b) && d.b[i] >= '0' && d.b[i] <= '9' {
+		i++
+	}
+	if i == first || (d.b[first] == '0' && i-first > 1) {
+		return nil, false
+	}
+	if i < len(d.b) {
+		if c := d.b[i]; c == '.' || c == 'e' || c == 'E' {
+			return nil, false
+		}
+	}
+	d.i = i
+	return d.b[start:i], true
+}
+
+func (d *recordDecoder) int64(out *int64) bool {
+	s, ok := d.digits()
+	if !ok {
+		return false
+	}
+	n, err := strconv.ParseInt(string(s), 10, 64)
+	*out = n
+	return err == nil
+}
+
+func (d *recordDecoder) int(out *int) bool {
+	s, ok := d.digits()
+	if !ok {
+		return false
+	}
+	n, err := strconv.ParseInt(string(s), 10, strconv.IntSize)
+	*out = int(n)
+	return err == nil
+}
+
+func (d *recordDecoder) uint(out *uint64) bool {
+	s, ok := d.digits()
+	if !ok || s[0] == '-' {
+		return false
+	}
+	n, err := strconv.ParseUint(string(s), 10, 64)
+	*out = n
+	return err == nil
+}
+
+func (d *recordDecoder) bool(out *bool) bool {
+	switch {
+	case bytes.HasPrefix(d.b[d.i:], []byte("true")):
+		*out, d.i = true, d.i+4
+	case bytes.HasPrefix(d.b[d.i:], []byte("false")):
+		*out, d.i = false, d.i+5
+	default:
+		return false
+	}
+	return true
+}
