@@ -93,3 +93,24 @@ func TestCaptureExportMatchesCheck(t *testing.T) {
 		t.Errorf("transcript:\n%s", text)
 	}
 }
+
+// TestReplayKeepsNonUTF8Argument: a server argument that is not valid UTF-8
+// is replayed byte for byte (the capture's header keeps it in commandB64
+// too); it came back as U+FFFD, the replay running another command.
+func TestReplayKeepsNonUTF8Argument(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	capPath := filepath.Join(dir, "c.jsonl")
+	odd := "\xff\xfeodd"
+	status, _, errOut := runBinary(t, nil, "check", "--capture", capPath, "--", "/bin/sh", "-c", `exec "$1" demo-server`, odd, linesmanBinary(t))
+	if status != exitOK {
+		t.Fatalf("check: %d\n%s", status, errOut)
+	}
+	_, script, errOut := runBinary(t, nil, "export", capPath, "--format", "replay")
+	if err := terminalSafe(script); err != nil {
+		t.Errorf("replay: %v", err)
+	}
+	if !strings.Contains(string(script), `\377\376odd`) {
+		t.Errorf("the replay does not rebuild the argument's bytes:\n%s\n%s", script, errOut)
+	}
+}
