@@ -17,6 +17,7 @@ import (
 // found them. The replay export of the same capture, run by a shell into a
 // server that saves its stdin, reproduces the client bytes exactly.
 func TestCaptureExportMatchesCheck(t *testing.T) {
+	t.Parallel()
 	bin := linesmanBinary(t)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "messy.jsonl")

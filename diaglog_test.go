@@ -14,6 +14,7 @@ import (
 // the terminal that cats it: a server path holding OSC 0 (title) and OSC 52
 // (clipboard) used to be written raw, here and on stderr.
 func TestLogFileIsPrivateAndInert(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	logPath := filepath.Join(dir, "diag.log")
 	hostile := filepath.Join(dir, "srv\x1b]0;pwned\x07\x1b]52;c;Zm9v\x07\u202e\u009b2J")
