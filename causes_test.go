@@ -19,6 +19,7 @@ func serveSilentList() {
 // check waits a margin past --timeout before it gives up on a call, and
 // used to say "within 2s" for --timeout 1s.
 func TestDurationsAsGiven(t *testing.T) {
+	t.Parallel()
 	status, _, errOut := runBinary(t, nil, append([]string{"check", "--timeout", "5"}, fakeServerArgs("headless-good")...)...)
 	if status != 2 || !strings.Contains(string(errOut), "add a unit: 5s") {
 		t.Errorf("--timeout 5: status %d, stderr %q; want 2 and the hint", status, errOut)
@@ -41,6 +42,7 @@ func serveStdoutClosed() {
 // did (stdout-closed, "pid still running"), at once: not request-timeout
 // after the whole --timeout with advice to flush.
 func TestServerClosingItsStdoutIsNamed(t *testing.T) {
+	t.Parallel()
 	r, status := checkJSON(t, "headless-stdout-closed", "--timeout", "1h")
 	if status != 1 {
 		t.Errorf("status %d, want 1", status)
@@ -73,6 +75,7 @@ func serveDeepInit() {
 // handshake when it comes, saying so ("nested deeper than 10000 levels"):
 // it used to wait out the whole --timeout and say "no answer to id 2".
 func TestDeepInitializeReplyIsNamedAtOnce(t *testing.T) {
+	t.Parallel()
 	r, status := checkJSON(t, "headless-deep-init", "--era", "legacy", "--timeout", "1h")
 	if status != 1 || !strings.Contains(r.Error, "initialize") || !strings.Contains(r.Error, "nested deeper than 10000 levels") {
 		t.Errorf("status %d, error %q; want 1 and the depth named", status, r.Error)
@@ -89,6 +92,7 @@ func serveSelfStop() {
 // A server stopped by SIGSTOP is called stopped, not "still running": it
 // cannot read its EOF, and SIGTERM stays pending until SIGCONT.
 func TestStoppedServerIsCalledStopped(t *testing.T) {
+	t.Parallel()
 	r, _ := checkJSON(t, "headless-self-stop", "--stdin-wait", "200ms", "--sigterm-wait", "200ms")
 	for _, code := range []string{"ignored-stdin-eof", "needed-sigkill"} {
 		fs := r.findings(t, code)

@@ -15,6 +15,7 @@ import (
 // 0.6–2.6 GiB on /dev/zero). diff reads a larger file as a recording, as it
 // streams one.
 func TestEveryFileInputBounded(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	big := filepath.Join(dir, "big.json")
 	f, err := os.Create(big)

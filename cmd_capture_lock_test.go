@@ -18,6 +18,7 @@ import (
 // The second now stops before starting its server, with a clear error,
 // and the first run's capture opens whole.
 func TestCaptureSecondRecorderRefused(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "shared.jsonl")
 	first := exec.Command(linesmanBinary(t), "check", "--timeout", "60s", "--capture", path, "-e", "D="+dir,
@@ -50,6 +51,7 @@ func TestCaptureSecondRecorderRefused(t *testing.T) {
 // (here the file size limit, ulimit -f), the run exits 1 and its report
 // says "exit status 1" (it said 0).
 func TestCaptureWriteFailureReportsExit1(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "small.jsonl")
 	// The limit is set in the shell that execs linesman; stdout stays a
 	// pipe (a file would hit the limit too).

@@ -22,6 +22,7 @@ import (
 // errors are exit status 2 with a message, a file that is not a capture is
 // a runtime failure (1), and each export format writes what it should.
 func TestCaptureCommandLine(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	log := eventlog.NewLog(0)
 	for _, f := range wire.FramesOf([]byte("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n"), wire.Options{}) {
@@ -111,6 +112,7 @@ func TestCaptureHeaderEnv(t *testing.T) {
 // the kill cut one) is there, in order and byte for byte; the torn one is
 // reported and skipped; and the server did not outlive linesman.
 func TestCaptureSurvivesSIGKILL(t *testing.T) {
+	t.Parallel()
 	bin := linesmanBinary(t)
 	for round := range 2 {
 		path := filepath.Join(t.TempDir(), "killed.jsonl")
@@ -201,6 +203,7 @@ func TestCaptureSurvivesSIGKILL(t *testing.T) {
 // opens the capture: the event log read back is the live one — types,
 // order, Seqs, times, directions, raw bytes, classification and findings.
 func TestCaptureRoundTripLiveSession(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "live.jsonl")
 	flags := commonFlags{era: "legacy", timeout: 30 * time.Second, capture: path, maxFrame: 32 << 20,
 		stdinWait: 5 * time.Second, sigtermWait: 2 * time.Second, env: envFlag{"LINESMAN_FAKE_SERVER=capture-roundtrip"}}
@@ -345,6 +348,7 @@ func sameEvent(w, g *eventlog.Event) error {
 // built-in demo server (era probe, handshake, listing, shutdown ladder) and
 // exports the capture's findings: the same report as the live one.
 func TestCaptureCheckDemo(t *testing.T) {
+	t.Parallel()
 	bin := linesmanBinary(t)
 	path := filepath.Join(t.TempDir(), "demo.jsonl")
 	live, err := exec.Command(bin, "check", "--json", "--capture", path, "--", bin, "demo-server").Output()
@@ -376,6 +380,7 @@ func TestCaptureCheckDemo(t *testing.T) {
 // capture is refused before any server starts (it used to be truncated);
 // an older capture is overwritten as before.
 func TestCaptureDoesNotClobberOtherFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	precious := filepath.Join(dir, "server.py")
 	if err := os.WriteFile(precious, []byte("print('my server')\n"), 0o644); err != nil {

@@ -50,6 +50,7 @@ func entryLines(t *testing.T, config string, names ...string) map[string]int {
 // points at the line of its server's entry, names the server in its
 // message, and has a fingerprint that two runs agree on.
 func TestCheckAllSARIFEntriesAndFingerprints(t *testing.T) {
+	t.Parallel()
 	config := writeAllConfig(t, map[string]string{"stray": "headless-stray-start", "twin": "headless-stray-start", "good": "headless-good"}, "")
 	lines := entryLines(t, config, "stray", "twin", "good")
 	var prints [2][]string
@@ -81,6 +82,7 @@ func TestCheckAllSARIFEntriesAndFingerprints(t *testing.T) {
 // suites that fail are the servers the table calls failed (a server with
 // a note and no warning or error fails only under --fail-on note).
 func TestCheckAllJUnitAgreesWithTable(t *testing.T) {
+	t.Parallel()
 	config := writeAllConfig(t, map[string]string{"crlf": "headless-crlf", "good": "headless-good"}, "")
 	for _, failOn := range []string{"warning", "note"} {
 		jp := filepath.Join(t.TempDir(), "junit.xml")

@@ -53,6 +53,7 @@ func writeAllConfig(t *testing.T, fakes map[string]string, extra string) string 
 // a JUnit suite per server and one SARIF run located at the config, and
 // exits 1.
 func TestCheckAllMixedServers(t *testing.T) {
+	t.Parallel()
 	config := writeAllConfig(t, map[string]string{"good": "headless-good", "stray": "headless-stray-start", "deaf": "qa-deaf"},
 		`"missing": {"command": "/nonexistent/mcp-server"}, "remote": {"type": "http", "url": "https://example.com/mcp"}`)
 	dir := t.TempDir()
@@ -153,6 +154,7 @@ func checkAllCIFiles(t *testing.T, jp, sp, config string) {
 // is a config too; a text report ends with the summary table; a list all
 // of whose servers pass exits 0.
 func TestCheckAllPlainList(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "servers.txt")
 	bin := quoteShell(testBinary)
 	list := "# servers of this project\n\n" +
@@ -180,6 +182,7 @@ func quoteShell(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''
 // with --capture naming a file (it takes a directory), and a list that
 // does not parse are usage errors saying why.
 func TestCheckAllUsage(t *testing.T) {
+	t.Parallel()
 	bad := filepath.Join(t.TempDir(), "bad.list")
 	os.WriteFile(bad, []byte("one 'unterminated\n"), 0o600)
 	config := writeAllConfig(t, map[string]string{"good": "headless-good"}, "")
@@ -202,6 +205,7 @@ func TestCheckAllUsage(t *testing.T) {
 }
 
 func TestShellWords(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string][]string{
 		`a b  c`:               {"a", "b", "c"},
 		`x 'a b' "c d" e\ f`:   {"x", "a b", "c d", "e f"},
@@ -225,6 +229,7 @@ func TestShellWords(t *testing.T) {
 // TestCheckAllSkipsAZedExtension: an entry a Zed extension supplies is
 // listed and skipped, not counted as a failed server.
 func TestCheckAllSkipsAZedExtension(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "zed")
 	os.MkdirAll(dir, 0o755)
 	path := filepath.Join(dir, "settings.json")

@@ -20,6 +20,7 @@ import (
 // errors, so it fails), in the JSON report with the drift family broken;
 // a run of the unchanged server holds, and the file is left as it was.
 func TestCheckBaselineDrift(t *testing.T) {
+	t.Parallel()
 	base := filepath.Join(t.TempDir(), "baseline.json")
 	args := func(tools, prompts string) []string {
 		return append([]string{"check", "--json", "--baseline", base}, driftArgs(tools, prompts)...)
@@ -71,6 +72,7 @@ func TestCheckBaselineDrift(t *testing.T) {
 // drift in one server fails that server only; a file that is not a
 // baseline is a usage error.
 func TestCheckBaselineAll(t *testing.T) {
+	t.Parallel()
 	base := filepath.Join(t.TempDir(), "baseline.json")
 	config := func(toolsB string) string {
 		return writeAllConfig(t, nil, `"one": {"command": `+quoteJSON(testBinary)+`, "args": ["-test.run=^$"], "env": {"LINESMAN_FAKE_SERVER": "drift", "DRIFT_TOOLS": `+quoteJSON(driftToolsA)+`, "DRIFT_PROMPTS": "[]"}},`+
@@ -122,6 +124,7 @@ func familyStatus(t *testing.T, out []byte, family string) (status string, liste
 // for tools it never had the chance to list), the baseline is left as it
 // was, and stderr and the report say why.
 func TestCheckBaselineOnlyWhatWasSeen(t *testing.T) {
+	t.Parallel()
 	base := filepath.Join(t.TempDir(), "baseline.json")
 	status, out, errOut := runBinary(t, nil, append([]string{"check", "--baseline", base}, driftArgs(driftToolsA, driftPromptsA)...)...)
 	if status != 0 {
@@ -163,6 +166,7 @@ func TestCheckBaselineOnlyWhatWasSeen(t *testing.T) {
 // not "0 tools, listed: []"); the next run that lists records it then,
 // instead of calling all its tools new.
 func TestCheckBaselineAllRecordsOnlyWhatWasListed(t *testing.T) {
+	t.Parallel()
 	base := filepath.Join(t.TempDir(), "baseline.json")
 	config := func(second string) string {
 		return writeAllConfig(t, nil, `"one": {"command": `+quoteJSON(testBinary)+`, "args": ["-test.run=^$"], "env": {"LINESMAN_FAKE_SERVER": "drift", "DRIFT_TOOLS": `+quoteJSON(driftToolsA)+`, "DRIFT_PROMPTS": "[]"}},`+

@@ -10,6 +10,7 @@ import (
 // era the server does speak, nothing listed, exit 1. It used to note
 // "staying in the modern era as asked" and pass with no findings.
 func TestCheckEraModernAgainstALegacyServerFails(t *testing.T) {
+	t.Parallel()
 	r, status := checkJSON(t, "headless-good", "--era", "modern")
 	if status != 1 {
 		t.Errorf("status %d, want 1", status)

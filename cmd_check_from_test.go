@@ -12,6 +12,7 @@ import (
 // log of each kind: the report is the check report, the rules judged the
 // frames, and the rule families say what held, broke or was not observed.
 func TestCheckFromJudgesRecordedConversations(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		file   string
 		status int
@@ -56,6 +57,7 @@ func TestCheckFromJudgesRecordedConversations(t *testing.T) {
 }
 
 func TestCheckFromUsage(t *testing.T) {
+	t.Parallel()
 	var out, errb bytes.Buffer
 	if st := run([]string{"check", "--from", "x.jsonl", "--", "server"}, nil, &out, &errb); st != exitUsage {
 		t.Errorf("a file and a command: status %d, want %d", st, exitUsage)

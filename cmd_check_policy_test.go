@@ -35,6 +35,7 @@ func policyRule(t *testing.T, out []byte) (status string, listed bool) {
 // JUnit and SARIF, and the run fails; the expected tool it has and a glob
 // that matches nothing raise nothing.
 func TestCheckPolicyToolsViolated(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	jp, sp := filepath.Join(dir, "junit.xml"), filepath.Join(dir, "out.sarif")
 	args := append([]string{"check", "--json", "--junit", jp, "--sarif", sp,
@@ -83,6 +84,7 @@ func TestCheckPolicyToolsViolated(t *testing.T) {
 // TestCheckPolicyHeld: a policy the server meets is a held family and a
 // passing run; no policy at all lists no policy family.
 func TestCheckPolicyHeld(t *testing.T) {
+	t.Parallel()
 	// Limits of an hour cannot be reached: the hang guard stops a run long before.
 	args := append([]string{"check", "--json", "--expect-tool", "echo", "--forbid-tool", "shell_*",
 		"--max-duration", "1h", "--max-latency", "1h"}, fakeServerArgs("headless-good")...)
@@ -103,6 +105,7 @@ func TestCheckPolicyHeld(t *testing.T) {
 // run-over-max-duration once and request-over-max-latency on every
 // request, each pointing at its request frame; the text report names them.
 func TestCheckPolicyTimeLimits(t *testing.T) {
+	t.Parallel()
 	r, status := checkJSON(t, "headless-good", "--max-duration", "1ns", "--max-latency", "1ns")
 	if status != 1 {
 		t.Fatalf("status %d", status)
@@ -133,6 +136,7 @@ func TestCheckPolicyTimeLimits(t *testing.T) {
 
 // TestCheckPolicyUsage: bad policy values are usage errors that name the flag.
 func TestCheckPolicyUsage(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ args []string }{
 		{[]string{"--forbid-tool", "[a-"}},
 		{[]string{"--max-latency", "5"}},

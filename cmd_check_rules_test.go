@@ -32,6 +32,7 @@ func checkRules(t *testing.T, fake string) map[string]jRule {
 // written no byte gave the rules nothing to judge: framing, ids, shapes
 // and meta are not held (linesman's own requests are not the server's).
 func TestCheckRulesSilentServerHoldsNothing(t *testing.T) {
+	t.Parallel()
 	rules := checkRules(t, "headless-exit-at-once")
 	for _, fam := range []string{"framing", "ids", "shapes", "meta", "lifecycle"} {
 		if r := rules[fam]; r.Status == "held" || r.Judged != 0 {
@@ -44,6 +45,7 @@ func TestCheckRulesSilentServerHoldsNothing(t *testing.T) {
 // how much they judged, the 2026-07-28 families are not applicable (listed
 // apart in the text) and the meta family never holds.
 func TestCheckRulesLegacyCounts(t *testing.T) {
+	t.Parallel()
 	rules := checkRules(t, "headless-good")
 	if r := rules["framing"]; r.Status != "held" || r.Judged < 2 {
 		t.Errorf("framing: %s, %d judged; want held, the server's frames counted", r.Status, r.Judged)

@@ -20,6 +20,7 @@ import (
 // reported with its code and severity, pointing at the frame that shows it,
 // and sets the exit status.
 func TestHeadlessCheckFrameFindings(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		fake, code, severity string
 		dir, kind            string // the frame pointed at
@@ -150,6 +151,7 @@ func TestHeadlessCheckFrameFindings(t *testing.T) {
 
 // TestHeadlessCheckExitAtOnce: a server that dies before speaking.
 func TestHeadlessCheckExitAtOnce(t *testing.T) {
+	t.Parallel()
 	r, status := checkJSON(t, "headless-exit-at-once")
 	if status != 1 {
 		t.Errorf("exit status %d, want 1", status)
@@ -172,6 +174,7 @@ func TestHeadlessCheckExitAtOnce(t *testing.T) {
 
 // TestHeadlessCheckShellExit3 is the issue's own example.
 func TestHeadlessCheckShellExit3(t *testing.T) {
+	t.Parallel()
 	r, status := decodeRun(t, nil, "check", "--json", "--", "sh", "-c", "echo boom >&2; exit 3")
 	if status != 1 {
 		t.Errorf("exit status %d, want 1", status)
@@ -201,6 +204,7 @@ func TestHeadlessCheckShellExit3(t *testing.T) {
 
 // TestHeadlessCheckCrashMidCall: the server dies while a request is open.
 func TestHeadlessCheckCrashMidCall(t *testing.T) {
+	t.Parallel()
 	r, status := checkJSON(t, "headless-crash-mid-call")
 	if status != 1 {
 		t.Errorf("exit status %d, want 1", status)
@@ -232,6 +236,7 @@ func TestHeadlessCheckCrashMidCall(t *testing.T) {
 
 // TestHeadlessCheckIgnoresSIGTERM: the whole ladder, down to SIGKILL.
 func TestHeadlessCheckIgnoresSIGTERM(t *testing.T) {
+	t.Parallel()
 	r, status := checkJSON(t, "headless-ignore-sigterm", "--stdin-wait", "200ms", "--sigterm-wait", "200ms")
 	if status != 1 {
 		t.Errorf("exit status %d, want 1", status)
@@ -254,6 +259,7 @@ func TestHeadlessCheckIgnoresSIGTERM(t *testing.T) {
 // TestHeadlessCheckGrandchild: a helper process keeps stdout open after the
 // server exits; the exit is still seen and linesman still ends.
 func TestHeadlessCheckGrandchild(t *testing.T) {
+	t.Parallel()
 	r, status := checkJSON(t, "headless-grandchild")
 	f := r.findings(t, "pipe-held-after-exit")[0]
 	if f.Severity != registrySeverity(t, "pipe-held-after-exit") || f.Seq != nil {
@@ -270,6 +276,7 @@ func TestHeadlessCheckGrandchild(t *testing.T) {
 // TestHeadlessCheckStderrEscapes: escape sequences on stderr are flagged,
 // kept exact in the JSON, and never reach the terminal in the human report.
 func TestHeadlessCheckStderrEscapes(t *testing.T) {
+	t.Parallel()
 	r, status := checkJSON(t, "headless-stderr-escapes")
 	f := r.findings(t, "stderr-escape-sequences")[0]
 	if f.Severity != "warning" || f.Seq != nil {
@@ -296,6 +303,7 @@ func TestHeadlessCheckStderrEscapes(t *testing.T) {
 // TestHeadlessCheckUnflushed: answers held in a block buffer come out only
 // when stdin closes; the handshake cannot finish, and the report says why.
 func TestHeadlessCheckUnflushed(t *testing.T) {
+	t.Parallel()
 	r, status := checkJSON(t, "headless-unflushed", "--timeout", "1500ms")
 	if status != 1 {
 		t.Errorf("exit status %d, want 1 (the handshake failed)", status)
@@ -316,6 +324,7 @@ func TestHeadlessCheckUnflushed(t *testing.T) {
 // TestHeadlessCheckBigReply: a 20 MiB answer is read whole when the limit
 // allows, and kept truncated and flagged when it does not.
 func TestHeadlessCheckBigReply(t *testing.T) {
+	t.Parallel()
 	r, status := checkJSON(t, "headless-big-reply", "--max-frame", strconv.Itoa(64<<20))
 	if status != 0 || len(r.Findings) != 0 {
 		t.Errorf("status %d, findings %v", status, r.codes())
@@ -340,6 +349,7 @@ func TestHeadlessCheckBigReply(t *testing.T) {
 // TestHeadlessCheckSDKServers: servers built with the official Go SDK and
 // with mcp-go are conformant: exit status 0, no finding of severity error.
 func TestHeadlessCheckSDKServers(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ fake, name string }{
 		{"headless-go-sdk", "go-sdk-greeter"},
 		{"headless-mcp-go", "mcp-go-greeter"},
@@ -370,6 +380,7 @@ func TestHeadlessCheckSDKServers(t *testing.T) {
 // TestHeadlessCheckSchema: the well-behaved fake, every field of the schema
 // present and typed as promised.
 func TestHeadlessCheckSchema(t *testing.T) {
+	t.Parallel()
 	status, out, _ := runBinary(t, nil, append([]string{"check", "--json"}, fakeServerArgs("headless-good")...)...)
 	if status != 0 {
 		t.Fatalf("status %d:\n%s", status, out)
@@ -428,6 +439,7 @@ func TestHeadlessCheckSchema(t *testing.T) {
 
 // TestHeadlessCheckText: the human report of a misbehaving server.
 func TestHeadlessCheckText(t *testing.T) {
+	t.Parallel()
 	status, out, _ := runBinary(t, nil, append([]string{"check"}, fakeServerArgs("headless-stray-start")...)...)
 	if status != 1 {
 		t.Errorf("status %d", status)
@@ -451,6 +463,7 @@ func TestHeadlessCheckText(t *testing.T) {
 // TestHeadlessCheckNotStarted: a command that cannot start is exit status 1
 // with a reason, and --json still prints a report.
 func TestHeadlessCheckNotStarted(t *testing.T) {
+	t.Parallel()
 	r, status := decodeRun(t, nil, "check", "--json", "--", "/nonexistent/mcp-server", "--stdio")
 	if status != 1 || r.Error == "" || r.Process.Pid != 0 || r.Process.ExitCode != nil {
 		t.Errorf("status %d, error %q, process %+v", status, r.Error, r.Process)
@@ -467,6 +480,7 @@ func TestHeadlessCheckNotStarted(t *testing.T) {
 // TestHeadlessCheckFlags: the common flags reach the session: --era skips
 // the probe, --cwd sets the server's directory, --capture records the run.
 func TestHeadlessCheckFlags(t *testing.T) {
+	t.Parallel()
 	r, status := checkJSON(t, "headless-good", "--era", "legacy")
 	if status != 0 || r.Era != "legacy" || len(r.Requests) == 0 || r.Requests[0].Method != "initialize" {
 		t.Errorf("--era legacy: status %d era %s, first request %+v", status, r.Era, r.Requests)

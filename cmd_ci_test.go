@@ -61,6 +61,7 @@ func readCI(t *testing.T, junitPath, sarifPath string) (ciJUnit, ciSARIF) {
 // they agree: the stray print is a failed framing test case and an error
 // result.
 func TestCheckCIReports(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	jp, sp := filepath.Join(dir, "junit.xml"), filepath.Join(dir, "out.sarif")
 	r, status := checkJSON(t, "headless-stray-start", "--junit", jp, "--sarif", sp)
@@ -98,6 +99,7 @@ func TestCheckCIReports(t *testing.T) {
 // TestCheckCIReportsNotStarted: a server that cannot start is an error
 // test case, and the text report still goes to the terminal.
 func TestCheckCIReportsNotStarted(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	jp, sp := filepath.Join(dir, "junit.xml"), filepath.Join(dir, "out.sarif")
 	status, _, _ := runBinary(t, nil, "check", "--junit", jp, "--sarif", sp, "--", "/nonexistent/mcp-server")
@@ -112,6 +114,7 @@ func TestCheckCIReportsNotStarted(t *testing.T) {
 
 // TestSendCIReports: send writes the CI reports too.
 func TestSendCIReports(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	jp, sp := filepath.Join(dir, "junit.xml"), filepath.Join(dir, "out.sarif")
 	_, status := sendJSON(t, "headless-good", "", "--junit", jp, "--sarif", sp)
@@ -127,6 +130,7 @@ func TestSendCIReports(t *testing.T) {
 // TestCheckConfigSARIFPointsAtConfig: started from a host config, the SARIF
 // results point at the config file, and no env value of it is written.
 func TestCheckConfigSARIFPointsAtConfig(t *testing.T) {
+	t.Parallel()
 	path, _ := writeConfig(t)
 	sp := filepath.Join(t.TempDir(), "out.sarif")
 	cmd := exec.Command(linesmanBinary(t), "check", "--sarif", sp, "--config", path, "good")
@@ -146,6 +150,7 @@ func TestCheckConfigSARIFPointsAtConfig(t *testing.T) {
 // TestCheckFailOn: a server whose only findings are notes passes by
 // default and fails under --fail-on note; an unknown level is a usage error.
 func TestCheckFailOn(t *testing.T) {
+	t.Parallel()
 	r, status := checkJSON(t, "headless-crlf")
 	if status != 0 || *r.Summary.Errors != 0 || *r.Summary.Warnings != 0 || *r.Summary.Notes == 0 {
 		t.Fatalf("status %d, summary %+v: want notes only, passing", status, r.Summary)
@@ -164,6 +169,7 @@ func TestCheckFailOn(t *testing.T) {
 // TestCIHelpHidesInternalFlags: --config-origin, which --config passes to
 // check and send, is not offered by their --help; the CI flags are.
 func TestCIHelpHidesInternalFlags(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{"check", "send"} {
 		_, out, _ := runBinary(t, nil, mode, "--help")
 		if strings.Contains(string(out), "config-origin") {
@@ -181,6 +187,7 @@ func TestCIHelpHidesInternalFlags(t *testing.T) {
 // --capture (no config entry): each SARIF result of a frame points at the
 // capture, at the line that frame's record is on.
 func TestSARIFPointsAtTheCapturedFrame(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	capPath, sp := filepath.Join(dir, "run.jsonl"), filepath.Join(dir, "out.sarif")
 	runBinary(t, nil, append([]string{"check", "--capture", capPath, "--sarif", sp}, fakeServerArgs("headless-stray-start")...)...)

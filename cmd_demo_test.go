@@ -12,6 +12,7 @@ import (
 // TestDemoCheckIsClean: `linesman check -- linesman demo-server` exits 0 with
 // no finding, in either era.
 func TestDemoCheckIsClean(t *testing.T) {
+	t.Parallel()
 	bin := linesmanBinary(t)
 	for _, era := range []string{"auto", "legacy", "modern"} {
 		t.Run(era, func(t *testing.T) {
@@ -30,6 +31,7 @@ func TestDemoCheckIsClean(t *testing.T) {
 // TestDemoToolsTeachTheirFinding calls each tool through `linesman send` and
 // checks it produces exactly the finding it teaches, no more.
 func TestDemoToolsTeachTheirFinding(t *testing.T) {
+	t.Parallel()
 	bin := linesmanBinary(t)
 	for _, tc := range []struct {
 		name  string
@@ -115,6 +117,7 @@ func TestDemoToolsTeachTheirFinding(t *testing.T) {
 // completes (modern era, the demo's serverInfo in the status bar), and a
 // tools/list typed in the composer lists the demo's tools.
 func TestDemoDefaultInspectsTheDemoServer(t *testing.T) {
+	t.Parallel()
 	term := startTerminal(t, 140, 45)
 	term.waitFor("modern 2026-07-28", "linesman-demo 0.1.0")
 
@@ -151,6 +154,7 @@ func TestDemoDefaultInspectsTheDemoServer(t *testing.T) {
 // own flagged non-json-line and counted in the status bar; n selects it with
 // its Findings tab (the registry's explanation), and [ shows its raw bytes.
 func TestDemoTourUnsafe(t *testing.T) {
+	t.Parallel()
 	term := startTerminal(t, 140, 45, "--demo-unsafe")
 	term.waitFor("modern 2026-07-28", "linesman-demo 0.1.0", "(unisolated)")
 
@@ -187,6 +191,7 @@ func TestDemoTourUnsafe(t *testing.T) {
 // x there cancels it, and the demo server stops counting (its stderr says so)
 // and sends nothing more for it.
 func TestDemoTourCancel(t *testing.T) {
+	t.Parallel()
 	term := startTerminal(t, 140, 45)
 	term.waitFor("modern 2026-07-28", "linesman-demo 0.1.0")
 	term.send("c")
@@ -221,6 +226,7 @@ func TestDemoTourCancel(t *testing.T) {
 // TestDemoServerHelpOnStdout: demo-server --help goes to stdout like every
 // other mode's help (`linesman demo-server --help | less` showed nothing).
 func TestDemoServerHelpOnStdout(t *testing.T) {
+	t.Parallel()
 	status, out, _ := runBinary(t, nil, "demo-server", "--help")
 	if status != 0 || !strings.Contains(string(out), "linesman demo-server") || !strings.Contains(string(out), "-isolate") {
 		t.Errorf("status %d, stdout %q", status, out)

@@ -36,6 +36,7 @@ func driftArgs(tools, prompts string) []string {
 // (breaking): each is named, --exit-code fails, and a session compared with
 // itself is unchanged and passes.
 func TestDiffCapturesEachChange(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
 	for _, run := range []struct{ path, tools, prompts string }{{a, driftToolsA, driftPromptsA}, {b, driftToolsB, driftPromptsB}} {
@@ -75,6 +76,7 @@ func TestDiffCapturesEachChange(t *testing.T) {
 // capture) diff the same way; --json is a document whose breaking flag and
 // changes a script can read.
 func TestDiffJSONReports(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	capB := filepath.Join(dir, "b.jsonl")
 	repA, repB := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
@@ -113,6 +115,7 @@ func TestDiffJSONReports(t *testing.T) {
 // TestDiffUsage: one file, a missing file, and a --all report against one
 // server's report are refused.
 func TestDiffUsage(t *testing.T) {
+	t.Parallel()
 	all, one := filepath.Join(t.TempDir(), "all.json"), filepath.Join(t.TempDir(), "one.json")
 	writeFile(t, all, []byte(`{"linesman":"0.1.0","mode":"check-all","servers":[]}`))
 	writeFile(t, one, []byte(`{"linesman":"0.1.0","mode":"check","findings":[]}`))
@@ -140,6 +143,7 @@ func driftEntry(name, tools string) string {
 // (its tool removed is breaking), one gone from B is breaking, one new in
 // B is named; --exit-code fails.
 func TestDiffCheckAllReports(t *testing.T) {
+	t.Parallel()
 	var reps [2]string
 	for i, entries := range [][]string{
 		{driftEntry("docs", driftToolsA), driftEntry("gone", driftToolsA)},

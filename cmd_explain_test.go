@@ -13,6 +13,7 @@ import (
 // TestHeadlessExplainList: without a code, every registered code is listed
 // with its severity and title.
 func TestHeadlessExplainList(t *testing.T) {
+	t.Parallel()
 	var out, errb bytes.Buffer
 	if st := run([]string{"explain"}, nil, &out, &errb); st != exitOK {
 		t.Fatalf("status %d, stderr %s", st, errb.String())
@@ -37,6 +38,7 @@ func TestHeadlessExplainList(t *testing.T) {
 
 // TestHeadlessExplainCode runs the real binary on one code.
 func TestHeadlessExplainCode(t *testing.T) {
+	t.Parallel()
 	cmd := exec.Command(linesmanBinary(t), "explain", "non-json-line")
 	out, err := cmd.Output()
 	if err != nil {
@@ -54,6 +56,7 @@ func TestHeadlessExplainCode(t *testing.T) {
 // TestHeadlessExplainUnknown: an unknown code is a usage error that lists
 // the known ones.
 func TestHeadlessExplainUnknown(t *testing.T) {
+	t.Parallel()
 	cmd := exec.Command(linesmanBinary(t), "explain", "utf8")
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
@@ -74,6 +77,7 @@ func TestHeadlessExplainUnknown(t *testing.T) {
 }
 
 func TestHeadlessExplainJSON(t *testing.T) {
+	t.Parallel()
 	var out, errb bytes.Buffer
 	if st := run([]string{"explain", "--json", "batch-array", "reused-id"}, nil, &out, &errb); st != exitOK {
 		t.Fatalf("status %d: %s", st, errb.String())

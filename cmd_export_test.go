@@ -17,6 +17,7 @@ import (
 // found them. The replay export of the same capture, run by a shell into a
 // server that saves its stdin, reproduces the client bytes exactly.
 func TestCaptureExportMatchesCheck(t *testing.T) {
+	t.Parallel()
 	bin := linesmanBinary(t)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "messy.jsonl")
@@ -91,5 +92,26 @@ func TestCaptureExportMatchesCheck(t *testing.T) {
 	}
 	if bytes.ContainsAny(text, "\x1b\x07") || !bytes.Contains(text, []byte("␛[31mstarting")) || !bytes.Contains(text, []byte("DEBUG: stray print")) {
 		t.Errorf("transcript:\n%s", text)
+	}
+}
+
+// TestReplayKeepsNonUTF8Argument: a server argument that is not valid UTF-8
+// is replayed byte for byte (the capture's header keeps it in commandB64
+// too); it came back as U+FFFD, the replay running another command.
+func TestReplayKeepsNonUTF8Argument(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	capPath := filepath.Join(dir, "c.jsonl")
+	odd := "\xff\xfeodd"
+	status, _, errOut := runBinary(t, nil, "check", "--capture", capPath, "--", "/bin/sh", "-c", `exec "$1" demo-server`, odd, linesmanBinary(t))
+	if status != exitOK {
+		t.Fatalf("check: %d\n%s", status, errOut)
+	}
+	_, script, errOut := runBinary(t, nil, "export", capPath, "--format", "replay")
+	if err := terminalSafe(script); err != nil {
+		t.Errorf("replay: %v", err)
+	}
+	if !strings.Contains(string(script), `\377\376odd`) {
+		t.Errorf("the replay does not rebuild the argument's bytes:\n%s\n%s", script, errOut)
 	}
 }

@@ -16,6 +16,7 @@ import (
 // through the shutdown ladder. Throughout, nothing the server wrote may
 // reach the terminal as a control sequence.
 func TestUIEndToEnd(t *testing.T) {
+	t.Parallel()
 	args := append([]string{"--era", "legacy", "--stdin-wait", "5s"}, fakeServerArgs("ui-misbehave")...)
 	// The "editor" rewrites the id: ctrl+o must suspend the UI, run it on
 	// the draft and bring the edited draft back.
@@ -90,6 +91,7 @@ func TestUIEndToEnd(t *testing.T) {
 // colour at all (bold, reverse and glyphs still tell focus, selection and
 // severity).
 func TestUINoColor(t *testing.T) {
+	t.Parallel()
 	args := append([]string{"--era", "legacy"}, fakeServerArgs("ui-misbehave")...)
 	term := startTerminalEnv(t, 100, 30, []string{"NO_COLOR=1"}, args...)
 	term.waitFor("ui-fake 9.9", "▶ Frames", "✖ 0")
@@ -117,6 +119,7 @@ func TestUINoColor(t *testing.T) {
 // TestUIDefaultIsTheDemo runs linesman with no command: it inspects its own
 // demo server (os.Executable() demo-server), handshake made.
 func TestUIDefaultIsTheDemo(t *testing.T) {
+	t.Parallel()
 	term := startTerminal(t, 120, 36)
 	term.waitFor("linesman-demo", "demo server", "● running")
 	term.send("q")
@@ -129,6 +132,7 @@ func TestUIDefaultIsTheDemo(t *testing.T) {
 // inspector says so in its events pane (it only went to --log before, and
 // the user saw a request-timeout badge at best).
 func TestUIShowsAFailedHandshake(t *testing.T) {
+	t.Parallel()
 	args := append([]string{"--timeout", "300ms"}, fakeServerArgs("qa-deaf")...)
 	term := startTerminal(t, 160, 40, args...)
 	term.waitFor("handshake failed: initialize: no answer to id")
@@ -140,6 +144,7 @@ func TestUIShowsAFailedHandshake(t *testing.T) {
 // own, so /dev/tty does not open for it, and nothing it tries can clear
 // linesman's screen or set the terminal's title.
 func TestServerHasNoControllingTerminal(t *testing.T) {
+	t.Parallel()
 	args := append([]string{"--no-handshake"}, fakeServerArgs("tty-open")...)
 	term := startTerminal(t, 120, 36, args...)
 	defer term.close()
@@ -203,6 +208,7 @@ func BenchmarkUIKeyLatency(b *testing.B) {
 // mistake is a usage error (status 2) that says what to do, and none starts
 // a server.
 func TestUIInspectUsageErrors(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args []string
 		want string

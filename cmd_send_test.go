@@ -22,6 +22,7 @@ import (
 // id get fresh ones, past every id used (the handshake's and those typed by
 // hand); notifications and lines with an id are sent as written.
 func TestHeadlessSendFillsIDs(t *testing.T) {
+	t.Parallel()
 	input := `{"jsonrpc":"2.0","method":"tools/list"}
 {"jsonrpc":"2.0","id":7,"method":"ping"}
 
@@ -82,6 +83,7 @@ func TestHeadlessSendFillsIDs(t *testing.T) {
 // is taken all the same: the next line gets another (they all got the same
 // one, which made the server's answers, if any, ambiguous).
 func TestSendFillsDistinctIDsIntoInvalidLines(t *testing.T) {
+	t.Parallel()
 	r, _ := sendJSON(t, "headless-good", "{\"method\":\"tools/list\"}\n{\"method\":\"prompts/list\"}\n{\"jsonrpc\":\"2.0\",\"method\":\"ping\"}\n")
 	seen := map[string]string{}
 	for _, f := range r.c2s() {
@@ -103,6 +105,7 @@ func TestSendFillsDistinctIDsIntoInvalidLines(t *testing.T) {
 // TestHeadlessSendRaw: --raw sends the input byte for byte, malformed lines
 // and CRLF included, with no handshake and no ids filled in.
 func TestHeadlessSendRaw(t *testing.T) {
+	t.Parallel()
 	input := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n" +
 		`{"jsonrpc":"2.0","id":2,` + "\n" +
 		"not json at all\r\n" +
@@ -148,6 +151,7 @@ func TestHeadlessSendRaw(t *testing.T) {
 // TestHeadlessSendFile: frames from --file, and the human report shows what
 // came back.
 func TestHeadlessSendFile(t *testing.T) {
+	t.Parallel()
 	file := filepath.Join(t.TempDir(), "frames.jsonl")
 	os.WriteFile(file, []byte(`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"echo","arguments":{"text":"escape \u001b[2J here"}}}`+"\n"), 0o600)
 	status, out, errOut := runBinary(t, []byte("ignored: stdin is not read with --file\n"),
@@ -168,6 +172,7 @@ func TestHeadlessSendFile(t *testing.T) {
 // TestHeadlessSendTimeout: a request never answered is waited for at most
 // --timeout, then reported timed out.
 func TestHeadlessSendTimeout(t *testing.T) {
+	t.Parallel()
 	r, status := sendJSON(t, "headless-no-answer",
 		`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"echo","arguments":{}}}`+"\n", "--timeout", "500ms")
 	f := r.findings(t, "request-timeout")[0]
@@ -185,6 +190,7 @@ func TestHeadlessSendTimeout(t *testing.T) {
 // TestHeadlessSendServerGone: sending to a server that exits at once ends
 // promptly with the exit in the report.
 func TestHeadlessSendServerGone(t *testing.T) {
+	t.Parallel()
 	r, status := sendJSON(t, "headless-exit-at-once", `{"jsonrpc":"2.0","method":"tools/list"}`+"\n")
 	if status != 1 {
 		t.Errorf("status %d", status)
@@ -202,6 +208,7 @@ func TestHeadlessSendServerGone(t *testing.T) {
 // TestHeadlessSendStrayDuringCall: a print while a tool runs lands between
 // the tools/call and its answer, and is reported on that frame.
 func TestHeadlessSendStrayDuringCall(t *testing.T) {
+	t.Parallel()
 	r, status := sendJSON(t, "headless-stray-call",
 		`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"echo","arguments":{"text":"x"}}}`+"\n")
 	if status != 1 {
@@ -225,6 +232,7 @@ func TestHeadlessSendStrayDuringCall(t *testing.T) {
 // send closes it once the other answers are in, instead of waiting out the
 // whole --timeout and calling the request timed out.
 func TestSendRawUnterminatedLastFrame(t *testing.T) {
+	t.Parallel()
 	input := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"ping"}`
 	r, status := sendJSON(t, "headless-good", input, "--raw", "--timeout", "30s")
 	if status != 1 { // unterminated-frame is an error
@@ -247,6 +255,7 @@ func TestSendRawUnterminatedLastFrame(t *testing.T) {
 // send waits for (it reads everything before it starts the server, so
 // otherwise nothing at all happens).
 func TestSendTerminalHint(t *testing.T) {
+	t.Parallel()
 	ptmx, tty, err := pty.Open()
 	if err != nil {
 		t.Skip("no pseudo-terminal:", err)
@@ -292,6 +301,7 @@ func TestSendTerminalHint(t *testing.T) {
 // pretty-printed sends it as one compact line (it used to go out line by
 // line, a broken multi-line frame the user never meant to send).
 func TestSendJoinsPrettyPrintedRequest(t *testing.T) {
+	t.Parallel()
 	r, status := sendJSON(t, "headless-good", "{\n  \"jsonrpc\": \"2.0\",\n  \"method\": \"tools/list\"\n}\n")
 	if status != 0 {
 		t.Errorf("exit status %d", status)
@@ -307,6 +317,7 @@ func TestSendJoinsPrettyPrintedRequest(t *testing.T) {
 }
 
 func TestInputFrames(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ in, want string }{
 		{"{\"a\":1}\n\n{\"b\":2}\r\n", `{"a":1}|{"b":2}`},
 		{"{\n  \"a\": [1,\n 2]\n}\nnext\n", `{"a":[1,2]}|next`},
@@ -331,6 +342,7 @@ func TestInputFrames(t *testing.T) {
 // hand-written request gets the _meta the era requires, so the server sees
 // a conformant request; with --era legacy nothing is added.
 func TestSendCompletesModernRequests(t *testing.T) {
+	t.Parallel()
 	bin := linesmanBinary(t)
 	for _, era := range []string{"modern", "legacy"} {
 		r, status := decodeRun(t, []byte(`{"jsonrpc":"2.0","method":"tools/list"}`+"\n"),
@@ -359,6 +371,7 @@ func TestSendCompletesModernRequests(t *testing.T) {
 // report) comes back whole in --json and in the text report; --max-text
 // cuts it only when asked, and says so.
 func TestSendReturnsAnswersWhole(t *testing.T) {
+	t.Parallel()
 	bin := linesmanBinary(t)
 	input := `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"big_reply","arguments":{"mib":0.1}}}` + "\n"
 	const size = 104858 // 0.1 MiB, rounded up as the demo does
@@ -398,6 +411,7 @@ func TestSendReturnsAnswersWhole(t *testing.T) {
 // of its input before it started the server, and logged every server frame
 // after every client line).
 func TestSendStreamsItsInput(t *testing.T) {
+	t.Parallel()
 	capPath := filepath.Join(t.TempDir(), "run.jsonl")
 	args := append([]string{"send", "--json", "--capture", capPath}, fakeServerArgs("headless-good")...)
 	cmd := exec.Command(linesmanBinary(t), args...)
@@ -467,6 +481,7 @@ func TestSendStreamsItsInput(t *testing.T) {
 // else — its ping is not answered by linesman (it used to be, adding a
 // client frame that was never in the input) unless --answer asks for it.
 func TestSendRawAddsNothing(t *testing.T) {
+	t.Parallel()
 	input := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n" +
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
 		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}` + "\n"
@@ -503,6 +518,7 @@ func TestSendRawAddsNothing(t *testing.T) {
 // TestSendRawHonoursEra: --raw judges the conversation in the era asked
 // for (it used to ignore --era).
 func TestSendRawHonoursEra(t *testing.T) {
+	t.Parallel()
 	input := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}` + "\n"
 	for _, era := range []string{"legacy", "modern"} {
 		r, _ := sendJSON(t, "headless-good", input, "--raw", "--era", era)
@@ -517,6 +533,7 @@ func TestSendRawHonoursEra(t *testing.T) {
 // to stderr), the user's own line sent with --raw the client's, never the
 // server's; the text report gives each once.
 func TestSendFixFollowsWhoWroteTheLine(t *testing.T) {
+	t.Parallel()
 	input := "not json at all\n" + `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n"
 	r, _ := sendJSON(t, "headless-stray-start", input, "--raw")
 	fixes := map[string]string{}

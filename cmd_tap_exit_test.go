@@ -92,6 +92,7 @@ func tapReport(t *testing.T, c *capture.Capture) (proc map[string]any, text stri
 // 0; the tap records the host's EOF, so the exit is the end of the
 // server's input, not exit-at-start, and every view says the host closed it.
 func TestTapHostClosesStdinCleanExit(t *testing.T) {
+	t.Parallel()
 	c, transcript := tapEnding(t, "signal-default", "signal-default: ready", func(_ *exec.Cmd, stdin interface{ Close() error }) {
 		stdin.Close()
 	})
@@ -121,6 +122,7 @@ func TestTapHostClosesStdinCleanExit(t *testing.T) {
 // server, is the host's step: the exit says the host ended it, and is no
 // finding against the server.
 func TestTapHostSIGTERMEndsServer(t *testing.T) {
+	t.Parallel()
 	c, transcript := tapEnding(t, "tap-signal", "tap-signal: ready", func(cmd *exec.Cmd, _ interface{ Close() error }) {
 		cmd.Process.Signal(syscall.SIGTERM)
 	})

@@ -169,6 +169,7 @@ func captured(c *capture.Capture) (c2s, s2c, stderr []byte) {
 }
 
 func TestTapIsTransparentToTheGoSDKClient(t *testing.T) {
+	t.Parallel()
 	bin := linesmanBinary(t)
 	cases := []struct {
 		name, tool, want string
@@ -230,6 +231,7 @@ func sameBytes(t *testing.T, what string, want, got []byte) {
 // TestTapUnderCommandTransport is the host as the SDK ships it: the
 // CommandTransport starts the tap, talks, closes stdin and waits.
 func TestTapUnderCommandTransport(t *testing.T) {
+	t.Parallel()
 	bin := linesmanBinary(t)
 	taps := t.TempDir()
 	cmd := exec.Command(bin, "tap", "--dir", taps, "--name", "demo", "--", bin, "demo-server")
@@ -265,6 +267,7 @@ func TestTapUnderCommandTransport(t *testing.T) {
 // server's group; the tap ends with the server's status, a death by signal
 // reported as 128+n.
 func TestTapPassesSignalsAndStatus(t *testing.T) {
+	t.Parallel()
 	bin := linesmanBinary(t)
 	cases := []struct {
 		sig  syscall.Signal
@@ -303,6 +306,7 @@ func TestTapPassesSignalsAndStatus(t *testing.T) {
 // TestTapNeverWritesItsOwnBytes: a command that cannot start, and a tap
 // directory that cannot be written, are said on stderr only.
 func TestTapNeverWritesItsOwnBytes(t *testing.T) {
+	t.Parallel()
 	bin := linesmanBinary(t)
 	t.Run("not found", func(t *testing.T) {
 		cmd := exec.Command(bin, "tap", "--dir", t.TempDir(), "--", "no-such-server-anywhere")
@@ -366,6 +370,7 @@ func waitText(t *testing.T, s *syncBuffer, want string) {
 // next write fails, here killing it by SIGPIPE, and the tap ends with that
 // status instead of hanging or dying first.
 func TestTapHostClosesStdout(t *testing.T) {
+	t.Parallel()
 	cmd := exec.Command(linesmanBinary(t), "tap", "--dir", t.TempDir(), "--", testBinary, "-test.run=^$")
 	cmd.Env = append(os.Environ(), "LINESMAN_FAKE_SERVER=tap-flood")
 	out, err := cmd.StdoutPipe()
@@ -398,6 +403,7 @@ func TestTapHostClosesStdout(t *testing.T) {
 // note closing the capture and one line on stderr, and passes every byte
 // on as before.
 func TestTapCaptureLimit(t *testing.T) {
+	t.Parallel()
 	bin, dir := linesmanBinary(t), t.TempDir()
 	cmd := exec.Command(bin, "tap", "--dir", dir, "--max-capture", "64KiB", "--", testBinary, "-test.run=^$")
 	cmd.Env = append(os.Environ(), "LINESMAN_FAKE_SERVER=tap-echo")
@@ -438,6 +444,7 @@ func TestTapCaptureLimit(t *testing.T) {
 // none of them (the script names a variable to supply each), while the
 // traffic is recorded whole; --keep-secrets keeps them.
 func TestTapCaptureKeepsNoSecret(t *testing.T) {
+	t.Parallel()
 	bin := linesmanBinary(t)
 	secrets := []string{"sk-live-0123456789abcdef", "--token=tok-in-a-flag-value", "https://me:pw-in-url@example.com/db"}
 	for _, keep := range []bool{false, true} {

@@ -50,6 +50,7 @@ const initLine = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"proto
 // frames as the host sends them; the composer is read-only and says why;
 // T switches to the other tap, live too.
 func TestTwoTapsLiveAndViewFollow(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	alpha := startTap(t, dir, "alpha", "headless-good")
 	beta := startTap(t, dir, "beta", "headless-good")
@@ -95,6 +96,7 @@ func lineWith(b []byte, s string) []byte {
 // TestNewModesHelp: each mode of the tap has a --help on stdout, and
 // usage errors say how to get it.
 func TestNewModesHelp(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{"tap", "taps", "wrap", "unwrap"} {
 		status, stdout, stderr := runBinary(t, nil, mode, "--help")
 		if status != exitOK || !bytes.Contains(stdout, []byte("Usage:")) || len(stderr) != 0 {
@@ -112,6 +114,7 @@ func TestNewModesHelp(t *testing.T) {
 // TestViewFollowSwitchesToATapStartedLater: T reaches a tap that started
 // after the view opened (a host starts its servers when it likes).
 func TestViewFollowSwitchesToATapStartedLater(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	alpha := startTap(t, dir, "alpha", "headless-good")
 	alpha.request(t, initLine, "1")

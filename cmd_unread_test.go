@@ -14,6 +14,7 @@ import (
 // notes, diff in its comparison, view on stderr. Before, check --from and
 // diff said nothing, and their answers were silently wrong.
 func TestCaptureUnreadRecordsSaid(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "a.jsonl")
 	args := append([]string{"check", "--capture", path}, driftArgs(driftToolsA, driftPromptsA)...)

@@ -26,6 +26,7 @@ import (
 // printed before appending more, so following is really live), and ends
 // cleanly on SIGINT.
 func TestViewFollow(t *testing.T) {
+	t.Parallel()
 	bin := linesmanBinary(t)
 	path := filepath.Join(t.TempDir(), "live.jsonl")
 	log := eventlog.NewLog(0)
@@ -111,6 +112,7 @@ func TestViewFollow(t *testing.T) {
 // linesman that records F waits for it to appear (it failed at once with
 // "no such file"), then follows it.
 func TestViewFollowWaitsForTheFile(t *testing.T) {
+	t.Parallel()
 	capFile := filepath.Join(t.TempDir(), "later.jsonl")
 	view := exec.Command(linesmanBinary(t), "view", "--follow", "--text", "--poll", "20ms", capFile)
 	var out lockedBuffer
@@ -161,6 +163,7 @@ func TestViewFollowWaitsForTheFile(t *testing.T) {
 // (format key, file name typed over the offered one, enter): each file is
 // byte for byte what `linesman export FILE --format F` writes.
 func TestUIViewExport(t *testing.T) {
+	t.Parallel()
 	bin := linesmanBinary(t)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "demo.jsonl")
@@ -227,6 +230,7 @@ func writeCraftedCapture(t *testing.T) string {
 // stdout that is not a terminal, print a crafted capture's finding code
 // and process signal inert, as export does: no ESC, no C1, no bidi control.
 func TestViewTranscriptOfACraftedCaptureIsInert(t *testing.T) {
+	t.Parallel()
 	path := writeCraftedCapture(t)
 	for _, args := range [][]string{{"view", "--text", path}, {"view", path}} {
 		var out, errb bytes.Buffer
@@ -245,6 +249,7 @@ func TestViewTranscriptOfACraftedCaptureIsInert(t *testing.T) {
 // TestViewFollowOfACraftedCaptureIsInert: view --follow, piped, prints the
 // crafted capture's code and signal inert too, until interrupted.
 func TestViewFollowOfACraftedCaptureIsInert(t *testing.T) {
+	t.Parallel()
 	path := writeCraftedCapture(t)
 	cmd := exec.Command(linesmanBinary(t), "view", "--follow", "--poll", "2ms", path)
 	var out lockedBuffer

@@ -94,6 +94,7 @@ func followTranscript(t *testing.T, env []string, arg, want string) string {
 // gives the file back byte for byte. The entry's name is Cline's kind, a
 // repository path: the tap keeps it whole.
 func TestWrappedConfigUnderAMinimalHost(t *testing.T) {
+	t.Parallel()
 	home, taps := t.TempDir(), t.TempDir()
 	user := []string{"HOME=" + home, capture.TapDirEnv + "=" + taps}
 	const name = "github.com/modelcontextprotocol/servers/tree/main/src/greeter" // Cline names entries so
@@ -133,6 +134,7 @@ func TestWrappedConfigUnderAMinimalHost(t *testing.T) {
 // writes to the default directory; 'taps' and 'view --follow' with
 // LINESMAN_TAP_DIR set still find it there.
 func TestTapsListsEveryKnownDirectory(t *testing.T) {
+	t.Parallel()
 	home, taps := t.TempDir(), t.TempDir()
 	path := filepath.Join(t.TempDir(), "cline_mcp_settings.json")
 	os.WriteFile(path, []byte(`{"mcpServers": {"greeter": {"command": "`+linesmanBinary(t)+`", "args": ["tap", "--name", "greeter", "--", `+

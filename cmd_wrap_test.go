@@ -45,6 +45,7 @@ func quoteJSON(s string) string {
 // an env value resolved from ${env:...} reach the server (the fake is only
 // chosen through that variable).
 func TestCheckConfigStartsTheServerAsTheHostWould(t *testing.T) {
+	t.Parallel()
 	path, _ := writeConfig(t)
 	cmd := exec.Command(linesmanBinary(t), "check", "--config", path, "good")
 	cmd.Env = append(os.Environ(), "LINESMAN_TEST_FAKE=headless-good")
@@ -69,6 +70,7 @@ func TestCheckConfigStartsTheServerAsTheHostWould(t *testing.T) {
 // runs: check drives the wrapped entry); a second wrap changes nothing;
 // unwrap gives the file back byte for byte.
 func TestWrapUnwrapAConfigFile(t *testing.T) {
+	t.Parallel()
 	bin := linesmanBinary(t)
 	path, original := writeConfig(t)
 	status, stdout, _ := runBinary(t, nil, "wrap", "--config", path, "--dry-run")
@@ -150,6 +152,7 @@ func TestWithConfigArguments(t *testing.T) {
 // the latest, private (0600) whatever the file's mode, and removes the
 // numbered ones earlier versions left; the output names it.
 func TestWrapKeepsOneBackup(t *testing.T) {
+	t.Parallel()
 	path, original := writeConfig(t)
 	os.Chmod(path, 0o644)
 	legacy := path + ".linesman-backup-2"

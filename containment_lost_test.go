@@ -34,6 +34,7 @@ var helperKinds = []struct{ name, env string }{{"", "LINESMAN_PRESPAWN=1"}, {"-l
 // outlived check (SIGKILL: "exited, on its own"; SIGSTOP: after 14.7 s,
 // with the stopped helper).
 func TestContainHelperKilledCheck(t *testing.T) {
+	t.Parallel()
 	for _, tree := range helperKillers {
 		for _, helper := range helperKinds {
 			t.Run(tree.name+helper.name, func(t *testing.T) {

@@ -98,6 +98,7 @@ func startContainTreeEnv(t *testing.T, tree containTree, env []string, extra ...
 // starts at init, and the one started with the server (LINESMAN_PRESPAWN=0,
 // as for every server after the first).
 func TestKilledLinesmanLeavesNoSurvivor(t *testing.T) {
+	t.Parallel()
 	for _, tree := range containTrees {
 		for _, helper := range []struct{ name, env string }{{"", "LINESMAN_PRESPAWN=1"}, {"-late-helper", "LINESMAN_PRESPAWN=0"}} {
 			t.Run(tree.name+helper.name, func(t *testing.T) {
@@ -122,6 +123,7 @@ func TestKilledLinesmanLeavesNoSurvivor(t *testing.T) {
 // daemon that left the server's process group is killed too, and the
 // report names it and says what was done.
 func TestSessionEndClearsEscapedTree(t *testing.T) {
+	t.Parallel()
 	tree := containTree{"daemonizer", `(setsid sh -c 'touch "$D/ready"; exec sleep 1000' </dev/null >/dev/null 2>&1 &); while [ ! -e "$D/ready" ]; do sleep 0.01; done; read x; exit 0`}
 	cmd, mark, out := startContainTree(t, tree, "--json")
 	cmd.Wait()

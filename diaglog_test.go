@@ -14,6 +14,7 @@ import (
 // the terminal that cats it: a server path holding OSC 0 (title) and OSC 52
 // (clipboard) used to be written raw, here and on stderr.
 func TestLogFileIsPrivateAndInert(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	logPath := filepath.Join(dir, "diag.log")
 	hostile := filepath.Join(dir, "srv\x1b]0;pwned\x07\x1b]52;c;Zm9v\x07\u202e\u009b2J")
@@ -98,5 +99,46 @@ func TestCleanEnv(t *testing.T) {
 			t.Errorf("clean=%v: the capture header lists LINESMAN_TEST_SECRET: %v", clean, secret)
 		}
 		os.Remove(out)
+	}
+}
+
+// TestLogFileExistingMadePrivate: an existing --log file readable by
+// others (0666, as a umask of 0 leaves it) is made 0600: O_CREATE keeps an
+// existing file's mode, and the log quotes the server.
+func TestLogFileExistingMadePrivate(t *testing.T) {
+	t.Parallel()
+	logPath := filepath.Join(t.TempDir(), "diag.log")
+	if err := os.WriteFile(logPath, []byte("earlier\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(logPath, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	runBinary(t, nil, "check", "--log", logPath, "--", filepath.Join(t.TempDir(), "missing"))
+	fi, err := os.Stat(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if perm := fi.Mode().Perm(); perm != 0o600 {
+		t.Errorf("--log file mode %v, want 0600", perm)
+	}
+	if b, _ := os.ReadFile(logPath); !strings.HasPrefix(string(b), "earlier\n") || !strings.Contains(string(b), "cannot start") {
+		t.Errorf("the log was not appended to:\n%s", b)
+	}
+}
+
+// TestLogFileFullDiskIsSaid: a --log on a full disk (/dev/full) says on
+// stderr that the log stops short; before, it was silent (0 bytes, exit 0).
+func TestLogFileFullDiskIsSaid(t *testing.T) {
+	t.Parallel()
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full")
+	}
+	status, _, errOut := runBinary(t, nil, append([]string{"check", "--log", "/dev/full"}, fakeServerArgs("headless-go-sdk")...)...)
+	if !strings.Contains(string(errOut), "--log /dev/full: ") || !strings.Contains(string(errOut), "no space left on device") {
+		t.Errorf("status %d; stderr does not say the log could not be written:\n%s", status, errOut)
+	}
+	if n := strings.Count(string(errOut), "--log /dev/full"); n != 1 {
+		t.Errorf("said %d times, want once:\n%s", n, errOut)
 	}
 }

@@ -5,6 +5,7 @@ import "testing"
 // sizeValue takes bytes, or a binary unit, and refuses anything else; it
 // prints a size back in the largest unit that divides it.
 func TestSizeValue(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]int64{"0": 0, "1048576": 1 << 20, "512KiB": 512 << 10, "256MiB": 256 << 20, "1GiB": 1 << 30, "2M": 2 << 20, "3K": 3 << 10} {
 		var v sizeValue
 		if err := v.Set(in); err != nil || int64(v) != want {

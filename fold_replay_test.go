@@ -51,6 +51,7 @@ func replayIsLive(t *testing.T, live, replayed []byte) {
 // events into a fresh projection. Offer, declarations, era, process,
 // findings and counts must come out the same.
 func TestReplayEqualsLive(t *testing.T) {
+	t.Parallel()
 	var names []string
 	for name := range fakeServers {
 		if strings.HasSuffix(name, "-flood") {

@@ -89,6 +89,7 @@ func (w *outputWalk) run(asJSON bool, stdin []byte, args ...string) []byte {
 // file names holding it, the demo server's log of a hostile method, and
 // explain. Nothing may reach a terminal raw; JSON stays valid.
 func TestHostileCorpusEveryOutput(t *testing.T) {
+	t.Parallel()
 	w := &outputWalk{t: t}
 	dir := t.TempDir()
 	capPath := filepath.Join(dir, "hostile.jsonl")

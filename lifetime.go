@@ -86,7 +86,7 @@ func startServerRun(name string, flags *commonFlags, cfg session.Config, stderr 
 		}
 	}()
 	r = run
-	diag, err := openDiagLog(flags.logFile, name)
+	diag, err := openDiagLog(flags.logFile, name, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: --log: %s\n", name, inertErr(err))
 		return nil, exitUsage, nil

@@ -13,6 +13,7 @@ import (
 // TestTopLevelHelpNamesEveryMode: `linesman --help` is where a new user
 // looks first, so it must lead to every mode, and `linesman help` too.
 func TestTopLevelHelpNamesEveryMode(t *testing.T) {
+	t.Parallel()
 	modes := []string{"linesman check", "linesman send", "linesman view", "linesman export", "linesman explain", "linesman demo-server"}
 	for _, args := range [][]string{{"--help"}, {"help"}} {
 		var out, errOut bytes.Buffer
@@ -30,6 +31,7 @@ func TestTopLevelHelpNamesEveryMode(t *testing.T) {
 
 // TestHeadlessUsage: usage errors exit 2; --help explains with an example.
 func TestHeadlessUsage(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args   []string
 		status int
@@ -65,6 +67,7 @@ func TestHeadlessUsage(t *testing.T) {
 // work like their flags-first forms (they used to take --json for a code
 // and refuse the file); "--" still ends the flags.
 func TestFlagsAfterPositionals(t *testing.T) {
+	t.Parallel()
 	status, out, errOut := runBinary(t, nil, "explain", "non-json-line", "--json")
 	var infos []map[string]any
 	if status != 0 || json.Unmarshal(out, &infos) != nil || len(infos) != 1 || infos[0]["code"] != "non-json-line" {
@@ -90,6 +93,7 @@ func TestFlagsAfterPositionals(t *testing.T) {
 // TestLadderWaitsMustBePositive: --stdin-wait 0 or a negative wait is a
 // usage error, not a silent 2s (the session's default for zero).
 func TestLadderWaitsMustBePositive(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"check", "--sigterm-wait", "0", "--", "true"},
 		{"send", "--stdin-wait", "-1s", "--", "true"},
@@ -106,6 +110,7 @@ func TestLadderWaitsMustBePositive(t *testing.T) {
 // they can exit with, and every mode that catches signals (the inspector,
 // check, send, view) the status of each (signals.go).
 func TestHelpStatesEveryExitStatus(t *testing.T) {
+	t.Parallel()
 	signals := []string{"130 SIGINT", "143 SIGTERM", "129 SIGHUP"}
 	for _, mode := range []string{"check", "send", "view", "", "help"} {
 		args := []string{mode, "--help"}
@@ -133,6 +138,7 @@ func TestHelpStatesEveryExitStatus(t *testing.T) {
 // terminal. `view F > /dev/null` used to start the inspector (and fail: no
 // TTY), and `send < /dev/null` printed the hint meant for a person typing.
 func TestDevNullIsNotATerminal(t *testing.T) {
+	t.Parallel()
 	devNull, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
 		t.Skip(err)

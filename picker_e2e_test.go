@@ -13,6 +13,7 @@ import (
 // in it. Then ↑ in the composer brings the call back from the history with
 // a fresh id, and ctrl+s sends it again.
 func TestUIPickerCallsAToolThroughTheForm(t *testing.T) {
+	t.Parallel()
 	term := startTerminal(t, 120, 36)
 	// The handshake and the tools/list the inspector makes by itself.
 	term.waitFor("linesman-demo", "result tools/list")

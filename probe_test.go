@@ -62,6 +62,7 @@ func TestProbeWaitsForSlowServer(t *testing.T) {
 // late-response for linesman's impatience, and a request the user writes
 // by hand with the probe's id is no reused-id of it.
 func TestProbeAbandonedIsNoFinding(t *testing.T) {
+	t.Parallel()
 	input := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}` + "\n"
 	r, status := sendJSON(t, "probe-held", input, "--probe-timeout", "100ms")
 	if status != 0 || r.Era != "legacy" {

@@ -10,6 +10,7 @@ import (
 // Detail pane without another key; x goes to the request and back; / in
 // the Detail pane finds the text in the frame.
 func TestUIReadsAnAnswerAt80x24(t *testing.T) {
+	t.Parallel()
 	term := startTerminal(t, 80, 24)
 	term.waitFor("linesman-demo", "result tools/list")
 	if s := term.screen(); !strings.Contains(lastScreenLine(s), "t call a tool") {
@@ -54,6 +55,7 @@ func lastScreenLine(s string) string {
 // server whose stderr holds escape sequences: n selects the finding's row
 // in the stderr pane and the message about it leaves the row on screen.
 func TestUINextFindingOnStderrShowsItsRow(t *testing.T) {
+	t.Parallel()
 	term := startTerminal(t, 80, 24, fakeServerArgs("headless-stderr-escapes")...)
 	term.waitFor("stderr-escape-sequences")
 	term.send("n") // the only finding: its message takes three rows at 80 columns

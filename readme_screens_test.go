@@ -10,6 +10,7 @@ import (
 // list and a server that exits at once equal to their golden renderings.
 // UPDATE_README=1 rewrites them.
 func TestReadmeGoldenScreens(t *testing.T) {
+	t.Parallel()
 	for section, golden := range map[string]string{
 		"picker-screen":   "ui/testdata/golden/80x24/picker.txt",
 		"form-screen":     "ui/testdata/golden/80x24/form-errors.txt",

@@ -25,6 +25,7 @@ func readmeSection(t *testing.T, readme, name string) (before, body, after strin
 // map, its filter syntax equal to the UI's, and its screenshot equal to a
 // golden rendering of the UI. UPDATE_README=1 rewrites the sections.
 func TestUIReadmeKeysAndScreen(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)

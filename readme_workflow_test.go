@@ -125,6 +125,7 @@ func with(step *yamlMap, name string) string {
 // keeps the captures as an artifact, the uploads run even when the check
 // fails.
 func TestReadmeWorkflowIsComplete(t *testing.T) {
+	t.Parallel()
 	wf, err := parseYAML(readmeWorkflow(t))
 	if err != nil {
 		t.Fatal(err)
@@ -175,6 +176,7 @@ func TestReadmeWorkflowIsComplete(t *testing.T) {
 // indented off its list, a repeated key, an unterminated quote, a step
 // with both uses and run, an unpinned action.
 func TestWorkflowLintRefuses(t *testing.T) {
+	t.Parallel()
 	good := readmeWorkflow(t)
 	for name, bad := range map[string]string{
 		"tab":            strings.Replace(good, "    runs-on:", "\truns-on:", 1),
@@ -204,6 +206,7 @@ func TestWorkflowLintRefuses(t *testing.T) {
 // own linesman is on PATH), in a project whose .mcp.json holds the demo
 // server: they pass and leave the files the later steps upload.
 func TestReadmeWorkflowStepsRun(t *testing.T) {
+	t.Parallel()
 	wf, err := parseYAML(readmeWorkflow(t))
 	if err != nil {
 		t.Fatal(err)

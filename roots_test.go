@@ -67,6 +67,7 @@ func serveAsksRoots() {
 // Before headless modes stopped declaring roots, every run said
 // ignored-stdin-eof and waited out --stdin-wait.
 func TestHeadlessServerAskingRootsAfterInitializedEndsOnItsOwn(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{"check", "send"} {
 		t.Run(mode, func(t *testing.T) {
 			var r jReport

@@ -23,6 +23,7 @@ import (
 // like an interrupt. (By default SIGHUP ended linesman on the spot; the
 // server died of its parent-death signal but its helper lived on.)
 func TestHeadlessHangupKillsTheGroup(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat("/proc/self/stat"); err != nil {
 		t.Skip("needs /proc")
 	}
@@ -61,6 +62,7 @@ func TestHeadlessHangupKillsTheGroup(t *testing.T) {
 // TestUIHangupKillsTheGroup: closing the inspector's terminal kills the
 // server's whole process group, not only the server.
 func TestUIHangupKillsTheGroup(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat("/proc/self/stat"); err != nil {
 		t.Skip("needs /proc")
 	}
@@ -79,6 +81,7 @@ func TestUIHangupKillsTheGroup(t *testing.T) {
 // check stays deaf to a hangup and finishes its run; handling SIGHUP must
 // not undo nohup (signal.Notify would install a handler).
 func TestHeadlessUnderNohupIgnoresHangup(t *testing.T) {
+	t.Parallel()
 	mark := filepath.Join(t.TempDir(), "mark")
 	args := append([]string{"check", "--json", "--stdin-wait", "300ms", "--sigterm-wait", "300ms",
 		"-e", "HEADLESS_MARK=" + mark}, fakeServerArgs("qa-helper-child")...)
@@ -114,6 +117,7 @@ func TestHeadlessUnderNohupIgnoresHangup(t *testing.T) {
 // TestUIInterruptRunsTheLadder sends SIGINT to linesman: it still shuts the
 // server down through the ladder and exits with status 130.
 func TestUIInterruptRunsTheLadder(t *testing.T) {
+	t.Parallel()
 	args := append([]string{"--era", "legacy", "--log", filepath.Join(t.TempDir(), "diag.log")}, fakeServerArgs("ui-misbehave")...)
 	term := startTerminal(t, 100, 30, args...)
 	term.waitFor("ui-fake 9.9")
@@ -184,6 +188,7 @@ func interruptAt(t *testing.T, stdin string, args ...string) jReport {
 // TestHeadlessSendInterrupt: ^C while waiting for an answer still shuts the
 // server down and prints the report, then exits 130.
 func TestHeadlessSendInterrupt(t *testing.T) {
+	t.Parallel()
 	args := append([]string{"send", "--json", "--timeout", "1m"}, fakeServerArgs("headless-no-answer")...)
 	r := interruptAt(t, `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"echo","arguments":{}}}`+"\n", args...)
 	if r.Error != "interrupted" || r.Process.EndedBy == nil || r.Process.ExitCode == nil || *r.Process.ExitCode != 0 {
@@ -197,6 +202,7 @@ func TestHeadlessSendInterrupt(t *testing.T) {
 // TestHeadlessCheckInterruptLadder: ^C during a long shutdown ladder kills
 // the process group at once and still reports.
 func TestHeadlessCheckInterruptLadder(t *testing.T) {
+	t.Parallel()
 	args := append([]string{"check", "--json", "--stdin-wait", "1m", "--sigterm-wait", "1m"}, fakeServerArgs("headless-ignore-sigterm")...)
 	r := interruptAt(t, "", args...)
 	p := r.Process
@@ -212,6 +218,7 @@ func TestHeadlessCheckInterruptLadder(t *testing.T) {
 // action and killed linesman with no report and the server's group alive.
 // Every run ends with status 143 and a report.
 func TestHeadlessSignalStormStillReports(t *testing.T) {
+	t.Parallel()
 	for i := range 5 {
 		mark := filepath.Join(t.TempDir(), "mark")
 		args := append([]string{"check", "--json", "--stdin-wait", "200ms", "--sigterm-wait", "200ms",
@@ -309,6 +316,7 @@ func startSignalled(t *testing.T, want string, stdin io.Reader, env []string, ar
 // policy the inspector exited 0 on SIGTERM, check and send 130 on every
 // signal, view 0 or 1, and view's inspector died of SIGHUP.
 func TestSignalStatusEveryMode(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	capFile := filepath.Join(dir, "run.jsonl")
 	if status, _, errOut := runBinary(t, nil, append([]string{"check", "--capture", capFile}, fakeServerArgs("headless-good")...)...); status != 0 {

@@ -46,6 +46,7 @@ func initTrace(t *testing.T, argv0 string, args ...string) []string {
 // initialises them all. Both helpers are checked: started for a server, and
 // waiting for one (started at linesman's init).
 func TestReaperHelperSkipsLinesmansInit(t *testing.T) {
+	t.Parallel()
 	heavy := []string{"charm.land/lipgloss/v2", "github.com/atotto/clipboard", "linesman/wire", "linesman/capture",
 		"golang.org/x/sys/unix", "github.com/mattn/go-runewidth", "encoding/json", "flag"}
 	full := initTrace(t, "linesman", "explain", "blank-line")
@@ -90,6 +91,7 @@ func checkHelperInit(t *testing.T, full, helper, heavy []string) {
 // (through github.com/xo/terminfo), is out of the build
 // (third_party/terminfo); a new dependency that brings cgo back fails here.
 func TestBinaryIsStatic(t *testing.T) {
+	t.Parallel()
 	f, err := elf.Open(linesmanBinary(t))
 	if err != nil {
 		t.Skipf("not an ELF binary here: %v", err)

@@ -15,6 +15,7 @@ import (
 // the same exit. (Measured before: 158 of 160 runs said exit-at-start; one
 // said only exited-during-request, one said both.)
 func TestExitAtStartOneVerdict(t *testing.T) {
+	t.Parallel()
 	workers, runs := 16, 5
 	if testing.Short() {
 		workers, runs = 4, 2

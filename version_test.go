@@ -11,6 +11,7 @@ import (
 // TestVersionFlag: `linesman --version` prints the version and exits 0,
 // starting nothing.
 func TestVersionFlag(t *testing.T) {
+	t.Parallel()
 	for _, arg := range []string{"--version", "-version", "version"} {
 		var out, errOut bytes.Buffer
 		if code := run([]string{arg}, strings.NewReader(""), &out, &errOut); code != exitOK {

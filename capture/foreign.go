@@ -309,9 +309,41 @@ func firstJSONValue(b []byte) []byte {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	var raw json.RawMessage
 	if dec.Decode(&raw) != nil {
-		return nil
+		return deepValue(b)
 	}
 	return b[:dec.InputOffset()]
+}
+
+// deepValue returns the bracketed value b starts with when it nests deeper
+// than encoding/json decodes (10,000 levels), or nil: such a line is still
+// the host's message, not the server's stderr, and the judge of frames
+// says what is wrong with it.
+func deepValue(b []byte) []byte {
+	if len(b) == 0 || b[0] != '{' && b[0] != '[' {
+		return nil
+	}
+	depth, deepest, inString := 0, 0, false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '{' || c == '[':
+			depth++
+			deepest = max(deepest, depth)
+		case c == '}' || c == ']':
+			if depth--; depth == 0 {
+				if deepest < 9000 {
+					return nil // shallow and still not JSON
+				}
+				return b[:i+1]
+			}
+		}
+	}
+	return nil
 }
 
 // openForeign reads a foreign log into a Capture.

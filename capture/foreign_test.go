@@ -101,6 +101,40 @@ func TestClaudeDesktopMessageKeepsOnlyTheJSON(t *testing.T) {
 	}
 }
 
+// TestClaudeDesktopDeepMessageIsAFrame: a message nested 100,000 deep
+// (deeper than encoding/json decodes) is still the host's "Message from
+// server", a frame of the server's, not a line of its stderr; read through
+// the whole log, it is a frame too.
+func TestClaudeDesktopDeepMessageIsAFrame(t *testing.T) {
+	const depth = 100_000
+	deep := `{"jsonrpc":"2.0","id":1,"result":{"x":` + strings.Repeat(`[`, depth) + `"]}"` + strings.Repeat(`]`, depth) + `}}`
+	line := `2025-09-30T01:18:25.032Z [my server] [info] Message from server: ` + deep + ` { metadata: undefined }`
+	fl, err := parseForeign(ForeignClaudeDesktop, []byte(line))
+	if err != nil || fl.dir != wire.ServerToClient || string(fl.message) != deep {
+		t.Fatalf("dir %v, text %.80q, message %.80q, %v", fl.dir, fl.text, fl.message, err)
+	}
+	path := filepath.Join(t.TempDir(), "mcp-server-my server.log")
+	client := `2025-09-30T01:18:25.000Z [my server] [info] Message from client: {"jsonrpc":"2.0","id":1,"method":"tools/list"} { metadata: undefined }`
+	if err := os.WriteFile(path, []byte(client+"\n"+line+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dirs, _, _ := frameCodes(t, c); !slices.Equal(dirs, []string{"c2s", "s2c"}) {
+		t.Errorf("frames %v, want the request and its deep answer", dirs)
+	}
+}
+
+// A message that is not JSON and not deep stays the host's line.
+func TestClaudeDesktopShallowBadMessageIsALine(t *testing.T) {
+	fl, _ := parseForeign(ForeignClaudeDesktop, []byte(`2025-09-30T01:18:25.032Z [s] [info] Message from server: {not json} { metadata: undefined }`))
+	if fl.dir != 0 || fl.text == nil {
+		t.Errorf("%+v", fl)
+	}
+}
+
 // Claude Desktop logs each line of the server's stdout that it cannot
 // parse as an [error] with V8's message, which quotes the line's start:
 // the line itself never reaches the log, but the host's word for it is a

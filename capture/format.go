@@ -33,13 +33,18 @@ const FormatVersion = typedClockVersion
 
 // Header is the first record of a capture: what was recorded, where and when.
 type Header struct {
-	Format   string    `json:"format"`   // FormatName
-	Version  int       `json:"version"`  // FormatVersion when written
-	Linesman string    `json:"linesman"` // eventlog.Version of the writer
-	Command  []string  `json:"command"`  // the server's argv
-	Cwd      string    `json:"cwd"`      // the server's working directory
-	Env      []EnvVar  `json:"env"`      // the server's environment: names, values only when asked
-	Start    time.Time `json:"start"`    // wall clock at the log's start; every record's "at" counts from it
+	Format   string   `json:"format"`   // FormatName
+	Version  int      `json:"version"`  // FormatVersion when written
+	Linesman string   `json:"linesman"` // eventlog.Version of the writer
+	Command  []string `json:"command"`  // the server's argv
+	// CommandB64 is the argv again, each word in base64, written only when
+	// a word is not valid UTF-8 (a JSON string would hold U+FFFD in its
+	// place, and a replay would run another command); a reader takes the
+	// bytes from it.
+	CommandB64 []string  `json:"commandB64,omitempty"`
+	Cwd        string    `json:"cwd"`   // the server's working directory
+	Env        []EnvVar  `json:"env"`   // the server's environment: names, values only when asked
+	Start      time.Time `json:"start"` // wall clock at the log's start; every record's "at" counts from it
 	// MaxFrame is the longest line the session kept whole (0: unknown).
 	MaxFrame int `json:"maxFrame,omitempty"`
 	// TimeoutNs is the per-request timeout of the session, for the tracker
@@ -71,7 +76,17 @@ type headerRecord struct {
 }
 
 func (h *Header) appendRecord(buf []byte) ([]byte, error) {
-	b, err := json.Marshal(headerRecord{Type: "header", Header: *h})
+	rec := headerRecord{Type: "header", Header: *h}
+	rec.CommandB64 = nil
+	for _, w := range h.Command {
+		if !utf8.ValidString(w) {
+			for _, w := range h.Command {
+				rec.CommandB64 = append(rec.CommandB64, base64.StdEncoding.EncodeToString([]byte(w)))
+			}
+			break
+		}
+	}
+	b, err := json.Marshal(rec)
 	if err != nil {
 		return buf, err
 	}

@@ -402,12 +402,30 @@ func (rd *reader) header(b []byte) error {
 	}
 	rd.maxFrame = h.MaxFrame
 	rd.version = h.Version
+	h.Command = commandBytes(h.Command, h.CommandB64)
 	rd.c = &Capture{
 		Log:     eventlog.NewLogAt(h.Start, rd.opts.Retention),
 		Tracker: eventlog.NewTracker(eventlog.TrackerOptions{Timeout: time.Duration(h.TimeoutNs), NoProtocolRules: rd.opts.NoProtocolRules, NoSchemaJudge: rd.opts.NoSchemaJudge}),
 		Header:  h.Header,
 	}
 	return nil
+}
+
+// commandBytes is the argv a header's commandB64 holds, byte for byte, when
+// it is whole; else command as the JSON strings have it.
+func commandBytes(command, b64 []string) []string {
+	if len(b64) != len(command) {
+		return command
+	}
+	out := make([]string, len(b64))
+	for i, w := range b64 {
+		b, err := base64.StdEncoding.DecodeString(w)
+		if err != nil {
+			return command
+		}
+		out[i] = string(b)
+	}
+	return out
 }
 
 // event appends one event record to the log.

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -264,11 +266,35 @@ func (p *parser) number() (*node, error) {
 }
 
 // quote is s as a JSON string, with no HTML escaping (a path stays
-// readable in the file).
+// readable in the file), and with what encoding/json leaves raw that a
+// terminal acts on or that reorders text (DEL, C1, bidi and other format
+// controls) escaped, so that a file wrap writes shows as it reads.
 func quote(s string) string {
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	enc.Encode(s) // a string always encodes
-	return strings.TrimSuffix(b.String(), "\n")
+	q := strings.TrimSuffix(b.String(), "\n")
+	if !strings.ContainsFunc(q, escapedInFile) {
+		return q
+	}
+	var out strings.Builder
+	for _, r := range q {
+		if !escapedInFile(r) {
+			out.WriteRune(r)
+			continue
+		}
+		if r > 0xffff {
+			hi, lo := utf16.EncodeRune(r)
+			fmt.Fprintf(&out, "\\u%04x\\u%04x", hi, lo)
+			continue
+		}
+		fmt.Fprintf(&out, "\\u%04x", r)
+	}
+	return out.String()
+}
+
+// escapedInFile reports whether quote writes r as a \u escape.
+func escapedInFile(r rune) bool {
+	return r == 0x7f || r >= 0x80 && r <= 0x9f || unicode.Is(unicode.Cf, r)
 }
