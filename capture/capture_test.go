@@ -877,3 +877,29 @@ func TestReplayedCapturesAgree(t *testing.T) {
 		})
 	}
 }
+
+// TestCaptureEscapesBidiControls: a frame or a stderr line holding bidi
+// controls (U+202E and friends) is written with them as \u escapes, so a
+// capture shown with cat or opened in an editor is not reordered, and it
+// reads back byte for byte.
+func TestCaptureEscapesBidiControls(t *testing.T) {
+	s := newScript(0, 0)
+	frame := "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"text\":\"abc\u202edef\u2066x\u061c\u200e\"}}\n"
+	s.serve(t, []byte(frame))
+	s.stderr(t, []byte("log \u202egnp.exe\n"))
+	path := record(t, s.log, Header{})
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bidi := range []string{"\u202e", "\u2066", "\u061c", "\u200e"} {
+		if bytes.Contains(raw, []byte(bidi)) {
+			t.Errorf("the capture holds %U raw:\n%s", []rune(bidi)[0], raw)
+		}
+	}
+	c, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameEvents(t, s.log, c.Log)
+}

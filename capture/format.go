@@ -302,7 +302,7 @@ func embeddable(f *wire.Frame) bool {
 	if bytes.IndexByte(b, 0x7f) >= 0 || bytes.IndexByte(b, '\t') >= 0 || bytes.IndexByte(b, '\r') >= 0 {
 		return false
 	}
-	if tooDeepToEmbed(b) {
+	if tooDeepToEmbed(b) || hasBidi(b) {
 		return false
 	}
 	for i := 0; ; {
@@ -383,7 +383,7 @@ const hexDigits = "0123456789abcdef"
 // plain[c] is true for the bytes appendString copies as they are.
 var plain = func() (t [256]bool) {
 	for c := 0x20; c < 0x100; c++ {
-		t[c] = c != '"' && c != '\\' && c != 0x7f && c != 0xC2
+		t[c] = c != '"' && c != '\\' && c != 0x7f && c != 0xC2 && c != 0xE2 && c != 0xD8
 	}
 	return t
 }()
@@ -437,6 +437,17 @@ func appendString(buf []byte, s []byte) []byte {
 			i++
 			continue
 		}
+		if c == 0xE2 || c == 0xD8 {
+			if r, n := bidiAt(s, i); n > 0 {
+				buf = append(buf, s[start:i]...)
+				buf = append(buf, '\\', 'u', hexDigits[r>>12], hexDigits[r>>8&0xF], hexDigits[r>>4&0xF], hexDigits[r&0xF])
+				i += n
+				start = i
+				continue
+			}
+			i++
+			continue
+		}
 		buf = append(buf, s[start:i]...)
 		switch c {
 		case '"', '\\':
@@ -455,4 +466,37 @@ func appendString(buf []byte, s []byte) []byte {
 	}
 	buf = append(buf, s[start:]...)
 	return append(buf, '"')
+}
+
+// bidiAt reports whether s[i:] starts with a bidirectional control
+// (U+061C, U+200E, U+200F, U+202A..U+202E, U+2066..U+2069), which can
+// reorder what a terminal or an editor shows of a capture; it returns the
+// rune and its length in bytes (0 when it is none).
+func bidiAt(s []byte, i int) (rune, int) {
+	switch {
+	case i+1 < len(s) && s[i] == 0xD8 && s[i+1] == 0x9C:
+		return 0x061C, 2
+	case i+2 < len(s) && s[i] == 0xE2 && s[i+1] == 0x80 && (s[i+2] == 0x8E || s[i+2] == 0x8F || s[i+2] >= 0xAA && s[i+2] <= 0xAE):
+		return 0x2000 | rune(s[i+2]&0x3F), 3
+	case i+2 < len(s) && s[i] == 0xE2 && s[i+1] == 0x81 && s[i+2] >= 0xA6 && s[i+2] <= 0xA9:
+		return 0x2040 | rune(s[i+2]&0x3F), 3
+	}
+	return 0, 0
+}
+
+// hasBidi reports whether b holds a bidirectional control.
+func hasBidi(b []byte) bool {
+	for _, lead := range []byte{0xE2, 0xD8} {
+		for i := 0; ; i++ {
+			j := bytes.IndexByte(b[i:], lead)
+			if j < 0 {
+				break
+			}
+			i += j
+			if _, n := bidiAt(b, i); n > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
