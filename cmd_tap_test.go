@@ -490,3 +490,38 @@ func TestTapCaptureKeepsNoSecret(t *testing.T) {
 		}
 	}
 }
+
+// TestTapEndsAStoppedServer: a server that stopped itself (SIGSTOP) holds
+// a SIGTERM pending until it is continued; the host's SIGTERM, passed on
+// with a SIGCONT as a shell does for a stopped job, ends it and the tap —
+// before, only SIGKILL ended the tap.
+func TestTapEndsAStoppedServer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	cmd := exec.Command(linesmanBinary(t), "tap", "--dir", t.TempDir(), "--", "sh", "-c", `touch "$D/ready"; kill -STOP $$; exit 0`)
+	cmd.Env = append(os.Environ(), "D="+dir)
+	stdin, _ := cmd.StdinPipe() // kept open: only the signal ends it
+	defer stdin.Close()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	if !pollUntil(time.Minute, func() bool {
+		_, err := os.Stat(filepath.Join(dir, "ready"))
+		return err == nil
+	}) {
+		t.Fatal("the server never started")
+	}
+	time.Sleep(100 * time.Millisecond) // let it stop itself
+	cmd.Process.Signal(syscall.SIGTERM)
+	ended := make(chan error, 1)
+	go func() { ended <- cmd.Wait() }()
+	select {
+	case <-ended:
+	case <-time.After(hangGuard):
+		t.Fatal("the tap of a stopped server did not end on SIGTERM")
+	}
+	if got := cmd.ProcessState.ExitCode(); got != 128+int(syscall.SIGTERM) {
+		t.Errorf("exit status %d, want %d (killed by the SIGTERM passed on)", got, 128+int(syscall.SIGTERM))
+	}
+}

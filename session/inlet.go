@@ -158,6 +158,11 @@ func (s *Session) signal(sig syscall.Signal, byHost bool, detail string) {
 		Detail: detail,
 	}})
 	// Under p.mu, as in kill: the server is not reaped before we let go,
-	// so the group id is still the server's.
+	// so the group id is still the server's. A stopped process holds a
+	// signal pending until it is continued: SIGCONT follows, as a shell
+	// sends it to a stopped job it kills.
 	signalGroup(p.pid, sig)
+	if sig != syscall.SIGKILL && sig != syscall.SIGCONT {
+		signalGroup(p.pid, syscall.SIGCONT)
+	}
 }
