@@ -169,6 +169,7 @@ func NewModel(opts Options) *Model {
 	m.process = processPane{c: m.c}
 	m.flist = findingsView{c: m.c}
 	m.composer = newComposer(m.c)
+	m.composer.logf = m.logMessage
 	m.picker = newPicker(m.c)
 	m.help = help.New()
 	m.help.Styles = m.c.st.Help
@@ -334,8 +335,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.err != nil {
 			m.setMessage("editor: "+msg.err.Error(), true)
 		} else {
-			m.composer.setDraft(msg.text)
-			m.composer.confirm = ""
+			p := m.composer
+			p.setDraft(msg.text)
+			p.confirm = ""
+			if d := describeDraft(msg.text); msg.text != p.base {
+				p.title, p.base, p.edits = "from $EDITOR: "+firstNonEmpty(d, "not one JSON object"), msg.text, ""
+			}
 		}
 		return m, nil
 	case tea.KeyPressMsg:
