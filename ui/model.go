@@ -216,6 +216,25 @@ func (m *Model) setTheme() {
 	}
 }
 
+// cycleTheme switches to the next theme of themes.Names and says which.
+func (m *Model) cycleTheme() {
+	names := themes.Names()
+	cur := m.opts.Theme
+	if cur == "" {
+		cur = "auto"
+	}
+	next := names[0]
+	for i, n := range names {
+		if n == cur {
+			next = names[(i+1)%len(names)]
+		}
+	}
+	m.opts.Theme = next
+	m.setTheme()
+	m.detail.key = detailKey{} // rebuild with the new colours
+	m.setMessage("theme "+next+" (C: the next one; --theme chooses at start)", false)
+}
+
 // Init asks for the background colour and starts the waits.
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.waitLog(time.Time{}), tick()}
