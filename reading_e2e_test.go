@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	uv "github.com/charmbracelet/ultraviolet"
 )
 
 // TestUIReadsAnAnswerAt80x24 runs the real binary on the demo server at
@@ -67,6 +69,41 @@ func TestUINextFindingOnStderrShowsItsRow(t *testing.T) {
 	}
 	if !shown {
 		t.Errorf("n onto the stderr finding: its row is not on screen:\n%s", s)
+	}
+	term.send("q")
+	if err := term.wait(); err != nil {
+		t.Fatalf("linesman exited with %v", err)
+	}
+}
+
+// TestUIRawUnderNoColor runs the real binary under NO_COLOR on the demo:
+// the Raw tab's line end is ⏎ in reverse video, with no colour on screen,
+// so it is told from a JSON string's \n without colour.
+func TestUIRawUnderNoColor(t *testing.T) {
+	term := startTerminalEnv(t, 160, 40, []string{"NO_COLOR=1"})
+	term.waitFor("linesman-demo", "result tools/list")
+	term.send("g]") // the first frame (server/discover, short), its Raw tab
+	s := term.waitFor("[Raw]", "L1 ", "}}}⏎")
+	found := false
+	term.emMu.Lock()
+	for y, line := range strings.Split(s, "\n") {
+		x := strings.Index(line, "⏎")
+		if x < 0 || found {
+			continue
+		}
+		cx := len([]rune(line[:x]))
+		c := term.em.CellAt(cx, y)
+		found = c != nil && c.Content == "⏎" && c.Style.Attrs&uv.AttrReverse != 0 && c.Style.Fg == nil
+		if !found {
+			t.Errorf("the line end at %d,%d is not plain reverse video: %+v", cx, y, c)
+		}
+		if p := term.em.CellAt(cx-1, y); p != nil && p.Style.Attrs&uv.AttrReverse != 0 {
+			t.Errorf("the text before the line end is in reverse video too")
+		}
+	}
+	term.emMu.Unlock()
+	if !found {
+		t.Fatalf("no line end on screen:\n%s", s)
 	}
 	term.send("q")
 	if err := term.wait(); err != nil {

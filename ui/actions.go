@@ -133,12 +133,13 @@ func (m *Model) sendComposed(raw bool) tea.Cmd {
 	} else {
 		c, err := check(text)
 		if err != nil {
-			p.status, p.statusBad = "✖ "+err.Error()+" — fix it, or ctrl+r for raw mode (the bytes as typed)", true
+			p.say("✖ "+err.Error()+" — fix it, or ctrl+r for raw mode (the bytes as typed)", true)
 			return nil
 		}
 		if c.isReq && p.confirm != text {
 			if w := reuseWarning(m.c.ix, m.inflight.reqs, m.templateContext().era, c.id, "ctrl+s"); w != "" {
-				p.status, p.statusBad, p.confirm = w, false, text
+				p.say(w, false)
+				p.confirm = text
 				return nil
 			}
 		}
@@ -193,10 +194,11 @@ func (m *Model) toggleRaw() {
 	p := m.composer
 	p.raw = !p.raw
 	p.confirm = ""
-	p.status, p.statusBad = "complete mode: ctrl+s checks the JSON and fills in the id, _meta and jsonrpc", false
 	if p.raw {
-		p.status = "raw mode: ctrl+s sends the bytes as typed, unchecked, nothing filled in (ctrl+r: complete mode)"
+		p.say("raw mode: ctrl+s sends the bytes as typed, unchecked, nothing filled in (ctrl+r: complete mode)", false)
+		return
 	}
+	p.say("complete mode: ctrl+s checks the JSON and fills in the id, _meta and jsonrpc", false)
 }
 
 // cancelSelected cancels the client's request selected in the In flight
@@ -546,11 +548,12 @@ func (m *Model) cycleTemplate(d int) {
 // user wrote goes to the history, and the status line says so.
 func (m *Model) clearComposer() {
 	p := m.composer
-	p.status, p.statusBad = "cleared", false
 	if p.putAside() {
-		p.status = "draft cleared (↑ brings it back)"
+		p.say("draft cleared (↑ brings it back)", false)
+	} else {
+		p.say("cleared", false)
 	}
-	p.big, p.loaded = "", ""
+	p.big, p.loaded, p.base, p.edits = "", "", "", ""
 	p.ta.Reset()
 	p.title, p.confirm = "by hand", ""
 	p.hist.pos = len(p.hist.entries)
@@ -578,6 +581,7 @@ func (m *Model) typed(where scope, msg tea.KeyPressMsg) tea.Cmd {
 			return nil // a big draft is not edited here (see composerMaxEdit)
 		}
 		m.composer.ta, cmd = m.composer.ta.Update(msg)
+		m.composer.retitle()
 	case scopeFilter:
 		if m.messageBad {
 			m.setMessage("", false) // editing again: the prompt replaces the error

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/textarea"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"linesman/session/eventlog"
 	"linesman/wire"
@@ -45,6 +47,71 @@ type composer struct {
 	// typed, unchecked, nothing filled in — send --raw's switch. Otherwise
 	// a frame is checked and completed as send completes it.
 	raw bool
+	// base is the text the title names (a template, a frame, a history
+	// entry, what $EDITOR wrote); edits says what the buffer holds once it
+	// differs from base ("" while it does not), so the title follows the
+	// buffer (retitle).
+	base, edits string
+	// logf puts a message said in the status line into the message log
+	// (M); the root model sets it.
+	logf func(s string, bad bool)
+}
+
+// say shows a message in the status line, in full (wrapped), and puts it
+// in the message log.
+func (p *composer) say(s string, bad bool) {
+	p.status, p.statusBad = s, bad
+	if p.logf != nil {
+		p.logf("composer: "+s, bad)
+	}
+}
+
+// retitle makes the title follow the buffer: once the text differs from
+// the one the title names, the title says what the text now is.
+func (p *composer) retitle() {
+	v := p.value()
+	p.edits = ""
+	if v == p.base {
+		return
+	}
+	p.edits = "edited"
+	if d := describeDraft(v); d != "" {
+		p.edits = d + " (edited)"
+	}
+}
+
+// describeDraft names what a draft is: a request or notification by its
+// method (and tool, prompt or resource), an answer by its id; "" when the
+// text is not one JSON object.
+func describeDraft(text string) string {
+	var r struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Result json.RawMessage `json:"result"`
+		Error  json.RawMessage `json:"error"`
+		Params struct {
+			Name string `json:"name"`
+			URI  string `json:"uri"`
+		} `json:"params"`
+	}
+	if json.Unmarshal([]byte(text), &r) != nil {
+		return ""
+	}
+	switch {
+	case r.Method != "":
+		return strings.TrimSpace(r.Method + " " + firstNonEmpty(r.Params.Name, r.Params.URI))
+	case r.Result != nil || r.Error != nil:
+		return "answer to id " + string(r.ID)
+	}
+	return ""
+}
+
+// title is the composer's title: what base is, or what the buffer became.
+func (p *composer) shownTitle() string {
+	if p.edits != "" {
+		return p.edits
+	}
+	return p.title
 }
 
 // composerMaxEdit is the largest draft the textarea edits. Its rendering
@@ -113,7 +180,7 @@ func (p *composer) load(title, text string) {
 	p.putAside()
 	p.title = title
 	p.setDraft(text)
-	p.loaded = text
+	p.loaded, p.base, p.edits = text, text, ""
 	p.hist.pos = len(p.hist.entries)
 	p.ta.MoveToBegin() // ↑ from here walks the history; ↓ goes into the text
 }
@@ -129,6 +196,18 @@ func (p *composer) edited() bool {
 func (p *composer) putAside() bool {
 	if !p.edited() {
 		return false
+	}
+	if p.hist.walking() && p.value() == p.base {
+		// An entry of the history shown as it is: it is there already.
+		// The user's own draft, saved while walking, is what to keep.
+		d, written := p.hist.draft, p.hist.written
+		p.hist.draft, p.hist.written = "", false
+		p.hist.pos = len(p.hist.entries)
+		if !written || strings.TrimSpace(d) == "" {
+			return false
+		}
+		p.hist.add(d, false)
+		return true
 	}
 	p.hist.add(p.value(), false)
 	p.loaded = p.value()
@@ -149,19 +228,22 @@ func (p *composer) cycle(d int) {
 	p.status, p.statusBad, p.confirm = "", false, ""
 }
 
+// close closes the composer. A reused id's warning is forgotten: the next
+// ctrl+s asks again.
 func (p *composer) close() {
-	p.open = false
+	p.open, p.confirm = false, ""
 	p.ta.Blur()
 }
 
 func (p *composer) Render(focused bool) string {
 	st := p.c.st
-	extra := wire.VisibleString(p.title, wire.Pictures)
-	if len(p.tmpls) > 1 && p.title == p.tmpls[p.tmplIdx].Name {
+	extra := wire.VisibleString(p.shownTitle(), wire.Pictures)
+	if len(p.tmpls) > 1 && p.edits == "" && p.title == p.tmpls[p.tmplIdx].Name {
 		extra += fmt.Sprintf("  (%d/%d)", p.tmplIdx+1, len(p.tmpls)) // where ctrl+t stands
 	}
 	extra = p.modeTag() + " " + st.Subtle.Render(extra)
 	lines := []string{p.c.titleLine(p.w, "Composer", focused, extra)}
+	status := p.statusLines() // first: it sizes the textarea
 	if p.big != "" {
 		lines = append(lines, st.Warning.Render(fmt.Sprintf("a %s draft: too large to edit here. ctrl+s sends it, ctrl+o edits it in $EDITOR, ctrl+x clears it.", humanBytes(int64(len(p.big))))))
 		preview := p.big[:min(len(p.big), 4<<10)]
@@ -169,22 +251,46 @@ func (p *composer) Render(focused bool) string {
 	} else {
 		lines = append(lines, strings.Split(p.ta.View(), "\n")...)
 	}
-	lines = lines[:max(0, min(len(lines), p.h-1))]
-	status := p.status
-	if status == "" && p.raw {
-		status = st.Warning.Render("raw mode: ctrl+s sends the bytes as typed · ctrl+r complete mode · ↑/↓ history · ctrl+o $EDITOR · esc close")
-	} else if status == "" {
-		status = st.Subtle.Render("ctrl+s send (id, _meta filled in) · ↑/↓ history · ctrl+t/ctrl+y template · ctrl+r raw mode · ctrl+o $EDITOR · esc close")
-	} else if p.statusBad {
-		status = st.Error.Render(status)
-	} else {
-		status = st.Warning.Render(status)
-	}
-	for len(lines) < p.h-1 {
+	lines = lines[:max(0, min(len(lines), p.h-len(status)))]
+	for len(lines) < p.h-len(status) {
 		lines = append(lines, "")
 	}
-	lines = append(lines, status)
-	return block(lines, p.w, p.h)
+	return block(append(lines, status...), p.w, p.h)
+}
+
+// statusLines is the composer's bottom: a message in full, wrapped (at
+// most half the pane), or the keys of the mode on one line. The textarea
+// gives up the rows a long message takes, so the cursor stays in sight.
+func (p *composer) statusLines() []string {
+	st := p.c.st
+	switch {
+	case p.status == "" && p.raw:
+		p.fitTextarea(1)
+		return []string{st.Warning.Render("raw mode: ctrl+s sends the bytes as typed · ctrl+r complete mode · ↑/↓ history · ctrl+o $EDITOR · esc close")}
+	case p.status == "":
+		p.fitTextarea(1)
+		return []string{st.Subtle.Render("ctrl+s send (id, _meta filled in) · ↑/↓ history · ctrl+t/ctrl+y template · ctrl+r raw mode · ctrl+o $EDITOR · esc close")}
+	}
+	style := st.Warning
+	if p.statusBad {
+		style = st.Error
+	}
+	w := max(p.w, 1)
+	rows := strings.Split(ansi.Hardwrap(lipgloss.Wrap(wire.VisibleString(p.status, wire.Pictures), w, " "), w, true), "\n")
+	rows = rows[:min(len(rows), max(1, (p.h-1)/2))]
+	for i, r := range rows {
+		rows[i] = style.Render(r)
+	}
+	p.fitTextarea(len(rows))
+	return rows
+}
+
+// fitTextarea gives the textarea the rows the title and a status of n
+// rows leave.
+func (p *composer) fitTextarea(n int) {
+	if h := max(p.h-1-n, 1); p.ta.Height() != h {
+		p.ta.SetHeight(h)
+	}
 }
 
 // modeTag names the composer's mode in its title line: what ctrl+s will do.

@@ -309,3 +309,59 @@ func TestComposerCompletesWhatItSends(t *testing.T) {
 		t.Errorf("r resent %s without the era's _meta", resent.Raw())
 	}
 }
+
+// TestComposerReusedIDAskedEveryTime: the warning about a reused id is
+// shown in full at 80 columns (wrapped, not cut), goes to the message log,
+// and is asked again after esc and c — one ctrl+s never sends it.
+func TestComposerReusedIDAskedEveryTime(t *testing.T) {
+	f := misbehaving(t, true)
+	srv := newFakeServer(f)
+	m := f.model(80, 24, srv)
+	press(m, "c", "ctrl+x")
+	typeText(m, `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+	n := len(srv.sent)
+	press(m, "ctrl+s")
+	want := "▲ ctrl+s again sends anyway: id 2 was used before; the legacy era forbids reusing an id in a session"
+	screen := ansi.Strip(m.Render())
+	if len(srv.sent) != n || !strings.Contains(strings.Join(strings.Fields(screen), " "), want) {
+		t.Fatalf("the warning is not on screen in full:\n%s", screen)
+	}
+	press(m, "esc", "c", "ctrl+s")
+	if len(srv.sent) != n || !strings.Contains(m.composer.status, "id 2 was used before") {
+		t.Fatalf("esc, c, ctrl+s sent the reused id without asking (status %q)", m.composer.status)
+	}
+	press(m, "ctrl+s")
+	if len(srv.sent) != n+1 {
+		t.Fatal("the second ctrl+s did not send")
+	}
+	asked := 0
+	for _, l := range m.msgLog {
+		if strings.Contains(l, "composer: "+want) {
+			asked++
+		}
+	}
+	if asked != 2 {
+		t.Fatalf("the message log holds the warning %d times, want 2: %q", asked, m.msgLog)
+	}
+}
+
+// TestComposerTitleFollowsBuffer: the title names the template until the
+// text changes, then what the text is; what $EDITOR wrote is named too.
+func TestComposerTitleFollowsBuffer(t *testing.T) {
+	f := misbehaving(t, true)
+	m := f.model(100, 24, newFakeServer(f))
+	press(m, "c")
+	title := func() string { return strings.SplitN(ansi.Strip(m.composer.Render(true)), "\n", 2)[0] }
+	if s := title(); !strings.Contains(s, "tools/list") || !strings.Contains(s, "(1/") {
+		t.Fatalf("template title: %q", s)
+	}
+	press(m, "ctrl+x")
+	typeText(m, `{"jsonrpc":"2.0","id":9,"method":"prompts/get","params":{"name":"p"}}`)
+	if s := title(); !strings.Contains(s, "prompts/get p (edited)") || strings.Contains(s, "tools/list") {
+		t.Fatalf("typed title: %q", s)
+	}
+	m.Update(editorMsg{text: `{"jsonrpc":"2.0","id":9,"result":{}}`})
+	if s := title(); !strings.Contains(s, "from $EDITOR: answer to id 9") {
+		t.Fatalf("title after ctrl+o: %q", s)
+	}
+}

@@ -262,7 +262,9 @@ func wrapIndented(s string, w, maxRows int) []string {
 }
 
 // rawLines shows each physical line exactly: escapes in \xNN notation, tab
-// as \t, CR as \r, the terminator spelled out, truncation stated.
+// as \t, CR as \r, in reverse video; the line end as ⏎ (CRLF as \r⏎), in
+// reverse video too, so a JSON string's escaped "\n" never looks like it
+// without colour; truncation stated.
 func (p *detailPane) rawLines(f *wire.Frame) []string {
 	st := p.c.st
 	var out []string
@@ -271,9 +273,9 @@ func (p *detailPane) rawLines(f *wire.Frame) []string {
 		var term string
 		switch l.Term {
 		case wire.TermLF:
-			term = st.Subtle.Render(`\n`)
+			term = st.LineEnd.Render("⏎")
 		case wire.TermCRLF:
-			term = st.Warning.Render(`\r\n`)
+			term = st.LineEndOdd.Render(`\r⏎`)
 		default:
 			term = st.Warning.Render(" ⟂ no terminator (EOF)")
 		}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -63,8 +64,38 @@ func TestRawTabShowsBytesAsTheyWere(t *testing.T) {
 	if !strings.Contains(screen, `"text":"42\n"`) || strings.Contains(screen, `42\\n`) {
 		t.Errorf("raw tab does not show the bytes as they were:\n%s", screen)
 	}
-	if !strings.Contains(screen, `"c":"\x01\xff"}}\n`) {
+	if !strings.Contains(screen, `"c":"\x01\xff"}}⏎`) {
 		t.Errorf("raw tab does not make control/invalid bytes visible:\n%s", screen)
+	}
+}
+
+// TestRawWithoutColour: under NO_COLOR (the colourless theme) the Raw tab
+// still tells an escape and the line end from what the server wrote: both
+// are in reverse video (SGR 7), the escaped "\n" of a JSON string is not,
+// and a ⏎ the server wrote itself is plain too.
+func TestRawWithoutColour(t *testing.T) {
+	f := newFixture(t)
+	f.s2c(`{"jsonrpc":"2.0","id":1,"result":{"text":"42\n ⏎","c":"` + "\x01" + `"}}` + "\n")
+	m := NewModel(Options{Log: f.log, Tracker: f.tr, NoColor: true, Title: "fixture", Now: func() time.Duration { return f.at }})
+	t.Cleanup(m.Close)
+	m.Update(tea_WindowSize(160, 40))
+	press(m, "]")
+	var raw string
+	for _, l := range strings.Split(m.Render(), "\n") {
+		if strings.Contains(ansi.Strip(l), "L1 ") {
+			raw = l
+		}
+	}
+	if strings.Contains(raw, "\x1b[3") || strings.Contains(raw, "\x1b[38") {
+		t.Errorf("a colour under NO_COLOR: %q", raw)
+	}
+	reversed := regexp.MustCompile("\x1b\\[(?:[0-9;]*;)?7m([^\x1b]*)\x1b\\[m").FindAllStringSubmatch(raw, -1)
+	var marked []string
+	for _, r := range reversed {
+		marked = append(marked, r[1])
+	}
+	if strings.Join(marked, "|") != `\x01|⏎` {
+		t.Errorf("in reverse video: %q, want the escape and the line end alone; the line:\n%q", marked, raw)
 	}
 }
 

@@ -191,6 +191,7 @@ func (p *framesPane) row(ev *eventlog.Event, selected, focused bool) string {
 		badgeW = rest * 45 / 100
 	}
 	methodW := rest - badgeW
+	badgeW-- // a blank column keeps the badges off the pane's border
 	what := p.what(ev)
 	if len(f.Lines) > 1 {
 		what += fmt.Sprintf(" [%d lines]", len(f.Lines))
@@ -259,7 +260,8 @@ func (p *framesPane) what(ev *eventlog.Event) string {
 	}
 }
 
-// badges draws findings as glyph+code, worst first, as many as fit, then +N.
+// badges draws findings as glyph+code, worst first, as many as fit, then
+// +N, in at most w cells.
 func (p *framesPane) badges(fs []wire.Finding, w int, plain bool) string {
 	sorted := append([]wire.Finding(nil), fs...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Severity > sorted[j].Severity })
@@ -283,8 +285,8 @@ func (p *framesPane) badges(fs []wire.Finding, w int, plain bool) string {
 		if i > 0 {
 			sb.WriteString(" ")
 		}
-		if used+sep+bw > w {
-			b = truncate(b, w-used-sep)
+		if used+sep+bw+len(more) > w { // only the first: the +N stays in the column
+			b = truncate(b, max(w-used-sep-len(more), 1))
 		}
 		if plain {
 			sb.WriteString(b)

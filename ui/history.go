@@ -29,6 +29,9 @@ type history struct {
 	// draft, saved in draft while walking.
 	pos   int
 	draft string
+	// written says the draft saved in draft was the user's own writing
+	// (not an untouched template): clearing while walking keeps it.
+	written bool
 }
 
 // historyMax bounds the history; the oldest entries go first.

@@ -47,9 +47,19 @@ func TestDraftKeptAndCleared(t *testing.T) {
 	if m.composer.value() != draft {
 		t.Fatalf("↑ does not bring the cleared draft back: %q", m.composer.value())
 	}
+	// ctrl+x on an entry browsed, unchanged, does not file it again (nor
+	// the untouched template left to browse).
+	n := len(m.composer.hist.entries)
 	press(m, "ctrl+x")
-	if !strings.Contains(m.composer.status, "draft cleared (↑ brings it back)") || m.composer.value() != "" {
-		t.Fatalf("ctrl+x: %q, left %q", m.composer.status, m.composer.value())
+	if m.composer.status != "cleared" || m.composer.value() != "" || len(m.composer.hist.entries) != n {
+		t.Fatalf("ctrl+x on a browsed entry: %q, left %q, history %d entries (was %d)", m.composer.status, m.composer.value(), len(m.composer.hist.entries), n)
+	}
+	// Changed, it is the user's: ctrl+x files it.
+	press(m, "up")
+	typeText(m, " ")
+	press(m, "ctrl+x")
+	if !strings.Contains(m.composer.status, "draft cleared (↑ brings it back)") || len(m.composer.hist.entries) != n+1 {
+		t.Fatalf("ctrl+x on an edited entry: %q, history %d entries", m.composer.status, len(m.composer.hist.entries))
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"linesman/session/eventlog"
+	"linesman/themes"
 )
 
 // exitAtStart is a server that writes one line to stderr and exits before
@@ -80,5 +81,46 @@ func TestComposerLineNumbersKeepTextInPlace(t *testing.T) {
 	}
 	if len(col) != 4 || col["L001"] != col["L009"] || col["L009"] != col["L010"] || col["L010"] != col["L012"] {
 		t.Errorf("the text moves with the line number's width: columns %v\n%s", col, screen)
+	}
+}
+
+// TestBadgesInsideTheirColumn: a frame row's findings never reach the
+// pane's edge (a blank column stays before the border), and a first badge
+// cut to fit still says how many follow.
+func TestBadgesInsideTheirColumn(t *testing.T) {
+	f := misbehaving(t, true)
+	for _, w := range []int{80, 120, 160, 200, 250} {
+		m := f.model(w, 50, newFakeServer(f))
+		for _, row := range strings.Split(ansi.Strip(m.frames.Render(false)), "\n")[1:] {
+			if strings.TrimSpace(row) == "" {
+				continue
+			}
+			if r := []rune(row); r[len(r)-1] != ' ' {
+				t.Errorf("%d columns: a row reaches the border: %q", w, row)
+			}
+			if strings.Contains(row, "……") {
+				t.Errorf("%d columns: a row cut twice: %q", w, row)
+			}
+		}
+	}
+}
+
+// TestThemeKey: C switches to the next theme and says which; under
+// NO_COLOR it says why it does not.
+func TestThemeKey(t *testing.T) {
+	f := misbehaving(t, true)
+	m := f.model(80, 24, nil)
+	press(m, "C")
+	if m.opts.Theme != "high-contrast" || !strings.Contains(m.message, "theme high-contrast") || m.c.st.Theme.Accent != themes.HighContrast().Accent {
+		t.Fatalf("C from dark: theme %q, %q", m.opts.Theme, m.message)
+	}
+	press(m, "C", "C", "C")
+	if m.opts.Theme != "auto" {
+		t.Fatalf("C wraps to auto: %q", m.opts.Theme)
+	}
+	m.opts.NoColor = true
+	press(m, "C")
+	if m.opts.Theme != "auto" || !strings.Contains(m.message, "NO_COLOR") {
+		t.Fatalf("C under NO_COLOR: theme %q, %q", m.opts.Theme, m.message)
 	}
 }

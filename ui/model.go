@@ -169,6 +169,7 @@ func NewModel(opts Options) *Model {
 	m.process = processPane{c: m.c}
 	m.flist = findingsView{c: m.c}
 	m.composer = newComposer(m.c)
+	m.composer.logf = m.logMessage
 	m.picker = newPicker(m.c)
 	m.help = help.New()
 	m.help.Styles = m.c.st.Help
@@ -213,6 +214,25 @@ func (m *Model) setTheme() {
 		m.searchIn.SetStyles(st.TextInput)
 		m.picker.in.SetStyles(st.TextInput)
 	}
+}
+
+// cycleTheme switches to the next theme of themes.Names and says which.
+func (m *Model) cycleTheme() {
+	names := themes.Names()
+	cur := m.opts.Theme
+	if cur == "" {
+		cur = "auto"
+	}
+	next := names[0]
+	for i, n := range names {
+		if n == cur {
+			next = names[(i+1)%len(names)]
+		}
+	}
+	m.opts.Theme = next
+	m.setTheme()
+	m.detail.key = detailKey{} // rebuild with the new colours
+	m.setMessage("theme "+next+" (C: the next one; --theme chooses at start)", false)
 }
 
 // Init asks for the background colour and starts the waits.
@@ -334,8 +354,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.err != nil {
 			m.setMessage("editor: "+msg.err.Error(), true)
 		} else {
-			m.composer.setDraft(msg.text)
-			m.composer.confirm = ""
+			p := m.composer
+			p.setDraft(msg.text)
+			p.confirm = ""
+			if d := describeDraft(msg.text); msg.text != p.base {
+				p.title, p.base, p.edits = "from $EDITOR: "+firstNonEmpty(d, "not one JSON object"), msg.text, ""
+			}
 		}
 		return m, nil
 	case tea.KeyPressMsg:

@@ -115,6 +115,9 @@ func (m *Model) historyStep(d int) {
 		p.status, p.statusBad = whyNoHistory, false
 		return
 	}
+	if !h.walking() {
+		h.written = p.edited()
+	}
 	text, ok := h.step(d, p.value())
 	if !ok {
 		p.status, p.statusBad = map[bool]string{true: "the oldest entry of the history", false: "your own draft: nothing newer"}[d < 0], false
@@ -136,7 +139,7 @@ func (m *Model) historyStep(d int) {
 	}
 	p.title = title
 	p.setDraft(text)
-	p.loaded = text
+	p.loaded, p.base, p.edits = text, text, ""
 	if h.walking() {
 		p.loaded = "" // an entry shown counts as written: esc keeps it
 	}
@@ -154,7 +157,7 @@ func (m *Model) dropDraft() {
 	p := m.composer
 	p.putAside()
 	p.kept = false
-	p.big, p.loaded = "", ""
+	p.big, p.loaded, p.base, p.edits = "", "", "", ""
 	p.ta.Reset()
 	m.setMessage("draft cleared (c, then ↑ in the composer, brings it back)", false)
 }

@@ -22,6 +22,8 @@ type Styles struct {
 	Client, Server       lipgloss.Style
 	Stderr               lipgloss.Style
 	Escaped              lipgloss.Style
+	LineEnd              lipgloss.Style // Raw's line end, in reverse video
+	LineEndOdd           lipgloss.Style // a CRLF line end
 
 	Error, Warning, Note lipgloss.Style // badge text per severity
 
@@ -60,7 +62,12 @@ func NewStyles(t themes.Theme, isDark bool) *Styles {
 	s.Client = fg(t.Client)
 	s.Server = fg(t.Server)
 	s.Stderr = fg(t.Stderr)
-	s.Escaped = fg(t.Escaped)
+	// Escapes and line ends are in reverse video in every theme, so no
+	// colour is needed to tell them from the same characters written by
+	// the server (NO_COLOR).
+	s.Escaped = fg(t.Escaped).Reverse(true)
+	s.LineEnd = fg(t.Subtle).Reverse(true)
+	s.LineEndOdd = fg(t.Warning).Reverse(true)
 	s.Error = fg(t.Error).Bold(true)
 	s.Warning = fg(t.Warning)
 	s.Note = fg(t.Note)
