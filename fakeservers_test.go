@@ -911,7 +911,8 @@ const (
 // "slow" after delaySlow (a progress notification on the way when the
 // request offers a token), tools/list after delayList, and "ask" in two
 // rounds: input_required after delayAskFirst, then, on the retry that
-// echoes its requestState, the result after delayAskRetry.
+// echoes its requestState, the result after delayAskRetry; "broken" with
+// a JSON-RPC error.
 func serveLatencyDelays() {
 	var mu sync.Mutex
 	send := func(v any) {
@@ -959,6 +960,8 @@ func serveLatencyDelays() {
 			case m.Params.Name == "ask":
 				time.Sleep(delayAskRetry)
 				answer(m.ID, text)
+			case m.Params.Name == "broken":
+				send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32000, "message": "broken on purpose"}})
 			default:
 				answer(m.ID, text)
 			}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -20,7 +21,8 @@ const latencyMeta = `"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.
 // latencySession has a host call latency-delays through the tap, one
 // request at a time: fast three times, slow three times (with a progress
 // token), tools/list twice, and ask in two rounds (the retry sent on the
-// input_required answer, echoing its requestState). It returns the
+// input_required answer, echoing its requestState), then broken once (a
+// JSON-RPC error). It returns the
 // capture's path.
 func latencySession(t *testing.T) string {
 	t.Helper()
@@ -61,6 +63,7 @@ func latencySession(t *testing.T) string {
 		t.Fatalf("ask's first round: %s", first)
 	}
 	call("tools/call", `"name":"ask","arguments":{},"requestState":"s1","inputResponses":{"confirm":{"action":"accept","content":{}}},"_meta":{`+latencyMeta+`}`)
+	call("tools/call", `"name":"broken","arguments":{},"_meta":{`+latencyMeta+`}`)
 	in.Close()
 	io.Copy(io.Discard, br)
 	cmd.Wait()
@@ -104,8 +107,8 @@ func TestLatencyPerMethodAndTool(t *testing.T) {
 	for _, l := range r.LatencyByTool {
 		tools[l.Tool] = l
 	}
-	if c := methods["tools/call"]; c.Count != 7 || c.Requests != 8 {
-		t.Errorf("tools/call: %+v, want 7 calls of 8 requests (ask took two rounds)", c)
+	if c := methods["tools/call"]; c.Count != 8 || c.Requests != 9 {
+		t.Errorf("tools/call: %+v, want 8 calls of 9 requests (ask took two rounds)", c)
 	}
 	// The delays are 150 ms apart or more: ordering, not times.
 	list := methods["tools/list"]
@@ -168,4 +171,80 @@ func regexpLine(text, a, b string) bool {
 		}
 	}
 	return false
+}
+
+// TestOTLPExport: export --format otlp writes one OTLP JSON
+// ExportTraceServiceRequest (checked against the proto's JSON mapping by
+// [checkOTLPShape]) with one client span per logical call: the
+// multi-round call one span of two rounds, each span naming its method,
+// tool and era, the refused call its error.
+func TestOTLPExport(t *testing.T) {
+	path := latencySession(t)
+	_, doc, errb := runBinary(t, nil, "export", path, "--format", "otlp")
+	checkOTLPShape(t, doc)
+	if t.Failed() {
+		t.Fatalf("export --format otlp:\n%s\n%s", doc, errb)
+	}
+	var req struct {
+		ResourceSpans []struct {
+			ScopeSpans []struct {
+				Spans []otlpSpanDoc `json:"spans"`
+			} `json:"scopeSpans"`
+		} `json:"resourceSpans"`
+	}
+	json.Unmarshal(doc, &req)
+	spans := req.ResourceSpans[0].ScopeSpans[0].Spans
+	byTool := map[string][]otlpSpanDoc{}
+	for _, s := range spans {
+		if s.attr("mcp.era") != "modern" || s.TraceID != spans[0].TraceID {
+			t.Errorf("span %s: era %q, trace %s", s.Name, s.attr("mcp.era"), s.TraceID)
+		}
+		byTool[s.attr("gen_ai.tool.name")] = append(byTool[s.attr("gen_ai.tool.name")], s)
+	}
+	if len(spans) != 10 || len(byTool["fast"]) != 3 || len(byTool["slow"]) != 3 || len(byTool["ask"]) != 1 || len(byTool[""]) != 2 {
+		t.Fatalf("%d spans, by tool %v: want one per call (fast 3, slow 3, ask 1, broken 1, tools/list 2)", len(spans), byTool)
+	}
+	ask := byTool["ask"][0]
+	if ask.Name != "tools/call ask" || ask.attr("mcp.rounds") != "2" || len(ask.Events) != 4 || ask.Status != nil {
+		t.Errorf("ask: %+v: want one span of two rounds (four events), no error", ask)
+	}
+	if ask.nanos(t) <= byTool["slow"][0].nanos(t) {
+		t.Errorf("ask's span (%d ns) is no longer than slow's (%d ns)", ask.nanos(t), byTool["slow"][0].nanos(t))
+	}
+	broken := byTool["broken"][0]
+	if broken.Status == nil || broken.Status.Code != 2 || broken.attr("rpc.jsonrpc.error_code") != "-32000" {
+		t.Errorf("broken: %+v: want status ERROR and its code", broken)
+	}
+}
+
+type otlpSpanDoc struct {
+	TraceID, Name                      string
+	StartTimeUnixNano, EndTimeUnixNano string
+	Attributes                         []struct {
+		Key   string
+		Value map[string]any
+	}
+	Events []any
+	Status *struct{ Code int }
+}
+
+// attr is the value of the span's attribute key as text ("" when absent).
+func (s otlpSpanDoc) attr(key string) string {
+	for _, a := range s.Attributes {
+		if a.Key == key {
+			for _, v := range a.Value {
+				return fmt.Sprint(v)
+			}
+		}
+	}
+	return ""
+}
+
+func (s otlpSpanDoc) nanos(t *testing.T) int64 {
+	a, err1 := strconv.ParseInt(s.StartTimeUnixNano, 10, 64)
+	b, err2 := strconv.ParseInt(s.EndTimeUnixNano, 10, 64)
+	if err1 != nil || err2 != nil {
+		t.Fatalf("span %s: times %q, %q", s.Name, s.StartTimeUnixNano, s.EndTimeUnixNano)
+	}
+	return b - a
 }
