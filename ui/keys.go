@@ -135,7 +135,7 @@ type KeyMap struct {
 	FocusNext, FocusPrev, Help, Quit, Filter, NextFinding, PrevFinding *Binding
 	Follow, Compose, Shutdown, Restart, CopyRaw, CopyPretty            *Binding
 	TabNext, TabPrev, Export, Switch                                   *Binding
-	Findings, Zoom, Messages                                           *Binding
+	Findings, Zoom, Messages, Latency                                  *Binding
 	// Movement in the focused pane.
 	Up, Down, PageUp, PageDown, Top, Bottom *Binding
 	// Frames pane.
@@ -342,6 +342,7 @@ func (k *KeyMap) addSeeing() {
 	k.Zoom = add(main, scopeMain, keys("z"), "z", "zoom pane (wraps)", act((*Model).toggleZoom))
 	k.Zoom.desc = func(m *Model) string { return when(m.zoomed, "all panes") + when(!m.zoomed, "zoom pane (wraps)") }
 	k.Messages = add(main, scopeMain, keys("M"), "M", "message log", act((*Model).openMessageLog))
+	k.Latency = add(main, scopeMain, keys("L"), "L", "latency per method and tool", act((*Model).openLatency))
 	k.OpenEntry = add("stderr & events", scopeStderr, keys("enter"), "enter", "open the line whole", act((*Model).openEntry))
 	k.OpenEntry.disabled = func(m *Model) string { return when(m.stderr.selected() == 0, "no line is selected") }
 	k.ProcessWhole = add("Process", scopeProcess, keys("enter"), "enter", "zoom (wraps)", act((*Model).toggleZoom))
