@@ -13,7 +13,7 @@ import (
 const exportHeader = `linesman export — write a capture in another form
 
 Usage:
-  linesman export FILE --format replay|findings|transcript
+  linesman export FILE --format replay|findings|transcript|latency|otlp
 
 Exports a capture written with --capture to standard output:
 
@@ -23,6 +23,13 @@ Exports a capture written with --capture to standard output:
   findings    the findings as JSON, in the schema of 'linesman check --json',
               recomputed from the recorded bytes
   transcript  the session as readable text, escape sequences made inert
+  latency     JSON Lines: per method, then per tool, the count, p50, p95,
+              p99 and max in ms of the client's calls; then one line per
+              call with its rounds (a 2026-07-28 multi-round request is one
+              call) and the polls of the task it created
+  otlp        OTLP JSON (an ExportTraceServiceRequest): one trace, one span
+              per call with its method, tool, era and error, its rounds and
+              polls as events; Jaeger or any OTLP viewer loads it
 
 Example:
   linesman export run.jsonl --format replay > replay.sh && sh replay.sh
@@ -31,7 +38,7 @@ Example:
 // runExport writes a capture in another form.
 func runExport(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("export", exportHeader, stdout, stderr)
-	format := fs.String("format", "transcript", "what to export: replay, findings or transcript")
+	format := fs.String("format", "transcript", "what to export: replay, findings, transcript, latency or otlp")
 	// Accept the file before or after the flags: "export FILE --format F"
 	// is how the usage line reads, and the flag package stops at FILE.
 	var path string

@@ -84,6 +84,7 @@ var fakeServers = fakeserver.Registry{
 	"slow-start":                  serveSlowStart,
 	"slow-answer":                 serveSlowAnswer,
 	"probe-held":                  serveProbeHeld,
+	"latency-delays":              serveLatencyDelays,
 }
 
 // fakeServerArgs returns "-e LINESMAN_FAKE_SERVER=<name> -- <this test binary>",
@@ -894,4 +895,76 @@ func serveProbeHeld() {
 		return false
 	}
 	s.serve()
+}
+
+// Delays of latency-delays, large enough that no scheduler makes one pass
+// for another.
+const (
+	delaySlow     = 300 * time.Millisecond
+	delayList     = 150 * time.Millisecond
+	delayAskFirst = 200 * time.Millisecond
+	delayAskRetry = 400 * time.Millisecond
+)
+
+// latency-delays is a 2026-07-28 server of known delays, answering each
+// request on a goroutine of its own: tools/call of "fast" at once, of
+// "slow" after delaySlow (a progress notification on the way when the
+// request offers a token), tools/list after delayList, and "ask" in two
+// rounds: input_required after delayAskFirst, then, on the retry that
+// echoes its requestState, the result after delayAskRetry; "broken" with
+// a JSON-RPC error.
+func serveLatencyDelays() {
+	var mu sync.Mutex
+	send := func(v any) {
+		b, _ := json.Marshal(v)
+		mu.Lock()
+		os.Stdout.Write(append(b, '\n'))
+		mu.Unlock()
+	}
+	answer := func(id json.RawMessage, result map[string]any) {
+		result["resultType"] = "complete"
+		send(map[string]any{"jsonrpc": "2.0", "id": id, "result": result})
+	}
+	sc := bufio.NewScanner(os.Stdin)
+	for sc.Scan() {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				Name         string `json:"name"`
+				RequestState string `json:"requestState"`
+				Meta         struct {
+					ProgressToken json.RawMessage `json:"progressToken"`
+				} `json:"_meta"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(sc.Bytes(), &m) != nil || m.ID == nil {
+			continue
+		}
+		go func() {
+			text := map[string]any{"content": []any{map[string]any{"type": "text", "text": m.Params.Name}}}
+			switch {
+			case m.Method == "tools/list":
+				time.Sleep(delayList)
+				answer(m.ID, map[string]any{"tools": []any{}})
+			case m.Params.Name == "slow":
+				if m.Params.Meta.ProgressToken != nil {
+					send(map[string]any{"jsonrpc": "2.0", "method": "notifications/progress", "params": map[string]any{"progressToken": m.Params.Meta.ProgressToken, "progress": 1, "total": 2}})
+				}
+				time.Sleep(delaySlow)
+				answer(m.ID, text)
+			case m.Params.Name == "ask" && m.Params.RequestState == "":
+				time.Sleep(delayAskFirst)
+				send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{"resultType": "input_required", "requestState": "s1",
+					"inputRequests": map[string]any{"confirm": map[string]any{"method": "elicitation/create", "params": map[string]any{"message": "sure?", "requestedSchema": map[string]any{"type": "object", "properties": map[string]any{}}}}}}})
+			case m.Params.Name == "ask":
+				time.Sleep(delayAskRetry)
+				answer(m.ID, text)
+			case m.Params.Name == "broken":
+				send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32000, "message": "broken on purpose"}})
+			default:
+				answer(m.ID, text)
+			}
+		}()
+	}
 }

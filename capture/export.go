@@ -323,11 +323,12 @@ func lineText(l *wire.Line) string {
 }
 
 // Formats are the names Export knows, for command lines and menus.
-var Formats = []string{"replay", "findings", "transcript"}
+var Formats = []string{"replay", "findings", "transcript", "latency", "otlp"}
 
 // Export writes the log in the named format (one of Formats): the replay
-// script, the findings report, or the transcript. tr may be nil (the
-// findings report then has no requests list). The UI and `linesman export`
+// script, the findings report, the transcript, the latency of its calls
+// (JSON Lines) or its calls as OTLP JSON spans. tr may be nil for the
+// first three (the findings report then has no requests list). The UI and `linesman export`
 // both go through here.
 func Export(w io.Writer, format string, log *eventlog.Log, tr *eventlog.Tracker, h Header) error {
 	switch format {
@@ -335,6 +336,14 @@ func Export(w io.Writer, format string, log *eventlog.Log, tr *eventlog.Tracker,
 		return WriteReplay(w, log, h)
 	case "findings":
 		return WriteFindings(w, log, tr, h)
+	case "latency", "otlp":
+		if tr == nil {
+			return fmt.Errorf("capture: the %s export reads the log's projection, and there is none", format)
+		}
+		if format == "latency" {
+			return WriteLatency(w, tr)
+		}
+		return WriteOTLP(w, tr, h)
 	case "transcript":
 		return WriteTranscript(w, log, h)
 	}

@@ -135,7 +135,7 @@ type KeyMap struct {
 	FocusNext, FocusPrev, Help, Quit, Filter, NextFinding, PrevFinding *Binding
 	Follow, Compose, Shutdown, Restart, CopyRaw, CopyPretty            *Binding
 	TabNext, TabPrev, Export, Switch                                   *Binding
-	Findings, Zoom, Messages, Theme                                    *Binding
+	Findings, Zoom, Messages, Theme, Latency                           *Binding
 	// Movement in the focused pane.
 	Up, Down, PageUp, PageDown, Top, Bottom *Binding
 	// Frames pane.
@@ -344,6 +344,7 @@ func (k *KeyMap) addSeeing() {
 	k.Messages = add(main, scopeMain, keys("M"), "M", "message log", act((*Model).openMessageLog))
 	k.Theme = add(main, scopeMain, keys("C"), "C", "next theme (auto, dark, high-contrast, light, none)", act((*Model).cycleTheme))
 	k.Theme.disabled = func(m *Model) string { return when(m.opts.NoColor, "NO_COLOR is set: the colourless theme stays") }
+	k.Latency = add(main, scopeMain, keys("L"), "L", "latency per method and tool", act((*Model).openLatency))
 	k.OpenEntry = add("stderr & events", scopeStderr, keys("enter"), "enter", "open the line whole", act((*Model).openEntry))
 	k.OpenEntry.disabled = func(m *Model) string { return when(m.stderr.selected() == 0, "no line is selected") }
 	k.ProcessWhole = add("Process", scopeProcess, keys("enter"), "enter", "zoom (wraps)", act((*Model).toggleZoom))

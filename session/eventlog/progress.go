@@ -28,6 +28,7 @@ func (t *Tracker) progress(dir wire.Dir, f *wire.Frame, at time.Duration) *entry
 		addFinding(f, fd)
 		return nil
 	}
+	e.ProgressCount++
 	t.progressOf(e, f, at)
 	return e
 }

@@ -81,4 +81,29 @@ type Request struct {
 	// CollidesWith is the Seq of the request still in flight with the same
 	// id when this one was sent (reused-id-in-flight), or 0.
 	CollidesWith uint64
+
+	// Target is what the request names: a tools/call's or prompts/get's
+	// params.name, a resources/read's params.uri ([Request.Tool]).
+	Target string
+	// Era is the era the request was sent in (unknown before it was
+	// decided).
+	Era Era
+	// CallSeq is, on a client request that continues a logical call (a
+	// retry of a 2026-07-28 multi-round request, a poll of the task a call
+	// created), the Seq of the call's first request; 0 on a request that
+	// begins a call of its own ([Tracker.Calls]). Poll says it polls,
+	// fetches or cancels the call's task (tasks/get, tasks/result,
+	// tasks/cancel).
+	CallSeq uint64
+	Poll    bool
+	// ProgressCount counts the notifications/progress for its token.
+	ProgressCount int
+}
+
+// Tool is the name of the tool a tools/call calls, or "".
+func (r Request) Tool() string {
+	if r.Method == "tools/call" {
+		return r.Target
+	}
+	return ""
 }

@@ -73,6 +73,9 @@ type entry struct {
 	taskCreated bool
 	// paged: a list request that carried a cursor (a later page).
 	paged bool
+	// call, parts: the logical call it continues, or its rounds (calls.go).
+	call  *entry
+	parts []*entry
 }
 
 // idSpace is the bookkeeping of one direction's requests: the ids of the
@@ -167,6 +170,7 @@ type Tracker struct {
 	// linesman's.
 	faults      int
 	injectedEnd bool
+	links       callLinks // logical calls (calls.go)
 }
 
 // NewTracker returns an empty tracker.
@@ -202,6 +206,7 @@ func (t *Tracker) reset() {
 	t.stdinClosedAt, t.exitedAt, t.lastS2CAt, t.lastC2SAt = 0, 0, 0, 0
 	t.stdinByHost, t.s2cFrames = false, 0
 	t.unflushedRaised = false
+	t.links = callLinks{}
 	if !t.hs.EraPinned {
 		t.hs.Era = EraUnknown
 	}
@@ -357,6 +362,7 @@ func (t *Tracker) request(seq uint64, dir wire.Dir, f *wire.Frame, at time.Durat
 		default:
 			t.modernEvidence(f)
 		}
+		t.linkCall(e, f)
 		return e
 	}
 	// A request from the server.
@@ -588,6 +594,7 @@ func (t *Tracker) noteAnswer(e *entry, f *wire.Frame) {
 		e.ResultType = f.Msg.ResultType
 	}
 	e.taskCreated = protocol.CreatesTask(e.Method, f)
+	t.noteCall(e, f)
 }
 
 // end moves e out of the in-flight set.

@@ -56,17 +56,21 @@ type FindingShift struct {
 	Change   string `json:"change"`
 }
 
-// LatencyShift is the time of the client's requests of one method in A
-// and in B, from every sample: the medians (null on a side without one),
-// the 95th percentiles and the counts, and B's median minus A's.
+// LatencyShift is the time of the client's calls of one method (or, with
+// Tool set, of one tool) in A and in B, from every sample: the medians
+// (null on a side without one), the 95th and 99th percentiles and the
+// counts, and B's median minus A's.
 // WithinNoise says the shift is no larger than the sessions' own
 // variation ([withinNoise]): a reader should not take it for a change.
 type LatencyShift struct {
 	Method      string   `json:"method"`
+	Tool        string   `json:"tool,omitempty"`
 	AMs         *float64 `json:"aMs"`
 	BMs         *float64 `json:"bMs"`
 	AP95Ms      *float64 `json:"aP95Ms"`
 	BP95Ms      *float64 `json:"bP95Ms"`
+	AP99Ms      *float64 `json:"aP99Ms"`
+	BP99Ms      *float64 `json:"bP99Ms"`
 	ShiftMs     *float64 `json:"shiftMs"`
 	ACount      int      `json:"aCount"`
 	BCount      int      `json:"bCount"`
@@ -125,39 +129,52 @@ func findingShifts(a, b map[string]int) []FindingShift {
 	return out
 }
 
-// latencyShifts compares the time of the client's requests per method,
-// from each report's latency block (computed from its requests for a
-// report written before it had one).
+// latencyShifts compares the time of the client's calls per method, then
+// per tool, from each report's latency blocks (computed from its requests
+// for a report written before it had one).
 func latencyShifts(a, b *Report) []LatencyShift {
-	la, lb := latencyByMethod(a), latencyByMethod(b)
 	out := []LatencyShift{}
-	for _, method := range unionKeys(la, lb) {
-		ls := LatencyShift{Method: method}
-		if x, ok := la[method]; ok {
-			ls.AMs, ls.AP95Ms, ls.ACount = &x.P50Ms, &x.P95Ms, x.Count
+	for _, byTool := range []bool{false, true} {
+		la, lb := latencyByKey(a, byTool), latencyByKey(b, byTool)
+		for _, key := range unionKeys(la, lb) {
+			out = append(out, latencyShift(la[key], lb[key]))
 		}
-		if x, ok := lb[method]; ok {
-			ls.BMs, ls.BP95Ms, ls.BCount = &x.P50Ms, &x.P95Ms, x.Count
-		}
-		if ls.AMs != nil && ls.BMs != nil {
-			s := *ls.BMs - *ls.AMs
-			ls.ShiftMs = &s
-			ls.WithinNoise = withinNoise(la[method], lb[method])
-		}
-		out = append(out, ls)
 	}
 	return out
 }
 
-// latencyByMethod is a report's latency block by method.
-func latencyByMethod(r *Report) map[string]MethodLatency {
+// latencyShift compares one method's or tool's latency; a nil side had
+// none.
+func latencyShift(a, b *MethodLatency) LatencyShift {
+	var ls LatencyShift
+	if x := a; x != nil {
+		ls.Method, ls.Tool = x.Method, x.Tool
+		ls.AMs, ls.AP95Ms, ls.AP99Ms, ls.ACount = &x.P50Ms, &x.P95Ms, &x.P99Ms, x.Count
+	}
+	if x := b; x != nil {
+		ls.Method, ls.Tool = x.Method, x.Tool
+		ls.BMs, ls.BP95Ms, ls.BP99Ms, ls.BCount = &x.P50Ms, &x.P95Ms, &x.P99Ms, x.Count
+	}
+	if a != nil && b != nil {
+		s := b.P50Ms - a.P50Ms
+		ls.ShiftMs = &s
+		ls.WithinNoise = withinNoise(*a, *b)
+	}
+	return ls
+}
+
+// latencyByKey is a report's latency block (per method, or per tool) by
+// [MethodLatency.Key].
+func latencyByKey(r *Report, byTool bool) map[string]*MethodLatency {
 	ls := r.Latency
-	if len(ls) == 0 {
+	if byTool {
+		ls = r.LatencyByTool
+	} else if len(ls) == 0 {
 		ls = latencyOf(r.Requests)
 	}
-	m := map[string]MethodLatency{}
-	for _, l := range ls {
-		m[l.Method] = l
+	m := map[string]*MethodLatency{}
+	for i := range ls {
+		m[ls[i].Key()] = &ls[i]
 	}
 	return m
 }
@@ -221,24 +238,25 @@ func (d *Diff) WriteText(w io.Writer) error {
 	for _, f := range d.Findings {
 		fmt.Fprintf(&b, "  %-6s %-8s %-32s %d → %d\n", f.Change, f.Severity, f.Code, f.A, f.B)
 	}
-	b.WriteString("\nlatency (per method, ms: median, p95 and samples of each session):\n")
+	b.WriteString("\nlatency (per method, then per tool; ms: median, p95, p99 and calls of each session):\n")
 	if len(d.Latency) == 0 {
 		b.WriteString("  no requests answered in either session\n")
 	}
 	for _, l := range d.Latency {
-		fmt.Fprintf(&b, "  %-24s %18s → %-18s %s\n", inert(l.Method), latencyText(l.AMs, l.AP95Ms, l.ACount),
-			latencyText(l.BMs, l.BP95Ms, l.BCount), shiftText(l.ShiftMs, l.WithinNoise))
+		key := MethodLatency{Method: l.Method, Tool: l.Tool}.Key()
+		fmt.Fprintf(&b, "  %-24s %26s → %-26s %s\n", inert(key), latencyText(l.AMs, l.AP95Ms, l.AP99Ms, l.ACount),
+			latencyText(l.BMs, l.BP95Ms, l.BP99Ms, l.BCount), shiftText(l.ShiftMs, l.WithinNoise))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// latencyText is one side's latency: "12.0 p95 30.5 ×7", or "—".
-func latencyText(p50, p95 *float64, n int) string {
+// latencyText is one side's latency: "12.0 p95 30.5 p99 31.0 ×7", or "—".
+func latencyText(p50, p95, p99 *float64, n int) string {
 	if p50 == nil {
 		return "—"
 	}
-	return fmt.Sprintf("%.1f p95 %.1f ×%d", *p50, *p95, n)
+	return fmt.Sprintf("%.1f p95 %.1f p99 %.1f ×%d", *p50, *p95, *p99, n)
 }
 
 // shiftText is the median's shift, said to be within noise when it is.

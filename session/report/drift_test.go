@@ -145,9 +145,9 @@ func TestDiffReports(t *testing.T) {
 	}
 	lat := map[string]string{}
 	for _, l := range d.Latency {
-		lat[l.Method] = latencyText(l.AMs, l.AP95Ms, l.ACount) + ">" + latencyText(l.BMs, l.BP95Ms, l.BCount) + shiftText(l.ShiftMs, l.WithinNoise)
+		lat[l.Method] = latencyText(l.AMs, l.AP95Ms, l.AP99Ms, l.ACount) + ">" + latencyText(l.BMs, l.BP95Ms, l.BP99Ms, l.BCount) + shiftText(l.ShiftMs, l.WithinNoise)
 	}
-	wantLat := map[string]string{"tools/list": "10.0 p95 30.0 ×2>50.0 p95 50.0 ×1(+40.0)", "ping": "1.0 p95 1.0 ×1>—", "initialize": "—>5.0 p95 5.0 ×1"}
+	wantLat := map[string]string{"tools/list": "10.0 p95 30.0 p99 30.0 ×2>50.0 p95 50.0 p99 50.0 ×1(+40.0)", "ping": "1.0 p95 1.0 p99 1.0 ×1>—", "initialize": "—>5.0 p95 5.0 p99 5.0 ×1"}
 	if !reflect.DeepEqual(lat, wantLat) {
 		t.Errorf("latency %v, want %v", lat, wantLat)
 	}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -58,5 +59,32 @@ func TestDiffLatencyNoise(t *testing.T) {
 		if len(d.Latency) != 1 || d.Latency[0].WithinNoise != c.noise {
 			t.Errorf("%s: %+v, want within noise %v", c.name, d.Latency, c.noise)
 		}
+	}
+}
+
+// TestDiffLatencyPerTool: diff compares the calls of each tool as it does
+// each method, p99 included, and a tool on one side only is listed.
+func TestDiffLatencyPerTool(t *testing.T) {
+	tool := func(name string, p50, p99 float64) MethodLatency {
+		return MethodLatency{Method: "tools/call", Tool: name, Count: 20, P50Ms: p50, P95Ms: p50, P99Ms: p99, MaxMs: p99}
+	}
+	a := &Report{ServerInfo: []byte("null"), LatencyByTool: []MethodLatency{tool("slow", 100, 120), tool("gone", 5, 5)}}
+	b := &Report{ServerInfo: []byte("null"), LatencyByTool: []MethodLatency{tool("slow", 300, 900)}}
+	d := DiffReports("a", "b", a, b)
+	got := map[string]LatencyShift{}
+	for _, l := range d.Latency {
+		got[l.Tool] = l
+	}
+	slow, gone := got["slow"], got["gone"]
+	if len(d.Latency) != 2 || slow.BP99Ms == nil || *slow.BP99Ms != 900 || *slow.AP99Ms != 120 || slow.WithinNoise || *slow.ShiftMs != 200 {
+		t.Errorf("slow: %+v", slow)
+	}
+	if gone.AMs == nil || gone.BMs != nil || gone.Method != "tools/call" {
+		t.Errorf("gone: %+v", gone)
+	}
+	var text strings.Builder
+	d.WriteText(&text)
+	if !strings.Contains(text.String(), "tools/call slow") || !strings.Contains(text.String(), "p99 900.0") {
+		t.Errorf("text:\n%s", text.String())
 	}
 }

@@ -44,6 +44,8 @@ type Report struct {
 	// Latency sums up the time of the client's requests per method, from
 	// every request listed that ended (p50, p95, max, count).
 	Latency []MethodLatency `json:"latency"`
+	// LatencyByTool is the same of tools/call, per tool.
+	LatencyByTool []MethodLatency `json:"latencyByTool"`
 	// Rules says, per family of rules, whether it held, was broken or was
 	// not observed in the session.
 	Rules   []Rule  `json:"rules"`
@@ -146,6 +148,11 @@ type Request struct {
 	Seq         uint64   `json:"seq"`
 	ResponseSeq *uint64  `json:"responseSeq"`
 	Late        bool     `json:"late,omitempty"`
+	// Tool is the tool a tools/call calls; Call, on a later round of a
+	// multi-round request or a poll of a task, the seq of its call's
+	// first request.
+	Tool string  `json:"tool,omitempty"`
+	Call *uint64 `json:"call,omitempty"`
 }
 
 // Finding is one entry of the "findings" list.
@@ -255,6 +262,7 @@ func FromLog(log *eventlog.Log, tr *eventlog.Tracker, meta Meta) Report {
 		Requests:        []Request{},
 		Findings:        []Finding{},
 		Latency:         []MethodLatency{},
+		LatencyByTool:   []MethodLatency{},
 		Notes:           []Note{},
 		Error:           meta.Error,
 		Interrupted:     meta.Interrupted,
@@ -294,7 +302,7 @@ func FromLog(log *eventlog.Log, tr *eventlog.Tracker, meta Meta) Report {
 	}
 	if tr != nil {
 		r.addRequests(tr.Requests())
-		r.Latency = latencyOf(r.Requests)
+		r.Latency, r.LatencyByTool = latencyOfTracker(tr)
 		if d := DefinitionsOf(tr); len(d.Listed) > 0 {
 			r.Definitions = d
 		}
@@ -358,6 +366,11 @@ func (r *Report) addRequests(reqs []eventlog.Request) {
 			State:  q.State.String(),
 			Seq:    q.Seq,
 			Late:   q.Late,
+			Tool:   q.Tool(),
+		}
+		if q.CallSeq != 0 {
+			cs := q.CallSeq
+			rq.Call = &cs
 		}
 		if q.State != eventlog.ReqInFlight && q.EndedAt >= q.SentAt {
 			ms := durationMs(q.EndedAt - q.SentAt)

@@ -45,6 +45,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		b.WriteString("  (linesman explain CODE tells why each matters)\n")
 	}
 	r.writeRules(&b)
+	r.writeLatency(&b)
 	r.writeStderr(&b)
 	fmt.Fprintf(&b, "\n%s, %s, %s — exit status %d\n",
 		plural(r.Summary.Errors, "error"), plural(r.Summary.Warnings, "warning"),
