@@ -135,7 +135,7 @@ func checkFrom(path string, jsonOut bool, command []string, stdout, stderr io.Wr
 		return exitFindings
 	}
 	reportTorn(stderr, "linesman check", path, c)
-	rep := report.FromLog(c.Log, c.Tracker, report.Meta{Mode: "check", Command: c.Header.Command})
+	rep := report.FromLog(c.Log, c.Tracker, report.Meta{Mode: "check", Command: c.Header.Command, HostSection: true})
 	noteUnread(&rep, path, c)
 	if jsonOut {
 		err = rep.WriteJSON(stdout)

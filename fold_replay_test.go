@@ -18,7 +18,7 @@ import (
 // the process, the pairing of requests, every finding and the counts.
 var projectionFields = []string{
 	"era", "protocolVersion", "serverInfo", "process", "frames", "requests",
-	"findings", "summary", "totals", "definitions", "rules", "linesmanNotes",
+	"findings", "host", "summary", "totals", "definitions", "rules", "linesmanNotes",
 }
 
 // replayIsLive compares the report of a live run with the report of its
@@ -87,7 +87,21 @@ func TestReplayEqualsLive(t *testing.T) {
 				t.Fatalf("no report: live %q, replayed %q\nstderr:\n%s", r.live, r.replayed, r.errOut)
 			}
 			replayIsLive(t, r.live, r.replayed)
+			linesmanIsNoFaultyHost(t, r.live)
 		})
+	}
+}
+
+// linesmanIsNoFaultyHost: check is the client of the run, and a finding
+// that holds the host at fault would be of linesman's own making.
+func linesmanIsNoFaultyHost(t *testing.T, report []byte) {
+	t.Helper()
+	var doc hostBlock
+	if err := json.Unmarshal(report, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if got := doc.hostParty(); len(got) > 0 {
+		t.Errorf("linesman, the client of check, drew host findings %q", got)
 	}
 }
 

@@ -99,7 +99,7 @@ func TestV1CapturesStillOpen(t *testing.T) {
 			}
 			for name, pair := range map[string][2]any{
 				"frames": {w.Frames, g.Frames}, "requests": {requestsAsOf01(t, w.Requests), requestsAsOf01(t, g.Requests)},
-				"findings": {w.Findings, g.Findings}, "summary": {w.Summary, g.Summary},
+				"findings": {since010(w.Findings), since010(g.Findings)}, "summary": {w.Summary, g.Summary},
 				"process": {w.Process, g.Process}, "linesmanNotes": {w.Notes, g.Notes},
 			} {
 				if !reflect.DeepEqual(pair[0], pair[1]) {
@@ -128,4 +128,16 @@ func TestV1CapturesStillOpen(t *testing.T) {
 			}
 		})
 	}
+}
+
+// since010 reads findings without the members added to the report after
+// linesman 0.1.0 wrote the fixtures (a finding's "party"), which say more
+// about a finding without changing it.
+func since010(fs []json.RawMessage) []map[string]any {
+	out := make([]map[string]any, len(fs))
+	for i, f := range fs {
+		_ = json.Unmarshal(f, &out[i])
+		delete(out[i], "party")
+	}
+	return out
 }

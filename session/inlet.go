@@ -82,7 +82,7 @@ func (in *Inlet) Close() error {
 	}
 	p.judge.end(wire.ClientToServer, true)
 	p.mu.Lock()
-	p.hostEnded = true
+	p.hostEnded, p.hostClosedStdin = true, true
 	p.mu.Unlock()
 	p.w.closeWhenDrained()
 	return nil
@@ -155,7 +155,7 @@ func (s *Session) signal(sig syscall.Signal, byHost bool, detail string) {
 	p.hostEnded = p.hostEnded || byHost
 	p.s.logFact(eventlog.Event{Type: eventlog.EventProcess, Process: &eventlog.ProcessEvent{
 		State: eventlog.StateExiting, Step: step, Pid: p.pid, Signal: signalName(sig), ByHost: byHost,
-		Detail: detail,
+		AfterEOF: byHost && p.hostClosedStdin, Detail: detail,
 	}})
 	// Under p.mu, as in kill: the server is not reaped before we let go,
 	// so the group id is still the server's. A stopped process holds a

@@ -50,21 +50,24 @@ type proc struct {
 	startedAt  time.Time
 	shutdownAt time.Time // first shutdown step (Shutdown or Kill), zero if none
 	onItsOwn   bool      // the server exited before any step of the ladder (fixed at the exit)
-	// hostEnded: the host (a tap's) closed stdin or sent the last signal.
-	hostEnded    bool
-	exitedAt     time.Time
-	exitCode     int
-	signal       string
-	endedBy      eventlog.ShutdownStep
-	shutdownTook time.Duration
-	bytesIn      int64
-	bytesErr     int64
-	s2cFrames    int64
-	tail         []string // last stderr lines, a ring of tailKeep
-	tailNext     int
-	heldPipes    []string
-	restarting   bool // Restart is replacing this process: its in-flight requests are not the server's fault
-	stdoutCut    bool // an injected fault closed our end of its stdout (CloseStdout)
+	// hostEnded: the host (a tap's) closed stdin or sent the last signal;
+	// hostClosedStdin: the host closed stdin (whenever its close is
+	// logged: the judge logs it in the wire's order, maybe after a signal
+	// the host sent right after it).
+	hostEnded, hostClosedStdin bool
+	exitedAt                   time.Time
+	exitCode                   int
+	signal                     string
+	endedBy                    eventlog.ShutdownStep
+	shutdownTook               time.Duration
+	bytesIn                    int64
+	bytesErr                   int64
+	s2cFrames                  int64
+	tail                       []string // last stderr lines, a ring of tailKeep
+	tailNext                   int
+	heldPipes                  []string
+	restarting                 bool // Restart is replacing this process: its in-flight requests are not the server's fault
+	stdoutCut                  bool // an injected fault closed our end of its stdout (CloseStdout)
 
 	w *writer
 

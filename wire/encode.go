@@ -17,5 +17,9 @@ func Marshal(v any) ([]byte, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return buf.Bytes(), nil
+	// encoding/json writes DEL raw; escaped, the string is the same and
+	// the frame carries no control byte (an id or a method name a server
+	// chose, echoed back, would otherwise make linesman's own answer draw
+	// control-characters).
+	return bytes.ReplaceAll(buf.Bytes(), []byte{0x7f}, []byte(`\u007f`)), nil
 }

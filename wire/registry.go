@@ -21,6 +21,9 @@ type Info struct {
 	Spec      string // the clause it rests on, quoted, with its source
 	Family    string // the rule family (see Families)
 	Eras      string // the eras the rule applies to: EraBoth, EraLegacyOnly or EraModernOnly
+	// Party is who a finding of the code holds at fault (see [PartyOf]);
+	// PartyHost for the host rules.
+	Party Party
 }
 
 // FixFor is how to fix a finding on a frame that travelled in direction d:
@@ -87,7 +90,7 @@ const (
 // spend its start-up on it before the first byte goes out.
 var registry = sync.OnceValue(func() map[string]Info {
 	m := make(map[string]Info)
-	for _, i := range append(append(append(append(entries, protocolEntries...), featureEntries...), ciEntries...), missEntries...) {
+	for _, i := range append(append(append(append(append(entries, protocolEntries...), featureEntries...), ciEntries...), missEntries...), hostEntries...) {
 		i = withFamily(i)
 		if _, dup := m[i.Code]; dup {
 			panic("wire: duplicate registry code " + i.Code)

@@ -47,7 +47,7 @@ func TestRegistryHoldsEveryContractCode(t *testing.T) {
 		}
 	}
 	all := Codes()
-	if len(all) != len(contractCodes)+len(protocolEntries)+len(featureEntries)+len(ciEntries)+len(missEntries) {
+	if len(all) != len(contractCodes)+len(protocolEntries)+len(featureEntries)+len(ciEntries)+len(missEntries)+len(hostEntries) {
 		t.Errorf("registry has %d codes, the contract %d, the protocol judge %d and %d of features, and CI %d", len(all), len(contractCodes), len(protocolEntries), len(featureEntries), len(ciEntries))
 	}
 	families := map[string]bool{}

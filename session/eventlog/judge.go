@@ -61,6 +61,7 @@ func (t *Tracker) judge(j Judged, req *entry) {
 	}
 	if t.rules != nil {
 		t.rules.frame(&j, &t.hs)
+		t.hostFrame(&j)
 	}
 	if t.opts.Judge != nil {
 		j.Handshake = &t.hs

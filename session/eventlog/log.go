@@ -129,7 +129,9 @@ type ProcessEvent struct {
 	ShutdownTook time.Duration
 	// AfterEOF (StateExited): the server's stdin had been closed when the
 	// exit was seen, so an exit on its own answered the end of its input
-	// (the spec's shutdown), not a crash.
+	// (the spec's shutdown), not a crash. On a host's StateExiting step:
+	// the host had closed stdin before it sent the signal (its close may be
+	// logged after the signal: the judge logs it in the wire's order).
 	AfterEOF bool
 	// ByHost: the host linesman stands between (a tap's) took the step: for
 	// StateExiting, it sent the signal Signal names; for StateExited, the

@@ -84,11 +84,15 @@ func (p *ProcessStatus) Fold(ev *ProcessEvent, at time.Duration) {
 	}
 }
 
-// processEvent folds a process event into the projection.
-func (t *Tracker) processEvent(ev *ProcessEvent, at time.Duration) {
+// processEvent folds a process event into the projection and returns what
+// the host rules settle about it (a shutdown step the host took out of
+// order).
+func (t *Tracker) processEvent(ev *ProcessEvent, at time.Duration) []LoggedFinding {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	out := t.hostShutdown(ev, at)
 	t.proc.Fold(ev, at)
+	return out
 }
 
 // Process returns the process status as the fold stands (a copy).

@@ -28,7 +28,8 @@ import (
 //
 // Apply returns the findings the event settles that are logged on their
 // own, after it (requests timed out by an [EventTimeout], requests left
-// unanswered and unflushed output at an [EventEnd]): a live session logs
+// unanswered and unflushed output at an [EventEnd], a shutdown step the
+// host took out of order at an [EventProcess]): a live session logs
 // them; a replay of a log that recorded them already discards them, so that
 // the same events give the same projection live and replayed.
 func (t *Tracker) Apply(ev *Event) []LoggedFinding {
@@ -45,9 +46,10 @@ func (t *Tracker) Apply(ev *Event) []LoggedFinding {
 		}
 	case EventRestart:
 		t.restarted(ev.At)
+		t.hostRestarted()
 	case EventProcess:
 		if ev.Process != nil {
-			t.processEvent(ev.Process, ev.At)
+			return t.processEvent(ev.Process, ev.At)
 		}
 	case EventTimeout:
 		return t.tick(ev.At)

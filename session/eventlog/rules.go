@@ -22,6 +22,8 @@ type rules struct {
 	factsAt [2]uint64
 	era     Era
 	version string
+	// host is the host rules' state (host.go).
+	host hostBook
 }
 
 // maxRequestFrames bounds rules.requests (requests never answered).
@@ -34,6 +36,7 @@ func newRules() *rules {
 // restarted forgets the conversation: a fresh process starts over.
 func (r *rules) restarted() {
 	r.judge.Restarted()
+	r.host = hostBook{}
 	clear(r.requests)
 	r.factsAt = [2]uint64{}
 }

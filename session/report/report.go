@@ -10,6 +10,7 @@ package report
 import (
 	"encoding/json"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"syscall"
@@ -41,6 +42,9 @@ type Report struct {
 	Frames   []Frame   `json:"frames"`
 	Requests []Request `json:"requests"`
 	Findings []Finding `json:"findings"`
+	// Host counts the findings that hold the host (the client side) at
+	// fault: the host section ([wire.PartyOf]).
+	Host Host `json:"host"`
 	// Latency sums up the time of the client's requests per method, from
 	// every request listed that ended (p50, p95, max, count).
 	Latency []MethodLatency `json:"latency"`
@@ -78,6 +82,8 @@ type Report struct {
 	// (nil when the projection tells the process status).
 	procFold  *eventlog.ProcessStatus
 	stderrAll []string // every retained stderr line (the text report shows a tail)
+	// hostSection: Meta.HostSection.
+	hostSection bool
 }
 
 // Process is the "process" block: how the server process ran and ended.
@@ -161,11 +167,23 @@ type Finding struct {
 	Severity string `json:"severity"`
 	// Seq is the frame the finding points at, or null for findings that
 	// belong to no frame (process and stderr findings).
-	Seq     *uint64 `json:"seq"`
-	Dir     *string `json:"dir"`
-	Message string  `json:"message"`
-	Title   string  `json:"title,omitempty"`
-	Fix     string  `json:"fix,omitempty"`
+	Seq *uint64 `json:"seq"`
+	Dir *string `json:"dir"`
+	// Party is who the finding holds at fault: "server" or "host" (the
+	// client side: a tap's host, the host of a recording, or linesman).
+	Party   string `json:"party"`
+	Message string `json:"message"`
+	Title   string `json:"title,omitempty"`
+	Fix     string `json:"fix,omitempty"`
+}
+
+// Host is the "host" block: the listed findings that hold the host at
+// fault, by severity, and their codes (each once, in order).
+type Host struct {
+	Errors   int      `json:"errors"`
+	Warnings int      `json:"warnings"`
+	Notes    int      `json:"notes"`
+	Codes    []string `json:"codes"`
 }
 
 // Summary counts the session's findings by severity, and its frames: all of
@@ -234,6 +252,9 @@ type Meta struct {
 	// exit status is then [SignalStatus] of it.
 	Interrupted     bool
 	InterruptSignal syscall.Signal
+	// HostSection has the text report show the host section even when
+	// it is empty (check --from: a recording's client is a host).
+	HostSection bool
 	// Applied names the CI rule families the run applied (wire.FamilyPolicy
 	// when a policy flag was given, wire.FamilyDrift with a baseline): they
 	// are listed in Rules, held when none of their findings was raised.
@@ -261,10 +282,12 @@ func FromLog(log *eventlog.Log, tr *eventlog.Tracker, meta Meta) Report {
 		Frames:          []Frame{},
 		Requests:        []Request{},
 		Findings:        []Finding{},
+		Host:            Host{Codes: []string{}},
 		Latency:         []MethodLatency{},
 		LatencyByTool:   []MethodLatency{},
 		Notes:           []Note{},
 		Error:           meta.Error,
+		hostSection:     meta.HostSection,
 		Interrupted:     meta.Interrupted,
 		InterruptedBy:   stopSignalNames[meta.InterruptSignal],
 		indexed:         true,
@@ -457,7 +480,7 @@ func (r *Report) addFrame(ev eventlog.Event, meta Meta, textLimit int) {
 	for _, fd := range f.Findings {
 		rf.Findings = append(rf.Findings, fd.Code)
 		seq := ev.Seq
-		r.addFinding(fd, &seq, &dir, ev.Dir)
+		r.addFinding(fd, &seq, &dir, ev.Dir, true)
 	}
 	r.Frames = append(r.Frames, rf)
 }
@@ -493,7 +516,7 @@ func (r *Report) addLoggedFinding(lf *eventlog.LoggedFinding) {
 		d := lf.Dir.String()
 		dir = &d
 	}
-	r.addFinding(lf.Finding, seq, dir, wrote)
+	r.addFinding(lf.Finding, seq, dir, wrote, false)
 }
 
 // processBlock is the report's process block: the projection's process
@@ -523,10 +546,12 @@ func processBlock(p eventlog.ProcessStatus) Process {
 
 // addFinding lists a finding (Summary and Totals count them all, listed or
 // not); wrote is the direction of what it concerns, which chooses its fix
-// ([wire.Info.FixFor]).
-func (r *Report) addFinding(f wire.Finding, seq *uint64, dir *string, wrote wire.Dir) {
+// ([wire.Info.FixFor]) and, with onFrame (raised on that frame as it was
+// judged), its party ([wire.PartyOf]).
+func (r *Report) addFinding(f wire.Finding, seq *uint64, dir *string, wrote wire.Dir, onFrame bool) {
 	sev := f.Severity
-	rf := Finding{Code: f.Code, Seq: seq, Dir: dir, Message: f.Message}
+	party := wire.PartyOf(f.Code, wrote, onFrame)
+	rf := Finding{Code: f.Code, Seq: seq, Dir: dir, Party: party.String(), Message: f.Message}
 	if info, ok := wire.Lookup(f.Code); ok {
 		if sev == 0 {
 			sev = info.Severity
@@ -536,6 +561,24 @@ func (r *Report) addFinding(f wire.Finding, seq *uint64, dir *string, wrote wire
 	}
 	rf.Severity = sev.String()
 	r.Findings = append(r.Findings, rf)
+	if party == wire.PartyHost {
+		r.Host.count(rf)
+	}
+}
+
+// count adds a host finding to the block.
+func (h *Host) count(f Finding) {
+	switch f.Severity {
+	case "error":
+		h.Errors++
+	case "warning":
+		h.Warnings++
+	default:
+		h.Notes++
+	}
+	if !slices.Contains(h.Codes, f.Code) {
+		h.Codes = append(h.Codes, f.Code)
+	}
 }
 
 // ExitStatus is the headless exit status the report calls for:

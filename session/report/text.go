@@ -37,8 +37,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		r.writeSendFrames(&b)
 	}
 	for _, sev := range []string{"error", "warning", "note"} {
-		r.writeSeverity(&b, sev)
+		r.writeSeverity(&b, sev, "server")
 	}
+	r.writeHost(&b)
 	if len(r.Findings) == 0 {
 		b.WriteString("\nno findings\n")
 	} else {
@@ -136,14 +137,33 @@ func (r *Report) writeStderr(b *strings.Builder) {
 	}
 }
 
-// writeSeverity writes the findings of one severity, grouped by code: each
-// code once, with a few of the frames it points at and its one-line fix.
-func (r *Report) writeSeverity(b *strings.Builder, sev string) {
+// writeHost writes the host section: the findings that hold the host (the
+// client side) at fault, apart from the server's; with none, a line that
+// says so when the report asks for the section (a recording's host).
+func (r *Report) writeHost(b *strings.Builder) {
+	n := r.Host.Errors + r.Host.Warnings + r.Host.Notes
+	if n == 0 {
+		if r.hostSection {
+			b.WriteString("\nhost (the client side): no findings\n")
+		}
+		return
+	}
+	fmt.Fprintf(b, "\nhost (the client side): %s, %s, %s\n", plural(r.Host.Errors, "error"),
+		plural(r.Host.Warnings, "warning"), plural(r.Host.Notes, "note"))
+	for _, sev := range []string{"error", "warning", "note"} {
+		r.writeSeverity(b, sev, "host")
+	}
+}
+
+// writeSeverity writes the findings of one severity that hold party at
+// fault, grouped by code: each code once, with a few of the frames it
+// points at and its one-line fix. The host's are headed "host errors", …
+func (r *Report) writeSeverity(b *strings.Builder, sev, party string) {
 	var codes []string
 	byCode := map[string][]Finding{}
 	total := 0
 	for _, f := range r.Findings {
-		if f.Severity != sev {
+		if f.Severity != sev || (f.Party == "host") != (party == "host") {
 			continue
 		}
 		if _, ok := byCode[f.Code]; !ok {
@@ -156,6 +176,9 @@ func (r *Report) writeSeverity(b *strings.Builder, sev string) {
 		return
 	}
 	heading := map[string]string{"error": "errors", "warning": "warnings", "note": "notes"}[sev]
+	if party == "host" {
+		heading = "host " + heading
+	}
 	fmt.Fprintf(b, "\n%s (%d):\n", heading, total)
 	mark := map[string]string{"error": "✗", "warning": "!", "note": "i"}[sev]
 	for _, code := range codes {
