@@ -214,11 +214,14 @@ func pumpStdin(stdin io.Reader, in *session.Inlet, observe func([]byte)) {
 	for {
 		n, err := stdin.Read(buf)
 		if n > 0 {
-			if _, werr := in.Write(buf[:n]); werr != nil {
-				return
-			}
+			// The injector sees a request before the server does: an
+			// answer can never come out ahead of what its fault asks
+			// (a kill on a method lands before the server reads it).
 			if observe != nil {
 				observe(buf[:n])
+			}
+			if _, werr := in.Write(buf[:n]); werr != nil {
+				return
 			}
 		}
 		if err != nil {

@@ -57,9 +57,10 @@ func (in *Injector) SetTarget(t Target) {
 	in.mu.Unlock()
 }
 
-// Host reads bytes the host wrote to the server (after they were passed
-// on): it learns what each request asks, and kills the server or closes
-// its stdout when a spec says so.
+// Host reads bytes the host writes to the server, before they are passed
+// on: it learns what each request asks (so that its answer, however fast,
+// meets its fault), and kills the server or closes its stdout when a spec
+// says so, before the server reads the request.
 func (in *Injector) Host(b []byte) {
 	in.mu.Lock()
 	in.hostIn = append(in.hostIn, b...)
