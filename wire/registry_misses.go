@@ -6,6 +6,13 @@ package wire
 // named.
 var missEntries = []Info{
 	{
+		Code: "id-unsafe-integer", Severity: SeverityWarning, Family: FamilyIDs, Eras: EraBoth,
+		Title: "A request id or progress token that is an integer outside ±(2^53−1)",
+		Why:   `JSON numbers are read as IEEE-754 doubles by JavaScript (JSON.parse), which is how Claude Desktop, VS Code, Cursor and the TypeScript SDK read them: 9007199254740993 comes out as 9007199254740992, so the answer carries another id and pairs with nothing, or with the wrong request.`,
+		Fix:   `Count ids from 1 (or use string ids); never use a timestamp in nanoseconds, a hash or a random 64-bit number as a numeric id.`,
+		Spec:  `RFC 8259 › 6 Numbers: "numbers that are integers and are in the range [-(2**53)+1, (2**53)-1] are interoperable in the sense that implementations will agree exactly on their numeric values"; JSON-RPC 2.0 › Request object: id "MUST contain a String, Number, or NULL value … Numbers SHOULD NOT contain fractional parts"; MCP schema.ts RequestId and ProgressToken: string | number.`,
+	},
+	{
 		Code: "capability-error-incomplete", Severity: SeverityError, Family: FamilyErrors, Eras: EraModernOnly,
 		Title: "A -32021 (missing required client capability) without data.requiredCapabilities",
 		Why:   `-32021 tells the client to retry declaring more; without requiredCapabilities it cannot tell what to declare, and retries blind or gives up.`,

@@ -15,7 +15,9 @@ func (j *Judge) request(in Input, msg val) {
 		j.ran(famShapes)
 		raise(f, "notification-with-id", "%s is a notification but carries id %s: the peer will treat it as a request and the sender will wait for an answer that never comes", m.Method, m.ID.String())
 	}
+	unsafeID(f, "request id", []byte(m.IDRaw))
 	meta := params.get("_meta")
+	unsafeID(f, "progress token", meta.get("progressToken"))
 	j.checkMetaKeys(f, meta, "params._meta")
 	j.traceContext(f, meta)
 	if pt := meta.get("progressToken"); pt.present() && !pt.isString() && !pt.isNumber() {

@@ -17,6 +17,13 @@ type ruleCase struct {
 var allowed = map[string]string{"malformed-request-answered": "request-meta-missing"}
 
 var ruleCases = []ruleCase{
+	// ids a JavaScript host reads rounded
+	{"id-unsafe-integer",
+		"$INIT\n" + `< {"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`,
+		"$INIT\n" + `< {"jsonrpc":"2.0","id":9007199254740991,"method":"ping"}`},
+	{"id-unsafe-integer",
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"t","arguments":{},"_meta":{"progressToken":-18446744073709551616}}}`,
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"t","arguments":{},"_meta":{"progressToken":"18446744073709551616"}}}`},
 	// lifecycle
 	{"initialize-not-first",
 		`> {"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
