@@ -31,15 +31,15 @@ the server is, its era and protocol version, the findings grouped by severity
 with the frame each points at and a one-line fix, the stderr tail, and how the
 process ended, and for each family of protocol rules whether it held, was
 broken or was not observed. --json prints one JSON document instead (schema in
-README.md). --junit FILE and --sarif FILE also write the report for CI, as
+docs/report.md). --junit FILE and --sarif FILE also write the report for CI, as
 JUnit XML and SARIF 2.1.0 (any combination with the text or JSON report).
 
 --from FILE judges a conversation recorded earlier instead of running a
 server, with the same rules: a linesman capture, a Claude Desktop MCP server
 log (mcp-server-NAME.log), VS Code's MCP output channel saved to a file, an
 mcpsnoop session log, JSON Lines of {"dir":"c2s"|"s2c","message":{...}}, or
-a transcript of "> " (client) and "< " (server) lines (see README.md,
-"Judging recorded conversations").
+a transcript of "> " (client) and "< " (server) lines (see
+docs/capture.md, "Judging recorded conversations").
 
 Exit status: 0 no finding at or above the --fail-on severity (error by
 default; warning or note to be stricter), 1 at least one (or the run

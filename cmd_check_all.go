@@ -35,7 +35,7 @@ type allFlags struct {
 // and --workspace are read by withConfig when a NAME is given; they are
 // listed here so that --help shows them).
 func (a *allFlags) register(fs *flag.FlagSet) {
-	fs.BoolVar(&a.all, "all", false, "with --config FILE: check every stdio server of the file (a host's config, or a plain list: see README), in one report and one exit status")
+	fs.BoolVar(&a.all, "all", false, "with --config FILE: check every stdio server of the file (a host's config, or a plain list: see docs/check.md), in one report and one exit status")
 	fs.StringVar(&a.config, "config", "", "the host config `FILE` (Claude Desktop, Claude Code .mcp.json, VS Code, Cursor, Windsurf, Zed, Gemini CLI, opencode, Codex) whose server NAME to check, or every server with --all")
 	fs.StringVar(&a.host, "host", "", "with --config: whose format the file is in (claude-desktop, claude-code, vscode, cursor, windsurf, zed, gemini-cli, opencode, codex), when its name does not say")
 	fs.StringVar(&a.workspace, "workspace", "", "with --config: the workspace folder for ${workspaceFolder} (default: the file's project)")

@@ -47,7 +47,7 @@ waited for (a server reading lines sees it only at EOF).
 When the input ends, linesman waits for the answers to every request sent
 (each at most --timeout), closes the server's stdin, runs the shutdown ladder
 and prints the report with every frame that crossed the wire, each whole
-(--json: one JSON document, schema in README.md; --max-text N cuts each
+(--json: one JSON document, schema in docs/report.md; --max-text N cuts each
 frame's text at N bytes and says so).
 
 Exit status: 0 no finding at or above the --fail-on severity (error by

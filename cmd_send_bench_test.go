@@ -30,7 +30,7 @@ import (
 // that binary's send runs interleaved too: base/minclient and send/base.
 // With LINESMAN_BENCH_STATIC=1, linesman and the minimal client are both
 // built with CGO_ENABLED=0 (static: no dynamic loader at each exec; see
-// README, "Install").
+// the README, "Install and first run").
 //
 // go test -run '^$' -bench OneShotSend -benchtime 20x .
 func BenchmarkOneShotSend(b *testing.B) {

@@ -1,7 +1,7 @@
 package main
 
-// A parser for the subset of YAML a GitHub Actions workflow like the
-// README's uses, for its tests: block mappings and sequences (a sequence
+// A parser for the subset of YAML a GitHub Actions workflow like the one
+// in docs/ci.md uses, for its tests: block mappings and sequences (a sequence
 // item may open a mapping on its own line), plain, single- and
 // double-quoted scalars, literal (|) and folded (>, >-) block scalars,
 // empty values (null), and comments. It refuses what a workflow linter

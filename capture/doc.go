@@ -6,7 +6,7 @@
 // a line is exactly one (the usual frame), else a JSON string when the bytes
 // are valid UTF-8, base64 otherwise; plus the terminator, the real length and
 // whether the line was truncated — so a capture gives back byte for byte what
-// was on the wire. The README describes the format.
+// was on the wire. docs/capture.md describes the format.
 //
 // A Recorder follows a live Log and writes each record as soon as its event
 // is read, never split across write calls, to a file opened O_APPEND, so a

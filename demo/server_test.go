@@ -448,12 +448,12 @@ func TestToolsTeachRegisteredFindings(t *testing.T) {
 	}
 }
 
-// TestReadmeToolsTable keeps the README's tools table in step with the
-// tools: each tool has a row that names the finding it teaches.
-func TestReadmeToolsTable(t *testing.T) {
-	b, err := os.ReadFile("../README.md")
+// TestDocsToolsTable keeps the tools table of docs/demo.md in step with
+// the tools: each tool has a row that names the finding it teaches.
+func TestDocsToolsTable(t *testing.T) {
+	b, err := os.ReadFile("../docs/demo.md")
 	if err != nil {
-		t.Skip("no README next to the package:", err)
+		t.Skip("no docs/demo.md beside the package:", err)
 	}
 	rows := map[string]string{}
 	for _, l := range strings.Split(string(b), "\n") {
@@ -467,9 +467,9 @@ func TestReadmeToolsTable(t *testing.T) {
 		row, ok := rows[tool.Name]
 		switch {
 		case !ok:
-			t.Errorf("README has no row for %s", tool.Name)
+			t.Errorf("docs/demo.md has no row for %s", tool.Name)
 		case tool.Teaches != "" && !strings.Contains(row, "`"+tool.Teaches+"`"):
-			t.Errorf("README row for %s does not name %s: %s", tool.Name, tool.Teaches, row)
+			t.Errorf("docs/demo.md's row for %s does not name %s: %s", tool.Name, tool.Teaches, row)
 		}
 	}
 }

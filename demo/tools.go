@@ -23,7 +23,7 @@ type Tool struct {
 	// lesson is that nothing is flagged). For print_debug and noisy_child it
 	// is produced only with --isolate=false.
 	Teaches string
-	// Summary is the one-line gist for tables (--help, README).
+	// Summary is the one-line gist for tables (--help, docs/demo.md).
 	Summary string
 
 	schema map[string]any

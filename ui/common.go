@@ -77,7 +77,7 @@ func block(lines []string, w, h int) string {
 	return sb.String()
 }
 
-// humanBytes renders a byte count in binary units, as the README and the
+// humanBytes renders a byte count in binary units, as the docs and the
 // flags do (one unit style everywhere): 512 B, 5.1 KiB, 16 MiB, 1.2 GiB —
 // one decimal under 10, at most 7 cells.
 func humanBytes(n int64) string {

@@ -10,7 +10,8 @@ import (
 	"linesman/wire"
 )
 
-// FilterSyntax documents the frame filter (shown in the full help and the README).
+// FilterSyntax documents the frame filter (shown in the full help and
+// docs/inspector.md).
 const FilterSyntax = `Filter syntax: space-separated terms, all must match; prefix a term with ! to negate it.
   method:PREFIX   method starts with PREFIX (a response matches its request's method)
   id:ID           the id, as JSON spells it: 3 or "abc"

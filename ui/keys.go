@@ -12,15 +12,15 @@ import (
 // A Binding is one key's whole story, after lazygit's: its keys and help
 // text, where it applies, why it does nothing right now (if it does not),
 // and what it does. The table of bindings ([DefaultKeyMap]) drives dispatch
-// ([Model.key]), the help line and the ? screen, and the README's key table
-// ([MarkdownTable]). Whether a key is offered in the help and whether it
+// ([Model.key]), the help line and the ? screen, and the key table of
+// docs/inspector.md ([MarkdownTable]). Whether a key is offered in the help and whether it
 // acts are decided by the same function, so the help never offers a key
 // that would be refused, and a refused key says why.
 type Binding struct {
 	key.Binding // keys and help text; enabled from disabled before each render
 
 	// group is the title the binding is listed under in the ? screen and
-	// the README ("" = not listed: a key that repeats a listed one in a
+	// docs/inspector.md ("" = not listed: a key that repeats a listed one in a
 	// place of its own, such as ctrl+c in a prompt).
 	group string
 	// scope is where the binding applies (see [Model.keyScope]).
@@ -31,7 +31,7 @@ type Binding struct {
 	// desc, when set, gives the help text for the current state.
 	desc func(m *Model) string
 	// bar, when set, is the shorter text the key bar shows (the ? screen
-	// and the README give the whole description).
+	// and docs/inspector.md give the whole description).
 	bar string
 	// run acts on the key.
 	run func(m *Model, msg tea.KeyPressMsg) tea.Cmd
@@ -176,7 +176,7 @@ const (
 
 // DefaultKeyMap returns the key bindings. Vim keys and arrows both move.
 // The order in which the bindings are added is the order of the ? screen
-// and the README.
+// and of docs/inspector.md.
 func DefaultKeyMap() *KeyMap {
 	k := &KeyMap{}
 	k.addMain()
@@ -457,7 +457,7 @@ func (m *Model) syncKeys() {
 	}
 }
 
-// keyGroup is a titled set of bindings, for the full help and the README.
+// keyGroup is a titled set of bindings, for the full help and the docs.
 type keyGroup struct {
 	Title    string
 	Bindings []*Binding
@@ -484,7 +484,8 @@ func (k *KeyMap) groups() []keyGroup {
 }
 
 // MarkdownTable renders every listed binding as a Markdown table (the
-// README's key table is generated from it, and a test keeps the two equal).
+// key table of docs/inspector.md is generated from it, and a test keeps the
+// two equal).
 func MarkdownTable() string {
 	k := DefaultKeyMap()
 	var sb strings.Builder

@@ -411,7 +411,7 @@ func TestCtrlCQuitsFromEveryPrompt(t *testing.T) {
 
 // TestPickerKeyOnTheBarAtEveryWidth: t, the way to call a tool, is on the
 // key bar from 80 to 250 columns whichever pane has the focus (it used to
-// be cut off at every width, so only the README told of it).
+// be cut off at every width, so only the docs told of it).
 func TestPickerKeyOnTheBarAtEveryWidth(t *testing.T) {
 	f := misbehaving(t, true)
 	m := f.model(80, 24, newFakeServer(f))

@@ -87,7 +87,7 @@ func TestLongMessagesWrap(t *testing.T) {
 // where a word was broken).
 func squash(s string) string { return strings.ReplaceAll(s, " ", "") }
 
-// TestHumanBytes: one unit style, binary, as the README and the flags
+// TestHumanBytes: one unit style, binary, as the docs and the flags
 // spell it; never wider than the frame list's size column.
 func TestHumanBytes(t *testing.T) {
 	for n, want := range map[int64]string{0: "0 B", 999: "999 B", 1000: "1.0 KiB", 5204: "5.1 KiB", 16 << 20: "16 MiB",

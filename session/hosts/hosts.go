@@ -26,7 +26,7 @@ import (
 type Host string
 
 // The hosts whose formats were checked against their documentation (see
-// README.md, "Watching a real host").
+// docs/hosts.md, "Host configs").
 const (
 	ClaudeDesktop Host = "claude-desktop"
 	ClaudeCode    Host = "claude-code"

@@ -11,7 +11,7 @@ import (
 )
 
 // The fixtures under testdata/ are one config per host, in the shapes the
-// hosts' documentation shows (see README.md): comments and trailing commas
+// hosts' documentation shows (see docs/hosts.md): comments and trailing commas
 // where the format allows them, variables, remote entries.
 var fixtures = []struct {
 	path string

@@ -24,7 +24,7 @@ import (
 // A Report is what the headless modes print: one session summed up, built
 // from the event Log, the Tracker's requests and what the handshake learned.
 // Its JSON form is a stable schema that scripts and CI read: fields may be
-// added, never renamed (see README.md, "JSON report").
+// added, never renamed (see docs/report.md, "The JSON report").
 type Report struct {
 	Linesman        string          `json:"linesman"`
 	Mode            string          `json:"mode,omitempty"`

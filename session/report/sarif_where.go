@@ -13,13 +13,14 @@ import (
 
 // ProjectURL is the web address of linesman's repository, set when it is
 // built (go install -ldflags "-X linesman/session/report.ProjectURL=URL";
-// the README's CI recipe sets it from the URL it clones): the module path
+// the CI recipe of docs/ci.md sets it from the URL it clones): the module path
 // is plain "linesman", so no address can be derived from it, and an
 // invented one would send every reader of a SARIF log to a dead link.
 var ProjectURL = ""
 
 // InformationURI is tool.driver.informationUri in SARIF logs: the project's
-// README, which documents every mode, flag and report ("" when ProjectURL
+// README, which introduces every mode and links the pages that document
+// each flag and report ("" when ProjectURL
 // was not set at build time: the property is then left out).
 func InformationURI() string {
 	if web := projectWebURL(); web != "" {
@@ -29,7 +30,8 @@ func InformationURI() string {
 }
 
 // RuleHelpURI is a rule's helpUri in SARIF logs: the README's section on
-// the judge and its rule families ("" without ProjectURL). linesman
+// the judge, which links its page of rule families ("" without ProjectURL;
+// the README is the one page every host shows at a fixed address). linesman
 // explain CODE prints the entry itself, which the rule's help holds.
 func RuleHelpURI(code string) string {
 	if web := projectWebURL(); web != "" {

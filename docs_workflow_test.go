@@ -11,11 +11,11 @@ import (
 	"testing"
 )
 
-// readmeWorkflow is the README's GitHub Actions recipe: the yaml block
+// ciWorkflow is the GitHub Actions recipe of docs/ci.md: the yaml block
 // that uploads SARIF.
-func readmeWorkflow(t *testing.T) string {
+func ciWorkflow(t *testing.T) string {
 	t.Helper()
-	b, err := os.ReadFile("README.md")
+	b, err := os.ReadFile("docs/ci.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +25,7 @@ func readmeWorkflow(t *testing.T) string {
 			return block
 		}
 	}
-	t.Fatal("README.md has no yaml block that uploads SARIF")
+	t.Fatal("docs/ci.md has no yaml block that uploads SARIF")
 	return ""
 }
 
@@ -118,15 +118,15 @@ func with(step *yamlMap, name string) string {
 	return v
 }
 
-// TestReadmeWorkflowIsComplete: the recipe parses as YAML and is a
+// TestCIWorkflowIsComplete: the recipe parses as YAML and is a
 // workflow GitHub accepts, and it is complete and current: it sets up Go,
 // installs and runs linesman, uploads SARIF with upload-sarif v4 (with
 // security-events: write), publishes the JUnit report (checks: write) and
 // keeps the captures as an artifact, the uploads run even when the check
 // fails.
-func TestReadmeWorkflowIsComplete(t *testing.T) {
+func TestCIWorkflowIsComplete(t *testing.T) {
 	t.Parallel()
-	wf, err := parseYAML(readmeWorkflow(t))
+	wf, err := parseYAML(ciWorkflow(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func TestReadmeWorkflowIsComplete(t *testing.T) {
 // with both uses and run, an unpinned action.
 func TestWorkflowLintRefuses(t *testing.T) {
 	t.Parallel()
-	good := readmeWorkflow(t)
+	good := ciWorkflow(t)
 	for name, bad := range map[string]string{
 		"tab":            strings.Replace(good, "    runs-on:", "\truns-on:", 1),
 		"no on":          strings.Replace(good, "on:\n  push:\n  pull_request:\n", "", 1),
@@ -201,13 +201,13 @@ func TestWorkflowLintRefuses(t *testing.T) {
 	}
 }
 
-// TestReadmeWorkflowStepsRun runs the recipe's shell steps as written
+// TestCIWorkflowStepsRun runs the recipe's shell steps as written
 // (each with bash -e, as GitHub runs them), but the install (the test's
 // own linesman is on PATH), in a project whose .mcp.json holds the demo
 // server: they pass and leave the files the later steps upload.
-func TestReadmeWorkflowStepsRun(t *testing.T) {
+func TestCIWorkflowStepsRun(t *testing.T) {
 	t.Parallel()
-	wf, err := parseYAML(readmeWorkflow(t))
+	wf, err := parseYAML(ciWorkflow(t))
 	if err != nil {
 		t.Fatal(err)
 	}
