@@ -148,7 +148,49 @@ func TestDemoDefaultInspectsTheDemoServer(t *testing.T) {
 	}
 }
 
-// TestDemoTourUnsafe walks the README's guided tour in the unisolated demo
+// TestReadmeTour walks the README's five-minute tour with the keys it
+// names: t, a few letters and enter open echo's form, ctrl+s calls it; t,
+// pretty and ctrl+s call pretty_reply, an 18-line result flagged
+// multi-line-frame and counted in the status bar; n opens its Findings tab,
+// [ its Raw tab; q quits with status 0.
+func TestReadmeTour(t *testing.T) {
+	t.Parallel()
+	term := startTerminal(t, 120, 40)
+	term.waitFor("modern 2026-07-28", "linesman-demo 0.1.0", "result tools/list")
+
+	term.send("t")
+	term.waitFor("Pick tools")
+	term.send("ech")
+	term.waitFor("filter ▸ ech", "tool     echo")
+	term.send("\r")
+	term.waitFor("tools/call echo Echo")
+	term.send("hello from the tour")
+	term.waitFor("hello from the tour")
+	term.send("\x13") // ctrl+s
+	term.waitFor("tools/call echo", "result tools/call", "text   hello from the tour")
+
+	term.send("t")
+	term.waitFor("Pick tools")
+	term.send("pretty")
+	term.waitFor("tool     pretty_reply")
+	term.send("\x13")
+	s := term.waitFor("result tools/call [18 lines]", "✖multi-line-frame")
+	if !strings.Contains(s, "✖ 1") {
+		t.Errorf("the status bar does not count the multi-line frame as an error:\n%s", s)
+	}
+	info, _ := wire.Lookup("multi-line-frame")
+	term.send("n")
+	term.waitFor("[Findings(1)]", info.Title)
+	term.send("[")
+	term.waitFor("[Raw]", `L2   "jsonrpc": "2.0",⏎`)
+
+	term.send("q")
+	if err := term.wait(); err != nil {
+		t.Fatalf("linesman exited with %v", err)
+	}
+}
+
+// TestDemoTourUnsafe walks docs/demo.md's guided tour in the unisolated demo
 // with the keys it names: the composer's first template lists the tools;
 // ctrl+t steps to the print_debug template; its stray line is a frame of its
 // own flagged non-json-line and counted in the status bar; n selects it with
