@@ -10,7 +10,7 @@ import (
 const mockHeader = `linesman mock — a recording played back as a stdio MCP server
 
 Usage:
-  linesman mock [--timing recorded|fast] CAPTURE
+  linesman mock [--timing recorded|fast] [--fault SPEC]... CAPTURE
 
 Runs over stdio as the server CAPTURE recorded (a linesman capture, a tap's
 recording, or any conversation 'check --from' reads). Each request gets the
@@ -24,16 +24,21 @@ server did: its exit code, its signal, or holding on past the end of its
 stdin until a signal. A request with no match gets a JSON-RPC error (-32601
 for a method never recorded, -32602 for other params) and a stderr line
 naming the closest recorded request. --timing fast drops the recorded delays.
+--fault injects the faults tap --fault does into what the mock answers,
+each said on stderr as it is injected.
 
 Examples:
   linesman check -- linesman mock run.jsonl
   linesman mock --timing fast ~/Library/Logs/Claude/mcp-server-weather.log
+  linesman check -- linesman mock --fault drop@tools/list run.jsonl
 `
 
 // runMock is "linesman mock": flags -> options -> mock.Serve.
 func runMock(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("mock", mockHeader, stdout, stderr)
 	timing := fs.String("timing", "recorded", "recorded: keep the recorded delays; fast: answer at once")
+	var faults faultFlag
+	registerFaults(fs, &faults)
 	if status, ok := parseFlags(fs, args); !ok {
 		return status
 	}
@@ -45,7 +50,7 @@ func runMock(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "linesman mock: %v\nRun 'linesman mock --help' for the flags and an example.\n", err)
 		return exitUsage
 	}
-	end, err := mock.Serve(fs.Arg(0), mock.Options{Timing: t, Stdin: stdin, Stdout: stdout, Stderr: stderr})
+	end, err := mock.Serve(fs.Arg(0), mock.Options{Timing: t, Stdin: stdin, Stdout: stdout, Stderr: stderr, Faults: faults})
 	if err != nil {
 		fmt.Fprintf(stderr, "linesman mock: %v\n", err)
 		return exitFindings

@@ -23,10 +23,12 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"linesman/capture"
 	"linesman/session/eventlog"
+	"linesman/session/fault"
 	"linesman/wire"
 )
 
@@ -53,8 +55,12 @@ func ParseTiming(s string) (Timing, error) {
 type Options struct {
 	Timing Timing
 	Stdin  io.Reader
-	Stdout io.Writer
+	Stdout io.Writer // closed by a close-stdout fault when it is an [io.Closer]
 	Stderr io.Writer
+	// Faults are injected into what the mock answers, as tap --fault
+	// injects them into a server's answers (see [fault.Spec]); each one
+	// is said on Stderr as it is injected.
+	Faults []fault.Spec
 }
 
 // Exit is how the mock ends: a code, or a signal (Signal names it; the
@@ -87,11 +93,17 @@ type server struct {
 	// pending counts the plays under way on their own goroutines, so the
 	// end of stdin lets them finish first.
 	pending sync.WaitGroup
+	// killed: an injected kill ended the mock; a killed server writes
+	// nothing more, also while Play's caller is raising the signal.
+	killed atomic.Bool
 }
 
 // Play plays s on the options' stdio and returns how it ended.
 func Play(s *Script, era eventlog.Era, opts Options) Exit {
 	srv := &server{s: s, era: era, opts: opts, start: time.Now(), exit: make(chan Exit, 1)}
+	if len(opts.Faults) > 0 {
+		srv.injectFaults()
+	}
 	srv.play(s.Prelude, live{}, srv.start)
 	go srv.read()
 	return <-srv.exit
@@ -146,6 +158,9 @@ func (srv *server) do(items []item, lv live, base time.Time) {
 func (srv *server) write(w io.Writer, b []byte) {
 	srv.outMu.Lock()
 	defer srv.outMu.Unlock()
+	if srv.killed.Load() {
+		return
+	}
 	w.Write(b)
 }
 
