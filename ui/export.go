@@ -20,7 +20,7 @@ import (
 )
 
 // Export from the UI (X): a two-step prompt on the bottom line — which
-// format (r, f, t), then which file (a fresh name in the export directory,
+// format (r, f, t, l, o), then which file (a fresh name in the export directory,
 // [exportDir], is offered, and the prompt says the path can be edited) — and
 // the file is written by capture.Export in a command, so
 // that a large log never stalls the event loop. It is the same export as
@@ -31,7 +31,7 @@ type exportStep int
 
 const (
 	exportOff    exportStep = iota
-	exportFormat            // waiting for r, f or t
+	exportFormat            // waiting for a format's key (exportFormats)
 	exportName              // editing the file name
 )
 
@@ -48,6 +48,8 @@ var exportFormats = []struct{ key, format, ext, what string }{
 	{"r", "replay", ".sh", "replay script"},
 	{"f", "findings", ".json", "findings JSON"},
 	{"t", "transcript", ".txt", "transcript text"},
+	{"l", "latency", ".jsonl", "latency JSON Lines"},
+	{"o", "otlp", ".json", "OTLP JSON"},
 }
 
 // defaultExportName is the file name offered for format at time t: in dir,
@@ -93,7 +95,7 @@ func (m *Model) startExport() tea.Cmd {
 	return nil
 }
 
-// exportChooseKey picks the format whose key was pressed (r, f or t).
+// exportChooseKey picks the format whose key was pressed (exportFormats).
 func (m *Model) exportChooseKey(msg tea.KeyPressMsg) tea.Cmd {
 	for _, f := range exportFormats {
 		if msg.String() == f.key {
@@ -239,6 +241,10 @@ func writeExport(path, format string, log *eventlog.Log, tr *eventlog.Tracker, h
 		text = fmt.Sprintf("wrote %d client frames as a replay script (%s) to %s", clientFrames, size, path)
 	case "findings":
 		text = fmt.Sprintf("wrote the findings report (%s) to %s", size, path)
+	case "latency":
+		text = fmt.Sprintf("wrote the latency per method, tool and call (%s) to %s", size, path)
+	case "otlp":
+		text = fmt.Sprintf("wrote the calls as OTLP JSON spans (%s) to %s", size, path)
 	default:
 		text = fmt.Sprintf("wrote %d events as a transcript (%s) to %s", events, size, path)
 	}

@@ -279,3 +279,50 @@ func TestExportDefaultsToAStatedDirectory(t *testing.T) {
 		t.Errorf("the result does not show the whole file name %q:\n%s", offered, screen)
 	}
 }
+
+// TestExportLatencyAndOTLP: the prompt offers the latency (l) and OTLP (o)
+// exports of `linesman export --format`, and writes the projection's calls
+// in each: JSON Lines of a per-method row and the calls, and one OTLP
+// ExportTraceServiceRequest with a span per call.
+func TestExportLatencyAndOTLP(t *testing.T) {
+	f := misbehaving(t, false)
+	m := f.model(160, 30, nil)
+	dir := t.TempDir()
+	press(m, "X")
+	if got := ansi.Strip(m.bottomLine()); !strings.Contains(got, "l latency JSON Lines") || !strings.Contains(got, "o OTLP JSON") {
+		t.Fatalf("the format prompt does not offer latency and OTLP: %q", got)
+	}
+	press(m, "esc")
+
+	path := filepath.Join(dir, "latency.jsonl")
+	if line := exportTo(t, m, "l", path); m.messageBad || !strings.Contains(line, "wrote the latency") {
+		t.Fatalf("bottom line: %q", line)
+	}
+	b, _ := os.ReadFile(path)
+	kinds := map[string]int{}
+	for _, l := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
+		var row struct{ Kind, Method string }
+		if err := json.Unmarshal(l, &row); err != nil {
+			t.Fatalf("latency line %q: %v", l, err)
+		}
+		kinds[row.Kind]++
+	}
+	if kinds["method"] == 0 || kinds["call"] == 0 {
+		t.Fatalf("latency export %v:\n%s", kinds, b)
+	}
+
+	path = filepath.Join(dir, "otlp.json")
+	if line := exportTo(t, m, "o", path); m.messageBad || !strings.Contains(line, "OTLP JSON spans") {
+		t.Fatalf("bottom line: %q", line)
+	}
+	b, _ = os.ReadFile(path)
+	var req struct {
+		ResourceSpans []struct {
+			ScopeSpans []struct{ Spans []struct{ Name string } }
+		}
+	}
+	if err := json.Unmarshal(b, &req); err != nil || len(req.ResourceSpans) != 1 ||
+		len(req.ResourceSpans[0].ScopeSpans) == 0 || len(req.ResourceSpans[0].ScopeSpans[0].Spans) != kinds["call"] {
+		t.Fatalf("OTLP export (%v; want a span per call, %d):\n%s", err, kinds["call"], b)
+	}
+}

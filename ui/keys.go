@@ -317,7 +317,7 @@ func (k *KeyMap) addTyping() {
 	k.ApplyFilter = add("Filter prompt", scopeFilter, keys("enter"), "enter", "apply filter", act((*Model).applyFilter))
 	k.CancelFilter = add("Filter prompt", scopeFilter, keys("esc"), "esc", "clear filter", act((*Model).cancelFilter))
 
-	k.ExportFormat = add("Export prompt", scopeExportFormat, keys("r", "f", "t"), "r/f/t", "replay, findings, transcript", (*Model).exportChooseKey)
+	k.ExportFormat = add("Export prompt", scopeExportFormat, keys("r", "f", "t", "l", "o"), "r/f/t/l/o", "replay, findings, transcript, latency, OTLP", (*Model).exportChooseKey)
 	k.WriteExport = add("Export prompt", scopeExportName, keys("enter"), "enter", "write file", actCmd((*Model).writeExportFile))
 	k.CancelExport = add("Export prompt", scopeExport, keys("esc"), "esc", "cancel", act((*Model).cancelExport))
 	k.addPicker()
