@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"linesman/session"
-	"linesman/session/eventlog"
 	"linesman/session/fault"
 )
 
@@ -34,10 +33,4 @@ func registerFaults(fs *flag.FlagSet, f *faultFlag) {
 }
 
 // faultTarget is what a tap's injector logs to and acts on: its session.
-func faultTarget(s *session.Session) fault.Target {
-	return fault.Target{
-		Record:      func(ev eventlog.Event) { eventlog.Record(s.Log(), s.Tracker(), ev) },
-		Signal:      s.InjectSignal,
-		CloseStdout: s.CloseStdout,
-	}
-}
+func faultTarget(s *session.Session) fault.Target { return s.FaultTarget() }

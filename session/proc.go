@@ -285,6 +285,7 @@ func (p *proc) send(raw []byte) (end int64, err error) {
 		return 0, p.exitedError()
 	}
 	frames := wire.FramesOf(raw, wire.Options{MaxFrame: p.s.cfg.MaxFrame})
+	p.s.injectHost(raw) // before the server can answer it
 	end, err = p.w.enqueue(raw, func() {
 		for _, f := range frames {
 			p.s.logFrame(wire.ClientToServer, f)

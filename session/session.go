@@ -6,9 +6,11 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"linesman/session/eventlog"
+	"linesman/session/fault"
 	"linesman/wire"
 )
 
@@ -132,6 +134,9 @@ type Session struct {
 	mu       sync.Mutex
 	proc     *proc
 	restarts int
+
+	// injector is the fault armed by InjectFault, nil when none is.
+	injector atomic.Pointer[fault.Injector]
 
 	// Once-per-session findings, kept across restarts.
 	flagMu     sync.Mutex

@@ -7,6 +7,7 @@ import (
 	"os"
 	"sync/atomic"
 
+	"linesman/session/fault"
 	"linesman/wire"
 )
 
@@ -29,7 +30,7 @@ func (p *proc) readStdout() {
 		p.judgeStream(wire.ServerToClient, p.logStdoutFrame)
 		return
 	}
-	fr := wire.NewFramer(countingReader{p.pipes.stdoutR, &p.stdoutRead, &p.stdoutWaiting}, wire.Options{MaxFrame: p.s.cfg.MaxFrame})
+	fr := wire.NewFramer(countingReader{p.pipes.stdoutR, &p.stdoutRead, &p.stdoutWaiting, &p.s.injector}, wire.Options{MaxFrame: p.s.cfg.MaxFrame})
 	for {
 		f, err := fr.Next()
 		if f != nil {
@@ -97,11 +98,14 @@ func (p *proc) forwardStdout() {
 }
 
 // countingReader counts the bytes read from the pipe, framed or not yet,
-// and says when its reader is waiting for more.
+// and says when its reader is waiting for more. Each read is passed on to
+// the fault armed by [Session.InjectFault], if any, before the framer
+// sees it, so a fault's event is logged ahead of the frame it concerns.
 type countingReader struct {
-	r       io.Reader
-	n       *atomic.Int64
-	waiting *atomic.Bool
+	r        io.Reader
+	n        *atomic.Int64
+	waiting  *atomic.Bool
+	injector *atomic.Pointer[fault.Injector]
 }
 
 func (c countingReader) Read(b []byte) (int, error) {
@@ -109,6 +113,11 @@ func (c countingReader) Read(b []byte) (int, error) {
 	n, err := c.r.Read(b)
 	c.waiting.Store(false)
 	c.n.Add(int64(n))
+	if n > 0 {
+		if inj := c.injector.Load(); inj != nil {
+			inj.Write(b[:n])
+		}
+	}
 	return n, err
 }
 
