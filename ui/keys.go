@@ -74,10 +74,11 @@ const (
 	scopeDetail                         // the Detail pane has the focus
 	scopeDetailSearch                   // the Detail pane has the focus and a search
 	scopeSearch                         // the Detail pane's search prompt is open
+	scopeFaultKind                      // the fault prompt (!) asks for a kind
 
 	scopePanes  = scopeFrames | scopeDetail | scopeDetailSearch | scopeInFlight | scopeProcess | scopeStderr
 	scopeExport = scopeExportFormat | scopeExportName
-	scopeTyping = scopeComposer | scopeFilter | scopeSearch | scopeExport | scopePicker | scopeForm
+	scopeTyping = scopeComposer | scopeFilter | scopeSearch | scopeExport | scopePicker | scopeForm | scopeFaultKind
 )
 
 // keyScope is where a key pressed now lands: a prompt or the composer takes
@@ -92,6 +93,8 @@ func (m *Model) keyScope() scope {
 		return scopeExportFormat
 	case m.exp.step == exportName:
 		return scopeExportName
+	case m.faultAsk:
+		return scopeFaultKind
 	case m.form != nil:
 		return scopeForm
 	case m.picker.open:
@@ -156,6 +159,8 @@ type KeyMap struct {
 	ApplyFilter, CancelFilter *Binding
 	// Export prompt.
 	ExportFormat, WriteExport, CancelExport *Binding
+	// Fault prompt (fault.go).
+	Fault, FaultKind, CancelFault *Binding
 	// The picker, the form, the composer's history (picker_keys.go).
 	pickerKeys
 
@@ -184,6 +189,7 @@ func DefaultKeyMap() *KeyMap {
 	k.addReading()
 	k.addTyping()
 	k.addSeeing()
+	k.addFault()
 	return k
 }
 
@@ -324,7 +330,7 @@ func (k *KeyMap) addTyping() {
 
 	// ctrl+c quits from a prompt or the composer too (listed under Quit).
 	add("", scopeTyping, keys("ctrl+c"), "ctrl+c", "quit", actCmd(func(m *Model) tea.Cmd {
-		m.exp = exportPrompt{}
+		m.exp, m.faultAsk = exportPrompt{}, false
 		return m.quit()
 	}))
 	// The ? screen: the keys that opened it (and esc, q) close it; the

@@ -103,6 +103,7 @@ type Model struct {
 	searching  bool            // the Detail pane's search prompt is open
 	searchIn   textinput.Model // what to search for in the frame
 	exp        exportPrompt    // the export prompt (X), when open
+	faultAsk   bool            // the fault prompt (!) is open
 
 	flist     findingsView // the findings list (F), when open
 	findAt    uint64       // the place n/N or the list reached last

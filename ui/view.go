@@ -236,6 +236,9 @@ func (m *Model) bottomLine() string {
 	if m.exp.step != exportOff {
 		return m.exportLine()
 	}
+	if m.faultAsk {
+		return m.faultLine()
+	}
 	if m.filtering {
 		if m.message != "" && m.messageBad {
 			// A refused filter: say why here, where the user looks; the
