@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"os"
 	"os/exec"
 	"testing"
@@ -11,8 +12,13 @@ import (
 // startTapWith starts the tap between us and the tap-echo server with
 // extra tap flags.
 func startTapWith(b *testing.B, flags ...string) *benchServer {
+	return startTapOf(b, linesmanBinary(b), flags...)
+}
+
+// startTapOf is startTapWith with the linesman binary bin.
+func startTapOf(b *testing.B, bin string, flags ...string) *benchServer {
 	b.Helper()
-	argv := append([]string{linesmanBinary(b), "tap", "--dir", benchTapDir(b), "--max-capture", "0", "--name", "fault-bench"}, flags...)
+	argv := append([]string{bin, "tap", "--dir", benchTapDir(b), "--max-capture", "0", "--name", "fault-bench"}, flags...)
 	argv = append(append(argv, "--"), testBinary, "-test.run=^$")
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = append(os.Environ(), "LINESMAN_FAKE_SERVER=tap-echo")
@@ -51,4 +57,64 @@ func BenchmarkTapFaultPath(b *testing.B) {
 	b.ReportMetric(float64(mp.Microseconds()), "no-fault-median-µs")
 	b.ReportMetric(float64(mf.Microseconds()), "injector-median-µs")
 	b.ReportMetric(float64(mf)/float64(mp), "injector/no-fault")
+}
+
+// BenchmarkTapNoFaultBaseline: the tap with no --fault against the tap
+// built without the fault code, LINESMAN_BENCH_BASELINE (skipped without
+// it), both between us and the tap-echo server, alternated in one run:
+// single round trips (medians) and bursts of 100 pipelined pings (the
+// median time of a burst). Build the baseline from main's last commit
+// before `tap --fault` landed:
+//
+//	git worktree add --detach /tmp/base 70ab876^ && (cd /tmp/base && go build -o /tmp/base/linesman .)
+//	LINESMAN_BENCH_BASELINE=/tmp/base/linesman go test -run '^$' -bench TapNoFaultBaseline -benchtime 2000x .
+func BenchmarkTapNoFaultBaseline(b *testing.B) {
+	base := os.Getenv("LINESMAN_BENCH_BASELINE")
+	if base == "" {
+		b.Skip("LINESMAN_BENCH_BASELINE names no baseline binary")
+	}
+	now := startTapWith(b)
+	defer now.stop()
+	old := startTapOf(b, base)
+	defer old.stop()
+	req := []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n")
+	burst := bytes.Repeat(req, 100)
+	for range 50 {
+		now.roundTrip(b, req)
+		old.roundTrip(b, req)
+	}
+	var rtNow, rtOld, buNow, buOld []time.Duration
+	b.ResetTimer()
+	for i := range b.N {
+		if i%2 == 0 { // which goes first alternates too
+			rtNow = append(rtNow, now.roundTrip(b, req))
+			rtOld = append(rtOld, old.roundTrip(b, req))
+		} else {
+			rtOld = append(rtOld, old.roundTrip(b, req))
+			rtNow = append(rtNow, now.roundTrip(b, req))
+		}
+		if i%20 == 0 {
+			buNow = append(buNow, burstTrip(b, now, burst, 100))
+			buOld = append(buOld, burstTrip(b, old, burst, 100))
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(median(rtNow).Nanoseconds())/1e3, "now-rt-µs")
+	b.ReportMetric(float64(median(rtOld).Nanoseconds())/1e3, "base-rt-µs")
+	b.ReportMetric(float64(median(rtNow))/float64(median(rtOld)), "rt-now/base")
+	b.ReportMetric(float64(median(buNow))/float64(median(buOld)), "burst-now/base")
+}
+
+// burstTrip writes n requests at once and waits for the n answers.
+func burstTrip(b *testing.B, s *benchServer, reqs []byte, n int) time.Duration {
+	t0 := time.Now()
+	if _, err := s.in.Write(reqs); err != nil {
+		b.Fatal(err)
+	}
+	for range n {
+		if _, err := s.out.ReadSlice('\n'); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return time.Since(t0)
 }
