@@ -109,30 +109,6 @@ var claudeEarlyClose = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^\d{4}-\d\d-\d\dT[0-9:.]+Z \[.*?\] \[.*?\] (Server transport closed unexpectedly)`)
 })
 
-// oneServer keeps, of a Claude Desktop log that holds several servers'
-// lines (its mcp.log), the first server's, behind a note that says so:
-// judged together, two conversations would reuse each other's ids.
-func oneServer(evs []foreignLine) []foreignLine {
-	var names []string
-	for _, e := range evs {
-		if e.server != "" && !slices.Contains(names, e.server) {
-			names = append(names, e.server)
-		}
-	}
-	if len(names) < 2 {
-		return evs
-	}
-	keep := names[0]
-	out := []foreignLine{{note: fmt.Sprintf("this log holds the lines of %d servers (%s); only %s's are judged here: to judge another, save its lines alone (those with [NAME]) and open that file",
-		len(names), strings.Join(names, ", "), keep)}}
-	for _, e := range evs {
-		if e.server == "" || e.server == keep {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
 // claudeTime matches the time that starts the host's own lines.
 var claudeTime = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d{4}-\d\d-\d\dT[0-9:.]+Z) \[`) })
 
@@ -160,8 +136,6 @@ type foreignLine struct {
 	// server is the server a Claude Desktop line names ("" when none):
 	// its mcp.log holds every server's lines, one conversation each.
 	server string
-	// note is a note of linesman's about the file (the line is nothing else).
-	note string
 	// closed is, for a host line that says the server's process went away
 	// unasked, what it said: a process event, beside the line kept as
 	// stderr.
@@ -356,54 +330,165 @@ func openForeign(path string, opts OpenOptions) (*Capture, error) {
 	return readForeign(f, path, opts)
 }
 
-// readForeign reads a foreign log from src (path names it in errors).
-func readForeign(src io.Reader, path string, opts OpenOptions) (*Capture, error) {
+// readForeign reads a foreign log from src (path names it in errors) in
+// two passes, each streaming: the first tells the format, the log's start
+// (the first time a line carries) and, for a Claude Desktop log, the
+// servers it holds; the second fills the log, a batch of lines at a time.
+// What is held at once is the log's retention budget and a constant, never
+// the file: a line longer than any message kept (maxForeignLine) is skipped
+// as it streams by, and said (Capture.Skipped).
+func readForeign(src io.ReadSeeker, path string, opts OpenOptions) (*Capture, error) {
+	sv, err := surveyForeign(src, path)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := src.Seek(0, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("capture: reading %s again: %w", path, err)
+	}
+	fill := newForeignFill(sv, path, opts)
+	err = scanForeign(src, path, sv.format, fill.add, fill.overlong)
+	if err != nil {
+		return nil, err
+	}
+	return fill.finish(), nil
+}
+
+// foreignSurvey is what the first pass over a foreign log tells.
+type foreignSurvey struct {
+	format string
+	start  time.Time // the first time a line carries; zero when none does
+	// servers are the servers a Claude Desktop log names, in order, the
+	// first maxForeignServers of them; moreServers: it names others too.
+	servers     []string
+	moreServers bool
+}
+
+// maxForeignServers bounds the servers a foreign log's note names.
+const maxForeignServers = 32
+
+// errSurveyed stops the first pass once it knows all it needs.
+var errSurveyed = errors.New("surveyed")
+
+// surveyForeign is the first pass over a foreign log (see readForeign).
+// A line the format does not allow ends it with the error, as it ends the
+// second pass.
+func surveyForeign(src io.Reader, path string) (foreignSurvey, error) {
+	var sv foreignSurvey
+	err := scanForeign(src, path, "", func(fl foreignLine, format string) error {
+		sv.format = format
+		if fl.server != "" && !slices.Contains(sv.servers, fl.server) {
+			if len(sv.servers) < maxForeignServers {
+				sv.servers = append(sv.servers, fl.server)
+			} else {
+				sv.moreServers = true
+			}
+		}
+		if sv.start.IsZero() && (fl.server == "" || fl.server == sv.servers[0]) { // a line that is judged
+			sv.start = fl.ts
+		}
+		if format != ForeignClaudeDesktop && !sv.start.IsZero() {
+			return errSurveyed // only a Claude Desktop log names servers
+		}
+		return nil
+	}, nil)
+	if err != nil && !errors.Is(err, errSurveyed) {
+		return sv, err
+	}
+	if sv.format == "" {
+		return sv, fmt.Errorf("capture: %s: %w (it is empty)", path, ErrUnknownFormat)
+	}
+	return sv, nil
+}
+
+// maxForeignLine bounds a line of a foreign log that is read: a message
+// of the session's largest kept size spelled as JSON escapes (6 bytes for
+// one), with room for the rest of the line, as a capture's record.
+const maxForeignLine = 6*wire.DefaultMaxFrame + 1<<20
+
+// scanForeign reads a foreign log line by line and hands each line that is
+// a message or a stderr line, interpreted, to each (format "" tells it from
+// the first line). A line longer than maxForeignLine goes by unheld, told
+// to overlong (when not nil) with its number and length.
+func scanForeign(src io.Reader, path, format string, each func(foreignLine, string) error, overlong func(lineNo, n int)) error {
 	br := bufio.NewReaderSize(src, 256<<10)
-	var format string
-	var evs []foreignLine
+	var scratch []byte
 	for lineNo := 1; ; lineNo++ {
-		line, err := br.ReadBytes('\n')
-		line = bytes.TrimRight(line, "\r\n")
-		if len(bytes.TrimSpace(line)) > 0 && (format != "" || line[0] != '#') { // a transcript may open with comments
+		var n int
+		var err error
+		scratch, n, err = readForeignLine(br, scratch[:0])
+		line := bytes.TrimRight(scratch, "\r\n")
+		switch {
+		case n > maxForeignLine:
+			if overlong != nil {
+				overlong(lineNo, n)
+			}
+		case len(bytes.TrimSpace(line)) == 0 || format == "" && line[0] == '#': // a transcript may open with comments
+		default:
 			if format == "" {
 				if format = sniff(line); format == "" {
-					return nil, fmt.Errorf("capture: %s: %w", path, ErrUnknownFormat)
+					return fmt.Errorf("capture: %s: %w", path, ErrUnknownFormat)
 				}
 			}
-			fl, perr := parseForeign(format, line)
+			fl, perr := parseForeign(format, bytes.Clone(line)) // its parts are kept: not the scratch
 			if perr != nil {
-				return nil, fmt.Errorf("capture: %s:%d (%s): %w", path, lineNo, format, perr)
+				return fmt.Errorf("capture: %s:%d (%s): %w", path, lineNo, format, perr)
 			}
 			if fl.dir != 0 || fl.text != nil {
-				evs = append(evs, fl)
+				if err := each(fl, format); err != nil {
+					return err
+				}
 			}
 		}
 		if err == io.EOF {
-			break
+			return nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("capture: reading %s: %w", path, err)
+			return fmt.Errorf("capture: reading %s: %w", path, err)
 		}
 	}
-	if format == "" {
-		return nil, fmt.Errorf("capture: %s: %w (it is empty)", path, ErrUnknownFormat)
-	}
-	if format == ForeignClaudeDesktop {
-		evs = oneServer(evs)
-	}
-	return fillForeign(evs, format, path, opts), nil
 }
 
-// fillForeign appends the lines of a foreign log to a fresh Capture, as
-// Open appends a capture's records.
-func fillForeign(evs []foreignLine, format, path string, opts OpenOptions) *Capture {
-	start := time.Time{}
-	for _, e := range evs {
-		if !e.ts.IsZero() {
-			start = e.ts
-			break
+// readForeignLine reads the next line into buf and returns it with the
+// line's length: past maxForeignLine the rest of the line is read and
+// counted, not kept.
+func readForeignLine(br *bufio.Reader, buf []byte) ([]byte, int, error) {
+	n := 0
+	for {
+		chunk, err := br.ReadSlice('\n')
+		n += len(chunk)
+		if n <= maxForeignLine {
+			buf = append(buf, chunk...)
+		} else {
+			buf = buf[:0]
 		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		return buf, n, err
 	}
+}
+
+// foreignFill appends the lines of a foreign log to a fresh Capture, as
+// Open appends a capture's records, a batch at a time.
+type foreignFill struct {
+	rd     *reader
+	keep   string // of a log that holds several servers' lines, the one judged
+	last   time.Duration
+	start  time.Time
+	exited bool // the host said the server went away: one process event
+	queued int  // bytes of the lines queued
+}
+
+// foreignBatch bounds the events the fill queues before appending them,
+// in number and in bytes (a capture's reader appends what a read of
+// 256 KiB holds).
+const (
+	foreignBatch      = 4096
+	foreignBatchBytes = 256 << 10
+)
+
+func newForeignFill(sv foreignSurvey, path string, opts OpenOptions) *foreignFill {
+	start := sv.start
 	if start.IsZero() {
 		if st, err := os.Stat(path); err == nil {
 			start = st.ModTime()
@@ -411,49 +496,75 @@ func fillForeign(evs []foreignLine, format, path string, opts OpenOptions) *Capt
 			start = time.Unix(0, 0)
 		}
 	}
-	h := Header{Format: format, Command: []string{format + ": " + path}, Start: start}
-	rd := &reader{path: path, opts: opts, c: &Capture{
+	h := Header{Format: sv.format, Command: []string{sv.format + ": " + path}, Start: start}
+	fill := &foreignFill{start: start, rd: &reader{path: path, opts: opts, c: &Capture{
 		Log:     eventlog.NewLogAt(start, opts.Retention),
 		Tracker: eventlog.NewTracker(eventlog.TrackerOptions{NoProtocolRules: opts.NoProtocolRules, NoSchemaJudge: opts.NoSchemaJudge}),
 		Header:  h,
-	}}
-	var last time.Duration
-	exited := false // the host said the server went away: one process event
-	for _, e := range evs {
-		at := last + time.Millisecond // no time in the file: a millisecond apart, in order
-		if !e.ts.IsZero() {
-			at = max(e.ts.Sub(start), last)
+	}}}
+	if sv.format == ForeignClaudeDesktop && len(sv.servers) > 1 {
+		// Judged together, two conversations would reuse each other's ids.
+		fill.keep = sv.servers[0]
+		count, names := fmt.Sprint(len(sv.servers)), strings.Join(sv.servers, ", ")
+		if sv.moreServers {
+			count, names = "more than "+count, names+", …"
 		}
-		last = at
-		ev := eventlog.Event{At: max(at, 1)}
-		if e.note != "" {
-			ev.Type, ev.Note = eventlog.EventNote, e.note
-			rd.queue = append(rd.queue, ev)
-			continue
-		}
-		if e.dir != 0 {
-			l := wire.Line{Content: e.message, Term: wire.TermLF, Length: int64(len(e.message))}
-			ev.Type, ev.Dir, ev.Frame = eventlog.EventFrame, e.dir, &wire.Frame{Lines: []wire.Line{l}}
-		} else {
-			l := wire.Line{Content: e.text, Term: wire.TermLF, Length: int64(len(e.text))}
-			ev.Type, ev.Stderr = eventlog.EventStderr, &l
-		}
-		rd.c.Records++
-		rd.queue = append(rd.queue, ev)
-		if e.hostError != "" {
-			rd.queue = append(rd.queue, hostParseFinding(e.hostError, ev.At))
-		}
-		if e.closed != "" && !exited {
-			exited = true
-			// The exit settles the conversation, as a live session's end
-			// record does: what was in flight is lost.
-			rd.queue = append(rd.queue, hostSawExit(e.closed, ev.At),
-				eventlog.Event{Type: eventlog.EventEnd, End: &eventlog.EndEvent{Exited: true}, At: ev.At})
-		}
+		fill.rd.queue = append(fill.rd.queue, eventlog.Event{Type: eventlog.EventNote, At: time.Millisecond,
+			Note: fmt.Sprintf("this log holds the lines of %s servers (%s); only %s's are judged here: to judge another, save its lines alone (those with [NAME]) and open that file",
+				count, names, fill.keep)})
+		fill.last = time.Millisecond
 	}
-	rd.flush()
-	rd.finish()
-	return rd.c
+	return fill
+}
+
+// overlong says a line too long to read was skipped.
+func (fill *foreignFill) overlong(lineNo, n int) {
+	fill.rd.skip(lineNo, n, fmt.Sprintf("a line longer than %d bytes, more than any message kept", maxForeignLine))
+}
+
+// add queues the events a line of the log stands for.
+func (fill *foreignFill) add(e foreignLine, _ string) error {
+	if fill.keep != "" && e.server != "" && e.server != fill.keep {
+		return nil
+	}
+	rd := fill.rd
+	at := fill.last + time.Millisecond // no time in the file: a millisecond apart, in order
+	if !e.ts.IsZero() {
+		at = max(e.ts.Sub(fill.start), fill.last)
+	}
+	fill.last = at
+	ev := eventlog.Event{At: max(at, 1)}
+	if e.dir != 0 {
+		l := wire.Line{Content: e.message, Term: wire.TermLF, Length: int64(len(e.message))}
+		ev.Type, ev.Dir, ev.Frame = eventlog.EventFrame, e.dir, &wire.Frame{Lines: []wire.Line{l}}
+	} else {
+		l := wire.Line{Content: e.text, Term: wire.TermLF, Length: int64(len(e.text))}
+		ev.Type, ev.Stderr = eventlog.EventStderr, &l
+	}
+	rd.c.Records++
+	rd.queue = append(rd.queue, ev)
+	if e.hostError != "" {
+		rd.queue = append(rd.queue, hostParseFinding(e.hostError, ev.At))
+	}
+	if e.closed != "" && !fill.exited {
+		fill.exited = true
+		// The exit settles the conversation, as a live session's end
+		// record does: what was in flight is lost.
+		rd.queue = append(rd.queue, hostSawExit(e.closed, ev.At),
+			eventlog.Event{Type: eventlog.EventEnd, End: &eventlog.EndEvent{Exited: true}, At: ev.At})
+	}
+	if fill.queued += len(e.message) + len(e.text); len(rd.queue) >= foreignBatch || fill.queued >= foreignBatchBytes {
+		rd.flush()
+		fill.queued = 0
+	}
+	return nil
+}
+
+// finish appends what is queued and settles the end.
+func (fill *foreignFill) finish() *Capture {
+	fill.rd.flush()
+	fill.rd.finish()
+	return fill.rd.c
 }
 
 // hostParseFinding is the finding a host's "could not parse" line stands
