@@ -138,9 +138,9 @@ func sendSteps(next func() ([]byte, error), complete bool) headlessSteps {
 			select {
 			case f := <-frames:
 				if complete {
-					f = append(s.CompleteRequest(f), '\n')
+					f = append(s.CompleteRequestOwned(f), '\n') // in place: the line is held once
 				}
-				if err := s.Send(f); err != nil {
+				if err := s.SendOwned(f); err != nil {
 					return fmt.Errorf("send: %w", err)
 				}
 			case err := <-ended:

@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"os"
 
 	"linesman/wire"
 )
@@ -25,12 +27,83 @@ const maxJoinedBytes = 16 << 20
 // broken frame, which is what --raw is for. Lines that do not complete a
 // value are sent as they are. It reads no further than it must to decide.
 type inputReader struct {
+	src   io.Reader
 	r     *bufio.Reader
 	ahead [][]byte // physical lines read but not yet decided, in order
 	err   error    // the input's end (io.EOF) or its read error, once met
 }
 
-func newInputReader(r io.Reader) *inputReader { return &inputReader{r: bufio.NewReader(r)} }
+func newInputReader(r io.Reader) *inputReader {
+	return &inputReader{src: r, r: bufio.NewReaderSize(r, 64<<10)}
+}
+
+// completeRoom is the room a long line is read with for what
+// CompleteRequestOwned inserts (an id, "jsonrpc", the era's _meta) and the
+// line end, so that a line is held once, completed and sent in place.
+const completeRoom = 4 << 10
+
+// readLine reads the next physical line into a slice of its own. A line
+// longer than the read buffer is sized exactly (with completeRoom): from
+// a file it is measured, then read again into place; from a pipe it is
+// read in pieces and joined once.
+func (in *inputReader) readLine() ([]byte, error) {
+	chunk, err := in.r.ReadSlice('\n')
+	if err != bufio.ErrBufferFull {
+		return bytes.Clone(chunk), err
+	}
+	if line, ok, err := in.rereadLine(len(chunk)); ok {
+		return line, err
+	}
+	pieces := [][]byte{bytes.Clone(chunk)}
+	n := len(chunk)
+	for err == bufio.ErrBufferFull {
+		chunk, err = in.r.ReadSlice('\n')
+		pieces = append(pieces, bytes.Clone(chunk))
+		n += len(chunk)
+	}
+	line := make([]byte, 0, n+completeRoom)
+	for i, p := range pieces {
+		line = append(line, p...)
+		pieces[i] = nil
+	}
+	return line, err
+}
+
+// rereadLine reads a long line of a regular file into a slice of its
+// exact size (and completeRoom), once its length is known: the line's
+// first bytes were read (first of them), the rest is measured, then the
+// file is read again from the line's start. ok is false for any other
+// input, with nothing read.
+func (in *inputReader) rereadLine(first int) (line []byte, ok bool, err error) {
+	f, isFile := in.src.(*os.File)
+	if !isFile {
+		return nil, false, nil
+	}
+	st, serr := f.Stat()
+	pos, perr := f.Seek(0, io.SeekCurrent)
+	if serr != nil || perr != nil || !st.Mode().IsRegular() {
+		return nil, false, nil
+	}
+	start := pos - int64(in.r.Buffered()) - int64(first)
+	n := first
+	for err = bufio.ErrBufferFull; err == bufio.ErrBufferFull; {
+		var chunk []byte
+		chunk, err = in.r.ReadSlice('\n')
+		n += len(chunk)
+	}
+	if err != nil && err != io.EOF {
+		return nil, true, err
+	}
+	if _, serr := f.Seek(start, io.SeekStart); serr != nil {
+		return nil, true, serr
+	}
+	in.r.Reset(f)
+	line = make([]byte, n, n+completeRoom)
+	if _, rerr := io.ReadFull(in.r, line); rerr != nil {
+		return nil, true, fmt.Errorf("reading a line of %d bytes again: %w", n, rerr)
+	}
+	return line, true, err
+}
 
 // line returns the next physical line, its "\n" included when it has one.
 func (in *inputReader) line() ([]byte, bool) {
@@ -42,7 +115,7 @@ func (in *inputReader) line() ([]byte, bool) {
 	if in.err != nil {
 		return nil, false
 	}
-	l, err := in.r.ReadBytes('\n')
+	l, err := in.readLine()
 	if err != nil {
 		in.err = err
 	}
@@ -78,6 +151,9 @@ func (in *inputReader) next() ([]byte, error) {
 // it never can, whenever the text has doubled since the last try), so the
 // cost stays linear in the size of the value.
 func (in *inputReader) multiLine(first []byte) ([]byte, bool) {
+	if len(first) > maxJoinedBytes {
+		return nil, false
+	}
 	text := bytes.Clone(first)
 	var read [][]byte
 	var depth bracketDepth
@@ -202,7 +278,7 @@ func (in *rawInput) next() ([]byte, error) {
 		return nil, err
 	}
 	n := int(f.Size())
-	piece := bytes.Clone(in.buf[:n])
+	piece := in.buf[:n:n] // never written again: the tee appends after it
 	in.buf = in.buf[n:]
 	return piece, nil
 }

@@ -39,6 +39,7 @@ var fakeServers = fakeserver.Registry{
 	"capture-flood":               serveCaptureFlood,
 	"capture-roundtrip":           serveCaptureRoundtrip,
 	"headless-good":               serveHeadlessGood,
+	"send-sink":                   serveSendSink,
 	"headless-parent-argv":        serveParentArgv,
 	"headless-asks-roots":         serveAsksRoots,
 	"headless-silent-list":        serveSilentList,

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
-		"strconv"
+	"strconv"
 	"strings"
 	"testing"
 

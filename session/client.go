@@ -303,7 +303,7 @@ func (s *Session) request(method string, params any, wait bool) (wire.ID, chan *
 	s.client.sent[id] = sentRequest{method: method, params: raw}
 	s.client.mu.Unlock()
 	p := s.current()
-	end, err := p.send(line)
+	end, err := p.send(line, true) // built here, given up
 	if err != nil {
 		s.dropWaiter(id)
 		return wire.ID{}, nil, sentAt{}, err

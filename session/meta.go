@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -101,25 +100,18 @@ func setDefault(m map[string]any, key string, v any) {
 // "notifications/". The id goes first in the object; the rest of the line
 // is left exactly as written. Anything else is returned unchanged.
 func fillID(line []byte, next func() wire.ID) []byte {
-	var obj map[string]json.RawMessage
-	if json.Unmarshal(line, &obj) != nil {
+	obj, ok := members(line)
+	if !ok {
 		return line
 	}
-	var method string
-	if json.Unmarshal(obj["method"], &method) != nil || method == "" {
+	method, ok := obj.method(line)
+	if !ok {
 		return line
 	}
-	if _, has := obj["id"]; has || strings.HasPrefix(method, "notifications/") {
+	if _, has := obj.m["id"]; has || strings.HasPrefix(method, "notifications/") {
 		return line
 	}
-	open := bytes.IndexByte(line, '{')
-	id := next()
-	out := make([]byte, 0, len(line)+24)
-	out = append(out, line[:open+1]...)
-	out = append(out, `"id":`...)
-	out = append(out, id.String()...)
-	out = append(out, ',')
-	return append(out, line[open+1:]...)
+	return insertAt(line, obj.open+1, []byte(`"id":`+next().String()+`,`))
 }
 
 // fillMeta gives a request written without params._meta the _meta its era
@@ -132,43 +124,31 @@ func fillMeta(line []byte, meta json.RawMessage) []byte {
 	if len(meta) == 0 {
 		return line
 	}
-	var obj map[string]json.RawMessage
-	if json.Unmarshal(line, &obj) != nil {
+	obj, ok := members(line)
+	if !ok {
 		return line
 	}
-	var method string
-	if json.Unmarshal(obj["method"], &method) != nil || method == "" || strings.HasPrefix(method, "notifications/") {
+	if method, ok := obj.method(line); !ok || strings.HasPrefix(method, "notifications/") {
 		return line
 	}
-	if _, has := obj["id"]; !has {
+	if _, has := obj.m["id"]; !has {
 		return line
 	}
-	params, has := obj["params"]
+	params, has := obj.m["params"]
 	if !has {
-		open := bytes.IndexByte(line, '{')
-		out := make([]byte, 0, len(line)+len(meta)+24)
-		out = append(out, line[:open+1]...)
-		out = append(out, `"params":{"_meta":`...)
-		out = append(out, meta...)
-		out = append(out, "},"...)
-		return append(out, line[open+1:]...)
+		return insertAt(line, obj.open+1, []byte(`"params":{"_meta":`), meta, []byte("},"))
 	}
-	var p map[string]json.RawMessage
-	if json.Unmarshal(params, &p) != nil {
+	p, ok := members(line[:params[1]], params[0])
+	if !ok {
 		return line // not an object: the server will say so
 	}
-	if _, own := p["_meta"]; own || bytes.Count(line, params) != 1 {
+	if _, own := p.m["_meta"]; own {
 		return line
 	}
-	at := bytes.Index(line, params) + bytes.IndexByte(params, '{') + 1
-	out := make([]byte, 0, len(line)+len(meta)+16)
-	out = append(out, line[:at]...)
-	out = append(out, `"_meta":`...)
-	out = append(out, meta...)
-	if len(p) > 0 {
-		out = append(out, ',')
+	if len(p.m) > 0 {
+		return insertAt(line, p.open+1, []byte(`"_meta":`), meta, []byte(","))
 	}
-	return append(out, line[at:]...)
+	return insertAt(line, p.open+1, []byte(`"_meta":`), meta)
 }
 
 // fillJSONRPC gives a JSON-RPC message written without "jsonrpc" (an
@@ -177,25 +157,108 @@ func fillMeta(line []byte, meta json.RawMessage) []byte {
 // rest of the line is left exactly as written. A "jsonrpc" of any value
 // written by hand, and anything else, is returned unchanged.
 func fillJSONRPC(line []byte) []byte {
-	var obj map[string]json.RawMessage
-	if json.Unmarshal(line, &obj) != nil {
+	obj, ok := members(line)
+	if !ok {
 		return line
 	}
-	if _, has := obj["jsonrpc"]; has {
+	if _, has := obj.m["jsonrpc"]; has {
 		return line
 	}
-	_, method := obj["method"]
-	_, id := obj["id"]
-	_, result := obj["result"]
-	_, failed := obj["error"]
+	_, method := obj.m["method"]
+	_, id := obj.m["id"]
+	_, result := obj.m["result"]
+	_, failed := obj.m["error"]
 	if !method && !(id && (result || failed)) {
 		return line
 	}
-	open := bytes.IndexByte(line, '{')
-	out := make([]byte, 0, len(line)+16)
-	out = append(out, line[:open+1]...)
-	out = append(out, `"jsonrpc":"2.0",`...) // the object has a member: method or id
-	return append(out, line[open+1:]...)
+	return insertAt(line, obj.open+1, []byte(`"jsonrpc":"2.0",`)) // the object has a member: method or id
+}
+
+// object is where the members of a JSON object lie in its text: the
+// offset of its "{" and, by name, the offsets of each member's value
+// (the last, when a name repeats, as encoding/json reads it). Nothing of
+// the text is copied: a request of a gigabyte costs its offsets.
+type object struct {
+	open int
+	m    map[string][2]int
+}
+
+// members finds the members of the JSON object that text[from:] holds
+// (from 0 when not given), white space around it allowed; ok is false when
+// it is not one valid JSON object.
+func members(text []byte, from ...int) (o object, ok bool) {
+	i := 0
+	if len(from) > 0 {
+		i = from[0]
+	}
+	i = skipSpace(text, i)
+	if i >= len(text) || text[i] != '{' {
+		return o, false
+	}
+	if end, valid := wire.ValueEnd(text, i, 0); !valid || skipSpace(text, end) != len(text) {
+		return o, false
+	}
+	o = object{open: i, m: map[string][2]int{}}
+	for i = skipSpace(text, i+1); text[i] != '}'; i = skipSpace(text, i+1) { // at a name, or past a ","
+		if text[i] == ',' {
+			continue
+		}
+		end, _ := wire.ValueEnd(text, i, 1)
+		var name string
+		if json.Unmarshal(text[i:end], &name) != nil {
+			return o, false
+		}
+		i = skipSpace(text, end) + 1 // past the ":"
+		i = skipSpace(text, i)
+		end, _ = wire.ValueEnd(text, i, 1)
+		o.m[name] = [2]int{i, end}
+		i = end - 1
+	}
+	return o, true
+}
+
+// method is the object's "method" when it is a non-empty string.
+func (o object) method(text []byte) (string, bool) {
+	v, has := o.m["method"]
+	if !has {
+		return "", false
+	}
+	var method string
+	if json.Unmarshal(text[v[0]:v[1]], &method) != nil || method == "" {
+		return "", false
+	}
+	return method, true
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// insertAt inserts the pieces into line at the offset at. It uses line's
+// spare capacity when there is enough (the line is moved up in place,
+// not copied: see [Session.CompleteRequestOwned]), else makes a new line.
+func insertAt(line []byte, at int, pieces ...[]byte) []byte {
+	n := 0
+	for _, p := range pieces {
+		n += len(p)
+	}
+	if cap(line)-len(line) < n {
+		out := make([]byte, 0, len(line)+n+1) // room for the line end a sender adds
+		out = append(out, line[:at]...)
+		for _, p := range pieces {
+			out = append(out, p...)
+		}
+		return append(out, line[at:]...)
+	}
+	out := line[:len(line)+n]
+	copy(out[at+n:], line[at:])
+	for _, p := range pieces {
+		at += copy(out[at:], p)
+	}
+	return out
 }
 
 // CompleteRequest completes a frame written by hand — in linesman send,
@@ -210,6 +273,15 @@ func fillJSONRPC(line []byte) []byte {
 // ([Session.RequestMeta]); and a message without "jsonrpc" gets "2.0". The
 // rest of the line is left exactly as written; a line that is not a
 // message missing one of those members is returned unchanged.
+// line itself is never written to.
 func (s *Session) CompleteRequest(line []byte) []byte {
+	return s.CompleteRequestOwned(line[:len(line):len(line)])
+}
+
+// CompleteRequestOwned is CompleteRequest for a line the caller gives up:
+// what is inserted moves the line up within its spare capacity when there
+// is enough, so that completing a line of a gigabyte copies none of it.
+// Nothing of the line is copied to find its members either.
+func (s *Session) CompleteRequestOwned(line []byte) []byte {
 	return fillJSONRPC(fillMeta(fillID(line, s.tracker.MintID), s.RequestMeta()))
 }

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -279,13 +280,17 @@ func (p *proc) tick() {
 	}
 }
 
-// send queues raw for stdin; see Session.Send.
-func (p *proc) send(raw []byte) (end int64, err error) {
+// send queues raw for stdin, a copy unless owned; see Session.Send and
+// Session.SendOwned.
+func (p *proc) send(raw []byte, owned bool) (end int64, err error) {
 	if !isOpen(p.exited) {
 		return 0, p.exitedError()
 	}
 	frames := wire.FramesOf(raw, wire.Options{MaxFrame: p.s.cfg.MaxFrame})
 	p.s.injectHost(raw) // before the server can answer it
+	if !owned {
+		raw = bytes.Clone(raw)
+	}
 	end, err = p.w.enqueue(raw, func() {
 		for _, f := range frames {
 			p.s.logFrame(wire.ClientToServer, f)

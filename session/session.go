@@ -211,7 +211,16 @@ func (s *Session) current() *proc {
 // ErrQueueFull when too much is already waiting, or ErrStdinClosed while the
 // shutdown ladder runs. A write that fails after Send returned is logged.
 func (s *Session) Send(raw []byte) error {
-	_, err := s.current().send(raw)
+	_, err := s.current().send(raw, false)
+	return err
+}
+
+// SendOwned is Send for bytes the caller gives up: they are queued as they
+// are, not copied, and must not be changed after (a line of a gigabyte
+// is held once, not twice). The log keeps a copy of what it keeps of the
+// frames (up to MaxFrame a line), never raw itself.
+func (s *Session) SendOwned(raw []byte) error {
+	_, err := s.current().send(raw, true)
 	return err
 }
 

@@ -63,8 +63,9 @@ func (w *writer) poke() {
 	}
 }
 
-// enqueue queues a copy of raw, calling logFrames first under the queue's
-// lock so that the log's order of client frames is the order on the wire.
+// enqueue queues raw (the writer's from now on: not copied), calling
+// logFrames first under the queue's lock so that the log's order of client
+// frames is the order on the wire.
 func (w *writer) enqueue(raw []byte, logFrames func()) (end int64, err error) {
 	if len(raw) == 0 {
 		return 0, nil
@@ -85,7 +86,7 @@ func (w *writer) enqueue(raw []byte, logFrames func()) (end int64, err error) {
 		return 0, ErrQueueFull
 	}
 	logFrames()
-	w.queue = append(w.queue, bytes.Clone(raw))
+	w.queue = append(w.queue, raw)
 	w.queued += int64(len(raw))
 	w.accepted += int64(len(raw))
 	w.poke()
@@ -102,7 +103,7 @@ func (w *writer) writeThrough(raw []byte, logFrames func()) error {
 	w.mu.Lock()
 	if len(w.queue) > 0 || w.inWrite || w.stopped || w.closing {
 		w.mu.Unlock()
-		_, err := w.enqueue(raw, logFrames)
+		_, err := w.enqueue(bytes.Clone(raw), logFrames) // the caller's buffer, reused
 		return err
 	}
 	logFrames()

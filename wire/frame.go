@@ -63,20 +63,36 @@ func (f *Framer) Next() (*Frame, error) {
 	return fr, nil
 }
 
-// FramesOf returns all the frames of b. The frames share one copy of b, made
-// once: a short message sent by hand costs its own size, not a read buffer.
+// FramesOf returns all the frames of b. The frames share one copy of what
+// they keep of b, made once: a short message sent by hand costs its own
+// size, not a read buffer, and a line longer than opts.MaxFrame costs the
+// part kept, not the whole (b itself is not kept, nor written to).
 func FramesOf(b []byte, opts Options) []*Frame {
 	opts = opts.withDefaults()
-	sp := &Splitter{max: opts.MaxFrame, size: readSize, buf: bytes.Clone(b), end: len(b), err: io.EOF}
+	sp := &Splitter{max: opts.MaxFrame, size: readSize, buf: b[:len(b):len(b)], end: len(b), err: io.EOF}
 	f := &Framer{sp: sp, opts: opts}
 	var out []*Frame
+	kept := 0
 	for {
 		fr, err := f.Next()
 		if err != nil {
-			return out
+			break
+		}
+		for _, l := range fr.Lines {
+			kept += len(l.Content)
 		}
 		out = append(out, fr)
 	}
+	own := make([]byte, 0, kept)
+	for _, fr := range out {
+		for i := range fr.Lines {
+			l := &fr.Lines[i]
+			at := len(own)
+			own = append(own, l.Content...)
+			l.Content = own[at:len(own):len(own)]
+		}
+	}
+	return out
 }
 
 func (f *Framer) push(line Line) {
