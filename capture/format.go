@@ -161,6 +161,8 @@ func appendEvent(buf []byte, ev *eventlog.Event) []byte {
 		}
 	case eventlog.EventFault:
 		buf = appendFault(buf, ev)
+	case eventlog.EventIntercept:
+		buf = appendIntercept(buf, ev)
 	}
 	return append(buf, '}', '\n')
 }
