@@ -34,7 +34,7 @@ import (
 // on the goroutine that sends or reads the frame, before the frame is
 // logged (c2s) or after (s2c), and must not block; it may read the
 // session's tracker.
-type Interceptor func(dir wire.Dir, f *wire.Frame) bool
+type Interceptor = func(dir wire.Dir, f *wire.Frame) bool
 
 // HeldFrame is a frame held now ([Session.Held]).
 type HeldFrame struct {
