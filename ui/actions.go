@@ -382,42 +382,6 @@ func (m *Model) closeHelp() {
 	m.showHelp, m.help.ShowAll = false, false
 }
 
-func (m *Model) openFilter() tea.Cmd {
-	m.filtering = true
-	if m.c.ix.filt != nil {
-		m.filterIn.SetValue(m.c.ix.filt.src)
-	}
-	m.filterIn.CursorEnd()
-	return m.filterIn.Focus()
-}
-
-func (m *Model) applyFilter() {
-	f, err := parseFilter(m.filterIn.Value())
-	if err != nil {
-		m.setMessage("filter: "+err.Error(), true)
-		return
-	}
-	m.filtering = false
-	m.filterIn.Blur()
-	sel := m.frames.SelectedSeq()
-	m.c.ix.setFilter(f)
-	m.frames.selSeq = sel
-	m.setMessage("", false)
-	m.refresh()
-}
-
-func (m *Model) cancelFilter() {
-	m.filtering = false
-	m.filterIn.Blur()
-	m.filterIn.SetValue("")
-	if m.c.ix.filt != nil {
-		sel := m.frames.SelectedSeq()
-		m.c.ix.setFilter(nil)
-		m.frames.selSeq = sel
-		m.refresh()
-	}
-}
-
 func (m *Model) followNewest() {
 	m.frames.follow = true
 	m.stderr.follow = true

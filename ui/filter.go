@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	tea "charm.land/bubbletea/v2"
+
 	"linesman/session/eventlog"
 	"linesman/session/protocol"
 	"linesman/wire"
@@ -242,4 +244,42 @@ func fmtDur(d interface{ Milliseconds() int64 }) string {
 		ms = 0
 	}
 	return strconv.FormatInt(ms/1000, 10) + "." + fmt.Sprintf("%03d", ms%1000)
+}
+
+// The filter prompt (/).
+
+func (m *Model) openFilter() tea.Cmd {
+	m.filtering = true
+	if m.c.ix.filt != nil {
+		m.filterIn.SetValue(m.c.ix.filt.src)
+	}
+	m.filterIn.CursorEnd()
+	return m.filterIn.Focus()
+}
+
+func (m *Model) applyFilter() {
+	f, err := parseFilter(m.filterIn.Value())
+	if err != nil {
+		m.setMessage("filter: "+err.Error(), true)
+		return
+	}
+	m.filtering = false
+	m.filterIn.Blur()
+	sel := m.frames.SelectedSeq()
+	m.c.ix.setFilter(f)
+	m.frames.selSeq = sel
+	m.setMessage("", false)
+	m.refresh()
+}
+
+func (m *Model) cancelFilter() {
+	m.filtering = false
+	m.filterIn.Blur()
+	m.filterIn.SetValue("")
+	if m.c.ix.filt != nil {
+		sel := m.frames.SelectedSeq()
+		m.c.ix.setFilter(nil)
+		m.frames.selSeq = sel
+		m.refresh()
+	}
 }
