@@ -172,6 +172,13 @@ func diffEvent(w, g *eventlog.Event) error {
 		if fmt.Sprint(*w.Restart) != fmt.Sprint(*g.Restart) {
 			return fmt.Errorf("restart %+v, want %+v", *g.Restart, *w.Restart)
 		}
+	case eventlog.EventIntercept:
+		if *w.Intercept != *g.Intercept {
+			return fmt.Errorf("intercept %+v, want %+v", *g.Intercept, *w.Intercept)
+		}
+		if (w.Frame == nil) != (g.Frame == nil) || w.Frame != nil && (!bytes.Equal(w.Frame.Raw(), g.Frame.Raw()) || w.Frame.Msg != g.Frame.Msg) {
+			return fmt.Errorf("intercepted frame %+v, want %+v", g.Frame, w.Frame)
+		}
 	}
 	return nil
 }

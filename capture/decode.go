@@ -61,6 +61,7 @@ var recordKeys = [...]string{
 	"message", "frameSeq", "note", "era", "version", "probeAbandoned", "n",
 	"command", "byHost", "exited", "fromSeq", "count",
 	"kind", "spec", "method", "id",
+	"action", "hold", "filter", "answer",
 }
 
 // lineKeys is how many of recordKeys are a line's.
@@ -143,6 +144,14 @@ func (d *recordDecoder) member(k int, rec *rawRecord) bool {
 		return d.str(&rec.Method)
 	case "id":
 		return d.raw(&rec.ID, 1)
+	case "action":
+		return d.str(&rec.Action)
+	case "hold":
+		return d.uint(&rec.Hold)
+	case "filter":
+		return d.str(&rec.Filter)
+	case "answer":
+		return d.str(&rec.Answer)
 	}
 	return false
 }

@@ -28,7 +28,9 @@ const FormatName = "linesman-capture"
 // process told the fold as typed records too ("timeout", "stdin-closed",
 // "end"); for earlier files Open reads them off the records (open_v2.go).
 // An "era" record carries "probeAbandoned": true when the session gave up
-// on its own era probe (a member older readers ignore).
+// on its own era probe (a member older readers ignore). An "intercept"
+// record (a frame linesman held, released, edited or dropped) is a record
+// type older readers skip, as they skip every type they do not know.
 const FormatVersion = typedClockVersion
 
 // Header is the first record of a capture: what was recorded, where and when.
@@ -161,6 +163,8 @@ func appendEvent(buf []byte, ev *eventlog.Event) []byte {
 		}
 	case eventlog.EventFault:
 		buf = appendFault(buf, ev)
+	case eventlog.EventIntercept:
+		buf = appendIntercept(buf, ev)
 	}
 	return append(buf, '}', '\n')
 }

@@ -320,6 +320,11 @@ type rawRecord struct {
 	Method string          `json:"method"`
 	ID     json.RawMessage `json:"id"`
 
+	Action string `json:"action"` // intercept
+	Hold   uint64 `json:"hold"`
+	Filter string `json:"filter"`
+	Answer string `json:"answer"`
+
 	FromSeq uint64 `json:"fromSeq"` // dropped
 	Count   uint64 `json:"count"`
 }
@@ -498,6 +503,8 @@ func (rd *reader) decode(rec *rawRecord) (ev eventlog.Event, known bool, err err
 		ev.Type, ev.End = eventlog.EventEnd, &eventlog.EndEvent{Exited: rec.Exited}
 	case "fault":
 		ev.Type, ev.Fault, ev.Note = eventlog.EventFault, rec.fault(), rec.Note
+	case "intercept":
+		err = rd.intercept(rec, &ev)
 	default:
 		return ev, false, nil
 	}

@@ -131,6 +131,8 @@ type Session struct {
 
 	restartMu sync.Mutex // serialises Restart
 
+	icept interception // frames held in flight (intercept.go)
+
 	mu       sync.Mutex
 	proc     *proc
 	restarts int
@@ -210,7 +212,13 @@ func (s *Session) current() *proc {
 // It fails, queuing nothing, with *ExitedError when the server has exited,
 // ErrQueueFull when too much is already waiting, or ErrStdinClosed while the
 // shutdown ladder runs. A write that fails after Send returned is logged.
+//
+// With an [Interceptor] set, a frame that matches is held instead
+// ([Session.SetInterceptor]).
 func (s *Session) Send(raw []byte) error {
+	if match, filter := s.interceptor(); match != nil {
+		return s.sendIntercepted(raw, match, filter)
+	}
 	_, err := s.current().send(raw, false)
 	return err
 }
@@ -218,7 +226,8 @@ func (s *Session) Send(raw []byte) error {
 // SendOwned is Send for bytes the caller gives up: they are queued as they
 // are, not copied, and must not be changed after (a line of a gigabyte
 // is held once, not twice). The log keeps a copy of what it keeps of the
-// frames (up to MaxFrame a line), never raw itself.
+// frames (up to MaxFrame a line), never raw itself. It is for headless
+// sends: no interceptor holds them.
 func (s *Session) SendOwned(raw []byte) error {
 	_, err := s.current().send(raw, true)
 	return err
@@ -286,10 +295,17 @@ func (s *Session) Restart() error {
 // logFrame appends a frame to the log, letting the tracker see it (and add
 // its protocol findings) under the log's lock with the Seq it gets.
 func (s *Session) logFrame(dir wire.Dir, f *wire.Frame) uint64 {
+	seq := s.recordFrame(dir, f)
+	s.onFrame(dir, f, seq)
+	return seq
+}
+
+// recordFrame is logFrame without the client side seeing the frame (a
+// server frame about to be held).
+func (s *Session) recordFrame(dir wire.Dir, f *wire.Frame) uint64 {
 	seq := eventlog.Record(s.log, s.tracker, eventlog.Event{Type: eventlog.EventFrame, Dir: dir, Frame: f})
 	first, _ := s.log.Bounds()
 	s.tracker.Forget(first) // the history stays inside the log's budget
-	s.onFrame(dir, f, seq)
 	return seq
 }
 

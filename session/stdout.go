@@ -43,10 +43,12 @@ func (p *proc) readStdout() {
 	}
 }
 
-// logStdoutFrame logs a frame the server wrote and counts it.
+// logStdoutFrame logs a frame the server wrote and counts it, then lets
+// the client side see it — once released when it is held (intercept.go;
+// never in a tap).
 func (p *proc) logStdoutFrame(f *wire.Frame) {
 	size := f.Size()
-	p.s.logFrame(wire.ServerToClient, f)
+	seq := p.s.recordFrame(wire.ServerToClient, f)
 	p.mu.Lock()
 	p.bytesIn += size
 	p.s2cFrames++
@@ -54,6 +56,12 @@ func (p *proc) logStdoutFrame(f *wire.Frame) {
 	select {
 	case p.stdoutProgress <- struct{}{}:
 	default:
+	}
+	if p.judge == nil {
+		f = p.holdStdout(f, seq)
+	}
+	if f != nil {
+		p.s.onFrame(wire.ServerToClient, f, seq)
 	}
 }
 

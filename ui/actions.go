@@ -136,14 +136,20 @@ func (m *Model) sendComposed(raw bool) tea.Cmd {
 			p.say("✖ "+err.Error()+" — fix it, or ctrl+r for raw mode (the bytes as typed)", true)
 			return nil
 		}
-		if c.isReq && p.confirm != text {
+		if c.isReq && p.confirm != text && (p.hold == 0 || p.holdDir == wire.ClientToServer) {
 			if w := reuseWarning(m.c.ix, m.inflight.reqs, m.templateContext().era, c.id, "ctrl+s"); w != "" {
 				p.say(w, false)
 				p.confirm = text
 				return nil
 			}
 		}
-		out = m.completed(c.bytes)
+		out = c.bytes
+		if p.hold == 0 {
+			out = m.completed(c.bytes)
+		}
+	}
+	if p.hold != 0 {
+		return m.releaseComposed(out, raw)
 	}
 	p.status, p.statusBad, p.confirm = "", false, ""
 	p.hist.add(text, true)
@@ -376,42 +382,6 @@ func (m *Model) closeHelp() {
 	m.showHelp, m.help.ShowAll = false, false
 }
 
-func (m *Model) openFilter() tea.Cmd {
-	m.filtering = true
-	if m.c.ix.filt != nil {
-		m.filterIn.SetValue(m.c.ix.filt.src)
-	}
-	m.filterIn.CursorEnd()
-	return m.filterIn.Focus()
-}
-
-func (m *Model) applyFilter() {
-	f, err := parseFilter(m.filterIn.Value())
-	if err != nil {
-		m.setMessage("filter: "+err.Error(), true)
-		return
-	}
-	m.filtering = false
-	m.filterIn.Blur()
-	sel := m.frames.SelectedSeq()
-	m.c.ix.setFilter(f)
-	m.frames.selSeq = sel
-	m.setMessage("", false)
-	m.refresh()
-}
-
-func (m *Model) cancelFilter() {
-	m.filtering = false
-	m.filterIn.Blur()
-	m.filterIn.SetValue("")
-	if m.c.ix.filt != nil {
-		sel := m.frames.SelectedSeq()
-		m.c.ix.setFilter(nil)
-		m.frames.selSeq = sel
-		m.refresh()
-	}
-}
-
 func (m *Model) followNewest() {
 	m.frames.follow = true
 	m.stderr.follow = true
@@ -587,6 +557,11 @@ func (m *Model) typed(where scope, msg tea.KeyPressMsg) tea.Cmd {
 			m.setMessage("", false) // editing again: the prompt replaces the error
 		}
 		m.filterIn, cmd = m.filterIn.Update(msg)
+	case scopeIntercept:
+		if m.messageBad {
+			m.setMessage("", false)
+		}
+		m.icptIn, cmd = m.icptIn.Update(msg)
 	case scopeSearch:
 		m.searchIn, cmd = m.searchIn.Update(msg)
 		m.searchTyped()

@@ -32,6 +32,8 @@ type common struct {
 	km  *KeyMap
 	ix  *index
 	now time.Duration // the log clock at the last update (ages, uptime)
+	// icptFilter is the interception filter armed now ("" = off; i).
+	icptFilter string
 }
 
 // rect is a pane's place on the screen, computed once per resize.

@@ -55,6 +55,10 @@ type composer struct {
 	// logf puts a message said in the status line into the message log
 	// (M); the root model sets it.
 	logf func(s string, bad bool)
+	// hold is the held frame the buffer edits (0: a frame to send):
+	// ctrl+s releases the edit instead (intercept.go); holdDir is its way.
+	hold    uint64
+	holdDir wire.Dir
 }
 
 // say shows a message in the status line, in full (wrapped), and puts it
@@ -165,6 +169,7 @@ func (p *composer) SetSize(w, h int) {
 // A draft the user wrote goes to the history first (↑ brings it back).
 func (p *composer) openWith(ts []template, idx int) {
 	p.open, p.kept = true, false
+	p.hold = 0
 	p.tmpls = ts
 	p.tmplIdx = idx
 	p.status, p.statusBad, p.confirm = "", false, ""

@@ -6,7 +6,10 @@ import (
 	"strconv"
 	"strings"
 
+	tea "charm.land/bubbletea/v2"
+
 	"linesman/session/eventlog"
+	"linesman/session/protocol"
 	"linesman/wire"
 )
 
@@ -14,6 +17,7 @@ import (
 // docs/inspector.md).
 const FilterSyntax = `Filter syntax: space-separated terms, all must match; prefix a term with ! to negate it.
   method:PREFIX   method starts with PREFIX (a response matches its request's method)
+  tool:NAME       a tools/call of NAME (a prompt's name, a resource's uri), and its answer
   id:ID           the id, as JSON spells it: 3 or "abc"
   dir:c2s|s2c     direction (also: out|in, >|<)
   kind:K          request, notification, result, error, invalid, non-json
@@ -29,7 +33,7 @@ type filter struct {
 
 type term struct {
 	neg   bool
-	field string // "method", "id", "dir", "kind", "code", "sev", "" (text)
+	field string // "method", "tool", "id", "dir", "kind", "code", "sev", "" (text)
 	value string
 	dir   wire.Dir
 	sev   wire.Severity
@@ -46,7 +50,7 @@ func parseFilter(s string) (*filter, error) {
 		}
 		field, value, ok := strings.Cut(w, ":")
 		switch field {
-		case "method", "id", "kind", "code":
+		case "method", "tool", "id", "kind", "code":
 			if !ok || value == "" {
 				return nil, fmt.Errorf("%s: wants a value, e.g. %s:…", field, field)
 			}
@@ -107,17 +111,89 @@ func (f *filter) match(ev *eventlog.Event, x *index) bool {
 }
 
 func (t *term) match(ev *eventlog.Event, x *index) bool {
-	fr := ev.Frame
+	switch t.field {
+	case "method", "tool":
+		var r eventlog.Request
+		ok := false
+		if ev.Frame.Msg.Kind.IsResponse() {
+			r, ok = x.tr.AnswerTo(ev.Seq)
+		}
+		return t.matchCall(ev.Frame, r, ok)
+	case "code", "sev":
+		return t.matchFindings(x.findings(ev))
+	}
+	return t.matchFrame(ev.Dir, ev.Frame)
+}
+
+// matchLive is match for a frame in flight, not (or only just) in the log
+// (interception): an answer's request is the projection's latest with its
+// id, the findings those the frame carries. It is safe for concurrent use
+// (it reads only the frame and tr).
+func (f *filter) matchLive(dir wire.Dir, fr *wire.Frame, tr *eventlog.Tracker) bool {
+	for i := range f.terms {
+		t := &f.terms[i]
+		var ok bool
+		switch t.field {
+		case "method", "tool":
+			var r eventlog.Request
+			found := false
+			if fr.Msg.Kind.IsResponse() {
+				r, found = tr.Lookup(otherDir(dir), fr.Msg.ID)
+			}
+			ok = t.matchCall(fr, r, found)
+		case "code", "sev":
+			ok = t.matchFindings(fr.Findings)
+		default:
+			ok = t.matchFrame(dir, fr)
+		}
+		if ok == t.neg {
+			return false
+		}
+	}
+	return true
+}
+
+func otherDir(d wire.Dir) wire.Dir {
+	if d == wire.ClientToServer {
+		return wire.ServerToClient
+	}
+	return wire.ClientToServer
+}
+
+// matchCall matches method: and tool: on a frame, or on the request r
+// an answer answers (ok).
+func (t *term) matchCall(fr *wire.Frame, r eventlog.Request, ok bool) bool {
+	m := &fr.Msg
+	if t.field == "tool" {
+		if m.Kind == wire.KindRequest {
+			return protocol.CallTarget(m.Method, fr) == t.value
+		}
+		return ok && r.Target == t.value
+	}
+	method := m.Method
+	if method == "" && ok {
+		method = r.Method
+	}
+	return strings.HasPrefix(method, t.value)
+}
+
+// matchFindings matches code: and sev: on a frame's findings.
+func (t *term) matchFindings(fs []wire.Finding) bool {
+	if t.field == "sev" {
+		return worst(fs) >= t.sev
+	}
+	for _, fd := range fs {
+		if t.value == "*" || fd.Code == t.value {
+			return true
+		}
+	}
+	return false
+}
+
+// matchFrame matches the terms that need only the frame and its direction.
+func (t *term) matchFrame(dir wire.Dir, fr *wire.Frame) bool {
 	m := &fr.Msg
 	switch t.field {
-	case "method":
-		method := m.Method
-		if method == "" && m.Kind.IsResponse() {
-			if r, ok := x.tr.AnswerTo(ev.Seq); ok {
-				method = r.Method
-			}
-		}
-		return strings.HasPrefix(method, t.value)
 	case "id":
 		if m.ID.String() == t.value || m.IDRaw == t.value {
 			return true
@@ -125,18 +201,9 @@ func (t *term) match(ev *eventlog.Event, x *index) bool {
 		// id:abc also finds the string id "abc".
 		return m.ID.Kind == wire.IDString && m.ID.Str == t.value
 	case "dir":
-		return ev.Dir == t.dir
+		return dir == t.dir
 	case "kind":
 		return m.Kind.String() == t.value
-	case "code":
-		for _, fd := range x.findings(ev) {
-			if t.value == "*" || fd.Code == t.value {
-				return true
-			}
-		}
-		return false
-	case "sev":
-		return worst(x.findings(ev)) >= t.sev
 	}
 	for _, l := range fr.Lines {
 		if containsFold(l.Content, t.text) {
@@ -177,4 +244,42 @@ func fmtDur(d interface{ Milliseconds() int64 }) string {
 		ms = 0
 	}
 	return strconv.FormatInt(ms/1000, 10) + "." + fmt.Sprintf("%03d", ms%1000)
+}
+
+// The filter prompt (/).
+
+func (m *Model) openFilter() tea.Cmd {
+	m.filtering = true
+	if m.c.ix.filt != nil {
+		m.filterIn.SetValue(m.c.ix.filt.src)
+	}
+	m.filterIn.CursorEnd()
+	return m.filterIn.Focus()
+}
+
+func (m *Model) applyFilter() {
+	f, err := parseFilter(m.filterIn.Value())
+	if err != nil {
+		m.setMessage("filter: "+err.Error(), true)
+		return
+	}
+	m.filtering = false
+	m.filterIn.Blur()
+	sel := m.frames.SelectedSeq()
+	m.c.ix.setFilter(f)
+	m.frames.selSeq = sel
+	m.setMessage("", false)
+	m.refresh()
+}
+
+func (m *Model) cancelFilter() {
+	m.filtering = false
+	m.filterIn.Blur()
+	m.filterIn.SetValue("")
+	if m.c.ix.filt != nil {
+		sel := m.frames.SelectedSeq()
+		m.c.ix.setFilter(nil)
+		m.frames.selSeq = sel
+		m.refresh()
+	}
 }

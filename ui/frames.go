@@ -117,6 +117,7 @@ func (p *framesPane) Render(focused bool) string {
 	if p.follow {
 		extra += "  ⇣follow"
 	}
+	extra += p.c.icptStatus()
 	lines := make([]string, 0, p.h)
 	lines = append(lines, p.c.titleLine(p.w, "Frames", focused, p.c.st.Subtle.Render(extra)))
 	sel := p.selected()
@@ -193,6 +194,11 @@ func (p *framesPane) row(ev *eventlog.Event, selected, focused bool) string {
 	methodW := rest - badgeW
 	badgeW-- // a blank column keeps the badges off the pane's border
 	what := p.what(ev)
+	if p.c.ix.intercepts > 0 {
+		if a, ok := p.c.ix.tr.Intercepted(ev.Seq); ok {
+			what = holdMark(a) + what
+		}
+	}
 	if len(f.Lines) > 1 {
 		what += fmt.Sprintf(" [%d lines]", len(f.Lines))
 	}

@@ -50,6 +50,10 @@ type index struct {
 	stderrLines  int
 	firstDropped uint64
 
+	// intercepts counts the intercept events read: while it is 0 no row
+	// asks the projection what became of its frame.
+	intercepts int
+
 	proc eventlog.ProcessStatus // as the projection tells it (addProcess)
 	// catalog is what the server offers, from its list results (the
 	// picker and the composer's skeletons read it; picker_catalog.go).
@@ -151,6 +155,8 @@ func (x *index) add(ev *eventlog.Event) {
 		if ev.IsNote() {
 			x.events = append(x.events, ev.Seq)
 		}
+	case eventlog.EventIntercept:
+		x.addIntercept(ev)
 	case eventlog.EventFinding:
 		x.events = append(x.events, ev.Seq)
 		if f := ev.Finding; f != nil {
@@ -164,6 +170,39 @@ func (x *index) add(ev *eventlog.Event) {
 			}
 		}
 	}
+}
+
+// addIntercept reads a step of interception: said among the events, and
+// a client's frame held (not on the wire) is a row of the Frames pane of
+// its own, the held event's.
+func (x *index) addIntercept(ev *eventlog.Event) {
+	x.intercepts++
+	if x.fold {
+		x.tr.Apply(ev)
+	}
+	if ev.IsNote() {
+		x.events = append(x.events, ev.Seq)
+	}
+	if !isRow(ev) {
+		return
+	}
+	x.frames = append(x.frames, ev.Seq)
+	if x.filt != nil && x.filt.match(ev, x) {
+		x.filtered = append(x.filtered, ev.Seq)
+	}
+}
+
+// isRow reports whether ev is a row of the Frames pane: a frame, or a
+// client's frame held before the wire.
+func isRow(ev *eventlog.Event) bool {
+	if ev.Frame == nil {
+		return false
+	}
+	if ev.Type == eventlog.EventFrame {
+		return true
+	}
+	ie := ev.Intercept
+	return ev.Type == eventlog.EventIntercept && ie != nil && ie.Action == eventlog.InterceptHeld && ie.Dir == wire.ClientToServer
 }
 
 func sevIndex(s wire.Severity) int {
@@ -256,7 +295,7 @@ func (x *index) setFilter(f *filter) {
 	for lo := 0; lo < len(x.frames); lo += ingestBatch {
 		seqs := x.frames[lo:min(len(x.frames), lo+ingestBatch)]
 		for _, ev := range x.log.Range(seqs[0], seqs[len(seqs)-1]+1) {
-			if ev.Type == eventlog.EventFrame && f.match(&ev, x) {
+			if isRow(&ev) && f.match(&ev, x) {
 				x.filtered = append(x.filtered, ev.Seq)
 			}
 		}

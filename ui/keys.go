@@ -75,10 +75,12 @@ const (
 	scopeDetailSearch                   // the Detail pane has the focus and a search
 	scopeSearch                         // the Detail pane's search prompt is open
 	scopeFaultKind                      // the fault prompt (!) asks for a kind
+	scopeIntercept                      // the intercept prompt (i) is open
+	scopeHeld                           // the Frames pane has the focus and its selected frame is held
 
-	scopePanes  = scopeFrames | scopeDetail | scopeDetailSearch | scopeInFlight | scopeProcess | scopeStderr
+	scopePanes  = scopeFrames | scopeHeld | scopeDetail | scopeDetailSearch | scopeInFlight | scopeProcess | scopeStderr
 	scopeExport = scopeExportFormat | scopeExportName
-	scopeTyping = scopeComposer | scopeFilter | scopeSearch | scopeExport | scopePicker | scopeForm | scopeFaultKind
+	scopeTyping = scopeComposer | scopeFilter | scopeIntercept | scopeSearch | scopeExport | scopePicker | scopeForm | scopeFaultKind
 )
 
 // keyScope is where a key pressed now lands: a prompt or the composer takes
@@ -87,6 +89,8 @@ func (m *Model) keyScope() scope {
 	switch {
 	case m.filtering:
 		return scopeFilter
+	case m.icepting:
+		return scopeIntercept
 	case m.searching:
 		return scopeSearch
 	case m.exp.step == exportFormat:
@@ -115,6 +119,9 @@ func (m *Model) keyScope() scope {
 func (m *Model) paneScope() scope {
 	switch m.focus {
 	case focusFrames:
+		if _, held := m.selectedHold(); held {
+			return scopeFrames | scopeHeld
+		}
 		return scopeFrames
 	case focusDetail:
 		if m.detail.search.query != "" {
@@ -138,11 +145,12 @@ type KeyMap struct {
 	FocusNext, FocusPrev, Help, Quit, Filter, NextFinding, PrevFinding *Binding
 	Follow, Compose, Shutdown, Restart, CopyRaw, CopyPretty            *Binding
 	TabNext, TabPrev, Export, Switch                                   *Binding
-	Findings, Zoom, Messages, Theme, Latency                           *Binding
+	Findings, Zoom, Messages, Theme, Latency, Intercept                *Binding
 	// Movement in the focused pane.
 	Up, Down, PageUp, PageDown, Top, Bottom *Binding
-	// Frames pane.
+	// Frames pane; its held frame (intercept.go).
 	Resend, EditResend, AnswerFrame *Binding
+	ReleaseHeld, EditHeld, DropHeld *Binding
 	// Reading a frame (detail_search.go).
 	Unfold, PairJump, Search, SearchNext, SearchPrev, ApplySearch, CancelSearch *Binding
 	// In-flight pane.
@@ -155,8 +163,8 @@ type KeyMap struct {
 	GotoFinding, CloseFindings, ClosePage *Binding
 	// Composer.
 	Send, RawMode, NextTemplate, PrevTemplate, Editor, ClearComposer, CloseComposer *Binding
-	// Filter prompt.
-	ApplyFilter, CancelFilter *Binding
+	// Filter and intercept prompts.
+	ApplyFilter, CancelFilter, ApplyIntercept, CancelIntercept *Binding
 	// Export prompt.
 	ExportFormat, WriteExport, CancelExport *Binding
 	// Fault prompt (fault.go).
@@ -221,6 +229,9 @@ func (k *KeyMap) addMain() {
 	k.NextFinding.disabled = (*Model).whyNoFindings
 	k.PrevFinding = add(main, scopeMain, keys("N"), "N", "previous finding", act(func(m *Model) { m.jumpFinding(-1) }))
 	k.PrevFinding.disabled = (*Model).whyNoFindings
+	k.Intercept = add(main, scopeMain, keys("i"), "i", "intercept: hold the frames a filter matches", actCmd((*Model).openIntercept))
+	k.Intercept.disabled = (*Model).whyNoIntercept
+	k.Intercept.bar = "intercept"
 	k.Follow = add(main, scopeMain, keys("f"), "f", "follow newest", act((*Model).followNewest))
 	k.Follow.disabled = func(m *Model) string { return when(m.frames.follow, whyFollowing) }
 	k.Compose = add(main, scopeMain, keys("c"), "c", "compose a request", act((*Model).openComposer))
@@ -259,6 +270,16 @@ func (k *KeyMap) addPanes() {
 	k.Top = add(moving, scopeMove, keys("home", "g"), "g", "first", act(func(m *Model) { m.moveFocused(moveTop) }))
 	k.Bottom = add(moving, scopeMove, keys("G", "end"), "G", "last", act(func(m *Model) { m.moveFocused(moveBottom) }))
 
+	// A held frame's keys come first: on its row, a and e act on the hold.
+	k.ReleaseHeld = add("Frames", scopeHeld, keys("a"), "a", "release the held frame as it is", actCmd((*Model).releaseHeld))
+	k.ReleaseHeld.disabled = (*Model).whyNotHeld
+	k.ReleaseHeld.bar = "release"
+	k.EditHeld = add("Frames", scopeHeld, keys("e"), "e", "edit the held frame (ctrl+s releases the edit)", act((*Model).editHeld))
+	k.EditHeld.disabled = (*Model).whyNotHeld
+	k.EditHeld.bar = "edit held"
+	k.DropHeld = add("Frames", scopeHeld, keys("d"), "d", "drop the held frame (a request is answered with an error)", actCmd((*Model).dropHeld))
+	k.DropHeld.disabled = (*Model).whyNotHeld
+	k.DropHeld.bar = "drop"
 	k.Resend = add("Frames", scopeFrames, keys("r"), "r", "resend (a fresh id)", actCmd((*Model).resend))
 	k.Resend.disabled = (*Model).whyNoClientFrame
 	k.EditResend = add("Frames", scopeFrames, keys("e"), "e", "edit and resend (pretty, a fresh id)", act((*Model).editResend))
@@ -322,6 +343,8 @@ func (k *KeyMap) addTyping() {
 
 	k.ApplyFilter = add("Filter prompt", scopeFilter, keys("enter"), "enter", "apply filter", act((*Model).applyFilter))
 	k.CancelFilter = add("Filter prompt", scopeFilter, keys("esc"), "esc", "clear filter", act((*Model).cancelFilter))
+	k.ApplyIntercept = add("Intercept", scopeIntercept, keys("enter"), "enter", "hold what the filter matches (empty: intercept off)", act((*Model).applyIntercept))
+	k.CancelIntercept = add("Intercept", scopeIntercept, keys("esc"), "esc", "cancel (the filter armed stays)", act((*Model).cancelIntercept))
 
 	k.ExportFormat = add("Export prompt", scopeExportFormat, keys("r", "f", "t", "l", "o"), "r/f/t/l/o", "replay, findings, transcript, latency, OTLP", (*Model).exportChooseKey)
 	k.WriteExport = add("Export prompt", scopeExportName, keys("enter"), "enter", "write file", actCmd((*Model).writeExportFile))

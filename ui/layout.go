@@ -57,6 +57,7 @@ func (m *Model) layout() {
 	m.composer.SetSize(r[focusComposer].w, r[focusComposer].h)
 	m.help.SetWidth(W)
 	m.filterIn.SetWidth(W - 2)
+	m.icptIn.SetWidth(W - 12)
 	m.searchIn.SetWidth(W - 22)
 }
 

@@ -100,6 +100,8 @@ type Model struct {
 	helpScroll int // first line of the full help shown
 	filtering  bool
 	filterIn   textinput.Model
+	icepting   bool            // the intercept prompt (i) is open
+	icptIn     textinput.Model // the interception filter typed
 	searching  bool            // the Detail pane's search prompt is open
 	searchIn   textinput.Model // what to search for in the frame
 	exp        exportPrompt    // the export prompt (X), when open
@@ -178,6 +180,10 @@ func NewModel(opts Options) *Model {
 	m.filterIn.SetStyles(m.c.st.TextInput)
 	m.filterIn.Prompt = "/"
 	m.filterIn.Placeholder = "method:tools/ id:3 dir:s2c kind:error code:* sev:warning text"
+	m.icptIn = textinput.New()
+	m.icptIn.SetStyles(m.c.st.TextInput)
+	m.icptIn.Prompt = "intercept: "
+	m.icptIn.Placeholder = "method:tools/call tool:NAME dir:s2c … (empty: off)"
 	m.searchIn = textinput.New()
 	m.searchIn.SetStyles(m.c.st.TextInput)
 	m.searchIn.Prompt = "search in the frame: "
@@ -213,6 +219,7 @@ func (m *Model) setTheme() {
 		m.help.Styles = st.Help
 		m.filterIn.SetStyles(st.TextInput)
 		m.searchIn.SetStyles(st.TextInput)
+		m.icptIn.SetStyles(st.TextInput)
 		m.picker.in.SetStyles(st.TextInput)
 	}
 }
@@ -398,6 +405,8 @@ func (m *Model) updateInputs(msg tea.Msg) tea.Cmd {
 		m.composer.ta, cmd = m.composer.ta.Update(msg)
 	case m.filtering:
 		m.filterIn, cmd = m.filterIn.Update(msg)
+	case m.icepting:
+		m.icptIn, cmd = m.icptIn.Update(msg)
 	case m.searching:
 		m.searchIn, cmd = m.searchIn.Update(msg)
 	case m.exp.step == exportName:

@@ -216,7 +216,7 @@ func (m *Model) bottomLines() []string {
 	if m.exp.step == exportName && !m.messageBad {
 		return []string{m.exportHint(), m.bottomLine()}
 	}
-	if m.message == "" || m.exp.step != exportOff || (m.filtering || m.searching) && !m.messageBad {
+	if m.message == "" || m.exp.step != exportOff || (m.filtering || m.searching || m.icepting) && !m.messageBad {
 		return []string{m.bottomLine()}
 	}
 	s := m.c.st.Accent.Render(wire.VisibleString(m.message, wire.Pictures))
@@ -250,6 +250,12 @@ func (m *Model) bottomLine() string {
 	if m.searching {
 		return fit(m.searchIn.View(), m.width)
 	}
+	if m.icepting {
+		if m.message != "" && m.messageBad {
+			return fit(m.c.st.Error.Render("✖ "+wire.VisibleString(m.message, wire.Pictures)), m.width)
+		}
+		return fit(m.icptIn.View(), m.width)
+	}
 	if m.message != "" {
 		s := m.c.st.Accent.Render(wire.VisibleString(m.message, wire.Pictures))
 		if m.messageBad {
@@ -279,6 +285,9 @@ func (m *Model) shortHelp() []key.Binding {
 		return keyBindings(k.Send, k.RawMode, k.NextTemplate, k.Editor, k.ClearComposer, k.CloseComposer, k.FocusNext)
 	case focusFrames:
 		b = []*Binding{k.Up, k.Down, k.TabNext, k.PairJump, k.Unfold, k.Resend, k.EditResend, k.AnswerFrame}
+		if _, held := m.selectedHold(); held {
+			b = append([]*Binding{k.ReleaseHeld, k.EditHeld, k.DropHeld}, b...)
+		}
 	case focusDetail:
 		b = []*Binding{k.SearchNext, k.SearchPrev, k.Search, k.Unfold, k.PairJump, k.Up, k.Down, k.TabNext}
 	case focusInFlight:
@@ -291,7 +300,7 @@ func (m *Model) shortHelp() []key.Binding {
 	// ?, q and t first (t is how a tool is called: a user who reads the
 	// screen must find it at any width), then the pane's own keys: a
 	// narrow help line cuts from the end.
-	return keyBindings(append(append([]*Binding{k.Help, k.Quit, k.PickOpen}, b...), k.Compose, k.FocusNext, k.Zoom, k.Findings, k.NextFinding, k.Filter, k.Follow, k.Export)...)
+	return keyBindings(append(append([]*Binding{k.Help, k.Quit, k.PickOpen}, b...), k.Compose, k.FocusNext, k.Zoom, k.Findings, k.NextFinding, k.Filter, k.Intercept, k.Follow, k.Export)...)
 }
 
 // keyBindings gives the help bubble the key bindings of the table's rows,

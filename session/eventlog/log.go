@@ -33,6 +33,12 @@ const (
 	// host saw there was linesman's doing, not the server's, and the fold
 	// charges the server for none of it.
 	EventFault
+	// EventIntercept: linesman held, released, edited or dropped a frame
+	// in flight (Intercept says which; see intercept.go). Frame and Dir,
+	// when set, are the frame held before it reached the wire (c2s) or the
+	// frame as edited: what the other side got instead of what the wire
+	// carried. The fold judges neither side for it.
+	EventIntercept
 )
 
 // String returns the event type's name in captures and reports.
@@ -60,6 +66,8 @@ func (t EventType) String() string {
 		return "end"
 	case EventFault:
 		return "fault"
+	case EventIntercept:
+		return "intercept"
 	default:
 		return "unknown"
 	}
@@ -199,8 +207,8 @@ type Event struct {
 	Wall time.Time     // wall-clock time (At after the log's start)
 	Type EventType
 
-	Dir     wire.Dir    // for EventFrame
-	Frame   *wire.Frame // for EventFrame
+	Dir     wire.Dir    // for EventFrame (and EventIntercept: see there)
+	Frame   *wire.Frame // for EventFrame (and EventIntercept: see there)
 	Stderr  *wire.Line  // for EventStderr: one stderr line, exact bytes, like a wire line
 	Process *ProcessEvent
 	Finding *LoggedFinding
@@ -209,6 +217,8 @@ type Event struct {
 	Stdin   *StdinEvent   // for EventStdinClosed
 	End     *EndEvent     // for EventEnd
 	Fault   *FaultEvent   // for EventFault
+	// Intercept is for EventIntercept.
+	Intercept *InterceptEvent
 	// Note is the text of an EventNote, and the words of an EventEra or
 	// EventRestart (shown where notes are; "" for a silent decision). The
 	// fold reads the typed payloads, never this text.
@@ -221,7 +231,7 @@ func (e *Event) IsNote() bool {
 	switch e.Type {
 	case EventNote:
 		return true
-	case EventEra, EventRestart, EventStdinClosed, EventFault:
+	case EventEra, EventRestart, EventStdinClosed, EventFault, EventIntercept:
 		return e.Note != ""
 	}
 	return false

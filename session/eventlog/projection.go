@@ -64,6 +64,10 @@ func (t *Tracker) Apply(ev *Event) []LoggedFinding {
 		if ev.Fault != nil {
 			t.injected(ev.Fault)
 		}
+	case EventIntercept:
+		if ev.Intercept != nil {
+			t.intercepted(ev)
+		}
 	case EventFinding:
 		if ev.Finding != nil && ev.Finding.FrameSeq != 0 {
 			t.mu.Lock()

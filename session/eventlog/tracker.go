@@ -170,7 +170,8 @@ type Tracker struct {
 	// linesman's.
 	faults      int
 	injectedEnd bool
-	links       callLinks // logical calls (calls.go)
+	links       callLinks  // logical calls (calls.go)
+	icept       intercepts // frames held, edited, dropped (intercept.go)
 }
 
 // NewTracker returns an empty tracker.

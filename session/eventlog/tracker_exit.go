@@ -198,6 +198,9 @@ func (t *Tracker) exitBurstLocked(at time.Duration) (LoggedFinding, bool) {
 func (t *Tracker) tick(at time.Duration) []LoggedFinding {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.stdoutHeldLocked() {
+		return nil // linesman holds the server's stdout: its clock is stopped
+	}
 	sp := t.spaces[wire.ClientToServer]
 	var due []*entry
 	for _, es := range sp.inflight {
@@ -223,10 +226,14 @@ func (t *Tracker) tick(at time.Duration) []LoggedFinding {
 }
 
 // NextDeadline returns the earliest time a client request in flight would
-// time out, so a caller can sleep until then; ok is false when none is in flight.
+// time out, so a caller can sleep until then; ok is false when none is in
+// flight, and while a server frame is held (see intercept.go).
 func (t *Tracker) NextDeadline() (at time.Duration, ok bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.stdoutHeldLocked() {
+		return 0, false
+	}
 	for _, es := range t.spaces[wire.ClientToServer].inflight {
 		for _, e := range es {
 			if e.Deadline != 0 && (!ok || e.Deadline < at) {
