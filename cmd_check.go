@@ -95,13 +95,13 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "linesman check: --server-timeout %s: want a positive duration such as 2m\n", all.serverTimeout)
 		return exitUsage
 	}
-	if flags.ci.baseline, err = openBaseline(all.baseline); err != nil {
+	if flags.ci.baseline, err = report.OpenBaseline(all.baseline); err != nil {
 		fmt.Fprintf(stderr, "linesman check: --baseline: %s\n", inertText(err.Error()))
 		return exitUsage
 	}
 	status = runHeadlessWithin("check", &flags, sessionConfig(&flags, command), stdout, stderr, checkSteps,
-		headlessOpts{limit: all.serverTimeout, key: singleBaselineKey})
-	if err := flags.ci.baseline.save(stderr); err != nil {
+		headlessOpts{limit: all.serverTimeout, key: report.SingleBaselineKey})
+	if err := flags.ci.baseline.Save(stderr); err != nil {
 		fmt.Fprintf(stderr, "linesman check: %s\n", inertText(err.Error()))
 		return exitFindings
 	}
@@ -365,8 +365,8 @@ func headlessRun(mode string, flags *commonFlags, cfg session.Config, stderr io.
 	_, interrupted := r.sigs.first()
 	r.logf("steps done (error: %v, interrupted: %v); shutdown ladder", stepErr, interrupted)
 	r.shutdown()
-	flags.ci.policy.judge(r.s.Log(), r.s.Tracker(), time.Since(start))
-	drift := flags.ci.baseline.judge(opts.key, r.s.Log(), r.s.Tracker())
+	flags.ci.policy.Judge(r.s.Log(), r.s.Tracker(), time.Since(start))
+	drift := flags.ci.baseline.Judge(opts.key, r.s.Log(), r.s.Tracker())
 	captureErr := r.stopCapture()
 
 	meta := report.Meta{Command: r.s.Info().Command}
@@ -374,7 +374,7 @@ func headlessRun(mode string, flags *commonFlags, cfg session.Config, stderr io.
 	meta.FrameText = mode == "send"
 	meta.FrameTextLimit = flags.maxText
 	meta.InterruptSignal, meta.Interrupted = r.sigs.first()
-	if flags.ci.policy.active() {
+	if flags.ci.policy.Active() {
 		meta.Applied = append(meta.Applied, wire.FamilyPolicy)
 	}
 	if drift {

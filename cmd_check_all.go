@@ -83,7 +83,7 @@ func runCheckAll(fs *flag.FlagSet, flags *commonFlags, all *allFlags, args []str
 		fmt.Fprintf(stderr, "linesman check: --config: %s\n", inertText(err.Error()))
 		return exitUsage
 	}
-	if flags.ci.baseline, err = openBaseline(all.baseline); err != nil {
+	if flags.ci.baseline, err = report.OpenBaseline(all.baseline); err != nil {
 		fmt.Fprintf(stderr, "linesman check: --baseline: %s\n", inertText(err.Error()))
 		return exitUsage
 	}
@@ -109,7 +109,7 @@ func runCheckAll(fs *flag.FlagSet, flags *commonFlags, all *allFlags, args []str
 	m := report.NewMulti(all.config, results)
 	m.Seconds = time.Since(start).Seconds()
 	status := writeMulti(&m, flags, stdout, stderr)
-	if err := flags.ci.baseline.save(stderr); err != nil {
+	if err := flags.ci.baseline.Save(stderr); err != nil {
 		fmt.Fprintf(stderr, "linesman check: %s\n", inertText(err.Error()))
 		status = exitFindings
 	}
@@ -285,7 +285,7 @@ func writeMulti(m *report.Multi, flags *commonFlags, stdout, stderr io.Writer) i
 		}
 		var buf bytes.Buffer
 		if err = out.write(&buf, opt); err == nil {
-			err = writeFileAtomic(out.path, buf.Bytes())
+			err = report.WriteFileAtomic(out.path, buf.Bytes())
 		}
 	}
 	switch {

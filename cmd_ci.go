@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 
 	"linesman/capture"
@@ -20,10 +19,10 @@ type ciFlags struct {
 	// origin is the host config file the server came from (--config),
 	// passed on by configServer as --config-origin.
 	origin string
-	failOn string      // --fail-on: the least severity that fails the run
-	policy policyFlags // --expect-tool, --forbid-tool, --max-duration, --max-latency
+	failOn string        // --fail-on: the least severity that fails the run
+	policy report.Policy // --expect-tool, --forbid-tool, --max-duration, --max-latency
 	// baseline is check's --baseline file, loaded (nil without one).
-	baseline *baseline
+	baseline *report.Baseline
 }
 
 // register adds the CI flags to fs.
@@ -32,7 +31,11 @@ func (c *ciFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.failOn, "fail-on", "error", "the least severity of finding that fails the run (exit status 1): error, warning or note")
 	fs.StringVar(&c.origin, "config-origin", "", "the host config `FILE` the server came from (set by --config; SARIF results point at it)")
 	fs.StringVar(&c.sarif, "sarif", "", "also write a SARIF 2.1.0 log to `FILE`: a rule per finding code (title, why and fix, clause), a result per finding")
-	c.policy.register(fs)
+	p := &c.policy
+	fs.Var((*listFlag)(&p.ExpectTools), "expect-tool", "policy: the server must list a tool named `NAME` (repeatable); missing is an expected-tool-missing error")
+	fs.Var((*listFlag)(&p.ForbidTools), "forbid-tool", "policy: no listed tool may match `GLOB` (path.Match syntax: *, ?, [a-z]; repeatable); a match is a forbidden-tool-present error")
+	durationVar(fs, &p.MaxDuration, "max-duration", 0, "policy: the whole run (start to exit) must take at most this long, else run-over-max-duration (0: no limit)")
+	durationVar(fs, &p.MaxLatency, "max-latency", 0, "policy: each request must be answered within this, else request-over-max-latency (0: no limit)")
 }
 
 // write writes the report files asked for. Each is written whole to a
@@ -60,23 +63,9 @@ func (c *ciFlags) write(rep *report.Report, recording string) error {
 		if err := out.write(&buf, opt); err != nil {
 			return fmt.Errorf("%s: %w", out.path, err)
 		}
-		if err := writeFileAtomic(out.path, buf.Bytes()); err != nil {
+		if err := report.WriteFileAtomic(out.path, buf.Bytes()); err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-// writeFileAtomic writes data to path through a temporary file in the same
-// directory and a rename.
-func writeFileAtomic(path string, data []byte) error {
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
 	}
 	return nil
 }
@@ -86,7 +75,7 @@ func (c *ciFlags) validate() error {
 	if !slices.Contains(report.FailOnLevels, c.failOn) {
 		return fmt.Errorf("--fail-on %q: want error, warning or note", c.failOn)
 	}
-	return c.policy.validate()
+	return c.policy.Validate()
 }
 
 // exitStatus is the report's exit status under --fail-on.
