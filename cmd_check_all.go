@@ -227,8 +227,13 @@ func captureFileName(name string) string {
 // loadServers reads the servers of all.config: a host's config file, or a
 // plain list (a file named *.txt or *.list).
 func loadServers(all *allFlags, stderr io.Writer) ([]serverEntry, error) {
-	if isPlainList(all.config) {
-		return readPlainList(all.config)
+	if hosts.IsPlainList(all.config) {
+		list, err := hosts.ReadPlainList(all.config)
+		out := make([]serverEntry, len(list))
+		for i, p := range list {
+			out[i] = serverEntry{name: p.Name, command: p.Command, env: p.Env, line: p.Line}
+		}
+		return out, err
 	}
 	var h hosts.Host
 	if all.host != "" {
