@@ -94,13 +94,13 @@ func runSend(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 
 	cfg := sessionConfig(&flags, command)
-	next := newInputReader(input).next
+	next := wire.NewInputReader(input).Next
 	if *raw {
 		// The input opens the conversation; --era still says which era's
 		// rules judge it. linesman adds no frame of its own unless asked.
 		cfg.NoHandshake = true
 		cfg.Observe = !*answer
-		next = newRawInput(input, flags.maxFrame).next
+		next = wire.NewRawInput(input, flags.maxFrame).Next
 	}
 	return runHeadless("send", &flags, cfg, stdout, stderr, sendSteps(next, !*raw))
 }
