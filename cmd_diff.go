@@ -13,7 +13,11 @@ import (
 	"linesman/wire"
 )
 
-const diffHeader = `linesman diff — what changed between two sessions of a server
+var cmdDiff = &command{
+	name:      "diff",
+	usageLine: "linesman diff [--json] [--exit-code] A B",
+	run:       runDiff,
+	long: `linesman diff — what changed between two sessions of a server
 
 Usage:
   linesman diff [--json] [--exit-code] A B
@@ -52,11 +56,13 @@ Examples:
   linesman check --json -- node build/index.js > before.json
   linesman check --json -- node build/index.js > after.json
   linesman diff --exit-code before.json after.json
-`
+`,
+}
 
 // runDiff is "linesman diff A B".
-func runDiff(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("diff", diffHeader, stdout, stderr)
+func runDiff(cmd *command, args []string, sio stdio) int {
+	stdout, stderr := sio.out, sio.err
+	fs := cmd.newFlagSet(sio)
 	jsonOut := fs.Bool("json", false, "print the differences as one JSON document")
 	exitCode := fs.Bool("exit-code", false, "exit with status 1 when a change is breaking (a removal, an incompatible input schema, a prompt argument removed or required)")
 	files, status, ok := parseFlagsAnywhere(fs, args)
@@ -157,8 +163,8 @@ func readSession(path string, stderr io.Writer) (diffSide, error) {
 	if err != nil {
 		return diffSide{}, err
 	}
-	reportTorn(stderr, "linesman diff", path, c)
+	c.Warn(stderr, "linesman diff", path)
 	r := report.FromLog(c.Log, c.Tracker, report.Meta{Mode: "diff", Command: c.Header.Command})
-	noteUnread(&r, path, c)
+	c.NoteUnread(&r, path)
 	return diffSide{one: &r}, nil
 }

@@ -10,7 +10,11 @@ import (
 	"linesman/wire"
 )
 
-const explainHeader = `linesman explain — what a finding means and how to fix it
+var cmdExplain = &command{
+	name:      "explain",
+	usageLine: "linesman explain [CODE|FAMILY]",
+	run:       runExplain,
+	long: `linesman explain — what a finding means and how to fix it
 
 Usage:
   linesman explain              every rule family, and in each every finding code with its severity and title
@@ -21,11 +25,13 @@ Usage:
 Example:
   linesman explain non-json-line
   linesman explain multi-round
-`
+`,
+}
 
 // runExplain prints the finding registry, whole or one code at a time.
-func runExplain(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("explain", explainHeader, stdout, stderr)
+func runExplain(cmd *command, args []string, sio stdio) int {
+	stdout, stderr := sio.out, sio.err
+	fs := cmd.newFlagSet(sio)
 	jsonOut := fs.Bool("json", false, "print the registry entries as JSON")
 	codes, status, ok := parseFlagsAnywhere(fs, args)
 	if !ok {

@@ -3,14 +3,17 @@ package main
 import (
 	"bufio"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 
 	"linesman/capture"
 )
 
-const exportHeader = `linesman export — write a capture in another form
+var cmdExport = &command{
+	name:      "export",
+	usageLine: "linesman export FILE --format replay|findings|transcript",
+	run:       runExport,
+	long: `linesman export — write a capture in another form
 
 Usage:
   linesman export FILE --format replay|findings|transcript|latency|otlp
@@ -33,11 +36,13 @@ Exports a capture written with --capture to standard output:
 
 Example:
   linesman export run.jsonl --format replay > replay.sh && sh replay.sh
-`
+`,
+}
 
 // runExport writes a capture in another form.
-func runExport(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("export", exportHeader, stdout, stderr)
+func runExport(cmd *command, args []string, sio stdio) int {
+	stdout, stderr := sio.out, sio.err
+	fs := cmd.newFlagSet(sio)
 	format := fs.String("format", "transcript", "what to export: replay, findings, transcript, latency or otlp")
 	// Accept the file before or after the flags: "export FILE --format F"
 	// is how the usage line reads, and the flag package stops at FILE.
@@ -65,7 +70,7 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "linesman export: %v\n", err)
 		return exitFindings
 	}
-	reportTorn(stderr, "linesman export", path, c)
+	c.Warn(stderr, "linesman export", path)
 	w := bufio.NewWriter(stdout)
 	err = capture.Export(w, *format, c.Log, c.Tracker, c.Header)
 	if err == nil {

@@ -2,12 +2,19 @@ package main
 
 import (
 	"fmt"
-	"io"
 
 	"linesman/capture/mock"
+	"linesman/session/fault"
 )
 
-const mockHeader = `linesman mock — a recording played back as a stdio MCP server
+var cmdMock = &command{
+	name:      "mock",
+	usageLine: "linesman mock [--timing recorded|fast] CAPTURE",
+	// The mock's stdout and stderr are the recorded server's: bytes
+	// pass as recorded, never made inert.
+	output: passThrough,
+	run:    runMock,
+	long: `linesman mock — a recording played back as a stdio MCP server
 
 Usage:
   linesman mock [--timing recorded|fast] [--fault SPEC]... CAPTURE
@@ -31,13 +38,15 @@ Examples:
   linesman check -- linesman mock run.jsonl
   linesman mock --timing fast ~/Library/Logs/Claude/mcp-server-weather.log
   linesman check -- linesman mock --fault drop@tools/list run.jsonl
-`
+`,
+}
 
 // runMock is "linesman mock": flags -> options -> mock.Serve.
-func runMock(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("mock", mockHeader, stdout, stderr)
+func runMock(cmd *command, args []string, sio stdio) int {
+	stdin, stdout, stderr := sio.in, sio.out, sio.err
+	fs := cmd.newFlagSet(sio)
 	timing := fs.String("timing", "recorded", "recorded: keep the recorded delays; fast: answer at once")
-	var faults faultFlag
+	var faults []fault.Spec
 	registerFaults(fs, &faults)
 	if status, ok := parseFlags(fs, args); !ok {
 		return status
