@@ -1,15 +1,9 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 
 	"linesman/capture"
-	"linesman/session/hosts"
-	"linesman/session/report"
 	"linesman/wire"
 )
 
@@ -73,37 +67,11 @@ func runDiff(cmd *command, args []string, sio stdio) int {
 		fmt.Fprintln(stderr, "linesman diff: give two sessions, A and B (captures or check --json reports); see linesman diff --help")
 		return exitUsage
 	}
-	var sides [2]diffSide
-	for i, path := range files {
-		side, err := readSession(path, stderr)
-		if err != nil {
-			fmt.Fprintf(stderr, "linesman diff: %s\n", wire.VisibleString(err.Error(), wire.Pictures))
-			return exitUsage
-		}
-		sides[i] = side
-	}
-	if (sides[0].all == nil) != (sides[1].all == nil) {
-		fmt.Fprintln(stderr, "linesman diff: one side is a report of check --all, the other one server's session: give two --all reports (compared server by server), or two sessions of one server")
+	d, breaking, err := capture.Diff(files[0], files[1], stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "linesman diff: %s\n", wire.VisibleString(err.Error(), wire.Pictures))
 		return exitUsage
 	}
-	var d interface {
-		WriteJSON(io.Writer) error
-		WriteText(io.Writer) error
-	}
-	breaking := false
-	if sides[0].all != nil {
-		md := report.DiffMulti(files[0], files[1], sides[0].all, sides[1].all)
-		d, breaking = &md, md.Breaking
-	} else {
-		one := report.DiffReports(files[0], files[1], sides[0].one, sides[1].one)
-		for _, side := range sides {
-			if u := side.one.Unread(); u != "" {
-				one.Unread = append(one.Unread, u)
-			}
-		}
-		d, breaking = &one, one.Breaking
-	}
-	var err error
 	if *jsonOut {
 		err = d.WriteJSON(stdout)
 	} else {
@@ -117,54 +85,4 @@ func runDiff(cmd *command, args []string, sio stdio) int {
 		return exitFindings
 	}
 	return exitOK
-}
-
-// diffSide is one side of a diff: one server's report, or a check --all
-// report of many.
-type diffSide struct {
-	one *report.Report
-	all *report.Multi
-}
-
-// maxDiffReport bounds a JSON report read by diff.
-const maxDiffReport = 64 << 20
-
-// readSession reads one side of a diff: a JSON report of check (one JSON
-// object with "linesman" and "findings"), of check --all (mode
-// "check-all"), or anything capture.Open reads, folded into a report as
-// check --from would.
-func readSession(path string, stderr io.Writer) (diffSide, error) {
-	// A JSON report is read whole, within a bound; a larger file can only
-	// be a recording, which capture.Open streams.
-	data, err := hosts.ReadFileLimited(path, "a JSON report", maxDiffReport)
-	if err != nil && !errors.Is(err, hosts.ErrTooLarge) {
-		return diffSide{}, err
-	}
-	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && trimmed[0] == '{' {
-		var probe map[string]json.RawMessage
-		if json.Unmarshal(trimmed, &probe) == nil {
-			if string(probe["mode"]) == `"check-all"` {
-				var m report.Multi
-				if err := json.Unmarshal(trimmed, &m); err != nil {
-					return diffSide{}, fmt.Errorf("%s: a check --all report that does not decode: %v", path, err)
-				}
-				return diffSide{all: &m}, nil
-			}
-			if probe["linesman"] != nil && probe["findings"] != nil {
-				var r report.Report
-				if err := json.Unmarshal(trimmed, &r); err != nil {
-					return diffSide{}, fmt.Errorf("%s: a JSON report that does not decode: %v", path, err)
-				}
-				return diffSide{one: &r}, nil
-			}
-		}
-	}
-	c, err := capture.Open(path)
-	if err != nil {
-		return diffSide{}, err
-	}
-	c.Warn(stderr, "linesman diff", path)
-	r := report.FromLog(c.Log, c.Tracker, report.Meta{Mode: "diff", Command: c.Header.Command})
-	c.NoteUnread(&r, path)
-	return diffSide{one: &r}, nil
 }
