@@ -5,9 +5,6 @@ import (
 	"strings"
 
 	"linesman/capture"
-	"linesman/session/hosts"
-	"linesman/session/report"
-	"linesman/wire"
 )
 
 var cmdTaps = &command{
@@ -58,20 +55,7 @@ func runTaps(cmd *command, args []string, io stdio) int {
 	if !*all && len(taps) > 20 {
 		taps = taps[:20]
 	}
-	fmt.Fprintf(stdout, "%-20s %-22s %-19s %8s  %s\n", "NAME", "STATE", "STARTED", "FINDINGS", "COMMAND")
-	for i := range taps {
-		t := &taps[i]
-		t.Describe()
-		state, findings, cmd := t.State, fmt.Sprint(t.Findings), report.ShellJoin(hosts.RedactCommand(t.Command))
-		if t.Err != nil {
-			state, findings, cmd = "unreadable", "-", t.Err.Error()
-		}
-		if t.Live {
-			state = "live, " + state
-		}
-		fmt.Fprintf(stdout, "%-20s %-22s %-19s %8s  %s\n", wire.VisibleString(t.Name, wire.Pictures), state,
-			t.Start.Local().Format("2006-01-02 15:04:05"), findings, wire.VisibleString(cmd, wire.Pictures))
-	}
+	capture.WriteTapList(stdout, taps)
 	fmt.Fprintf(stdout, "(%s)\n", d)
 	return exitOK
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -13,13 +11,14 @@ import (
 	"linesman/session/run"
 	"linesman/themes"
 	"linesman/ui"
+	"linesman/wire"
 )
 
 var cmdView = &command{
 	name:      "view",
 	usageLine: "linesman view [--follow] [--text] FILE|TAP",
 	// The inspector draws on stdout itself; a transcript goes through an
-	// inertWriter of runView's.
+	// wire.InertWriter of runView's.
 	output: draws,
 	run:    runView,
 	long: `linesman view — open a capture written with --capture
@@ -85,66 +84,20 @@ func runView(cmd *command, args []string, io stdio) int {
 	} else {
 		// A transcript is text like export's: it goes through the same
 		// inert writer (a crafted capture's codes and signals included).
-		iw := &inertWriter{w: io.out}
+		iw := wire.NewInertWriter(io.out)
 		defer iw.Flush()
 		io.out = iw
 	}
 	return run.View(opts, io.out, io.err)
 }
 
-// viewUI runs the inspector over the capture's log, read-only. A followed
-// tap says why it is read-only and offers the next live tap (T).
+// viewUI runs the inspector over the capture's log, read-only.
 func viewUI(ctx context.Context, c *capture.Capture, fl *capture.Follower, path, theme string) error {
-	readOnly, next := capture.TapUIOptions(path, fl != nil)
-	title := "capture " + filepath.Base(path)
-	if t, ok := capture.TapTitle(path); ok {
-		title = t
+	opts := ui.CaptureOptions(c, fl, path, theme)
+	// The stop signals are run.View's (see inspectOptions).
+	opts.ProgramOptions = []tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler()}
+	if err := ui.Run(opts); !errors.Is(err, ui.ErrSwitch) {
+		return err
 	}
-	now := c.Log.Since // following: the writer's clock, live
-	if fl == nil {
-		// A closed capture: time stands still at its last event, so ages
-		// and uptimes read as they did when it was recorded.
-		var end time.Duration
-		if _, next := c.Log.Bounds(); next > 1 {
-			if ev, ok := c.Log.Get(next - 1); ok {
-				end = ev.At
-			}
-		}
-		now = func() time.Duration { return end }
-	} else {
-		title += " (following)"
-	}
-	if c.Torn > 0 {
-		title += " — torn last record skipped"
-	}
-	if c.SkippedCount > 0 {
-		title += fmt.Sprintf(" — %d bad record(s) skipped (listed on exit)", c.SkippedCount)
-	}
-	env := make([]string, len(c.Header.Env))
-	for i, v := range c.Header.Env {
-		env[i] = v.Name
-		if v.Value != nil {
-			env[i] += "=" + *v.Value
-		}
-	}
-	err := ui.Run(ui.Options{
-		// The stop signals are run.View's (see inspectOptions).
-		ProgramOptions: []tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler()},
-		Log:            c.Log,
-		Tracker:        c.Tracker,
-		Session:        nil, // read-only: no composer, no process control
-		ReadOnly:       readOnly,
-		NextSource:     next,
-		Header:         c.Header, // exports (X) describe the recorded session
-		Theme:          theme,
-		Title:          title,
-		Now:            now,
-		ProcessInfo: func() ([]string, []string, string, int64) {
-			return c.Header.Command, env, c.Header.Cwd, 0
-		},
-	})
-	if errors.Is(err, ui.ErrSwitch) {
-		return run.ErrNextTap
-	}
-	return err
+	return run.ErrNextTap
 }

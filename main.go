@@ -18,6 +18,7 @@ import (
 
 	"linesman/session/eventlog"
 	"linesman/session/run"
+	"linesman/wire"
 )
 
 // Exit statuses of the headless modes (and of usage errors everywhere).
@@ -45,7 +46,7 @@ type command struct {
 type output int
 
 const (
-	// inert: both go through an [inertWriter], so that a path, a header
+	// inert: both go through an [wire.InertWriter], so that a path, a header
 	// field or a server message quoted anywhere in them cannot drive the
 	// terminal, whichever code path wrote it.
 	inert output = iota
@@ -114,12 +115,12 @@ func runArgs(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmd, args := lookup(args)
 	sio := stdio{in: stdin, out: stdout, err: stderr}
 	if cmd.output != passThrough {
-		errw := &inertWriter{w: stderr}
+		errw := wire.NewInertWriter(stderr)
 		defer errw.Flush()
 		sio.err = errw
 	}
 	if cmd.output == inert {
-		outw := &inertWriter{w: stdout}
+		outw := wire.NewInertWriter(stdout)
 		defer outw.Flush()
 		sio.out = outw
 	}

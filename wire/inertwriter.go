@@ -1,25 +1,23 @@
-package main
+package wire
 
 import (
 	"io"
 	"unicode/utf8"
-
-	"linesman/wire"
 )
 
-// inertWriter makes what passes through it inert for a terminal
-// ([wire.VisibleText]: line feeds and tabs kept, every other control,
+// An InertWriter makes what passes through it inert for a terminal
+// ([VisibleText]: line feeds and tabs kept, every other control,
 // C1, bidi or format control shown as a symbol). linesman's headless
 // outputs and its errors go through one, so that a path, a header field or
 // a server message quoted anywhere in them cannot drive the terminal,
 // whichever code path wrote it. A rune split across two writes is held
 // back until it is whole.
-type inertWriter struct {
+type InertWriter struct {
 	w       io.Writer
 	pending []byte
 }
 
-func (iw *inertWriter) Write(p []byte) (int, error) {
+func (iw *InertWriter) Write(p []byte) (int, error) {
 	b := p
 	if len(iw.pending) > 0 {
 		b = append(iw.pending, p...)
@@ -36,16 +34,19 @@ func (iw *inertWriter) Write(p []byte) (int, error) {
 		}
 	}
 	iw.pending = append(iw.pending, b[cut:]...)
-	if _, err := io.WriteString(iw.w, wire.VisibleText(string(b[:cut]))); err != nil {
+	if _, err := io.WriteString(iw.w, VisibleText(string(b[:cut]))); err != nil {
 		return 0, err
 	}
 	return len(p), nil
 }
 
 // Flush writes a held-back partial rune (shown as invalid bytes).
-func (iw *inertWriter) Flush() {
+func (iw *InertWriter) Flush() {
 	if len(iw.pending) > 0 {
-		io.WriteString(iw.w, wire.VisibleText(string(iw.pending)))
+		io.WriteString(iw.w, VisibleText(string(iw.pending)))
 		iw.pending = nil
 	}
 }
+
+// NewInertWriter returns an InertWriter writing to w.
+func NewInertWriter(w io.Writer) *InertWriter { return &InertWriter{w: w} }
