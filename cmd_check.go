@@ -33,15 +33,15 @@ the server is, its era and protocol version, the findings grouped by severity
 with the frame each points at and a one-line fix, the stderr tail, and how the
 process ended, and for each family of protocol rules whether it held, was
 broken or was not observed. --json prints one JSON document instead (schema in
-docs/report.md). --junit FILE and --sarif FILE also write the report for CI, as
+README.md). --junit FILE and --sarif FILE also write the report for CI, as
 JUnit XML and SARIF 2.1.0 (any combination with the text or JSON report).
 
 --from FILE judges a conversation recorded earlier instead of running a
 server, with the same rules: a linesman capture, a Claude Desktop MCP server
 log (mcp-server-NAME.log), VS Code's MCP output channel saved to a file, an
 mcpsnoop session log, JSON Lines of {"dir":"c2s"|"s2c","message":{...}}, or
-a transcript of "> " (client) and "< " (server) lines (see
-docs/capture.md, "Judging recorded conversations").
+a transcript of "> " (client) and "< " (server) lines (see README.md,
+"Judging recorded conversations").
 
 Exit status: 0 no finding at or above the --fail-on severity (error by
 default; warning or note to be stricter), 1 at least one (or the run
@@ -82,7 +82,7 @@ type allFlags struct {
 
 // register adds check's own flags to fs.
 func (a *allFlags) register(fs *flag.FlagSet) {
-	fs.BoolVar(&a.all, "all", false, "with --config FILE: check every stdio server of the file (a host's config, or a plain list: see docs/check.md), in one report and one exit status")
+	fs.BoolVar(&a.all, "all", false, "with --config FILE: check every stdio server of the file (a host's config, or a plain list: see README), in one report and one exit status")
 	fs.IntVar(&a.parallel, "parallel", runtime.NumCPU(), "with --all: how many servers to check at once")
 	fs.StringVar(&a.baseline, "baseline", "", "drift: record the tools, prompts and resources the server lists in `FILE` on the first run; report what changed against it later (tool-removed, tool-description-changed, ...)")
 	durationVar(fs, &a.serverTimeout, "server-timeout", 2*time.Minute, "the longest one server's check may take: past it the server is shut down and its check fails (a hung server holds no other)")
@@ -143,14 +143,11 @@ func checkFrom(path string, jsonOut bool, command []string, io stdio) int {
 		fmt.Fprintln(io.err, "linesman check: --from FILE judges a recorded conversation; give it a file and no server command")
 		return exitUsage
 	}
-	c, err := capture.Open(path)
+	rep, err := capture.Judge(path, report.Meta{Mode: "check", HostSection: true}, io.err)
 	if err != nil {
 		fmt.Fprintf(io.err, "linesman check: %s\n", wire.VisibleString(err.Error(), wire.Pictures))
 		return exitFindings
 	}
-	c.Warn(io.err, "linesman check", path)
-	rep := report.FromLog(c.Log, c.Tracker, report.Meta{Mode: "check", Command: c.Header.Command, HostSection: true})
-	c.NoteUnread(&rep, path)
 	if jsonOut {
 		err = rep.WriteJSON(io.out)
 	} else {
@@ -197,7 +194,7 @@ func checkAll(cmd *command, f *serverFlags, a *allFlags, rest []string, io stdio
 
 // validateAll checks the flags of --all.
 func validateAll(f *serverFlags, a *allFlags, rest []string) error {
-	if err := f.validate(); err != nil {
+	if err := f.opts.Validate(); err != nil {
 		return err
 	}
 	o := &f.opts

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,7 +81,7 @@ func runWrap(cmd *command, args []string, io stdio) int {
 	if !ok {
 		return status
 	}
-	files, err := configFiles(*host, *config, *workspace)
+	files, err := hosts.ConfigFiles(*host, *config, hosts.LocalEnv(*workspace))
 	if err != nil {
 		fmt.Fprintf(stderr, "linesman %s: %v\n", name, err)
 		return exitUsage
@@ -107,47 +105,6 @@ func runWrap(cmd *command, args []string, io stdio) int {
 		return exitFindings
 	}
 	return exitOK
-}
-
-// configFiles returns the config files to work on: the one named, or the
-// host's default files that exist.
-func configFiles(host, config, workspace string) ([]*hosts.File, error) {
-	var h hosts.Host
-	if host != "" {
-		var err error
-		if h, err = hosts.ParseHost(host); err != nil {
-			return nil, err
-		}
-	}
-	if config != "" {
-		f, err := hosts.Read(config, h)
-		if err != nil {
-			return nil, err
-		}
-		return []*hosts.File{f}, nil
-	}
-	if h == "" {
-		return nil, errors.New("say which config: --host H or --config FILE")
-	}
-	var out []*hosts.File
-	for _, loc := range hosts.DefaultLocations(h, hosts.LocalEnv(workspace)) {
-		f, err := hosts.Read(loc.Path, h)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			continue
-		case err != nil:
-			return nil, err
-		}
-		out = append(out, f)
-	}
-	if len(out) == 0 {
-		var paths []string
-		for _, loc := range hosts.DefaultLocations(h, hosts.LocalEnv(workspace)) {
-			paths = append(paths, loc.Path)
-		}
-		return nil, fmt.Errorf("no %s config found (looked at %s)", h, strings.Join(paths, ", "))
-	}
-	return out, nil
 }
 
 // pinnedTapDir is the tap directory wrap writes into the entries: the

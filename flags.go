@@ -6,13 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"time"
 
 	"linesman/session"
-	"linesman/session/eventlog"
-	"linesman/session/report"
 	"linesman/session/run"
 )
 
@@ -110,9 +107,8 @@ func afterDashes(args, rest []string) bool {
 // serverFlags are the flags of the modes that start a server (the
 // inspector, check, send), read straight into the run's options.
 type serverFlags struct {
-	opts         run.Options
-	probeTimeout time.Duration
-	theme        string // the inspector's
+	opts  run.Options
+	theme string // the inspector's
 	// --config FILE [--host H] [--workspace DIR] NAME: the server a host
 	// config names (check's --config also takes --all).
 	config, host, workspace string
@@ -124,7 +120,7 @@ func (f *serverFlags) register(fs *flag.FlagSet, json, theme bool, configUse str
 	o := &f.opts
 	fs.StringVar(&o.Era, "era", "auto", "protocol era: auto (probe with server/discover, fall back to initialize), legacy or modern")
 	durationVar(fs, &o.Session.Timeout, "timeout", 60*time.Second, "how long to wait for the answer to each request")
-	durationVar(fs, &f.probeTimeout, "probe-timeout", session.DefaultProbeTimeout, "--era auto: how long the era probe waits for an answer to server/discover before falling back to initialize (at most --timeout); it ends at once when the server answers or exits, so only a server that never answers waits this long")
+	durationVar(fs, &o.Session.ProbeTimeout, "probe-timeout", session.DefaultProbeTimeout, "--era auto: how long the era probe waits for an answer to server/discover before falling back to initialize (at most --timeout); it ends at once when the server answers or exits, so only a server that never answers waits this long")
 	fs.Var((*envFlag)(&o.Session.Env), "e", "set an environment variable for the server, KEY=VALUE (repeatable)")
 	fs.BoolVar(&o.Session.CleanEnv, "clean-env", false, "start the server with a minimal environment, as hosts do: only PATH, HOME, LANG, TERM, USER, LOGNAME and SHELL from linesman's, plus -e values")
 	fs.StringVar(&o.Session.Dir, "cwd", "", "working directory of the server (default: the current one)")
@@ -159,46 +155,6 @@ func (f *serverFlags) registerCI(fs *flag.FlagSet) {
 	durationVar(fs, &p.MaxLatency, "max-latency", 0, "policy: each request must be answered within this, else request-over-max-latency (0: no limit)")
 }
 
-// validate checks the values flag parsing cannot, and completes the
-// session's configuration from them.
-func (f *serverFlags) validate() error {
-	o := &f.opts
-	switch o.Era {
-	case "auto":
-	case "legacy":
-		o.Session.Era = eventlog.EraLegacy
-	case "modern":
-		o.Session.Era = eventlog.EraModern
-	default:
-		return fmt.Errorf("--era %q: want auto, legacy or modern", o.Era)
-	}
-	if o.Session.Timeout <= 0 {
-		return fmt.Errorf("--timeout %s: want a positive duration such as 30s", o.Session.Timeout)
-	}
-	if o.Session.MaxFrame < 1024 {
-		return fmt.Errorf("--max-frame %d: want at least 1024 bytes", o.Session.MaxFrame)
-	}
-	if o.CI.FailOn != "" && !slices.Contains(report.FailOnLevels, o.CI.FailOn) {
-		return fmt.Errorf("--fail-on %q: want error, warning or note", o.CI.FailOn)
-	}
-	if err := o.Policy.Validate(); err != nil {
-		return err
-	}
-	// The session would quietly take 0 for its default (2s), and a wait
-	// of nothing would flag every server as ignoring stdin EOF or SIGTERM.
-	for _, w := range []struct {
-		name string
-		d    time.Duration
-	}{{"--stdin-wait", o.Session.StdinCloseWait}, {"--sigterm-wait", o.Session.SIGTERMWait}} {
-		if w.d <= 0 {
-			return fmt.Errorf("%s %s: want a positive duration such as 500ms (the server needs a moment to exit)", w.name, w.d)
-		}
-	}
-	o.Session.ProbeTimeout = min(o.Session.Timeout, f.probeTimeout)
-	o.Session.Headless = true
-	return nil
-}
-
 // parse parses a server mode's command line into f: the flags, then the
 // server — after "--", or named in --config's file — and checks them. ok
 // is false when the caller should return status.
@@ -212,7 +168,7 @@ func (f *serverFlags) parse(cmd *command, fs *flag.FlagSet, args []string, stder
 // settle checks the flags parsed from args and settles the server: the
 // command after the flags, or the one --config's file names.
 func (f *serverFlags) settle(cmd *command, fs *flag.FlagSet, args []string, stderr io.Writer) (status int, ok bool) {
-	if err := f.validate(); err != nil {
+	if err := f.opts.Validate(); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", cmd.prefix(), err)
 		return exitUsage, false
 	}

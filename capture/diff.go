@@ -87,12 +87,9 @@ func readSession(path string, stderr io.Writer) (diffSide, error) {
 			}
 		}
 	}
-	c, err := Open(path)
+	r, err := Judge(path, report.Meta{Mode: "diff"}, stderr)
 	if err != nil {
 		return diffSide{}, err
 	}
-	c.Warn(stderr, "linesman diff", path)
-	r := report.FromLog(c.Log, c.Tracker, report.Meta{Mode: "diff", Command: c.Header.Command})
-	c.NoteUnread(&r, path)
 	return diffSide{one: &r}, nil
 }

@@ -32,3 +32,19 @@ func (c *Capture) NoteUnread(rep *report.Report, path string) {
 		rep.Notes = append(rep.Notes, report.Note{Text: report.UnreadPrefix + path + ": " + u})
 	}
 }
+
+// Judge reads the recorded conversation at path through the same fold as
+// a live session ([Open]) and reports it as a run described by meta
+// would be (its Command is the recording's), what of the file could not
+// be read noted in the report and said on stderr.
+func Judge(path string, meta report.Meta, stderr io.Writer) (report.Report, error) {
+	c, err := Open(path)
+	if err != nil {
+		return report.Report{}, err
+	}
+	c.Warn(stderr, "linesman "+meta.Mode, path)
+	meta.Command = c.Header.Command
+	rep := report.FromLog(c.Log, c.Tracker, meta)
+	c.NoteUnread(&rep, path)
+	return rep, nil
+}

@@ -9,75 +9,11 @@ import (
 	"time"
 
 	"linesman/session"
-	"linesman/session/report"
 )
 
 // drainMargin is how long, beyond the ladder's own waits, linesman waits for
 // the session to end before it kills the process group and reports anyway.
 const drainMargin = 5 * time.Second
-
-// Options are what a run of a server is told: the server and how to start
-// it, where to log and record, which signals end it. The headless modes'
-// fields say what to judge and report.
-type Options struct {
-	Name       string         // "linesman check": the prefix of messages and log lines
-	Mode       string         // the report's mode: "check", "send"
-	Session    session.Config // the server, as the user's flags describe it
-	Era        string         // --era as given: auto, legacy or modern (the capture's header)
-	LogFile    string         // --log: linesman's own diagnostics ("" none)
-	Capture    string         // --capture: the file to record to ("" none)
-	CaptureEnv bool           // --capture-env: environment values in the capture
-	Signals    Signals
-
-	// Headless modes (check, send).
-	Limit       time.Duration    // --server-timeout: the steps are cut short after it (0: never)
-	JSON        bool             // --json: the JSON report, not the text one
-	MaxText     int              // send --max-text: cap on each frame's text in the report (0: whole)
-	CI          CI               // --junit, --sarif, --fail-on
-	Policy      report.Policy    // --expect-tool, --forbid-tool, --max-duration, --max-latency
-	Baseline    *report.Baseline // --baseline (nil: none)
-	BaselineKey string           // the server's key in the baseline file
-
-	Tap *TapOptions // a tap's name, directory and capture ([Tap])
-
-	// A server of a config entry (check --all): its environment goes
-	// under the user's -e, its directory is used without --cwd; the
-	// capture's header still describes the user's flags.
-	entryEnv []string
-	entryDir string
-}
-
-// Signals are the signals that end a run early (those linesman was
-// started with ignored excepted: see [WatchSignals]). Each ends the run's
-// context; those in Kill also kill the server's process group at once (the
-// inspector's hangup: the terminal is gone, nobody will quit the UI).
-type Signals struct {
-	Stop []os.Signal
-	Kill []os.Signal
-}
-
-// kills reports whether sig is one of sig.Kill.
-func (rs Signals) kills(sig os.Signal) bool {
-	for _, k := range rs.Kill {
-		if k == sig {
-			return true
-		}
-	}
-	return false
-}
-
-// sessionConfig is the configuration the session starts with: the user's,
-// with a config entry's environment and directory under it.
-func (o *Options) sessionConfig() session.Config {
-	cfg := o.Session
-	if o.entryEnv != nil {
-		cfg.Env = append(append([]string{}, o.entryEnv...), o.Session.Env...) // the user's -e win
-	}
-	if cfg.Dir == "" {
-		cfg.Dir = o.entryDir
-	}
-	return cfg
-}
 
 // A Run owns the lifetime of the server a mode starts: the --log file, the
 // session, the capture, the signals that end the run early, and the
