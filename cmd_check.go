@@ -19,55 +19,7 @@ var cmdCheck = &command{
 	usageLine:   "linesman check [flags] -- COMMAND [ARG...]",
 	configNames: true,
 	run:         runCheck,
-	long: `linesman check — a headless conformance run of an MCP stdio server
-
-Usage:
-  linesman check [flags] -- COMMAND [ARG...]
-  linesman check [--json] --from FILE
-
-It starts COMMAND, probes the protocol era and makes the handshake, lists the
-tools, prompts and resources the server declares, pings it (in the legacy era,
-which has ping), and runs the shutdown ladder: close stdin, SIGTERM, SIGKILL.
-It calls no tools (tools can have side effects). Then it prints a report: what
-the server is, its era and protocol version, the findings grouped by severity
-with the frame each points at and a one-line fix, the stderr tail, and how the
-process ended, and for each family of protocol rules whether it held, was
-broken or was not observed. --json prints one JSON document instead (schema in
-README.md). --junit FILE and --sarif FILE also write the report for CI, as
-JUnit XML and SARIF 2.1.0 (any combination with the text or JSON report).
-
---from FILE judges a conversation recorded earlier instead of running a
-server, with the same rules: a linesman capture, a Claude Desktop MCP server
-log (mcp-server-NAME.log), VS Code's MCP output channel saved to a file, an
-mcpsnoop session log, JSON Lines of {"dir":"c2s"|"s2c","message":{...}}, or
-a transcript of "> " (client) and "< " (server) lines (see README.md,
-"Judging recorded conversations").
-
-Exit status: 0 no finding at or above the --fail-on severity (error by
-default; warning or note to be stricter), 1 at least one (or the run
-failed: no handshake, no server), 2 usage error; stopped by a signal,
-128+n: 130 SIGINT (^C), 143 SIGTERM, 129 SIGHUP (the server is still shut
-down and the report printed).
-
---config FILE --all checks every stdio server of a host's config file, or
-of a plain list (*.txt, *.list: one server a line, NAME then its command),
---parallel N at once, each bounded by --server-timeout, in one report, one
-JUnit/SARIF document and one exit status. Policy: --expect-tool NAME,
---forbid-tool GLOB, --max-duration D, --max-latency D (each violation an
-error finding of the policy family). --baseline FILE records the tools,
-prompts and resources on the first run and reports drift against them on
-later runs (tool-removed, tool-description-changed, ...; see linesman diff);
-a run whose server listed nothing is neither compared nor recorded.
-
-Examples:
-  linesman check -- python3 server.py
-  linesman check --json --timeout 10s -e API_KEY=test -- node build/index.js
-  linesman check --era legacy -- ./my-server --stdio
-  linesman check --junit junit.xml --sarif linesman.sarif -- node build/index.js
-  linesman check --from ~/Library/Logs/Claude/mcp-server-weather.log
-  linesman check --config .mcp.json --all --junit junit.xml --sarif linesman.sarif
-  linesman check --expect-tool search --forbid-tool 'shell_*' --baseline mcp-baseline.json -- node build/index.js
-`,
+	long:        helpText("check"),
 }
 
 // allFlags are check's flags beyond a server's: --all (every server of

@@ -11,18 +11,7 @@ var cmdExplain = &command{
 	name:      "explain",
 	usageLine: "linesman explain [CODE|FAMILY]",
 	run:       runExplain,
-	long: `linesman explain — what a finding means and how to fix it
-
-Usage:
-  linesman explain              every rule family, and in each every finding code with its severity and title
-  linesman explain FAMILY       one family's codes (framing, lifecycle, tools, multi-round, ...)
-  linesman explain CODE...      why it matters, how to fix it, the specification clause
-  linesman explain --json [CODE...]   the same as JSON
-
-Example:
-  linesman explain non-json-line
-  linesman explain multi-round
-`,
+	long:      helpText("explain"),
 }
 
 // runExplain prints the finding registry, whole, one family or one code

@@ -22,37 +22,7 @@ var cmdInspect = &command{
 	configNames: true,
 	output:      draws,
 	run:         runInspect,
-	long: `linesman — inspect an MCP stdio server interactively
-
-Usage:
-  linesman [flags] [-- COMMAND [ARG...]]
-
-It starts COMMAND (default: the built-in demo server) through an isolated
-transport, makes the handshake in the background, and shows every frame on
-the wire, the server's stderr, the requests in flight and the process, with
-findings flagged as they happen. Press ? in the UI for every key.
-
-Exit status: 0 when you quit (q, or ctrl+c: a key, not a signal), 1 when
-the run failed (the server could not start, the capture could not be
-written), 2 usage error; stopped by a signal from outside, 128+n: 130
-SIGINT, 143 SIGTERM (the server is shut down through the ladder first),
-129 SIGHUP (the terminal went away: its process group is killed at once).
-
-Examples:
-  linesman                              # the demo server
-  linesman -- python3 server.py
-  linesman --era legacy -e API_KEY=test -- node build/index.js
-
-Other modes:
-  linesman check [flags] -- COMMAND [ARG...]  headless conformance run; report; exit status
-  linesman send  [flags] -- COMMAND [ARG...]  headless: send hand-written frames (stdin or --file)
-  linesman check [--json] --from FILE         judge a recorded conversation
-  linesman view  [--follow] FILE              open a capture or a recorded conversation
-  linesman export FILE --format F             export a capture (replay, findings, transcript)
-  linesman explain [CODE|FAMILY]              the rule families; what a finding means, how to fix it
-  linesman demo-server [--isolate=false]      the demo server itself
-  linesman help                               this overview
-`,
+	long:        helpText("inspect"),
 }
 
 // runInspect is the default mode: the interactive inspector.

@@ -14,53 +14,7 @@ var cmdSend = &command{
 	usageLine:   "linesman send [flags] -- COMMAND [ARG...]",
 	configNames: true,
 	run:         runSend,
-	long: `linesman send — send hand-written frames to an MCP stdio server and report
-
-Usage:
-  linesman send [flags] -- COMMAND [ARG...]  < frames.jsonl
-  linesman send [flags] --file frames.jsonl -- COMMAND [ARG...]
-
-The server starts first. Frames are read one per line, and each goes to the
-server as soon as it is read, so a slow producer paces the conversation (a
-JSON value written over several lines, pretty-printed, is joined and sent as
-one compact line once its last line is read). By default linesman makes the
-handshake first (the era probe, then initialize or server/discover), then
-sends each line, filling in ids: a line that is a JSON
-object with a "method", without an "id", and whose method does not start with
-"notifications/" is a request, and gets the next free id (one never used in
-the session, past every integer id given by hand). In the modern era
-(2026-07-28) a request without params._meta also gets the _meta that era
-requires (protocol version, client capabilities and info), inserted at the
-start of params; a _meta written by hand is left alone. A message without
-"jsonrpc" (a request, a notification, an answer) gets "jsonrpc":"2.0". The
-inspector's composer completes what it sends the same way. Blank lines are
-skipped. Other lines are sent as they are, followed by "\n". The handshake used the
-first ids: a hand-written id that repeats one is reported as a reused id.
-
---raw sends the input exactly as given, byte for byte, each frame as the
-wire cuts it — no handshake, no ids, no line ends added or changed,
-malformed frames included: that is how to show a server a broken frame on
-purpose. linesman adds nothing of its own: the server's requests are not
-answered unless --answer asks for it. --era still says which era's rules
-judge the conversation. A request on a last line without a newline is not
-waited for (a server reading lines sees it only at EOF).
-
-When the input ends, linesman waits for the answers to every request sent
-(each at most --timeout), closes the server's stdin, runs the shutdown ladder
-and prints the report with every frame that crossed the wire, each whole
-(--json: one JSON document, schema in docs/report.md; --max-text N cuts each
-frame's text at N bytes and says so).
-
-Exit status: 0 no finding at or above the --fail-on severity (error by
-default), 1 at least one (or the run failed: no handshake, no server),
-2 usage error; stopped by a signal, 128+n: 130 SIGINT (^C), 143 SIGTERM,
-129 SIGHUP (the server is still shut down and the report printed).
-
-Examples:
-  echo '{"jsonrpc":"2.0","method":"tools/list"}' | linesman send -- python3 server.py
-  printf '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}\n{"id":1,\n' |
-      linesman send --raw --json -- ./server
-`,
+	long:        helpText("send"),
 }
 
 // runSend is "linesman send".

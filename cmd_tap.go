@@ -18,45 +18,7 @@ var cmdTap = &command{
 	// bytes through unchanged.
 	output: passThrough,
 	run:    runTap,
-	long: `linesman tap — watch the traffic of a real host
-
-Usage:
-  linesman tap [--name N] [flags] -- COMMAND [ARG...]
-
-A host (Claude Desktop, VS Code, Cursor, ...) runs this in place of the
-server. tap starts COMMAND through linesman's isolated transport and passes
-the bytes on unchanged both ways: its stdin to the server's stdin, the
-server's stdout to its stdout, the server's stderr to its stderr, each as it
-arrives. It never writes a byte of its own to stdout. Meanwhile it judges the
-traffic as check does and records it as a capture (mode 0600) in the tap
-directory, where 'linesman taps' lists it and 'linesman view --follow NAME'
-opens it live.
-
-It ends as the host expects: end of file on its stdin is passed on (the
-server's stdin is closed, nothing more); SIGTERM, SIGINT and SIGHUP are passed
-to the server's process group — every process in it, so a server started
-through a launcher that does not pass signals on (npx, uvx) ends sooner than
-when the host starts it directly and only the launcher is signalled; its exit status is the server's (a server
-killed by a signal gives 128+n, as a shell reports it; 127 when the command
-is not found, 126 when it cannot be executed). If the capture cannot be
-written, the bytes are still passed on and one line says so on stderr.
-
-The capture holds no environment value, and each argument that looks like a
-secret (--api-key VALUE, --token=..., a URL with a password or a key, the
-shapes of well-known keys) as <redacted>, in the command and wherever a
-record's text repeats it; --keep-secrets keeps them. The traffic itself is
-recorded as it crossed.
-
-Tap directory: --dir, else $LINESMAN_TAP_DIR, else $XDG_STATE_HOME/linesman/taps,
-else ~/.local/state/linesman/taps. The newest --keep ended captures of each
-name are kept; older ones are removed when a tap of that name starts.
-
-'linesman wrap' rewrites a host's config to run its servers through tap.
-
-Examples:
-  linesman tap --name weather -- python3 weather.py
-  linesman tap -- npx -y @modelcontextprotocol/server-everything
-`,
+	long:   helpText("tap"),
 }
 
 // runTap is "linesman tap": forward, record, judge, and exit as the server did.

@@ -11,17 +11,7 @@ var cmdTaps = &command{
 	name:      "taps",
 	usageLine: "linesman taps [--dir DIR] [--all]",
 	run:       runTaps,
-	long: `linesman taps — list live and recent taps
-
-Usage:
-  linesman taps [--dir DIR] [--all]
-
-Lists the taps in the tap directories (the one 'linesman tap --help'
-names, and the default one a host that passes its servers an environment
-of its own makes a tap write to), newest first: name, state (running, or how the server ended), when it started,
-how many findings the judge has so far, and the server's command. Open one
-with 'linesman view --follow NAME' (or 'latest').
-`,
+	long:      helpText("taps"),
 }
 
 // runTaps is "linesman taps".

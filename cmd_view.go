@@ -21,34 +21,7 @@ var cmdView = &command{
 	// wire.InertWriter of runView's.
 	output: draws,
 	run:    runView,
-	long: `linesman view — open a capture written with --capture
-
-Usage:
-  linesman view [--follow] [--text] FILE|TAP
-
-Opens the capture in the inspector, read-only: the same panes, filters and
-findings as a live session, but no composer and no process control. Every
-frame's findings are recomputed from the recorded bytes, so an old capture
-benefits from newer checks. With --follow, keeps reading a capture that
-another linesman is still writing, and shows new events as they arrive (it
-waits for the file if that linesman has not created it yet).
-
-When standard output is not a terminal (or with --text), view prints the
-session as a text transcript instead, with everything the server wrote made
-inert; with --follow it keeps printing until interrupted.
-
-A torn last record (a recorder killed mid-write) is reported and skipped.
-
-Exit status: 0 (q or ctrl+c in the inspector; the end of a transcript),
-1 when the capture cannot be read, 2 usage error; stopped by a signal
-(a --follow transcript is ended as tail -f is), 128+n: 130 SIGINT (^C),
-143 SIGTERM, 129 SIGHUP.
-
-Examples:
-  linesman check --capture run.jsonl -- python3 server.py
-  linesman view run.jsonl
-  linesman view --follow run.jsonl     # while another linesman records it
-`,
+	long:   helpText("view"),
 }
 
 // runView opens a capture read-only.

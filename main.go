@@ -11,6 +11,7 @@
 package main
 
 import (
+	"embed"
 	"fmt"
 	"io"
 	"os"
@@ -131,7 +132,7 @@ var cmdHelp = &command{
 	name:   "help",
 	output: passThrough,
 	run: func(_ *command, _ []string, io stdio) int {
-		fmt.Fprint(io.out, overview)
+		fmt.Fprint(io.out, helpText("overview"))
 		return exitOK
 	},
 }
@@ -144,30 +145,18 @@ var cmdVersion = &command{
 	},
 }
 
-// overview is `linesman help`: every mode's usage lines, in the order a
-// newcomer meets them (a mode's lines are not all together).
-const overview = `linesman — a line judge for MCP servers that speak JSON-RPC over stdio
+// help holds each mode's long help (--help), help/NAME.txt, and the
+// overview of them all (`linesman help`), help/overview.txt: prose kept
+// apart from the code that parses the flags it describes.
+//
+//go:embed help
+var help embed.FS
 
-Usage:
-  linesman [flags] [-- COMMAND [ARG...]]      inspect COMMAND (default: the built-in demo server)
-  linesman check [flags] -- COMMAND [ARG...]  headless conformance run; report; exit status
-  linesman check [--json] --from FILE         judge a recorded conversation (capture, Claude Desktop log, mcpsnoop log, JSON Lines, transcript)
-  linesman send  [flags] -- COMMAND [ARG...]  headless: send hand-written frames (stdin or --file)
-  linesman --config FILE [flags] NAME         inspect the server NAME of a host's config (check too)
-  linesman tap [--name N] -- COMMAND [ARG...] run by a host in place of the server: forwards, records, judges
-  linesman taps                               list live and recent taps
-  linesman view  [--follow] FILE|TAP          open a capture or a recorded conversation (--follow tails a capture; TAP: a tap's name or latest)
-  linesman wrap|unwrap (--host H|--config F)  route a host's servers through the tap, and back
-  linesman export FILE --format F             export a capture (replay script, findings JSON, transcript)
-  linesman check --config FILE --all          check every server of a host's config (or a plain list) in parallel
-  linesman diff [--exit-code] A B             what changed between two sessions (captures or check --json reports)
-  linesman explain [CODE|FAMILY]              the rule families; what a finding means and how to fix it
-  linesman demo-server [--isolate=false]      the demo server itself (speaks MCP on stdio)
-  linesman mock [--timing fast] CAPTURE       a recording played back as a stdio server
-  linesman --version                          print the version
-
-Run 'linesman COMMAND --help' for the flags of a mode.
-Exit status of check and send: 0 no finding of severity error, 1 at least one, 2 usage error.
-Stopped by a signal, every mode: 128+n, 130 SIGINT, 143 SIGTERM, 129 SIGHUP (the server is
-shut down first); quitting the inspector or view with q or ctrl+c: 0.
-`
+// helpText is help/name.txt.
+func helpText(name string) string {
+	b, err := help.ReadFile("help/" + name + ".txt")
+	if err != nil {
+		panic(err) // a mode without its help: caught by every test of --help
+	}
+	return string(b)
+}

@@ -113,3 +113,18 @@ func NextLiveTap(path string) (Tap, bool) {
 	}
 	return live[(at+1)%len(live)], true
 }
+
+// PinnedTapDir is the tap directory wrap writes into the entries: the
+// one this environment names, when it is not the default a tap started
+// without LINESMAN_TAP_DIR and XDG_STATE_HOME would use ("" then).
+func PinnedTapDir() string {
+	d, err := TapDirPath("")
+	home, herr := os.UserHomeDir()
+	if err != nil || herr == nil && filepath.Clean(d) == DefaultTapDir(home) {
+		return ""
+	}
+	if abs, err := filepath.Abs(d); err == nil {
+		d = abs
+	}
+	return d
+}
