@@ -14,7 +14,7 @@ import (
 // A Watch catches a set of signals for the rest of the process's life
 // and remembers the first that arrived; each one runs the current action.
 // Catching never stops (a signal in the moment before the exit must not
-// turn the decided status into a death by signal); after close the signals
+// turn the decided status into a death by signal); after [Watch.Close] the signals
 // do nothing. The signal package drops what the full channel cannot take:
 // a signal never blocks.
 type Watch struct {
