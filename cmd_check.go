@@ -34,7 +34,7 @@ type allFlags struct {
 
 // register adds check's own flags to fs.
 func (a *allFlags) register(fs *flag.FlagSet) {
-	fs.BoolVar(&a.all, "all", false, "with --config FILE: check every stdio server of the file (a host's config, or a plain list: see README), in one report and one exit status")
+	fs.BoolVar(&a.all, "all", false, "with --config FILE: check every stdio server of the file (a host's config, or a plain list: see docs/check.md), in one report and one exit status")
 	fs.IntVar(&a.parallel, "parallel", runtime.NumCPU(), "with --all: how many servers to check at once")
 	fs.StringVar(&a.baseline, "baseline", "", "drift: record the tools, prompts and resources the server lists in `FILE` on the first run; report what changed against it later (tool-removed, tool-description-changed, ...)")
 	durationVar(fs, &a.serverTimeout, "server-timeout", 2*time.Minute, "the longest one server's check may take: past it the server is shut down and its check fails (a hung server holds no other)")

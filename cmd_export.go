@@ -20,7 +20,7 @@ var cmdExport = &command{
 func runExport(cmd *command, args []string, sio stdio) int {
 	stdout, stderr := sio.out, sio.err
 	fs := cmd.newFlagSet(sio)
-	format := fs.String("format", "transcript", "what to export: replay, findings or transcript")
+	format := fs.String("format", "transcript", "what to export: replay, findings, transcript, latency or otlp")
 	// Accept the file before or after the flags: "export FILE --format F"
 	// is how the usage line reads, and the flag package stops at FILE.
 	var path string

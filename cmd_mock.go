@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"linesman/capture/mock"
+	"linesman/session/fault"
 )
 
 var cmdMock = &command{
@@ -21,6 +22,8 @@ func runMock(cmd *command, args []string, sio stdio) int {
 	stdin, stdout, stderr := sio.in, sio.out, sio.err
 	fs := cmd.newFlagSet(sio)
 	timing := fs.String("timing", "recorded", "recorded: keep the recorded delays; fast: answer at once")
+	var faults []fault.Spec
+	registerFaults(fs, &faults)
 	if status, ok := parseFlags(fs, args); !ok {
 		return status
 	}
@@ -32,7 +35,7 @@ func runMock(cmd *command, args []string, sio stdio) int {
 		fmt.Fprintf(stderr, "linesman mock: %v\nRun 'linesman mock --help' for the flags and an example.\n", err)
 		return exitUsage
 	}
-	end, err := mock.Serve(fs.Arg(0), mock.Options{Timing: t, Stdin: stdin, Stdout: stdout, Stderr: stderr})
+	end, err := mock.Serve(fs.Arg(0), mock.Options{Timing: t, Stdin: stdin, Stdout: stdout, Stderr: stderr, Faults: faults})
 	if err != nil {
 		fmt.Fprintf(stderr, "linesman mock: %v\n", err)
 		return exitFindings
