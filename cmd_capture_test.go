@@ -15,10 +15,11 @@ import (
 	"linesman/capture"
 	"linesman/session"
 	"linesman/session/eventlog"
+	"linesman/session/run"
 	"linesman/wire"
 )
 
-// TestCaptureCommandLine drives view and export through run(): usage
+// TestCaptureCommandLine drives view and export through runArgs(): usage
 // errors are exit status 2 with a message, a file that is not a capture is
 // a runtime failure (1), and each export format writes what it should.
 func TestCaptureCommandLine(t *testing.T) {
@@ -64,44 +65,13 @@ func TestCaptureCommandLine(t *testing.T) {
 		{[]string{"export", path, "--format", "findings"}, exitOK, `"command": [`, ""},
 	} {
 		var stdout, stderr bytes.Buffer
-		status := run(tc.args, strings.NewReader(""), &stdout, &stderr)
+		status := runArgs(tc.args, strings.NewReader(""), &stdout, &stderr)
 		if status != tc.status || !strings.Contains(stdout.String(), tc.out) || !strings.Contains(stderr.String(), tc.errOut) {
 			t.Errorf("linesman %q: status %d, stdout %q, stderr %q; want %d, %q, %q",
 				tc.args, status, stdout.String(), stderr.String(), tc.status, tc.out, tc.errOut)
 		}
 		if strings.ContainsRune(stdout.String(), 0x1b) {
 			t.Errorf("linesman %q wrote a raw ESC: %q", tc.args, stdout.String())
-		}
-	}
-}
-
-// TestCaptureHeaderEnv: the header names the server's environment (ours
-// plus -e) but keeps values out unless --capture-env; cwd is absolute.
-func TestCaptureHeaderEnv(t *testing.T) {
-	t.Setenv("CAPTURE_TEST_SECRET", "hunter2")
-	flags := commonFlags{cwd: ".", env: envFlag{"CAPTURE_TEST_OVERRIDE=x=y"}, era: "legacy", timeout: 7 * time.Second, maxFrame: 4096}
-	h := captureHeader(&flags, []string{"srv", "a"})
-	names := map[string]*string{}
-	for _, v := range h.Env {
-		names[v.Name] = v.Value
-	}
-	if v, ok := names["CAPTURE_TEST_SECRET"]; !ok || v != nil {
-		t.Errorf("CAPTURE_TEST_SECRET: present %v, value %v; want the name only", ok, v)
-	}
-	if _, ok := names["CAPTURE_TEST_OVERRIDE"]; !ok {
-		t.Error("the -e override is not named")
-	}
-	if !filepath.IsAbs(h.Cwd) || h.Era != "legacy" || h.TimeoutNs != int64(7*time.Second) || h.MaxFrame != 4096 || fmt.Sprint(h.Command) != "[srv a]" {
-		t.Errorf("header %+v", h)
-	}
-	flags.captureEnv = true
-	for _, v := range captureHeader(&flags, nil).Env {
-		switch {
-		case v.Value == nil:
-			t.Errorf("%s without its value under --capture-env", v.Name)
-		case v.Name == "CAPTURE_TEST_SECRET" && *v.Value != "hunter2",
-			v.Name == "CAPTURE_TEST_OVERRIDE" && *v.Value != "x=y":
-			t.Errorf("%s=%q", v.Name, *v.Value)
 		}
 	}
 }
@@ -205,16 +175,16 @@ func TestCaptureSurvivesSIGKILL(t *testing.T) {
 func TestCaptureRoundTripLiveSession(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "live.jsonl")
-	flags := commonFlags{era: "legacy", timeout: 30 * time.Second, capture: path, maxFrame: 32 << 20,
-		stdinWait: 5 * time.Second, sigtermWait: 2 * time.Second, env: envFlag{"LINESMAN_FAKE_SERVER=capture-roundtrip"}}
-	command := []string{testBinary, "-test.run=^$"}
-	cfg := sessionConfig(&flags, command)
-	cfg.NoHandshake = true
-	s, err := session.Start(cfg)
+	opts := run.Options{Era: "legacy", Session: session.Config{
+		Command: []string{testBinary, "-test.run=^$"}, Env: []string{"LINESMAN_FAKE_SERVER=capture-roundtrip"},
+		Era: eventlog.EraLegacy, Timeout: 30 * time.Second, MaxFrame: 32 << 20,
+		StdinCloseWait: 5 * time.Second, SIGTERMWait: 2 * time.Second, Headless: true, NoHandshake: true,
+	}}
+	s, err := session.Start(opts.Session)
 	if err != nil {
 		t.Fatal(err)
 	}
-	stop, err := startCapture(&flags, s.Log(), command)
+	rec, err := capture.Create(path, s.Log(), run.Header(&opts))
 	if err != nil {
 		s.Kill()
 		<-s.Done()
@@ -248,7 +218,7 @@ func TestCaptureRoundTripLiveSession(t *testing.T) {
 	cancel()
 	s.Shutdown()
 	<-s.Done()
-	if err := stop(); err != nil {
+	if err := rec.Close(); err != nil {
 		t.Fatal(err)
 	}
 

@@ -27,7 +27,7 @@ func TestCheckFromJudgesRecordedConversations(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(filepath.Base(tc.file), func(t *testing.T) {
 			var out, errb bytes.Buffer
-			st := run([]string{"check", "--json", "--from", tc.file}, nil, &out, &errb)
+			st := runArgs([]string{"check", "--json", "--from", tc.file}, nil, &out, &errb)
 			if st != tc.status {
 				t.Fatalf("status %d, want %d; stderr %s", st, tc.status, errb.String())
 			}
@@ -59,11 +59,11 @@ func TestCheckFromJudgesRecordedConversations(t *testing.T) {
 func TestCheckFromUsage(t *testing.T) {
 	t.Parallel()
 	var out, errb bytes.Buffer
-	if st := run([]string{"check", "--from", "x.jsonl", "--", "server"}, nil, &out, &errb); st != exitUsage {
+	if st := runArgs([]string{"check", "--from", "x.jsonl", "--", "server"}, nil, &out, &errb); st != exitUsage {
 		t.Errorf("a file and a command: status %d, want %d", st, exitUsage)
 	}
 	errb.Reset()
-	if st := run([]string{"check", "--from", filepath.Join(t.TempDir(), "missing")}, nil, &out, &errb); st != exitFindings || !strings.Contains(errb.String(), "no such file") {
+	if st := runArgs([]string{"check", "--from", filepath.Join(t.TempDir(), "missing")}, nil, &out, &errb); st != exitFindings || !strings.Contains(errb.String(), "no such file") {
 		t.Errorf("a missing file: status %d, stderr %q", st, errb.String())
 	}
 }

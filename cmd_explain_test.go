@@ -15,7 +15,7 @@ import (
 func TestHeadlessExplainList(t *testing.T) {
 	t.Parallel()
 	var out, errb bytes.Buffer
-	if st := run([]string{"explain"}, nil, &out, &errb); st != exitOK {
+	if st := runArgs([]string{"explain"}, nil, &out, &errb); st != exitOK {
 		t.Fatalf("status %d, stderr %s", st, errb.String())
 	}
 	codes := wire.Codes()
@@ -79,7 +79,7 @@ func TestHeadlessExplainUnknown(t *testing.T) {
 func TestHeadlessExplainJSON(t *testing.T) {
 	t.Parallel()
 	var out, errb bytes.Buffer
-	if st := run([]string{"explain", "--json", "batch-array", "reused-id"}, nil, &out, &errb); st != exitOK {
+	if st := runArgs([]string{"explain", "--json", "batch-array", "reused-id"}, nil, &out, &errb); st != exitOK {
 		t.Fatalf("status %d: %s", st, errb.String())
 	}
 	var entries []map[string]string

@@ -219,7 +219,7 @@ func TestUIInspectUsageErrors(t *testing.T) {
 		{[]string{"--", "cat"}, "needs a terminal"}, // stdout is a buffer here
 	} {
 		var stdout, stderr bytes.Buffer
-		if got := run(c.args, strings.NewReader(""), &stdout, &stderr); got != exitUsage {
+		if got := runArgs(c.args, strings.NewReader(""), &stdout, &stderr); got != exitUsage {
 			t.Errorf("linesman %v: status %d, want %d (stderr %q)", c.args, got, exitUsage, stderr.String())
 		}
 		if !strings.Contains(stderr.String(), c.want) {

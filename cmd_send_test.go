@@ -316,28 +316,6 @@ func TestSendJoinsPrettyPrintedRequest(t *testing.T) {
 	}
 }
 
-func TestInputFrames(t *testing.T) {
-	t.Parallel()
-	for _, c := range []struct{ in, want string }{
-		{"{\"a\":1}\n\n{\"b\":2}\r\n", `{"a":1}|{"b":2}`},
-		{"{\n  \"a\": [1,\n 2]\n}\nnext\n", `{"a":[1,2]}|next`},
-		// Not completed by the lines that follow: each line as written.
-		{"{\"id\":1,\n{\"m\":2}\n", `{"id":1,|{"m":2}`},
-		{"{\"id\":\n", `{"id":`},
-		// Something after the value on its last line: as written.
-		{"{\n\"a\":1} x\n", `{|"a":1} x`},
-		{"not json\n  \n", `not json`},
-	} {
-		var got []string
-		for _, f := range inputFrames([]byte(c.in)) {
-			got = append(got, string(f))
-		}
-		if strings.Join(got, "|") != c.want {
-			t.Errorf("inputFrames(%q) = %q, want %q", c.in, strings.Join(got, "|"), c.want)
-		}
-	}
-}
-
 // TestSendCompletesModernRequests: against the demo server (modern era), a
 // hand-written request gets the _meta the era requires, so the server sees
 // a conformant request; with --era legacy nothing is added.

@@ -234,7 +234,7 @@ func TestViewTranscriptOfACraftedCaptureIsInert(t *testing.T) {
 	path := writeCraftedCapture(t)
 	for _, args := range [][]string{{"view", "--text", path}, {"view", path}} {
 		var out, errb bytes.Buffer
-		if status := run(args, nil, &out, &errb); status != exitOK {
+		if status := runArgs(args, nil, &out, &errb); status != exitOK {
 			t.Fatalf("%v: status %d\n%s", args, status, errb.Bytes())
 		}
 		if !strings.Contains(out.String(), "evil") || !strings.Contains(out.String(), "crafted") {

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"linesman/capture"
 )
 
 // writeConfig writes a VS Code workspace config (JSONC, with a comment and
@@ -135,16 +137,30 @@ func runBinaryEnv(t *testing.T, env []string, args ...string) (int, []byte, []by
 func TestWithConfigArguments(t *testing.T) {
 	path, _ := writeConfig(t)
 	t.Setenv("LINESMAN_TEST_FAKE", "headless-good")
-	var stderr bytes.Buffer
-	server := []string{"node", "server.js", "--config", "cfg.json"}
-	if out, _, ok := withConfig("", server, &stderr); !ok || !slices.Equal(out, server) {
-		t.Errorf("a server's own --config was taken: %q", out)
+	var stdout, stderr bytes.Buffer
+	if status := runArgs([]string{"node", "server.js", "--config", "cfg.json"}, strings.NewReader(""), &stdout, &stderr); status != exitUsage ||
+		!strings.Contains(stderr.String(), "needs a terminal") {
+		t.Errorf("a server's own --config was taken: status %d, %s", status, stderr.String())
 	}
-	out, _, ok := withConfig("check", []string{"--era", "legacy", "--config", path, "good", "--json", "-e", "X=1"}, &stderr)
-	want := []string{"-e", "LINESMAN_FAKE_SERVER=headless-good", "-e", "SECRET_TOKEN=do-not-print-me", "--config-origin", path,
-		"--era", "legacy", "--json", "-e", "X=1", "--", testBinary, "-test.run=^$", "--", "--api-key", "arg-secret-value"}
-	if !ok || !slices.Equal(out, want) {
-		t.Errorf("check --config:\n got %q\nwant %q (%s)", out, want, stderr.String())
+	capturePath := filepath.Join(t.TempDir(), "run.jsonl")
+	status, out, errOut := runBinary(t, nil, "check", "--era", "legacy", "--config", path, "good", "--json",
+		"-e", "X=1", "-e", "SECRET_TOKEN=mine", "--capture", capturePath, "--capture-env")
+	if status != exitOK || !strings.Contains(string(out), `"era": "legacy"`) {
+		t.Fatalf("check --config: status %d\n%s\n%s", status, out, errOut)
+	}
+	c, err := capture.Open(capturePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{}
+	for _, v := range c.Header.Env {
+		env[v.Name] = *v.Value
+	}
+	if env["LINESMAN_FAKE_SERVER"] != "headless-good" || env["X"] != "1" || env["SECRET_TOKEN"] != "mine" {
+		t.Errorf("the server's environment: %q", env)
+	}
+	if want := []string{testBinary, "-test.run=^$", "--", "--api-key", "arg-secret-value"}; !slices.Equal(c.Header.Command, want) {
+		t.Errorf("command %q, want %q", c.Header.Command, want)
 	}
 }
 

@@ -74,3 +74,16 @@ func sizeVar(fs *flag.FlagSet, p *int64, name string, value int64, usage string)
 	*p = value
 	fs.Var((*sizeValue)(p), name, usage+" (a `size`: bytes, or 512KiB, 256MiB, 1GiB)")
 }
+
+// listFlag collects a repeatable string flag.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+func (l *listFlag) Set(v string) error {
+	if v == "" {
+		return fmt.Errorf("want a non-empty value")
+	}
+	*l = append(*l, v)
+	return nil
+}

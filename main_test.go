@@ -17,7 +17,7 @@ func TestTopLevelHelpNamesEveryMode(t *testing.T) {
 	modes := []string{"linesman check", "linesman send", "linesman view", "linesman export", "linesman explain", "linesman demo-server"}
 	for _, args := range [][]string{{"--help"}, {"help"}} {
 		var out, errOut bytes.Buffer
-		if code := run(args, strings.NewReader(""), &out, &errOut); code != exitOK {
+		if code := runArgs(args, strings.NewReader(""), &out, &errOut); code != exitOK {
 			t.Fatalf("linesman %v: exit %d", args, code)
 		}
 		text := out.String() + errOut.String()

@@ -14,7 +14,7 @@ func TestVersionFlag(t *testing.T) {
 	t.Parallel()
 	for _, arg := range []string{"--version", "-version", "version"} {
 		var out, errOut bytes.Buffer
-		if code := run([]string{arg}, strings.NewReader(""), &out, &errOut); code != exitOK {
+		if code := runArgs([]string{arg}, strings.NewReader(""), &out, &errOut); code != exitOK {
 			t.Fatalf("linesman %s: exit %d (%s)", arg, code, errOut.String())
 		}
 		if got, want := out.String(), "linesman "+eventlog.Version+"\n"; got != want {

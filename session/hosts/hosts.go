@@ -1,7 +1,9 @@
 // Package hosts reads the MCP server lists of the hosts people use —
 // Claude Desktop, Claude Code, VS Code, Cursor and Windsurf — resolves an
 // entry into the command, environment and directory its host would start
-// it with, and rewrites entries to run through `linesman tap` and back.
+// it with, and rewrites entries to run through `linesman tap` and back
+// ([WriteWithBackup] keeps the file as it was beside it). It also reads a
+// plain list of servers, one a line ([ReadPlainList]).
 //
 // It stands alone: it imports nothing of linesman's, starts nothing, and
 // never prints. Environment values read from a config are secrets: they are

@@ -1,12 +1,12 @@
-package main
+package run
 
 import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"linesman/wire"
 )
@@ -80,45 +80,12 @@ func (d *diagLog) Close() error {
 // it are made inert.
 func inertErr(err error) string { return wire.VisibleString(err.Error(), wire.Pictures) }
 
-// inertWriter makes what passes through it inert for a terminal
-// ([wire.VisibleText]: line feeds and tabs kept, every other control,
-// C1, bidi or format control shown as a symbol). linesman's headless
-// outputs and its errors go through one, so that a path, a header field or
-// a server message quoted anywhere in them cannot drive the terminal,
-// whichever code path wrote it. A rune split across two writes is held
-// back until it is whole.
-type inertWriter struct {
-	w       io.Writer
-	pending []byte
-}
-
-func (iw *inertWriter) Write(p []byte) (int, error) {
-	b := p
-	if len(iw.pending) > 0 {
-		b = append(iw.pending, p...)
-		iw.pending = nil
+// inertLines makes text that came from a file safe for the terminal, line
+// breaks kept.
+func inertLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = wire.VisibleString(l, wire.Pictures)
 	}
-	// Hold back an incomplete rune at the end (at most 3 bytes).
-	cut := len(b)
-	for i := len(b) - 1; i >= 0 && i >= len(b)-3; i-- {
-		if utf8.RuneStart(b[i]) {
-			if !utf8.FullRune(b[i:]) {
-				cut = i
-			}
-			break
-		}
-	}
-	iw.pending = append(iw.pending, b[cut:]...)
-	if _, err := io.WriteString(iw.w, wire.VisibleText(string(b[:cut]))); err != nil {
-		return 0, err
-	}
-	return len(p), nil
-}
-
-// Flush writes a held-back partial rune (shown as invalid bytes).
-func (iw *inertWriter) Flush() {
-	if len(iw.pending) > 0 {
-		io.WriteString(iw.w, wire.VisibleText(string(iw.pending)))
-		iw.pending = nil
-	}
+	return strings.Join(lines, "\n")
 }

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"encoding/json"
@@ -6,31 +6,34 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"sort"
+	"strings"
 	"sync"
 
 	"linesman/session/eventlog"
 	"linesman/session/hosts"
-	"linesman/session/report"
 	"linesman/wire"
 )
 
-// singleBaselineKey is the key of a single check's server in a baseline
+// SingleBaselineKey is the key of a single check's server in a baseline
 // file; check --all keys each server by its entry's name.
-const singleBaselineKey = "default"
+const SingleBaselineKey = "default"
 
 // baselineFile is what check --baseline FILE keeps: the definitions (tools,
 // prompts, resources) each server listed when it was recorded, by key.
 type baselineFile struct {
-	Linesman string                         `json:"linesman"`
-	Servers  map[string]*report.Definitions `json:"servers"`
+	Linesman string                  `json:"linesman"`
+	Servers  map[string]*Definitions `json:"servers"`
 }
 
-// A baseline is a baseline file loaded for a run. Servers it does not hold
-// yet are recorded (and the file written at the end of the run); the
-// others are compared with it, each difference a drift finding. Its
-// methods are safe for concurrent use (check --all).
-type baseline struct {
+// A Baseline is a baseline file loaded for a run: the drift judge. Servers
+// it does not hold yet are recorded (and the file written by
+// [Baseline.Save] at the end of the run); the others are compared with it
+// by [Baseline.Judge], each difference a drift finding. A nil *Baseline
+// judges nothing and saves nothing. Its methods are safe for concurrent
+// use (check --all).
+type Baseline struct {
 	path string
 
 	mu       sync.Mutex
@@ -39,21 +42,16 @@ type baseline struct {
 	unlisted []string // keys whose run listed nothing: neither compared nor recorded
 }
 
-// openBaseline is loadBaseline of --baseline's value; nil for none.
-func openBaseline(path string) (*baseline, error) {
-	if path == "" {
-		return nil, nil
-	}
-	return loadBaseline(path)
-}
-
 // maxBaselineFile bounds a baseline file: every server's definitions.
 const maxBaselineFile = 64 << 20
 
-// loadBaseline reads path, or starts an empty baseline when it does not
-// exist yet.
-func loadBaseline(path string) (*baseline, error) {
-	b := &baseline{path: path, file: baselineFile{Linesman: eventlog.Version, Servers: map[string]*report.Definitions{}}}
+// OpenBaseline reads the baseline file at path, or starts an empty one when
+// it does not exist yet; nil for path "".
+func OpenBaseline(path string) (*Baseline, error) {
+	if path == "" {
+		return nil, nil
+	}
+	b := &Baseline{path: path, file: baselineFile{Linesman: eventlog.Version, Servers: map[string]*Definitions{}}}
 	data, err := hosts.ReadFileLimited(path, "a baseline", maxBaselineFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return b, nil
@@ -67,7 +65,7 @@ func loadBaseline(path string) (*baseline, error) {
 	return b, nil
 }
 
-// judge compares the definitions a finished session listed with those
+// Judge compares the definitions a finished session listed with those
 // recorded under key, logging a drift finding for each change (a finding
 // about a listing points at its answer); a key not recorded yet is
 // recorded instead. Drift is only what was seen: a session whose server
@@ -75,11 +73,11 @@ func loadBaseline(path string) (*baseline, error) {
 // out) is neither compared nor recorded — its tools are unknown, not gone
 // — and a note in its log says so. compared says whether the session was
 // judged against the baseline.
-func (b *baseline) judge(key string, log *eventlog.Log, tr *eventlog.Tracker) (compared bool) {
+func (b *Baseline) Judge(key string, log *eventlog.Log, tr *eventlog.Tracker) (compared bool) {
 	if b == nil {
 		return false
 	}
-	defs := report.DefinitionsOf(tr)
+	defs := DefinitionsOf(tr)
 	b.mu.Lock()
 	old, ok := b.file.Servers[key]
 	if len(defs.Listed) == 0 {
@@ -96,7 +94,7 @@ func (b *baseline) judge(key string, log *eventlog.Log, tr *eventlog.Tracker) (c
 	if !ok {
 		return false
 	}
-	for _, c := range report.CompareDefinitions(old, defs) {
+	for _, c := range CompareDefinitions(old, defs) {
 		lf := eventlog.LoggedFinding{Finding: wire.NewFinding(c.Code, c.Message()), FrameSeq: c.Seq()}
 		if c.Seq() != 0 {
 			lf.Dir = wire.ServerToClient
@@ -116,9 +114,9 @@ func unlistedNote(held bool) string {
 	return "--baseline: the server answered no tools/list, prompts/list or resources/list in this run, so " + entry + " (drift is judged only from listings seen)"
 }
 
-// save writes the file when this run recorded a server, and says so on w,
+// Save writes the file when this run recorded a server, and says so on w,
 // as it says which servers listed nothing (and were left out).
-func (b *baseline) save(w io.Writer) error {
+func (b *Baseline) Save(w io.Writer) error {
 	if b == nil {
 		return nil
 	}
@@ -131,23 +129,47 @@ func (b *baseline) save(w io.Writer) error {
 			what = "not compared, its entry left as it was"
 		}
 		fmt.Fprintf(w, "linesman check: --baseline %s: %q listed nothing in this run (no tools/list, prompts/list or resources/list answered): %s\n",
-			inertText(b.path), key, what)
+			inertLines(b.path), key, what)
 	}
 	if len(b.recorded) == 0 {
 		return nil
 	}
-	data, err := report.MarshalIndented(b.file)
+	data, err := MarshalIndented(b.file)
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(b.path, data); err != nil {
+	if err := WriteFileAtomic(b.path, data); err != nil {
 		return fmt.Errorf("--baseline: %w", err)
 	}
 	sort.Strings(b.recorded)
 	for _, key := range b.recorded {
 		d := b.file.Servers[key]
 		fmt.Fprintf(w, "linesman check: --baseline %s: recorded %q: %d tools, %d prompts, %d resources (later runs report drift against them)\n",
-			inertText(b.path), key, len(d.Tools), len(d.Prompts), len(d.Resources))
+			inertLines(b.path), key, len(d.Tools), len(d.Prompts), len(d.Resources))
+	}
+	return nil
+}
+
+// inertLines makes text that came from a file safe for the terminal, line
+// breaks kept.
+func inertLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = inert(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// WriteFileAtomic writes data to path through a temporary file in the same
+// directory and a rename, so that a reader never sees half a report.
+func WriteFileAtomic(path string, data []byte) error {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
 	}
 	return nil
 }

@@ -1,21 +1,28 @@
-package main
+package hosts
 
 import (
 	"fmt"
 	"path/filepath"
 	"strings"
-
-	"linesman/session/hosts"
 )
 
-// isPlainList reports whether a --config file is a plain list of servers
+// A PlainServer is one line of a plain list of servers (see
+// [ReadPlainList]).
+type PlainServer struct {
+	Name    string
+	Command []string
+	Env     []string // KEY=VALUE words written before the command
+	Line    int      // its line in the file, from 1
+}
+
+// IsPlainList reports whether a --config file is a plain list of servers
 // rather than a host's config: its name ends in .txt or .list.
-func isPlainList(path string) bool {
+func IsPlainList(path string) bool {
 	ext := strings.ToLower(filepath.Ext(path))
 	return ext == ".txt" || ext == ".list"
 }
 
-// readPlainList reads a plain list of servers: one a line, its name, then
+// ReadPlainList reads a plain list of servers: one a line, its name, then
 // its command as a shell splits words ('single' and "double" quotes group
 // words, a backslash escapes the next character outside single quotes);
 // KEY=VALUE words before the command set environment variables. Blank
@@ -23,12 +30,12 @@ func isPlainList(path string) bool {
 //
 //	weather  python3 server.py --stdio
 //	github   GITHUB_TOKEN=test npx -y @modelcontextprotocol/server-github
-func readPlainList(path string) ([]serverEntry, error) {
-	data, err := hosts.ReadFileLimited(path, "a server list", hosts.MaxConfigFile)
+func ReadPlainList(path string) ([]PlainServer, error) {
+	data, err := ReadFileLimited(path, "a server list", MaxConfigFile)
 	if err != nil {
 		return nil, err
 	}
-	var out []serverEntry
+	var out []PlainServer
 	seen := map[string]int{}
 	for i, line := range strings.Split(string(data), "\n") {
 		line = strings.TrimSpace(line)
@@ -39,19 +46,19 @@ func readPlainList(path string) ([]serverEntry, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %v", path, i+1, err)
 		}
-		e := serverEntry{name: words[0], line: i + 1}
-		if prev, dup := seen[e.name]; dup {
-			return nil, fmt.Errorf("%s:%d: the name %q is taken by line %d", path, i+1, e.name, prev)
+		e := PlainServer{Name: words[0], Line: i + 1}
+		if prev, dup := seen[e.Name]; dup {
+			return nil, fmt.Errorf("%s:%d: the name %q is taken by line %d", path, i+1, e.Name, prev)
 		}
-		seen[e.name] = i + 1
+		seen[e.Name] = i + 1
 		rest := words[1:]
 		for len(rest) > 0 && isAssignment(rest[0]) {
-			e.env, rest = append(e.env, rest[0]), rest[1:]
+			e.Env, rest = append(e.Env, rest[0]), rest[1:]
 		}
 		if len(rest) == 0 {
-			return nil, fmt.Errorf("%s:%d: server %q has no command", path, i+1, e.name)
+			return nil, fmt.Errorf("%s:%d: server %q has no command", path, i+1, e.Name)
 		}
-		e.command = rest
+		e.Command = rest
 		out = append(out, e)
 	}
 	if len(out) == 0 {
