@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"linesman/capture"
 	"linesman/wire"
@@ -117,14 +116,12 @@ func TestLatencyPerMethodAndTool(t *testing.T) {
 	if list.Count != 2 || fast.Count != 3 || slow.Count != 3 || ask.Count != 1 || ask.Requests != 2 {
 		t.Errorf("counts: tools/list %+v, fast %+v, slow %+v, ask %+v", list, fast, slow, ask)
 	}
-	// A server that sleeps d cannot answer sooner than d, however loaded
-	// the machine: lower bounds hold; upper ones would be the machine's.
-	// ask's one call spans both rounds (the retry included), so it is the
-	// longest by design; fast's median stays under it by 600 ms.
-	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-	if !(list.P50Ms >= ms(delayList) && slow.P50Ms >= ms(delaySlow) && ask.P50Ms >= ms(delayAskFirst+delayAskRetry) && fast.P50Ms < ask.P50Ms) {
-		t.Errorf("want tools/list ≥ %v, slow ≥ %v, ask ≥ %v over both rounds, fast below ask: fast %+v, tools/list %+v, slow %+v, ask %+v",
-			delayList, delaySlow, delayAskFirst+delayAskRetry, fast, list, slow, ask)
+	// Times through a tap are the judge's log times, which may lag the
+	// wire either way under load: only the designed gaps of 300 ms and
+	// more are asserted (slow and ask against fast), never a bound.
+	if !(slow.P50Ms > fast.P50Ms && ask.P50Ms > fast.P50Ms) {
+		t.Errorf("want slow and ask (%v, %v over both rounds) above fast: fast %+v, tools/list %+v, slow %+v, ask %+v",
+			delaySlow, delayAskFirst+delayAskRetry, fast, list, slow, ask)
 	}
 	if !(slow.P50Ms <= slow.P95Ms && slow.P95Ms <= slow.P99Ms && slow.P99Ms <= slow.MaxMs) {
 		t.Errorf("slow's percentiles out of order: %+v", slow)
