@@ -1,7 +1,6 @@
 package capture
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,7 +11,6 @@ import (
 	"time"
 
 	"linesman/session/eventlog"
-	"linesman/wire"
 )
 
 // Capture is a capture file read back into a live-looking session: its Log
@@ -69,27 +67,6 @@ func (c *Capture) Unread() string {
 
 // maxSkippedKept bounds the skipped records described one by one.
 const maxSkippedKept = 100
-
-// maxHeaderLine bounds the first line of a capture (a header holds the
-// command and the environment's names, values only when asked): a longer
-// first line means the file is not a capture (/dev/zero, a binary).
-const maxHeaderLine = 4 << 20
-
-// maxLine bounds a line of the file: the header's bound, then what the
-// longest record can take, a frame of the session's largest kept size
-// spelled as JSON escapes (6 bytes for one) with room for the rest. A longer
-// line is skipped as it streams by, never held whole: opening a file
-// without newlines cannot grow without bound.
-func (rd *reader) maxLine() int {
-	if rd.c == nil {
-		return maxHeaderLine
-	}
-	mf := rd.maxFrame
-	if mf <= 0 {
-		mf = wire.DefaultMaxFrame
-	}
-	return 6*mf + 1<<20
-}
 
 // skip records that the line lineNo of n bytes was skipped, and why.
 func (rd *reader) skip(lineNo, n int, reason string) {
@@ -152,34 +129,17 @@ func OpenWith(path string, opts OpenOptions) (*Capture, error) {
 	return rd.c, nil
 }
 
-// end takes the last line when nothing more will come: a record that lacks
-// only its newline (the writer stopped right before it) is whole and kept;
-// anything else is torn, skipped and counted in Torn.
-func (rd *reader) end() error {
-	if len(rd.pending) > 0 && json.Valid(rd.pending) {
-		line := rd.pending
-		rd.pending = nil
-		if err := rd.record(line); err != nil {
-			return err
-		}
-		rd.flush()
-	}
-	rd.finish()
-	rd.c.Torn = len(rd.pending)
-	return nil
-}
-
 // reader turns the bytes of a capture file into log events. It keeps the
 // partial last line (if any) pending, so that Follow can wait for its end
 // and Open can report it as torn.
 type reader struct {
-	src     io.Reader
-	path    string
-	opts    OpenOptions
-	pending []byte
-	chunk   []byte
-	offset  int64 // bytes read from src so far
-	line    int   // number of the next line in the file, from 1, for errors
+	src    io.Reader
+	path   string
+	opts   OpenOptions
+	offset int64 // bytes read from src so far
+	line   int   // number of the next line in the file, from 1, for errors
+	lines  lineBuffer
+	rec    rawRecord // the record being decoded, reused
 
 	c       *Capture
 	lastSeq uint64 // the writer's Seq of the last event read
@@ -191,8 +151,7 @@ type reader struct {
 	maxFrame    int
 	version     int // the file's format version
 	// ended: an "end" record was applied (the process exited).
-	ended    bool
-	overlong int // bytes so far of a line too long to keep (see consume)
+	ended bool
 }
 
 // seqShift says that the writer's Seqs from From on are Shift more than
@@ -200,81 +159,6 @@ type reader struct {
 type seqShift struct {
 	From  uint64
 	Shift uint64
-}
-
-func newReader(src io.Reader, path string, opts OpenOptions) *reader {
-	return &reader{src: src, path: path, opts: opts, chunk: make([]byte, 256<<10), line: 1}
-}
-
-// poll reads what the source holds now and turns each complete line into a
-// record. It returns at EOF (a nil error): a partial line stays pending.
-func (rd *reader) poll() error {
-	for {
-		n, err := rd.src.Read(rd.chunk)
-		rd.offset += int64(n)
-		if n > 0 {
-			if perr := rd.consume(rd.chunk[:n]); perr != nil {
-				return perr
-			}
-		}
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("capture: reading %s: %w", rd.path, err)
-		}
-	}
-}
-
-// consume splits data (after what is pending) into lines and handles the
-// complete ones. A line longer than maxLine is not kept: the first line
-// ends the read (not a capture), a later one is skipped as it streams by.
-func (rd *reader) consume(data []byte) error {
-	for len(data) > 0 {
-		i := bytes.IndexByte(data, '\n')
-		if rd.overlong > 0 { // inside a line too long to keep
-			if i < 0 {
-				rd.overlong += len(data)
-				return nil
-			}
-			rd.skip(rd.line, rd.overlong+i, fmt.Sprintf("a line longer than %d bytes, more than any record takes", rd.maxLine()))
-			rd.line++
-			rd.overlong = 0
-			data = data[i+1:]
-			continue
-		}
-		end := i
-		if i < 0 {
-			end = len(data)
-		}
-		if len(rd.pending)+end > rd.maxLine() {
-			if rd.c == nil {
-				return fmt.Errorf("capture: %s: %w (its first line is longer than %d bytes)", rd.path, ErrNotCapture, maxHeaderLine)
-			}
-			rd.overlong = len(rd.pending) + end
-			rd.pending = nil
-			if i < 0 {
-				return nil
-			}
-			data = data[i:] // the newline ends the overlong line above
-			continue
-		}
-		if i < 0 {
-			rd.pending = append(rd.pending, data...) // a copy: data is the read buffer
-			break
-		}
-		line := data[:i]
-		if len(rd.pending) > 0 {
-			line = append(rd.pending, line...)
-			rd.pending = nil
-		}
-		if err := rd.record(line); err != nil {
-			return err
-		}
-		data = data[i+1:]
-	}
-	rd.flush()
-	return nil
 }
 
 // record handles one complete line of the file.
@@ -286,13 +170,20 @@ func (rd *reader) record(b []byte) error {
 	}
 	// A bad record is skipped, with its line number, not fatal: one bad
 	// line must not make the rest of a shared file unreadable.
-	var rec rawRecord
-	if err := decodeRecord(b, &rec); err != nil {
+	rec := &rd.rec
+	lent, err := decodeLending(b, rec)
+	if err != nil {
 		rd.skip(lineNo, len(b), err.Error())
 		return nil
 	}
-	if err := rd.event(&rec); err != nil {
+	queued := len(rd.queue)
+	if err := rd.event(rec); err != nil {
 		rd.skip(lineNo, len(b), fmt.Sprintf("%s record: %v", rec.Type, err))
+	}
+	if lent > 0 && len(rd.queue) > queued {
+		lb := &rd.lines
+		lb.lent = append(lb.lent, queued)
+		lb.lentBytes += lent
 	}
 	return nil
 }
@@ -357,6 +248,7 @@ func (rd *reader) event(rec *rawRecord) error {
 
 // flush rebuilds the queued frames and appends the queued events in order.
 func (rd *reader) flush() {
+	rd.lendOrCopy()
 	if len(rd.queue) == 0 {
 		return
 	}

@@ -176,13 +176,27 @@ func (rec *rawRecord) frame() (wire.Dir, *wire.Frame, error) {
 	if len(rec.Lines) == 0 {
 		return 0, nil, errors.New("a frame with no lines")
 	}
-	lines := make([]wire.Line, len(rec.Lines))
+	var f *wire.Frame
+	var lines []wire.Line
+	if len(rec.Lines) == 1 {
+		one := new(frameOfOne) // the frame and its line in one allocation
+		f, lines = &one.Frame, one.line[:]
+	} else {
+		f, lines = new(wire.Frame), make([]wire.Line, len(rec.Lines))
+	}
 	for i := range rec.Lines {
 		if lines[i], err = rec.Lines[i].line(); err != nil {
 			return 0, nil, err
 		}
 	}
-	return dir, &wire.Frame{Lines: lines}, nil
+	f.Lines = lines
+	return dir, f, nil
+}
+
+// frameOfOne holds a frame of one line and its line.
+type frameOfOne struct {
+	wire.Frame
+	line [1]wire.Line
 }
 
 // finding decodes a finding record (its frameSeq still the writer's).
