@@ -213,6 +213,9 @@ type FaultEvent struct {
 type UnjudgedBytes struct {
 	Dir   wire.Dir
 	Bytes []byte
+	// Last: the gap ends here; the judge frames what follows, from a line's
+	// start (or nothing follows).
+	Last bool
 }
 
 // Event is one entry of the log. Exactly one payload field is set, as Type says.
