@@ -76,7 +76,7 @@ var recordKeys = [...]string{
 	"message", "frameSeq", "note", "era", "version", "probeAbandoned", "n",
 	"command", "byHost", "exited", "fromSeq", "count",
 	"kind", "spec", "method", "id",
-	"action", "hold", "filter", "answer",
+	"action", "hold", "filter", "answer", "last",
 }
 
 // lineKeys is how many of recordKeys are a line's.
@@ -167,6 +167,8 @@ func (d *recordDecoder) member(k int, rec *rawRecord) bool {
 		return d.str(&rec.Filter)
 	case "answer":
 		return d.str(&rec.Answer)
+	case "last":
+		return d.bool(&rec.Last)
 	}
 	return false
 }

@@ -148,6 +148,7 @@ type reader struct {
 	exitPending bool             // an exit was read; the tracker is told with the next event
 	exitAt      time.Duration    // when it was logged
 	segments    []seqShift       // how the writer's Seqs map to the refilled log's
+	gaps        [2][]byte        // unjudged bytes of a gap not ended yet, by direction (unjudged.go)
 	maxFrame    int
 	version     int // the file's format version
 	// ended: an "end" record was applied (the process exited).
@@ -155,10 +156,13 @@ type reader struct {
 }
 
 // seqShift says that the writer's Seqs from From on are Shift more than
-// the refilled log's (the count of events dropped before From).
+// the refilled log's, and that the Missing writer's Seqs just before From
+// have no event there (dropped, or an unjudged piece). Shift is negative
+// after a record that became several events (the frames of a gap).
 type seqShift struct {
-	From  uint64
-	Shift uint64
+	From    uint64
+	Shift   int64
+	Missing uint64
 }
 
 // record handles one complete line of the file.
@@ -226,6 +230,9 @@ func (rd *reader) event(rec *rawRecord) error {
 		rd.skipTo(rec.FromSeq + rec.Count)
 		c.Dropped += rec.Count
 		return nil
+	}
+	if rec.Type == "unjudged" {
+		return rd.unjudged(rec)
 	}
 	ev, known, err := rd.decode(rec)
 	if err != nil || !known {
@@ -300,20 +307,26 @@ func (rd *reader) finish() {
 	if rd.version < typedClockVersion {
 		rd.v2Finish()
 	}
+	rd.frameGaps()
 	if rd.ended {
 		return
 	}
-	log := rd.c.Log
-	last := time.Duration(1)
-	if first, next := log.Bounds(); next > first {
-		if ev, ok := log.Get(next - 1); ok {
-			last = ev.At
-		}
-	}
+	last := rd.lastAt()
 	end := eventlog.Event{Type: eventlog.EventEnd, End: &eventlog.EndEvent{}, At: last}
 	for _, lf := range rd.c.Tracker.Apply(&end) {
 		rd.append(eventlog.Event{Type: eventlog.EventFinding, At: last, Finding: &lf})
 	}
+}
+
+// lastAt is the time of the last event in the log (1 when there is none).
+func (rd *reader) lastAt() time.Duration {
+	log := rd.c.Log
+	if first, next := log.Bounds(); next > first {
+		if ev, ok := log.Get(next - 1); ok {
+			return ev.At
+		}
+	}
+	return 1
 }
 
 // skipTo records that the writer's events before seq are missing, so that
@@ -322,28 +335,32 @@ func (rd *reader) skipTo(seq uint64) {
 	if seq <= rd.lastSeq+1 {
 		return
 	}
-	shift := seq - 1 - rd.lastSeq
-	if n := len(rd.segments); n > 0 {
-		shift += rd.segments[n-1].Shift
-	}
-	rd.segments = append(rd.segments, seqShift{From: seq, Shift: shift})
+	missing := seq - 1 - rd.lastSeq
+	rd.shift(seq, int64(missing), missing)
 	rd.lastSeq = seq - 1
+}
+
+// shift records that the writer's Seqs from "from" on are by more than
+// the refilled log's, the missing ones before it without an event.
+func (rd *reader) shift(from uint64, by int64, missing uint64) {
+	if n := len(rd.segments); n > 0 {
+		by += rd.segments[n-1].Shift
+	}
+	rd.segments = append(rd.segments, seqShift{From: from, Shift: by, Missing: missing})
 }
 
 // mapSeq maps a writer's Seq onto the refilled log's, 0 for an event that
 // was dropped.
 func (rd *reader) mapSeq(seq uint64) uint64 {
 	i := sort.Search(len(rd.segments), func(i int) bool { return rd.segments[i].From > seq })
-	var shift uint64
+	var shift int64
 	if i > 0 {
 		shift = rd.segments[i-1].Shift
 	}
-	// The Seqs just before segment i's From are the ones dropped there.
 	if i < len(rd.segments) {
-		s := rd.segments[i]
-		if seq >= s.From-(s.Shift-shift) {
+		if s := rd.segments[i]; seq >= s.From-s.Missing {
 			return 0
 		}
 	}
-	return seq - shift
+	return uint64(int64(seq) - shift)
 }

@@ -60,6 +60,8 @@ type rawRecord struct {
 
 	FromSeq uint64 `json:"fromSeq"` // dropped
 	Count   uint64 `json:"count"`
+
+	Last bool `json:"last"` // unjudged: the gap ends here
 }
 
 // rawLine is one physical line of a frame record, or a stderr record.
