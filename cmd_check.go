@@ -95,6 +95,7 @@ func checkFrom(path string, jsonOut bool, command []string, io stdio) int {
 		fmt.Fprintln(io.err, "linesman check: --from FILE judges a recorded conversation; give it a file and no server command")
 		return exitUsage
 	}
+	paceForReading()
 	rep, err := capture.Judge(path, report.Meta{Mode: "check", HostSection: true}, io.err)
 	if err != nil {
 		fmt.Fprintf(io.err, "linesman check: %s\n", wire.VisibleString(err.Error(), wire.Pictures))

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -436,6 +437,54 @@ func TestTapCaptureLimit(t *testing.T) {
 	if last, _ := c.Log.Get(next - 1); !strings.Contains(last.Note, "the capture stops here") {
 		t.Errorf("the capture ends with %+v, want the note that it stops", last)
 	}
+}
+
+// TestTapCaptureHoldsEveryFrame: a server floods a tap with more than its
+// judge's budget (16 MiB) and exits; whether or not the judge fell behind
+// on this machine, the capture holds every frame the tap passed on, byte
+// for byte in count, and reading it back judges them all.
+func TestTapCaptureHoldsEveryFrame(t *testing.T) {
+	t.Parallel()
+	const n = 48 << 10 // 48 MiB of 1 KiB frames
+	bin, dir := linesmanBinary(t), t.TempDir()
+	cmd := exec.Command(bin, "tap", "--dir", dir, "--max-capture", "0", "--", testBinary, "-test.run=^$")
+	cmd.Env = append(os.Environ(), "LINESMAN_FAKE_SERVER=tap-flood-n", "TAP_FLOOD_N="+strconv.Itoa(n))
+	var host countingWriter
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &host, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v; stderr %q", err, stderr.String())
+	}
+	if host.n != n<<10 {
+		t.Fatalf("the host got %d bytes, want the %d the server wrote", host.n, n<<10)
+	}
+	taps, err := capture.ListTaps(dir)
+	if err != nil || len(taps) != 1 {
+		t.Fatalf("taps: %v, %v", taps, err)
+	}
+	// A small budget for the log read back: Totals count past it.
+	c, err := capture.OpenWith(taps[0].Path, capture.OpenOptions{Retention: 8 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tot := c.Log.Totals()
+	if s2c := tot.Frames[wire.ServerToClient]; s2c != n || tot.Bytes[wire.ServerToClient] != n<<10 || c.Dropped != 0 {
+		t.Errorf("the capture holds %d frames (%d bytes) of the %d passed on; %d events dropped", s2c, tot.Bytes[wire.ServerToClient], n, c.Dropped)
+	}
+	notes, _ := c.Log.Notes()
+	for _, ev := range notes {
+		if strings.Contains(ev.Note, "judge fell behind") {
+			t.Logf("(the judge fell behind: %s)", ev.Note)
+		}
+	}
+}
+
+// countingWriter counts what is written to it.
+type countingWriter struct{ n int }
+
+func (w *countingWriter) Write(p []byte) (int, error) {
+	w.n += len(p)
+	return len(p), nil
 }
 
 // TestTapCaptureKeepsNoSecret: a server started with secrets on its

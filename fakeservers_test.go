@@ -80,6 +80,7 @@ var fakeServers = fakeserver.Registry{
 	"signal-default":              serveSignalDefault,
 	"tap-echo":                    serveTapEcho,
 	"tap-flood":                   serveTapFlood,
+	"tap-flood-n":                 serveTapFloodN,
 	"tap-proxy":                   serveTapProxy,
 	"drift":                       serveDrift,
 	"slow-start":                  serveSlowStart,
@@ -794,6 +795,23 @@ func serveTapFlood() {
 			return
 		}
 	}
+}
+
+// tap-flood-n writes TAP_FLOOD_N notifications of 1 KiB as fast as its
+// stdout takes them, each with a write of its own, then exits.
+func serveTapFloodN() {
+	n, _ := strconv.Atoi(os.Getenv("TAP_FLOOD_N"))
+	for i := range n {
+		if _, err := os.Stdout.WriteString(tapFloodFrame(i)); err != nil {
+			os.Exit(1)
+		}
+	}
+}
+
+// tapFloodFrame is the i-th notification of tap-flood-n: 1 KiB.
+func tapFloodFrame(i int) string {
+	head := fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"%09d`, i)
+	return head + strings.Repeat("f", 1024-len(head)-len("\"}}\n")) + "\"}}\n"
 }
 
 // serveTapProxy is the least a process in the middle can do: it starts the

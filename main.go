@@ -94,6 +94,19 @@ func limitMemory() {
 	}
 }
 
+// readingGCPercent is the collector's pace (GOGC) while a mode reads a
+// recording whole: the heap is the log being filled, which the default pace
+// marks again at every doubling (a third of check --from's user CPU); the
+// soft memory limit (limitMemory) still bounds it. Unless GOGC is set.
+const readingGCPercent = 400
+
+// paceForReading sets readingGCPercent, unless GOGC is set.
+func paceForReading() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(readingGCPercent)
+	}
+}
+
 // lookup is the command args[0] names and its arguments; anything else is
 // the inspector's command line.
 func lookup(args []string) (*command, []string) {

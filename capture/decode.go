@@ -18,20 +18,35 @@ import (
 // a null, a number with an exponent, a bad record) is left to
 // encoding/json, so its result and its error are encoding/json's.
 func decodeRecord(b []byte, rec *rawRecord) error {
-	d := recordDecoder{b: b}
+	_, err := decodeWith(recordDecoder{b: b}, rec)
+	return err
+}
+
+// decodeLending is decodeRecord for a line the caller lends: the frame
+// lines embedded as JSON are pieces of b, not copies, and lent counts
+// their bytes. b must not change while rec is in use. rec is reset first;
+// the capacity of its Lines is reused.
+func decodeLending(b []byte, rec *rawRecord) (lent int, err error) {
+	*rec = rawRecord{Lines: rec.Lines[:0]}
+	return decodeWith(recordDecoder{b: b, lend: true}, rec)
+}
+
+func decodeWith(d recordDecoder, rec *rawRecord) (lent int, err error) {
 	if d.record(rec) {
-		return nil
+		return d.lent, nil
 	}
 	*rec = rawRecord{}
-	return json.Unmarshal(b, rec)
+	return 0, json.Unmarshal(d.b, rec)
 }
 
 // recordDecoder is the hand-written path of decodeRecord: each method
 // returns false as soon as the text is not what it decodes, and
 // decodeRecord starts over with encoding/json.
 type recordDecoder struct {
-	b []byte
-	i int
+	b    []byte
+	i    int
+	lend bool // frame lines embedded as JSON are pieces of b
+	lent int  // their bytes
 }
 
 func (d *recordDecoder) record(rec *rawRecord) bool {
@@ -61,7 +76,7 @@ var recordKeys = [...]string{
 	"message", "frameSeq", "note", "era", "version", "probeAbandoned", "n",
 	"command", "byHost", "exited", "fromSeq", "count",
 	"kind", "spec", "method", "id",
-	"action", "hold", "filter", "answer",
+	"action", "hold", "filter", "answer", "last",
 }
 
 // lineKeys is how many of recordKeys are a line's.
@@ -143,7 +158,7 @@ func (d *recordDecoder) member(k int, rec *rawRecord) bool {
 	case "method":
 		return d.str(&rec.Method)
 	case "id":
-		return d.raw(&rec.ID, 1)
+		return d.raw(&rec.ID, 1, false)
 	case "action":
 		return d.str(&rec.Action)
 	case "hold":
@@ -152,6 +167,8 @@ func (d *recordDecoder) member(k int, rec *rawRecord) bool {
 		return d.str(&rec.Filter)
 	case "answer":
 		return d.str(&rec.Answer)
+	case "last":
+		return d.bool(&rec.Last)
 	}
 	return false
 }
@@ -161,7 +178,7 @@ func (d *recordDecoder) member(k int, rec *rawRecord) bool {
 func (d *recordDecoder) lineMember(k int, l *rawLine, depth int) bool {
 	switch recordKeys[k] {
 	case "json":
-		return d.raw(&l.JSON, depth)
+		return d.raw(&l.JSON, depth, d.lend)
 	case "text":
 		l.Text = new(string)
 		return d.str(l.Text)
@@ -178,8 +195,10 @@ func (d *recordDecoder) lineMember(k int, l *rawLine, depth int) bool {
 	return false
 }
 
-// raw copies out a JSON value embedded as it is, nested depth levels deep.
-func (d *recordDecoder) raw(out *json.RawMessage, depth int) bool {
+// raw takes a JSON value embedded as it is, nested depth levels deep: a
+// piece of the line when lend is set (capped, so that an append cannot
+// reach what follows), else a copy.
+func (d *recordDecoder) raw(out *json.RawMessage, depth int, lend bool) bool {
 	if d.i < len(d.b) && d.b[d.i] == 'n' {
 		return false // null: encoding/json keeps the word
 	}
@@ -187,7 +206,12 @@ func (d *recordDecoder) raw(out *json.RawMessage, depth int) bool {
 	if !ok {
 		return false
 	}
-	*out = bytes.Clone(d.b[d.i:end]) // the line is the reader's buffer
+	if lend {
+		*out = d.b[d.i:end:end]
+		d.lent += end - d.i
+	} else {
+		*out = bytes.Clone(d.b[d.i:end])
+	}
 	d.i = end
 	return true
 }
@@ -195,6 +219,9 @@ func (d *recordDecoder) raw(out *json.RawMessage, depth int) bool {
 // lines decodes a frame record's array of line objects.
 func (d *recordDecoder) lines(out *[]rawLine) bool {
 	lines := []rawLine{}
+	if *out != nil {
+		lines = (*out)[:0] // a reused record's
+	}
 	ok := d.array(func() bool {
 		var l rawLine
 		var seen uint64

@@ -165,8 +165,27 @@ func appendEvent(buf []byte, ev *eventlog.Event) []byte {
 		buf = appendFault(buf, ev)
 	case eventlog.EventIntercept:
 		buf = appendIntercept(buf, ev)
+	case eventlog.EventUnjudged:
+		buf = appendUnjudged(buf, ev.Unjudged)
 	}
 	return append(buf, '}', '\n')
+}
+
+// appendUnjudged appends the members of an unjudged record: the direction,
+// the bytes as a line's ("text" or "b64", "term" none, "len"), and "last"
+// on the gap's last piece.
+func appendUnjudged(buf []byte, u *eventlog.UnjudgedBytes) []byte {
+	if u == nil {
+		return buf
+	}
+	buf = append(buf, `,"dir":"`...)
+	buf = append(buf, u.Dir.String()...)
+	buf = append(buf, `",`...)
+	buf = appendLine(buf, &wire.Line{Content: u.Bytes, Length: int64(len(u.Bytes))})
+	if u.Last {
+		buf = append(buf, `,"last":true`...)
+	}
+	return buf
 }
 
 // appendProcess appends the members of a process record.

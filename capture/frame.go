@@ -41,14 +41,21 @@ func rebuildFrame(lines []wire.Line, maxFrame int) *wire.Frame {
 		src = io.MultiReader(bytes.NewReader(l.Content), &filler{n: l.Length - int64(len(l.Content))},
 			bytes.NewReader(l.Term.Bytes()))
 	} else {
+		opts.MaxFrame = frameLimit(maxFrame, longest(lines))
+		if wire.SplitterCut(lines) {
+			// The lines are what a framer reading their bytes would cut:
+			// hand them over rather than join and cut them again.
+			if out := wire.FramesOfLines(lines, opts); len(out) == 1 && len(out[0].Lines) == len(lines) {
+				out[0].Lines = lines
+				return out[0]
+			}
+			return regroup(lines)
+		}
 		var raw []byte
-		longest := 0
 		for i := range lines {
 			raw = append(raw, lines[i].Content...)
 			raw = append(raw, lines[i].Term.Bytes()...)
-			longest = max(longest, len(lines[i].Content))
 		}
-		opts.MaxFrame = frameLimit(maxFrame, longest)
 		src = bytes.NewReader(raw)
 	}
 	fr := wire.NewFramer(src, opts)
@@ -166,22 +173,11 @@ func rebuildRun(run []*wire.Frame, maxFrame int) {
 		*run[0] = *rebuildFrame(run[0].Lines, maxFrame)
 		return
 	}
-	size := 0
+	lines := make([]wire.Line, 0, len(run))
 	for _, f := range run {
-		for _, l := range f.Lines {
-			size += len(l.Content) + 2
-		}
+		lines = append(lines, f.Lines...)
 	}
-	raw := make([]byte, 0, size) // grown from nil, it was a third of reading a capture
-	longest := 0
-	for _, f := range run {
-		for _, l := range f.Lines {
-			raw = append(raw, l.Content...)
-			raw = append(raw, l.Term.Bytes()...)
-			longest = max(longest, len(l.Content))
-		}
-	}
-	out := wire.FramesOf(raw, wire.Options{MaxFrame: frameLimit(maxFrame, longest)})
+	out := runFrames(lines, maxFrame)
 	same := len(out) == len(run)
 	for i := 0; same && i < len(out); i++ {
 		same = len(out[i].Lines) == len(run[i].Lines)
@@ -195,4 +191,33 @@ func rebuildRun(run []*wire.Frame, maxFrame int) {
 			*f = *rebuildFrame(lines, maxFrame)
 		}
 	}
+}
+
+// runFrames frames the lines of a run of server frames as one stream: handed
+// over as they are when a framer would cut their bytes into the same lines
+// (a recording's, always), else joined and cut again.
+func runFrames(lines []wire.Line, maxFrame int) []*wire.Frame {
+	opts := wire.Options{MaxFrame: frameLimit(maxFrame, longest(lines))}
+	if wire.SplitterCut(lines) {
+		return wire.FramesOfLines(lines, opts)
+	}
+	size := 0
+	for _, l := range lines {
+		size += len(l.Content) + 2
+	}
+	raw := make([]byte, 0, size) // grown from nil, it was a third of reading a capture
+	for _, l := range lines {
+		raw = append(raw, l.Content...)
+		raw = append(raw, l.Term.Bytes()...)
+	}
+	return wire.FramesOf(raw, opts)
+}
+
+// longest is the length of the longest of lines.
+func longest(lines []wire.Line) int {
+	n := 0
+	for i := range lines {
+		n = max(n, len(lines[i].Content))
+	}
+	return n
 }

@@ -1,8 +1,6 @@
 package capture
 
 import (
-	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,7 +11,6 @@ import (
 	"time"
 
 	"linesman/session/eventlog"
-	"linesman/wire"
 )
 
 // Capture is a capture file read back into a live-looking session: its Log
@@ -70,27 +67,6 @@ func (c *Capture) Unread() string {
 
 // maxSkippedKept bounds the skipped records described one by one.
 const maxSkippedKept = 100
-
-// maxHeaderLine bounds the first line of a capture (a header holds the
-// command and the environment's names, values only when asked): a longer
-// first line means the file is not a capture (/dev/zero, a binary).
-const maxHeaderLine = 4 << 20
-
-// maxLine bounds a line of the file: the header's bound, then what the
-// longest record can take, a frame of the session's largest kept size
-// spelled as JSON escapes (6 bytes for one) with room for the rest. A longer
-// line is skipped as it streams by, never held whole: opening a file
-// without newlines cannot grow without bound.
-func (rd *reader) maxLine() int {
-	if rd.c == nil {
-		return maxHeaderLine
-	}
-	mf := rd.maxFrame
-	if mf <= 0 {
-		mf = wire.DefaultMaxFrame
-	}
-	return 6*mf + 1<<20
-}
 
 // skip records that the line lineNo of n bytes was skipped, and why.
 func (rd *reader) skip(lineNo, n int, reason string) {
@@ -153,34 +129,17 @@ func OpenWith(path string, opts OpenOptions) (*Capture, error) {
 	return rd.c, nil
 }
 
-// end takes the last line when nothing more will come: a record that lacks
-// only its newline (the writer stopped right before it) is whole and kept;
-// anything else is torn, skipped and counted in Torn.
-func (rd *reader) end() error {
-	if len(rd.pending) > 0 && json.Valid(rd.pending) {
-		line := rd.pending
-		rd.pending = nil
-		if err := rd.record(line); err != nil {
-			return err
-		}
-		rd.flush()
-	}
-	rd.finish()
-	rd.c.Torn = len(rd.pending)
-	return nil
-}
-
 // reader turns the bytes of a capture file into log events. It keeps the
 // partial last line (if any) pending, so that Follow can wait for its end
 // and Open can report it as torn.
 type reader struct {
-	src     io.Reader
-	path    string
-	opts    OpenOptions
-	pending []byte
-	chunk   []byte
-	offset  int64 // bytes read from src so far
-	line    int   // number of the next line in the file, from 1, for errors
+	src    io.Reader
+	path   string
+	opts   OpenOptions
+	offset int64 // bytes read from src so far
+	line   int   // number of the next line in the file, from 1, for errors
+	lines  lineBuffer
+	rec    rawRecord // the record being decoded, reused
 
 	c       *Capture
 	lastSeq uint64 // the writer's Seq of the last event read
@@ -189,183 +148,21 @@ type reader struct {
 	exitPending bool             // an exit was read; the tracker is told with the next event
 	exitAt      time.Duration    // when it was logged
 	segments    []seqShift       // how the writer's Seqs map to the refilled log's
+	gaps        [2][]byte        // unjudged bytes of a gap not ended yet, by direction (unjudged.go)
 	maxFrame    int
 	version     int // the file's format version
 	// ended: an "end" record was applied (the process exited).
-	ended    bool
-	overlong int // bytes so far of a line too long to keep (see consume)
+	ended bool
 }
 
 // seqShift says that the writer's Seqs from From on are Shift more than
-// the refilled log's (the count of events dropped before From).
+// the refilled log's, and that the Missing writer's Seqs just before From
+// have no event there (dropped, or an unjudged piece). Shift is negative
+// after a record that became several events (the frames of a gap).
 type seqShift struct {
-	From  uint64
-	Shift uint64
-}
-
-func newReader(src io.Reader, path string, opts OpenOptions) *reader {
-	return &reader{src: src, path: path, opts: opts, chunk: make([]byte, 256<<10), line: 1}
-}
-
-// poll reads what the source holds now and turns each complete line into a
-// record. It returns at EOF (a nil error): a partial line stays pending.
-func (rd *reader) poll() error {
-	for {
-		n, err := rd.src.Read(rd.chunk)
-		rd.offset += int64(n)
-		if n > 0 {
-			if perr := rd.consume(rd.chunk[:n]); perr != nil {
-				return perr
-			}
-		}
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("capture: reading %s: %w", rd.path, err)
-		}
-	}
-}
-
-// consume splits data (after what is pending) into lines and handles the
-// complete ones. A line longer than maxLine is not kept: the first line
-// ends the read (not a capture), a later one is skipped as it streams by.
-func (rd *reader) consume(data []byte) error {
-	for len(data) > 0 {
-		i := bytes.IndexByte(data, '\n')
-		if rd.overlong > 0 { // inside a line too long to keep
-			if i < 0 {
-				rd.overlong += len(data)
-				return nil
-			}
-			rd.skip(rd.line, rd.overlong+i, fmt.Sprintf("a line longer than %d bytes, more than any record takes", rd.maxLine()))
-			rd.line++
-			rd.overlong = 0
-			data = data[i+1:]
-			continue
-		}
-		end := i
-		if i < 0 {
-			end = len(data)
-		}
-		if len(rd.pending)+end > rd.maxLine() {
-			if rd.c == nil {
-				return fmt.Errorf("capture: %s: %w (its first line is longer than %d bytes)", rd.path, ErrNotCapture, maxHeaderLine)
-			}
-			rd.overlong = len(rd.pending) + end
-			rd.pending = nil
-			if i < 0 {
-				return nil
-			}
-			data = data[i:] // the newline ends the overlong line above
-			continue
-		}
-		if i < 0 {
-			rd.pending = append(rd.pending, data...) // a copy: data is the read buffer
-			break
-		}
-		line := data[:i]
-		if len(rd.pending) > 0 {
-			line = append(rd.pending, line...)
-			rd.pending = nil
-		}
-		if err := rd.record(line); err != nil {
-			return err
-		}
-		data = data[i+1:]
-	}
-	rd.flush()
-	return nil
-}
-
-// rawRecord is any record as decoded from JSON; which members are set
-// depends on Type.
-type rawRecord struct {
-	Type string `json:"type"`
-	Seq  uint64 `json:"seq"`
-	At   int64  `json:"at"`
-
-	Dir   string    `json:"dir"`
-	Lines []rawLine `json:"lines"` // frame
-	rawLine
-
-	State          string `json:"state"` // process
-	Step           string `json:"step"`
-	Pid            int    `json:"pid"`
-	ExitCode       int    `json:"exitCode"`
-	Signal         string `json:"signal"`
-	ShutdownTookNs int64  `json:"shutdownTookNs"`
-	Detail         string `json:"detail"`
-	AfterEOF       bool   `json:"afterEOF"`
-
-	Code     string `json:"code"` // finding
-	Severity string `json:"severity"`
-	Message  string `json:"message"`
-	FrameSeq uint64 `json:"frameSeq"`
-
-	Note string `json:"note"`
-
-	Era     string `json:"era"` // era
-	Version string `json:"version"`
-	// ProbeAbandoned: the session gave up on its era probe (era).
-	ProbeAbandoned bool     `json:"probeAbandoned"`
-	N              int      `json:"n"` // restart
-	Command        []string `json:"command"`
-
-	ByHost bool `json:"byHost"` // stdin-closed
-	Exited bool `json:"exited"` // end
-
-	Kind   string          `json:"kind"` // fault
-	Spec   string          `json:"spec"`
-	Method string          `json:"method"`
-	ID     json.RawMessage `json:"id"`
-
-	Action string `json:"action"` // intercept
-	Hold   uint64 `json:"hold"`
-	Filter string `json:"filter"`
-	Answer string `json:"answer"`
-
-	FromSeq uint64 `json:"fromSeq"` // dropped
-	Count   uint64 `json:"count"`
-}
-
-// rawLine is one physical line of a frame record, or a stderr record.
-type rawLine struct {
-	JSON      json.RawMessage `json:"json"`
-	Text      *string         `json:"text"`
-	B64       *string         `json:"b64"`
-	Term      string          `json:"term"`
-	Len       int64           `json:"len"`
-	Truncated bool            `json:"truncated"`
-}
-
-func (l *rawLine) line() (wire.Line, error) {
-	var out wire.Line
-	switch {
-	case l.JSON != nil:
-		out.Content = l.JSON
-	case l.Text != nil:
-		out.Content = []byte(*l.Text)
-	case l.B64 != nil:
-		b, err := base64.StdEncoding.DecodeString(*l.B64)
-		if err != nil {
-			return out, fmt.Errorf("bad base64: %w", err)
-		}
-		out.Content = b
-	default:
-		return out, errors.New(`a line with none of "json", "text" or "b64"`)
-	}
-	t, err := parseTerm(l.Term)
-	if err != nil {
-		return out, err
-	}
-	out.Term = t
-	out.Length = l.Len
-	out.Truncated = l.Truncated
-	if out.Length < int64(len(out.Content)) {
-		return out, fmt.Errorf("len %d is shorter than the %d bytes kept", l.Len, len(out.Content))
-	}
-	return out, nil
+	From    uint64
+	Shift   int64
+	Missing uint64
 }
 
 // record handles one complete line of the file.
@@ -377,13 +174,20 @@ func (rd *reader) record(b []byte) error {
 	}
 	// A bad record is skipped, with its line number, not fatal: one bad
 	// line must not make the rest of a shared file unreadable.
-	var rec rawRecord
-	if err := decodeRecord(b, &rec); err != nil {
+	rec := &rd.rec
+	lent, err := decodeLending(b, rec)
+	if err != nil {
 		rd.skip(lineNo, len(b), err.Error())
 		return nil
 	}
-	if err := rd.event(&rec); err != nil {
+	queued := len(rd.queue)
+	if err := rd.event(rec); err != nil {
 		rd.skip(lineNo, len(b), fmt.Sprintf("%s record: %v", rec.Type, err))
+	}
+	if lent > 0 && len(rd.queue) > queued {
+		lb := &rd.lines
+		lb.lent = append(lb.lent, queued)
+		lb.lentBytes += lent
 	}
 	return nil
 }
@@ -416,23 +220,6 @@ func (rd *reader) header(b []byte) error {
 	return nil
 }
 
-// commandBytes is the argv a header's commandB64 holds, byte for byte, when
-// it is whole; else command as the JSON strings have it.
-func commandBytes(command, b64 []string) []string {
-	if len(b64) != len(command) {
-		return command
-	}
-	out := make([]string, len(b64))
-	for i, w := range b64 {
-		b, err := base64.StdEncoding.DecodeString(w)
-		if err != nil {
-			return command
-		}
-		out[i] = string(b)
-	}
-	return out
-}
-
 // event appends one event record to the log.
 func (rd *reader) event(rec *rawRecord) error {
 	c := rd.c
@@ -443,6 +230,9 @@ func (rd *reader) event(rec *rawRecord) error {
 		rd.skipTo(rec.FromSeq + rec.Count)
 		c.Dropped += rec.Count
 		return nil
+	}
+	if rec.Type == "unjudged" {
+		return rd.unjudged(rec)
 	}
 	ev, known, err := rd.decode(rec)
 	if err != nil || !known {
@@ -463,90 +253,9 @@ func (rd *reader) event(rec *rawRecord) error {
 	return nil
 }
 
-// decode turns an event record into its event; known is false for a
-// record type this version does not know.
-func (rd *reader) decode(rec *rawRecord) (ev eventlog.Event, known bool, err error) {
-	ev = eventlog.Event{At: time.Duration(rec.At)}
-	switch rec.Type {
-	case "frame":
-		ev.Type = eventlog.EventFrame
-		ev.Dir, ev.Frame, err = rec.frame()
-	case "stderr":
-		var l wire.Line
-		l, err = rec.rawLine.line()
-		ev.Type, ev.Stderr = eventlog.EventStderr, &l
-	case "process":
-		ev.Type = eventlog.EventProcess
-		ev.Process, err = rec.process()
-	case "finding":
-		ev.Type = eventlog.EventFinding
-		ev.Finding, err = rec.finding()
-		if err == nil && rec.FrameSeq != 0 {
-			ev.Finding.FrameSeq = rd.mapSeq(rec.FrameSeq)
-		}
-	case "note":
-		ev.Type, ev.Note = eventlog.EventNote, rec.Note
-		if rd.version == 1 {
-			rd.v1Note(&ev)
-		}
-	case "era":
-		var era eventlog.Era
-		era, err = parseEra(rec.Era)
-		ev.Type, ev.Era, ev.Note = eventlog.EventEra, &eventlog.EraDecision{Era: era, Version: rec.Version, ProbeAbandoned: rec.ProbeAbandoned}, rec.Note
-	case "restart":
-		ev.Type, ev.Restart, ev.Note = eventlog.EventRestart, &eventlog.RestartEvent{N: rec.N, Command: rec.Command}, rec.Note
-	case "timeout":
-		ev.Type = eventlog.EventTimeout
-	case "stdin-closed":
-		ev.Type, ev.Stdin, ev.Note = eventlog.EventStdinClosed, &eventlog.StdinEvent{ByHost: rec.ByHost}, rec.Note
-	case "end":
-		ev.Type, ev.End = eventlog.EventEnd, &eventlog.EndEvent{Exited: rec.Exited}
-	case "fault":
-		ev.Type, ev.Fault, ev.Note = eventlog.EventFault, rec.fault(), rec.Note
-	case "intercept":
-		err = rd.intercept(rec, &ev)
-	default:
-		return ev, false, nil
-	}
-	return ev, true, err
-}
-
-// frame decodes a frame record's lines; the frame is classified later, in
-// rebuild, with its neighbours.
-func (rec *rawRecord) frame() (wire.Dir, *wire.Frame, error) {
-	dir, err := parseDir(rec.Dir)
-	if err != nil {
-		return 0, nil, err
-	}
-	if len(rec.Lines) == 0 {
-		return 0, nil, errors.New("a frame with no lines")
-	}
-	lines := make([]wire.Line, len(rec.Lines))
-	for i := range rec.Lines {
-		if lines[i], err = rec.Lines[i].line(); err != nil {
-			return 0, nil, err
-		}
-	}
-	return dir, &wire.Frame{Lines: lines}, nil
-}
-
-// finding decodes a finding record (its frameSeq still the writer's).
-func (rec *rawRecord) finding() (*eventlog.LoggedFinding, error) {
-	sev, err := parseSeverity(rec.Severity)
-	if err != nil {
-		return nil, err
-	}
-	lf := &eventlog.LoggedFinding{Finding: wire.Finding{Code: rec.Code, Severity: sev, Message: rec.Message}}
-	if rec.Dir != "" {
-		if lf.Dir, err = parseDir(rec.Dir); err != nil {
-			return nil, err
-		}
-	}
-	return lf, nil
-}
-
 // flush rebuilds the queued frames and appends the queued events in order.
 func (rd *reader) flush() {
+	rd.lendOrCopy()
 	if len(rd.queue) == 0 {
 		return
 	}
@@ -598,20 +307,26 @@ func (rd *reader) finish() {
 	if rd.version < typedClockVersion {
 		rd.v2Finish()
 	}
+	rd.frameGaps()
 	if rd.ended {
 		return
 	}
-	log := rd.c.Log
-	last := time.Duration(1)
-	if first, next := log.Bounds(); next > first {
-		if ev, ok := log.Get(next - 1); ok {
-			last = ev.At
-		}
-	}
+	last := rd.lastAt()
 	end := eventlog.Event{Type: eventlog.EventEnd, End: &eventlog.EndEvent{}, At: last}
 	for _, lf := range rd.c.Tracker.Apply(&end) {
 		rd.append(eventlog.Event{Type: eventlog.EventFinding, At: last, Finding: &lf})
 	}
+}
+
+// lastAt is the time of the last event in the log (1 when there is none).
+func (rd *reader) lastAt() time.Duration {
+	log := rd.c.Log
+	if first, next := log.Bounds(); next > first {
+		if ev, ok := log.Get(next - 1); ok {
+			return ev.At
+		}
+	}
+	return 1
 }
 
 // skipTo records that the writer's events before seq are missing, so that
@@ -620,99 +335,32 @@ func (rd *reader) skipTo(seq uint64) {
 	if seq <= rd.lastSeq+1 {
 		return
 	}
-	shift := seq - 1 - rd.lastSeq
-	if n := len(rd.segments); n > 0 {
-		shift += rd.segments[n-1].Shift
-	}
-	rd.segments = append(rd.segments, seqShift{From: seq, Shift: shift})
+	missing := seq - 1 - rd.lastSeq
+	rd.shift(seq, int64(missing), missing)
 	rd.lastSeq = seq - 1
+}
+
+// shift records that the writer's Seqs from "from" on are by more than
+// the refilled log's, the missing ones before it without an event.
+func (rd *reader) shift(from uint64, by int64, missing uint64) {
+	if n := len(rd.segments); n > 0 {
+		by += rd.segments[n-1].Shift
+	}
+	rd.segments = append(rd.segments, seqShift{From: from, Shift: by, Missing: missing})
 }
 
 // mapSeq maps a writer's Seq onto the refilled log's, 0 for an event that
 // was dropped.
 func (rd *reader) mapSeq(seq uint64) uint64 {
 	i := sort.Search(len(rd.segments), func(i int) bool { return rd.segments[i].From > seq })
-	var shift uint64
+	var shift int64
 	if i > 0 {
 		shift = rd.segments[i-1].Shift
 	}
-	// The Seqs just before segment i's From are the ones dropped there.
 	if i < len(rd.segments) {
-		s := rd.segments[i]
-		if seq >= s.From-(s.Shift-shift) {
+		if s := rd.segments[i]; seq >= s.From-s.Missing {
 			return 0
 		}
 	}
-	return seq - shift
-}
-
-func (rec *rawRecord) process() (*eventlog.ProcessEvent, error) {
-	p := &eventlog.ProcessEvent{
-		Pid:          rec.Pid,
-		ExitCode:     rec.ExitCode,
-		Signal:       rec.Signal,
-		ShutdownTook: time.Duration(rec.ShutdownTookNs),
-		Detail:       rec.Detail,
-		AfterEOF:     rec.AfterEOF,
-		ByHost:       rec.ByHost,
-	}
-	switch rec.State {
-	case "starting":
-		p.State = eventlog.StateStarting
-	case "running":
-		p.State = eventlog.StateRunning
-	case "exiting":
-		p.State = eventlog.StateExiting
-	case "exited":
-		p.State = eventlog.StateExited
-	default:
-		return nil, fmt.Errorf("unknown process state %q", rec.State)
-	}
-	switch rec.Step {
-	case "exit", "":
-		p.Step = eventlog.StepNone
-	case "stdin-close":
-		p.Step = eventlog.StepStdinClose
-	case "sigterm":
-		p.Step = eventlog.StepSIGTERM
-	case "sigkill":
-		p.Step = eventlog.StepSIGKILL
-	default:
-		return nil, fmt.Errorf("unknown shutdown step %q", rec.Step)
-	}
-	return p, nil
-}
-
-func parseDir(s string) (wire.Dir, error) {
-	switch s {
-	case "c2s":
-		return wire.ClientToServer, nil
-	case "s2c":
-		return wire.ServerToClient, nil
-	}
-	return 0, fmt.Errorf("unknown direction %q", s)
-}
-
-func parseEra(s string) (eventlog.Era, error) {
-	switch s {
-	case "legacy":
-		return eventlog.EraLegacy, nil
-	case "modern":
-		return eventlog.EraModern, nil
-	case "unknown":
-		return eventlog.EraUnknown, nil
-	}
-	return 0, fmt.Errorf("unknown era %q", s)
-}
-
-func parseSeverity(s string) (wire.Severity, error) {
-	switch s {
-	case "note":
-		return wire.SeverityNote, nil
-	case "warning":
-		return wire.SeverityWarning, nil
-	case "error":
-		return wire.SeverityError, nil
-	}
-	return 0, fmt.Errorf("unknown severity %q", s)
+	return uint64(int64(seq) - shift)
 }

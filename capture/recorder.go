@@ -41,6 +41,10 @@ type Recorder struct {
 	// flood; the benchmark compares it with the default coalescing.
 	perRecord bool
 
+	// hold: the log holds the events from next on (eventlog.Log.Hold)
+	// while the recorder records.
+	hold bool
+
 	// scrub, when not nil, replaces the header's Secrets in the text of
 	// the records (see scrubEvent).
 	scrub *strings.Replacer
@@ -67,9 +71,11 @@ func Create(path string, log *eventlog.Log, h Header) (*Recorder, error) {
 // (a tap's, which lives as long as its host, under whatever its server
 // writes): the record that would cross the limit is replaced by a note
 // saying so, and recording stops there with an error wrapping ErrLimit.
-// A limit of 0 or less is no limit.
+// A limit of 0 or less is no limit. A tap's capture must hold everything
+// the tap passed on, so the recorder holds the events it has not written
+// yet past the log's budget ([eventlog.Log.Hold]), up to the budget again.
 func CreateLimited(path string, log *eventlog.Log, h Header, limit int64) (*Recorder, error) {
-	return createWith(path, log, h, false, limit)
+	return createWith(path, log, h, false, limit, true)
 }
 
 // ErrLimit is wrapped by the error of a recorder that stopped at its
@@ -77,15 +83,18 @@ func CreateLimited(path string, log *eventlog.Log, h Header, limit int64) (*Reco
 var ErrLimit = errors.New("the capture reached its size limit")
 
 func create(path string, log *eventlog.Log, h Header, perRecord bool) (*Recorder, error) {
-	return createWith(path, log, h, perRecord, 0)
+	return createWith(path, log, h, perRecord, 0, false)
 }
 
-func createWith(path string, log *eventlog.Log, h Header, perRecord bool, limit int64) (*Recorder, error) {
+func createWith(path string, log *eventlog.Log, h Header, perRecord bool, limit int64, hold bool) (*Recorder, error) {
 	r, err := prepare(path, log, h, perRecord)
 	if err != nil {
 		return nil, err
 	}
 	r.limit = limit
+	if r.hold = hold; hold {
+		log.Hold(r.next)
+	}
 	// Subscribe before looking at the log, so no append can slip between
 	// the first read and the first signal.
 	r.signal, r.cancel = log.Subscribe()
@@ -184,6 +193,9 @@ func (r *Recorder) run() {
 		case <-r.signal:
 		case <-r.stop:
 			r.drain()
+			if r.hold {
+				r.log.Hold(0)
+			}
 			err := r.file.Close()
 			r.mu.Lock()
 			if r.err == nil && err != nil {
@@ -227,6 +239,10 @@ const keepBuf = 1 << 20
 // alone, as it comes.
 func (r *Recorder) drain() {
 	if r.failed() {
+		if r.hold {
+			r.hold = false
+			r.log.Hold(0)
+		}
 		return
 	}
 	buf := r.buf[:0]
@@ -285,6 +301,9 @@ func (r *Recorder) drain() {
 		// The records hold what they need: let go of the events, so that
 		// a frame the log's retention drops does not live on here.
 		clear(evs)
+		if r.hold {
+			r.log.Hold(r.next)
+		}
 		if len(evs) > 0 && r.next < want {
 			break // the batch ended at the log's end
 		}

@@ -30,14 +30,17 @@ import (
 //
 // Falling behind. Each direction may hold [Config.JudgeBudget] bytes that
 // the judge has not framed yet (and the chunk that crosses the budget).
-// Past that, what the wire carries is passed
-// on as usual but not queued: the judge is told about the gap when it gets
-// there, the lines cut by it are not logged, and the log gets a note saying
-// how many bytes (and lines) of which direction were passed on unjudged and
-// unrecorded. Queuing resumes at the first line that starts after the
-// queue has drained to half the budget, so the judge never sees half a
-// line. Nothing that was queued is ever dropped or reordered, and the host
-// is never slowed by more than copying a chunk into the queue.
+// Past that, what the wire carries is passed on as usual and queued
+// unjudged: when the judge gets there it does not frame those bytes, it
+// logs them as they are ([eventlog.EventUnjudged], with the lines the gap
+// cut), in pieces that end at a line end, so that the capture holds every
+// byte forwarded and a reader of the capture frames and judges them; a note
+// says how many bytes (and lines) of which direction the judge passed over.
+// Passing bytes over costs the judge a copy, so it catches up at once.
+// Framing resumes at the first line that starts after the queue has drained
+// to half the budget, so the judge never sees half a line. Nothing that
+// was queued is ever dropped or reordered, and the host is never slowed by
+// more than copying a chunk into the queue.
 
 // DefaultJudgeBudget is Config.JudgeBudget's default: bytes per direction.
 const DefaultJudgeBudget = 64 << 20
@@ -46,14 +49,13 @@ const DefaultJudgeBudget = 64 << 20
 // on unjudged; the framer ends there and a new one starts after the gap.
 var errJudgeGap = errors.New("bytes were passed on unjudged here")
 
-// judgeChunk is a run of forwarded bytes waiting for a judge, or a gap.
+// judgeChunk is a run of forwarded bytes waiting for a judge.
 type judgeChunk struct {
-	ticket uint64
-	data   []byte
-	off    int   // bytes of data already read by the framer
-	gap    int64 // gap: bytes passed on unjudged before this point
-	lines  int64 // gap: how many line ends they held
-	pooled bool  // data is a chunkPool buffer
+	ticket   uint64
+	data     []byte
+	off      int  // bytes of data already read by the framer
+	unjudged bool // over budget: the judge logs data as it is, unframed
+	pooled   bool // data is a chunkPool buffer
 }
 
 // judgeDir is the state of one direction of a judgeQueue.
@@ -68,12 +70,10 @@ type judgeDir struct {
 	byHost  bool          // the end is the host's: it closed its end of our stdin
 	waiting bool          // the framer waits in Read with nothing queued
 
-	dropping  bool  // over budget: bytes are passed on unjudged
-	gapBytes  int64 // bytes of the gap so far
-	gapLines  int64 // line ends in them
-	midLine   bool  // the last byte queued was not a line end
-	readGap   int64 // the gap the reader returned last (bytes), for the note
-	readLines int64
+	dropping bool  // over budget: bytes are queued unjudged
+	held     int64 // unjudged bytes queued (outside the budget)
+	midLine  bool  // the last byte queued was not a line end
+	inGap    bool  // the reader returned errJudgeGap; takeUnjudged not called yet
 }
 
 // judgeQueue carries the bytes a tap forwarded to the two judges; see
@@ -117,8 +117,8 @@ const chunkSize = 64 << 10
 // allocated to size, so that many small chunks do not pin many buffers.
 var chunkPool = sync.Pool{New: func() any { return new([chunkSize]byte) }}
 
-// put queues a copy of b (or counts it in a gap when the direction is over
-// budget) under a new ticket. Call it before b is forwarded.
+// put queues a copy of b under a new ticket, unjudged when the direction is
+// over budget. Call it before b is forwarded.
 func (q *judgeQueue) put(d wire.Dir, b []byte) {
 	if len(b) == 0 {
 		return
@@ -131,8 +131,16 @@ func (q *judgeQueue) put(d wire.Dir, b []byte) {
 	}
 	q.ticket++
 	if jd.dropping || jd.queued >= q.budget {
-		b = q.skip(jd, b)
+		var over []byte
+		over, b = q.overBudget(jd, b)
+		if len(over) > 0 {
+			jd.chunks = append(jd.chunks, &judgeChunk{ticket: q.ticket, data: bytes.Clone(over), unjudged: true})
+			jd.active.Store(true)
+			jd.held += int64(len(over))
+			jd.midLine = over[len(over)-1] != '\n'
+		}
 		if len(b) == 0 {
+			q.wakeLocked(jd)
 			return
 		}
 	}
@@ -167,7 +175,7 @@ func (q *judgeQueue) wakeLocked(jd *judgeDir) {
 	if !jd.waiting {
 		return
 	}
-	if jd.queued >= judgeLagBytes {
+	if jd.queued+jd.held >= judgeLagBytes {
 		q.cond.Broadcast()
 		return
 	}
@@ -185,38 +193,27 @@ func (q *judgeQueue) lagEnded() {
 	q.cond.Broadcast()
 }
 
-// skip counts b (or its head) in the direction's gap and returns what is
-// to be queued: nothing while the queue is above half the budget, else the
-// bytes after the first line end, behind a gap chunk.
-func (q *judgeQueue) skip(jd *judgeDir, b []byte) []byte {
-	i := -2 // keep dropping
+// overBudget splits b, which comes while the direction is over budget (or
+// was, and has not resumed), into what is queued unjudged and what the judge
+// frames again: all of b while the queue is above half the budget, else the
+// bytes after the first line end (all of b when the last byte queued ended
+// a line).
+func (q *judgeQueue) overBudget(jd *judgeDir, b []byte) (over, judged []byte) {
 	if !jd.dropping {
-		jd.dropping = true // and b is the gap's first chunk
-		jd.gapBytes, jd.gapLines = 0, 0
-	} else if jd.queued <= q.budget/2 {
-		i = -1 // resume at b[0]: the last byte dropped ended a line
-		if jd.midLine {
-			i = bytes.IndexByte(b, '\n')
+		jd.dropping = true // b is the gap's first chunk
+		return b, nil
+	}
+	if jd.queued > q.budget/2 {
+		return b, nil
+	}
+	i := -1
+	if jd.midLine {
+		if i = bytes.IndexByte(b, '\n'); i < 0 {
+			return b, nil
 		}
 	}
-	if i == -2 || i == -1 && jd.midLine {
-		jd.gapBytes += int64(len(b))
-		jd.gapLines += int64(bytes.Count(b, []byte{'\n'}))
-		jd.midLine = b[len(b)-1] != '\n'
-		return nil
-	}
-	if i >= 0 {
-		jd.gapBytes += int64(i + 1)
-		jd.gapLines++
-	}
 	jd.dropping = false
-	if jd.gapBytes > 0 {
-		jd.chunks = append(jd.chunks, &judgeChunk{ticket: q.ticket, gap: jd.gapBytes, lines: jd.gapLines})
-		jd.active.Store(true)
-	}
-	jd.midLine = false
-	q.wakeLocked(jd)
-	return b[i+1:]
+	return b[:i+1], b[i+1:]
 }
 
 // end says no more chunks come in direction d (byHost: the host closed
@@ -231,11 +228,7 @@ func (q *judgeQueue) end(d wire.Dir, byHost bool) {
 	}
 	q.ticket++
 	jd.ended, jd.endAt, jd.byHost = true, q.ticket, byHost
-	if jd.dropping {
-		jd.chunks = append(jd.chunks, &judgeChunk{ticket: q.ticket, gap: jd.gapBytes, lines: jd.gapLines})
-		jd.active.Store(true)
-		jd.dropping = false
-	}
+	jd.dropping = false
 	q.cond.Broadcast()
 }
 
@@ -281,10 +274,8 @@ func (q *judgeQueue) read(d wire.Dir, p []byte) (int, error) {
 	}
 	c := jd.chunks[0]
 	jd.last = c.ticket
-	if c.data == nil {
-		jd.chunks[0] = nil
-		jd.chunks = jd.chunks[1:]
-		jd.readGap, jd.readLines = c.gap, c.lines
+	if c.unjudged {
+		jd.inGap = true
 		q.mu.Unlock()
 		return 0, errJudgeGap
 	}
@@ -349,7 +340,8 @@ func (r judgeReader) Read(p []byte) (int, error) { return r.q.read(r.d, p) }
 
 // judgeStream frames what the queue holds for direction d and calls logf
 // for each frame, in its turn, until the direction ends. At a gap, the
-// frames cut by it are not logged, and a note says what was not judged.
+// lines it cut and the bytes queued unjudged are logged as they are (see
+// unjudgedRun), and a note says how far the judge fell behind.
 func (p *proc) judgeStream(d wire.Dir, logf func(*wire.Frame)) {
 	q := p.judge
 	newFramer := func() *wire.Framer {
@@ -357,23 +349,26 @@ func (p *proc) judgeStream(d wire.Dir, logf func(*wire.Frame)) {
 	}
 	defer q.finished(d)
 	fr := newFramer()
-	var cut int64 // bytes of the frames cut by a gap
+	gap := unjudgedRun{p: p, d: d}
+	defer gap.end()
 	for {
 		f, err := fr.Next()
 		if f != nil {
 			if q.gapped(d) {
-				cut += f.Size()
+				gap.add(f.Raw()) // a line the gap cut: unjudged with it
 			} else {
+				gap.end()
 				q.waitTurn(d)
 				logf(f)
 			}
 		}
 		if errors.Is(err, errJudgeGap) {
+			chunks := q.takeUnjudged(d)
 			q.waitTurn(d)
-			gap, lines := q.takeGap(d)
-			p.s.note(fmt.Sprintf("the tap's judge fell behind: %d bytes (%d lines) %s were passed on but neither judged nor recorded",
-				gap+cut, lines, dirWords(d)))
-			fr, cut = newFramer(), 0
+			for _, c := range chunks {
+				gap.add(c)
+			}
+			fr = newFramer()
 			continue
 		}
 		if err != nil {
@@ -382,20 +377,70 @@ func (p *proc) judgeStream(d wire.Dir, logf func(*wire.Frame)) {
 	}
 }
 
-// gapped reports whether the reader of d returned a gap that was not
-// taken yet: the framer is emitting the lines the gap cut. Only the judge
-// of d may call it (read sets what it reads, on the same goroutine).
+// gapped reports whether the reader of d returned a gap whose bytes were
+// not taken yet: the framer is emitting the lines the gap cut. Only the
+// judge of d may call it (read sets it on the same goroutine).
 func (q *judgeQueue) gapped(d wire.Dir) bool {
-	return q.dirs[dirIndex(d)].readGap > 0
+	return q.dirs[dirIndex(d)].inGap
 }
 
-// takeGap returns the size of the gap the reader of d returned last, and
-// clears it. Only the judge of d may call it.
-func (q *judgeQueue) takeGap(d wire.Dir) (bytes, lines int64) {
+// takeUnjudged takes the unjudged chunks at the front of d's queue (the
+// reader returned errJudgeGap there). Only the judge of d may call it.
+func (q *judgeQueue) takeUnjudged(d wire.Dir) [][]byte {
+	q.mu.Lock()
+	defer q.mu.Unlock()
 	jd := &q.dirs[dirIndex(d)]
-	bytes, lines = jd.readGap, jd.readLines
-	jd.readGap, jd.readLines = 0, 0
-	return bytes, lines
+	jd.inGap = false
+	var out [][]byte
+	for len(jd.chunks) > 0 && jd.chunks[0].unjudged {
+		c := jd.chunks[0]
+		jd.chunks[0] = nil
+		jd.chunks = jd.chunks[1:]
+		jd.last = c.ticket
+		jd.held -= int64(len(c.data))
+		out = append(out, c.data)
+	}
+	return out
+}
+
+// unjudgedPiece is the size past which an unjudged run is logged up to its
+// last line end: a capture record of it stays far below what a reader
+// takes for a line.
+const unjudgedPiece = 256 << 10
+
+// unjudgedRun gathers the bytes of a gap, the lines it cut first, and logs
+// them ([eventlog.EventUnjudged]) in pieces that end at a line end, the
+// last one (Last) when the judge frames again, then the note.
+type unjudgedRun struct {
+	p            *proc
+	d            wire.Dir
+	buf          []byte
+	bytes, lines int64 // of the whole gap
+}
+
+func (g *unjudgedRun) add(b []byte) {
+	g.buf = append(g.buf, b...)
+	g.bytes += int64(len(b))
+	g.lines += int64(bytes.Count(b, []byte{'\n'}))
+	if len(g.buf) < unjudgedPiece {
+		return
+	}
+	if i := bytes.LastIndexByte(g.buf, '\n'); i >= 0 {
+		piece := g.buf[:i+1]
+		g.buf = append([]byte(nil), g.buf[i+1:]...)
+		g.p.s.logUnjudged(g.d, piece, false)
+	}
+}
+
+// end logs what is left of the gap, and the note, if there was one.
+func (g *unjudgedRun) end() {
+	if g.bytes == 0 {
+		return
+	}
+	g.p.s.logUnjudged(g.d, g.buf, true)
+	g.p.s.note(fmt.Sprintf("the tap's judge fell behind: %d bytes (%d lines) %s were passed on without being judged; the capture holds them, and check --from judges them",
+		g.bytes, g.lines, dirWords(g.d)))
+	g.buf, g.bytes, g.lines = nil, 0, 0
 }
 
 func dirWords(d wire.Dir) string {

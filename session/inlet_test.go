@@ -90,8 +90,9 @@ func TestInletAndTeesAreByteExact(t *testing.T) {
 // TestJudgeFallingBehindNeverHoldsTheWire: with both judges held (the
 // machine too busy to run them), every byte still crosses the tap both
 // ways; once they run, what fitted the budget is logged whole and in
-// order, and notes say exactly how many bytes of each direction were
-// passed on unjudged.
+// order, the rest is logged unjudged after it, byte for byte (so that a
+// capture holds it all), and notes say exactly how many bytes of each
+// direction the judges passed over.
 func TestJudgeFallingBehindNeverHoldsTheWire(t *testing.T) {
 	log := eventlog.NewLog(0)
 	tee := &teeBuffer{}
@@ -131,12 +132,18 @@ func TestJudgeFallingBehindNeverHoldsTheWire(t *testing.T) {
 	judged := map[wire.Dir]int64{}
 	gaps := map[wire.Dir]int64{}
 	lines := map[wire.Dir][]byte{}
+	stream := map[wire.Dir][]byte{} // frames and unjudged bytes, in log order
+	last := map[wire.Dir]bool{}
 	first, next := log.Bounds()
 	for _, ev := range log.Range(first, next) {
 		switch {
 		case ev.Type == eventlog.EventFrame:
 			judged[ev.Dir] += ev.Frame.Size()
 			lines[ev.Dir] = append(lines[ev.Dir], ev.Frame.Raw()...)
+			stream[ev.Dir] = append(stream[ev.Dir], ev.Frame.Raw()...)
+		case ev.Type == eventlog.EventUnjudged:
+			stream[ev.Unjudged.Dir] = append(stream[ev.Unjudged.Dir], ev.Unjudged.Bytes...)
+			last[ev.Unjudged.Dir] = ev.Unjudged.Last
 		case ev.Type == eventlog.EventNote && gapRE.MatchString(ev.Note):
 			m := gapRE.FindStringSubmatch(ev.Note)
 			n, _ := strconv.ParseInt(m[1], 10, 64)
@@ -157,6 +164,12 @@ func TestJudgeFallingBehindNeverHoldsTheWire(t *testing.T) {
 		// The budget, and the read that crossed it (64 KiB at most).
 		if judged[d] == 0 || judged[d] > budget+64<<10 || !bytes.HasPrefix(input, lines[d]) {
 			t.Errorf("%s: judged %d bytes, not the whole lines at the start that fit the budget (%d)", d, judged[d], budget)
+		}
+		if !bytes.Equal(stream[d], input) {
+			t.Errorf("%s: the frames and unjudged bytes logged are %d bytes, not the %d passed on", d, len(stream[d]), len(input))
+		}
+		if !last[d] {
+			t.Errorf("%s: the last unjudged piece does not end the gap", d)
 		}
 	}
 }

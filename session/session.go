@@ -309,6 +309,12 @@ func (s *Session) recordFrame(dir wire.Dir, f *wire.Frame) uint64 {
 	return seq
 }
 
+// logUnjudged appends bytes of direction dir that the tap's judge passed
+// over (see inlet_judge.go); last ends the gap.
+func (s *Session) logUnjudged(dir wire.Dir, b []byte, last bool) {
+	s.log.Append(eventlog.Event{Type: eventlog.EventUnjudged, Unjudged: &eventlog.UnjudgedBytes{Dir: dir, Bytes: b, Last: last}})
+}
+
 // logFinding appends a finding that is not attached to a frame.
 func (s *Session) logFinding(code, message string) { s.logFindingDir(code, 0, message) }
 

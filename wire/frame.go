@@ -52,7 +52,7 @@ func (f *Framer) Next() (*Frame, error) {
 		line, err := f.sp.Next()
 		if err != nil {
 			f.err = err
-			f.flush("the stream ended before the value was complete")
+			f.flush(streamEnded)
 			continue
 		}
 		f.push(line)
@@ -93,6 +93,54 @@ func FramesOf(b []byte, opts Options) []*Frame {
 		}
 	}
 	return out
+}
+
+// streamEnded is why a run still pending at the end of the stream ends.
+const streamEnded = "the stream ended before the value was complete"
+
+// FramesOfLines returns the frames of a stream that was cut into lines,
+// exactly as a Framer reading the stream's bytes returns them, without
+// reading the bytes again: for lines a Splitter cut (or that it would cut
+// the same way: see [SplitterCut]), kept elsewhere, such as the lines of
+// a recording. The frames hold the lines' Content as it is.
+func FramesOfLines(lines []Line, opts Options) []*Frame {
+	f := &Framer{opts: opts.withDefaults()}
+	out := make([]*Frame, 0, len(lines))
+	for _, l := range lines {
+		f.push(l)
+		out = append(out, f.queue...)
+		clear(f.queue)
+		f.queue = f.queue[:0]
+	}
+	f.flush(streamEnded)
+	return append(out, f.queue...)
+}
+
+// SplitterCut reports whether a Splitter reading the bytes of lines (each
+// line's content, then its terminator) would cut them into the same lines
+// with no limit on their length: no line holds a line feed or lost a tail
+// (Truncated, or a Length other than its content's), a line that ends in
+// LF does not end in CR (the Splitter would have made that CRLF), and only
+// the last may lack a terminator, if it holds a byte.
+func SplitterCut(lines []Line) bool {
+	for i, l := range lines {
+		c := l.Content
+		if l.Truncated || l.Length != int64(len(c)) || bytes.IndexByte(c, '\n') >= 0 {
+			return false
+		}
+		switch l.Term {
+		case TermLF:
+			if len(c) > 0 && c[len(c)-1] == '\r' {
+				return false
+			}
+		case TermCRLF:
+		default:
+			if i != len(lines)-1 || len(c) == 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func (f *Framer) push(line Line) {

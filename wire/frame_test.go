@@ -320,3 +320,24 @@ func TestFramerFlagsACarriageReturnBetweenTokens(t *testing.T) {
 		t.Fatalf("got %s", got)
 	}
 }
+
+func TestSplitterCut(t *testing.T) {
+	lf := func(s string) Line { return Line{Content: []byte(s), Term: TermLF, Length: int64(len(s))} }
+	for _, c := range []struct {
+		name  string
+		lines []Line
+		want  bool
+	}{
+		{"lines as cut", []Line{lf("{}"), lf(""), {Content: []byte("x\r"), Term: TermCRLF, Length: 2}, {Content: []byte("y"), Length: 1}}, true},
+		{"a line feed inside", []Line{lf("a\nb")}, false},
+		{"a CR before LF", []Line{lf("a\r")}, false},
+		{"no terminator before the last", []Line{{Content: []byte("a"), Length: 1}, lf("b")}, false},
+		{"an empty last line with no terminator", []Line{lf("a"), {}}, false},
+		{"a length other than the content's", []Line{{Content: []byte("a"), Term: TermLF, Length: 5}}, false},
+		{"truncated", []Line{{Content: []byte("a"), Term: TermLF, Length: 1, Truncated: true}}, false},
+	} {
+		if got := SplitterCut(c.lines); got != c.want {
+			t.Errorf("%s: SplitterCut = %v, want %v", c.name, got, c.want)
+		}
+	}
+}

@@ -63,6 +63,25 @@ func FuzzFramer(f *testing.F) {
 			checkFrames(t, data, got, opts)
 		}
 
+		// The same lines, handed over rather than read again, give the
+		// same frames; and SplitterCut says so of lines a Splitter cut.
+		var lines []Line
+		truncated := false
+		for sp := NewSplitter(bytes.NewReader(data), o.MaxFrame); ; {
+			l, err := sp.Next()
+			if err != nil {
+				break
+			}
+			lines = append(lines, l)
+			truncated = truncated || l.Truncated
+		}
+		if got := FramesOfLines(lines, opts); summary(got) != summary(frames) {
+			t.Fatalf("FramesOfLines:\n%s\nwhole:\n%s", summary(got), summary(frames))
+		}
+		if SplitterCut(lines) == truncated {
+			t.Fatalf("SplitterCut = %v of lines a Splitter cut (truncated: %v)", !truncated, truncated)
+		}
+
 		// The scanner agrees with encoding/json on every line.
 		for _, line := range bytes.Split(data, []byte("\n")) {
 			if bytes.HasPrefix(line, bom) {

@@ -39,6 +39,11 @@ const (
 	// frame as edited: what the other side got instead of what the wire
 	// carried. The fold judges neither side for it.
 	EventIntercept
+	// EventUnjudged: bytes a tap passed on that its judge did not frame
+	// (Unjudged holds them): it fell that far behind the wire. The fold
+	// reads nothing of them; a capture keeps them, and a reader of the
+	// capture frames and judges them there.
+	EventUnjudged
 )
 
 // String returns the event type's name in captures and reports.
@@ -68,6 +73,8 @@ func (t EventType) String() string {
 		return "fault"
 	case EventIntercept:
 		return "intercept"
+	case EventUnjudged:
+		return "unjudged"
 	default:
 		return "unknown"
 	}
@@ -199,6 +206,18 @@ type FaultEvent struct {
 	ID     wire.ID
 }
 
+// UnjudgedBytes is the payload of an [EventUnjudged] event: bytes of one
+// direction of the wire, exactly as they crossed it, in its order; the
+// frames they hold are not cut (a piece starts where the judge stopped
+// framing, and the next piece of a gap goes on where it ends).
+type UnjudgedBytes struct {
+	Dir   wire.Dir
+	Bytes []byte
+	// Last: the gap ends here; the judge frames what follows, from a line's
+	// start (or nothing follows).
+	Last bool
+}
+
 // Event is one entry of the log. Exactly one payload field is set, as Type says.
 // Events are immutable once appended: readers may keep them.
 type Event struct {
@@ -219,6 +238,8 @@ type Event struct {
 	Fault   *FaultEvent   // for EventFault
 	// Intercept is for EventIntercept.
 	Intercept *InterceptEvent
+	// Unjudged is for EventUnjudged.
+	Unjudged *UnjudgedBytes
 	// Note is the text of an EventNote, and the words of an EventEra or
 	// EventRestart (shown where notes are; "" for a silent decision). The
 	// fold reads the typed payloads, never this text.
@@ -259,6 +280,9 @@ func (e *Event) approxSize() int64 {
 	}
 	if e.Stderr != nil {
 		n += int64(unsafe.Sizeof(*e.Stderr)) + int64(cap(e.Stderr.Content))
+	}
+	if e.Unjudged != nil {
+		n += int64(unsafe.Sizeof(*e.Unjudged)) + int64(cap(e.Unjudged.Bytes))
 	}
 	if e.Process != nil {
 		n += int64(unsafe.Sizeof(*e.Process)) + int64(len(e.Process.Detail)+len(e.Process.Signal))
@@ -309,6 +333,7 @@ type Log struct {
 	retention   int64
 	dropped     uint64
 	droppedSize int64
+	hold        uint64 // the first Seq a reader holds past the budget (0: none; see Hold)
 	subs        []chan struct{}
 
 	// Kept outside the retention budget (see Totals and Notes).
@@ -382,9 +407,13 @@ func notifySubscribers(subs []chan struct{}) {
 	}
 }
 
-// trimLocked drops the oldest events while over budget, keeping at least the newest.
+// trimLocked drops the oldest events while over budget, keeping at least
+// the newest, and those a Hold keeps.
 func (l *Log) trimLocked() {
 	for l.bytes > l.retention && l.events.len() > 1 {
+		if l.hold != 0 && l.firstSeq >= l.hold && l.bytes <= 2*l.retention {
+			break
+		}
 		s := l.events.at(0).approxSize()
 		l.bytes -= s
 		l.droppedSize += s
@@ -392,6 +421,18 @@ func (l *Log) trimLocked() {
 		l.firstSeq++
 		l.dropped++
 	}
+}
+
+// Hold keeps the events from seq on past the retention budget, up to the
+// budget again, until a later Hold moves the mark (Hold(0) releases it): a
+// reader that must not miss an event (a tap's capture recorder) holds the
+// first it has not read yet. Past twice the budget the oldest go all the
+// same, as they would without a hold, and the reader sees them dropped.
+func (l *Log) Hold(seq uint64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.hold = seq
+	l.trimLocked()
 }
 
 // Subscribe returns a channel that receives a value whenever events were

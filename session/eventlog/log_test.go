@@ -238,3 +238,33 @@ func TestLogAcrossChunks(t *testing.T) {
 		t.Fatalf("Range over a chunk boundary: %d events from %d", len(win), win[0].Seq)
 	}
 }
+
+// TestLogHoldKeepsWhatAReaderHasNotRead: events from the held Seq on stay
+// past the budget, up to twice it; moving the hold lets the budget apply.
+func TestLogHoldKeepsWhatAReaderHasNotRead(t *testing.T) {
+	one := noteEvent(0)
+	budget := 10 * one.approxSize()
+	l := NewLog(budget)
+	l.Hold(5)
+	for i := 1; i <= 15; i++ {
+		l.Append(noteEvent(i))
+	}
+	if first, _ := l.Bounds(); first != 5 {
+		t.Fatalf("first retained %d, want 5: the held events were dropped (or the unheld kept)", first)
+	}
+	for i := 16; i <= 40; i++ {
+		l.Append(noteEvent(i))
+	}
+	if l.Len() > 20 || l.Len() < 19 {
+		t.Fatalf("retained %d events held from 5, want twice the 10-event budget", l.Len())
+	}
+	l.Hold(38)
+	if first, _ := l.Bounds(); first > 38 || l.Len() > 10 {
+		t.Fatalf("after the hold moved on: first %d, %d retained; want the budget's 10", first, l.Len())
+	}
+	l.Hold(0)
+	l.Append(noteEvent(41))
+	if l.Len() > 10 {
+		t.Fatalf("released: %d retained, want at most the budget's 10", l.Len())
+	}
+}

@@ -507,7 +507,39 @@ func idJSON(id wire.ID) json.RawMessage {
 // reportTimeLayout is RFC 3339 with nanoseconds always spelled out.
 const reportTimeLayout = "2006-01-02T15:04:05.000000000Z07:00"
 
-func reportTime(t time.Time) string { return t.UTC().Format(reportTimeLayout) }
+// reportTime spells t in reportTimeLayout. A report spells the time of
+// every frame, so the years time.Format would spell alike are spelled here
+// directly (Format parses its layout each time: 5% of reading a capture).
+func reportTime(t time.Time) string {
+	t = t.UTC()
+	year, month, day := t.Date()
+	if year < 0 || year > 9999 {
+		return t.Format(reportTimeLayout)
+	}
+	hour, minute, sec := t.Clock()
+	var b [30]byte
+	digits := func(at, n, v int) {
+		for i := at + n - 1; i >= at; i-- {
+			b[i] = byte('0' + v%10)
+			v /= 10
+		}
+	}
+	digits(0, 4, year)
+	b[4] = '-'
+	digits(5, 2, int(month))
+	b[7] = '-'
+	digits(8, 2, day)
+	b[10] = 'T'
+	digits(11, 2, hour)
+	b[13] = ':'
+	digits(14, 2, minute)
+	b[16] = ':'
+	digits(17, 2, sec)
+	b[19] = '.'
+	digits(20, 9, t.Nanosecond())
+	b[29] = 'Z'
+	return string(b[:])
+}
 
 // durationMs is d in milliseconds, rounded to the microsecond.
 func durationMs(d time.Duration) float64 {

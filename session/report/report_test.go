@@ -582,3 +582,18 @@ func TestReportExplainHintOnce(t *testing.T) {
 		t.Errorf("the explain hint appears %d times:\n%s", n, b.String())
 	}
 }
+
+func TestReportTimeIsTheLayout(t *testing.T) {
+	for _, tm := range []time.Time{
+		time.Date(2026, 12, 2, 11, 52, 3, 4005, time.UTC),
+		time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.FixedZone("x", -7*3600)),
+		time.Date(10000, 1, 1, 0, 0, 0, 1, time.UTC),
+		time.Date(-5, 1, 1, 0, 0, 0, 1, time.UTC),
+		time.Unix(1764676323, 123).In(time.FixedZone("y", 5*3600+1800)),
+	} {
+		if got, want := reportTime(tm), tm.UTC().Format(reportTimeLayout); got != want {
+			t.Errorf("reportTime(%v) = %q, want %q", tm, got, want)
+		}
+	}
+}
