@@ -70,9 +70,9 @@ func findSeq(t *testing.T, m *Model, s string) uint64 {
 }
 
 // TestGolden renders every pane, and the whole screen, of a session that
-// has every kind of finding, at 80×24 and 160×48.
+// has every kind of finding, at 80×24, 160×48 and 200×50.
 func TestGolden(t *testing.T) {
-	for _, size := range [][2]int{{80, 24}, {160, 48}} {
+	for _, size := range [][2]int{{80, 24}, {160, 48}, {200, 50}} {
 		w, h := size[0], size[1]
 		dir := fmt.Sprintf("%dx%d", w, h)
 		t.Run(dir, func(t *testing.T) {
@@ -102,11 +102,13 @@ func TestGolden(t *testing.T) {
 				m.frames.selectSeq(findSeq(t, m, c.frame))
 				m.detail.setTab(c.tab)
 				m.refresh()
+				r = m.rects // the detail's rows follow what it shows
 				golden(t, dir+"/"+c.name+".txt", plain(t, m.detail.Render(true), r[focusDetail].w, r[focusDetail].h))
 			}
 			// The stderr lines around a selected frame.
 			m.frames.selectSeq(findSeq(t, m, `"method":"tools/call","params":{"name":"slow"`))
 			m.refresh()
+			r = m.rects
 			golden(t, dir+"/stderr-around.txt", plain(t, m.stderr.Render(false, m.frames.SelectedSeq()), r[focusStderr].w, r[focusStderr].h))
 			golden(t, dir+"/screen-selected.txt", plain(t, m.Render(), w, h))
 

@@ -32,7 +32,7 @@ func exitAtStart(t *testing.T) *fixture {
 // holds and the stderr line that says why stays on screen, at 80×24 and
 // 160×48; a near-empty frame list does not hold half the wide screen.
 func TestLayoutGivesSpaceByNeed(t *testing.T) {
-	for _, size := range [][2]int{{80, 24}, {160, 48}} {
+	for _, size := range [][2]int{{80, 24}, {160, 48}, {200, 50}} {
 		w, h := size[0], size[1]
 		dir := fmt.Sprintf("%dx%d", w, h)
 		t.Run(dir, func(t *testing.T) {
@@ -122,5 +122,86 @@ func TestThemeKey(t *testing.T) {
 	press(m, "C")
 	if m.opts.Theme != "auto" || !strings.Contains(m.message, "NO_COLOR") {
 		t.Fatalf("C under NO_COLOR: theme %q, %q", m.opts.Theme, m.message)
+	}
+}
+
+// paneFit is how many rows a pane leaves empty and whether its content is
+// cut, for the panes whose content is rows.
+func paneFit(m *Model) (empty map[string]int, cut map[string]bool) {
+	r := m.rects
+	rows := map[string][2]int{ // need, rows
+		"frames":    {len(m.c.ix.view()) + 1, r[focusFrames].h},
+		"detail":    {len(m.detail.lines) + 1, r[focusDetail].h},
+		"stderr":    {len(m.c.ix.events) + 1, r[focusStderr].h},
+		"process":   {m.process.need(), r[focusProcess].h},
+		"in flight": {len(m.inflight.reqs) + 1 + m.inflight.hintRows(), r[focusInFlight].h},
+	}
+	empty, cut = map[string]int{}, map[string]bool{}
+	for name, nh := range rows {
+		empty[name] = max(nh[1]-nh[0], 0)
+		cut[name] = nh[0] > nh[1]
+	}
+	return empty, cut
+}
+
+// TestLayoutSharesALargeTerminal: at 160×48 and 200×50 no pane shows 20
+// empty rows while another is cut, whichever frame is selected, and the
+// frame list does not move with every selection: walking down the whole
+// list, and back and forth between two neighbours, changes its height at
+// most twice and not at all.
+func TestLayoutSharesALargeTerminal(t *testing.T) {
+	for _, size := range [][2]int{{160, 48}, {200, 50}} {
+		w, h := size[0], size[1]
+		t.Run(fmt.Sprintf("%dx%d", w, h), func(t *testing.T) {
+			f := misbehaving(t, false)
+			m := f.model(w, h, nil)
+			press(m, "g")
+			heights := []int{m.rects[focusFrames].h}
+			for i := 0; i < len(m.c.ix.frames); i++ {
+				empty, cut := paneFit(m)
+				for name, e := range empty {
+					for other, c := range cut {
+						if e >= 20 && c {
+							t.Errorf("frame #%d selected: %s shows %d empty rows while %s is cut", m.frames.SelectedSeq(), name, e, other)
+						}
+					}
+				}
+				if fh := m.rects[focusFrames].h; fh != heights[len(heights)-1] {
+					heights = append(heights, fh)
+				}
+				press(m, "j")
+			}
+			if len(heights) > 3 {
+				t.Errorf("the frame list changed height %d times walking down: %v", len(heights)-1, heights)
+			}
+			press(m, "k")
+			fh := m.rects[focusFrames].h
+			for range 6 {
+				press(m, "k", "j")
+				if m.rects[focusFrames].h != fh {
+					t.Fatalf("the frame list jumps between two neighbours: %d, then %d", fh, m.rects[focusFrames].h)
+				}
+			}
+		})
+	}
+}
+
+// TestHoldRows: the detail's rows grow past a cut frame with half a step
+// to spare, stay for needs within a step, shrink past a step.
+func TestHoldRows(t *testing.T) {
+	const lo, hi, step = 10, 30, 10
+	cases := []struct{ cur, need, want int }{
+		{0, 4, 15},   // first fit: the floor and half a step
+		{15, 12, 15}, // within: held
+		{15, 6, 15},  // below the floor: the floor is held
+		{15, 16, 21}, // cut: grows with room
+		{21, 40, 30}, // past the ceiling: the ceiling
+		{30, 21, 30}, // within a step: held
+		{30, 20, 25}, // a step below: shrinks
+	}
+	for _, c := range cases {
+		if got := holdRows(c.cur, c.need, lo, hi, step); got != c.want {
+			t.Errorf("holdRows(%d, %d) = %d, want %d", c.cur, c.need, got, c.want)
+		}
 	}
 }

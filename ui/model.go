@@ -129,6 +129,7 @@ type Model struct {
 	width, height int
 	rects         [numPanes + 1]rect
 	laidOut       paneNeeds // the needs the rects were computed for
+	detailRows    int       // the detail's held rows (wide layout; 0: decide afresh)
 	wide          bool
 	isDark        bool
 
@@ -314,6 +315,7 @@ func (m *Model) refresh() {
 	m.relayout()
 	m.frames.sync()
 	m.detail.refresh(m.frames.SelectedSeq())
+	m.fitDetail()
 	m.refreshPicker()
 }
 

@@ -18,6 +18,7 @@ const wideWidth = 140
 // resize takes the terminal's size and lays the panes out for it.
 func (m *Model) resize(w, h int) {
 	m.width, m.height = max(w, 20), max(h, 8)
+	m.detailRows = 0 // decided afresh for the new size
 	m.layout()
 	m.refresh()
 }
