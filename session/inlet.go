@@ -24,7 +24,8 @@ import (
 // An Inlet is not safe for concurrent use: one goroutine pumps the host's
 // stdin into it. It needs a session started with Config.Observe.
 type Inlet struct {
-	s *Session
+	s     *Session
+	split lineSplit // Config.Intercept: the host's partial line
 }
 
 // Inlet returns an Inlet for the session's current process.
@@ -53,21 +54,16 @@ func (in *Inlet) Write(b []byte) (int, error) {
 	if !isOpen(p.exited) {
 		return 0, p.exitedError()
 	}
-	p.judge.put(wire.ClientToServer, b)
-	for {
-		if !isOpen(p.exited) {
-			return 0, p.exitedError()
-		}
-		err := p.w.writeThrough(b, func() {})
-		switch {
-		case err == nil:
-			return len(b), nil
-		case errors.Is(err, ErrQueueFull):
-			time.Sleep(inletRetry)
-		default:
-			return 0, err
-		}
+	var err error
+	if in.s.cfg.Intercept {
+		err = in.writeLines(p, b)
+	} else {
+		err = in.s.inletPass(p, b)
 	}
+	if err != nil {
+		return 0, err
+	}
+	return len(b), nil
 }
 
 // Close passes the host's end of file on: the server's stdin is closed
@@ -79,6 +75,9 @@ func (in *Inlet) Close() error {
 	p := in.s.current()
 	if p.judge == nil {
 		return ErrNotObserving
+	}
+	if rest := in.split.rest(); len(rest) > 0 && isOpen(p.exited) {
+		in.s.inletPass(p, rest) // a last line without its end
 	}
 	p.judge.end(wire.ClientToServer, true)
 	p.mu.Lock()

@@ -28,7 +28,11 @@ import (
 //     the verdict, so the server waits as it would on a blocked pipe. The
 //     exit of the process releases it.
 //
-// A tap (Config.Observe) is never intercepted: its wire comes first.
+// A tap (Config.Observe) is intercepted only when started with
+// Config.Intercept: its wire then passes whole lines (intercept_tap.go),
+// a client's frame is the host's, and what linesman writes in its place
+// (a release, an answer to a dropped request) goes to the server's stdin
+// or the host's stdout on the tap's own paths.
 
 // Interceptor says whether a frame going dir is to be held. It is called
 // on the goroutine that sends or reads the frame, before the frame is
@@ -162,10 +166,15 @@ func (s *Session) hold(dir wire.Dir, f *wire.Frame, seq uint64, filter string) *
 	h := &heldFrame{HeldFrame: HeldFrame{Hold: s.icept.next, Dir: dir, Frame: f, Seq: seq}}
 	ev := eventlog.Event{Type: eventlog.EventIntercept, Intercept: &eventlog.InterceptEvent{
 		Action: eventlog.InterceptHeld, Hold: h.Hold, Dir: dir, FrameSeq: seq, Filter: filter}}
-	if dir == wire.ClientToServer {
+	switch {
+	case dir == wire.ClientToServer:
 		ev.Dir, ev.Frame = dir, f
 		ev.Note = fmt.Sprintf("held #%d: %s before it reached the server (matches %s): release, edit or drop it", h.Hold, describe(f), filter)
-	} else {
+	case seq == 0: // a tap's: logged by the judge, behind the wire
+		h.verdict = make(chan verdict, 1)
+		ev.Dir, ev.Frame = dir, f
+		ev.Note = fmt.Sprintf("held #%d: the server's %s before the host saw it (matches %s): its stdout waits until it is released, edited or dropped", h.Hold, describe(f), filter)
+	default:
 		h.verdict = make(chan verdict, 1)
 		ev.Note = fmt.Sprintf("held #%d: the server's %s (frame #%d, matches %s): its stdout waits until it is released, edited or dropped", h.Hold, describe(f), seq, filter)
 	}
@@ -206,20 +215,23 @@ func (s *Session) Release(hold uint64, edited []byte) error {
 		ef = fs[0]
 	}
 	s.icept.mu.Lock()
-	defer s.icept.mu.Unlock()
 	h := s.heldLocked(hold)
 	if h == nil {
+		s.icept.mu.Unlock()
 		return fmt.Errorf("release #%d: %w", hold, ErrNotHeld)
 	}
 	p := s.current()
 	if h.Dir == wire.ClientToServer && !isOpen(p.exited) {
+		s.icept.mu.Unlock()
 		return p.exitedError()
 	}
 	action, why := eventlog.InterceptReleased, "as it was"
 	if ef != nil {
 		action, why = eventlog.InterceptEdited, "as edited: "+describe(ef)
 	}
-	s.endHoldLocked(h, action, ef, why)
+	after := s.endHoldLocked(h, action, ef, why)
+	s.icept.mu.Unlock()
+	after()
 	if h.Dir == wire.ServerToClient {
 		h.verdict <- verdict{frame: ef}
 		return nil
@@ -228,7 +240,19 @@ func (s *Session) Release(hold uint64, edited []byte) error {
 	if ef != nil {
 		out = edited
 	}
-	_, err := p.send(out, false)
+	// Written with the lock let go: a tap's write may wait on a server
+	// that waits on its stdout, whose reader asks for the interceptor.
+	return s.toServer(p, out)
+}
+
+// toServer writes b, whole frames, to the server's stdin as linesman's:
+// sent and logged (the inspector), or passed on as the host's bytes are
+// (a tap: judged behind the wire).
+func (s *Session) toServer(p *proc, b []byte) error {
+	if p.judge != nil {
+		return s.inletPass(p, b)
+	}
+	_, err := p.send(b, false)
 	return err
 }
 
@@ -237,12 +261,14 @@ func (s *Session) Release(hold uint64, edited []byte) error {
 // the wire, the client's in the log (it never reached the server).
 func (s *Session) Drop(hold uint64) error {
 	s.icept.mu.Lock()
-	defer s.icept.mu.Unlock()
 	h := s.heldLocked(hold)
 	if h == nil {
+		s.icept.mu.Unlock()
 		return fmt.Errorf("drop #%d: %w", hold, ErrNotHeld)
 	}
-	s.endHoldLocked(h, eventlog.InterceptDropped, nil, "")
+	after := s.endHoldLocked(h, eventlog.InterceptDropped, nil, "")
+	s.icept.mu.Unlock()
+	after()
 	if h.Dir == wire.ServerToClient {
 		h.verdict <- verdict{drop: true}
 	}
@@ -261,17 +287,21 @@ func (s *Session) heldLocked(hold uint64) *heldFrame {
 // endHold ends a hold that is still held, reporting whether it was.
 func (s *Session) endHold(hold uint64, action eventlog.InterceptAction, ef *wire.Frame, why string) bool {
 	s.icept.mu.Lock()
-	defer s.icept.mu.Unlock()
 	h := s.heldLocked(hold)
 	if h == nil {
+		s.icept.mu.Unlock()
 		return false
 	}
-	s.endHoldLocked(h, action, ef, why)
+	after := s.endHoldLocked(h, action, ef, why)
+	s.icept.mu.Unlock()
+	after()
 	return true
 }
 
-// endHoldLocked forgets h and logs its end; a dropped request is answered.
-func (s *Session) endHoldLocked(h *heldFrame, action eventlog.InterceptAction, ef *wire.Frame, why string) {
+// endHoldLocked forgets h and logs its end. A dropped request is
+// answered by after, which the caller runs once it let go of the lock.
+func (s *Session) endHoldLocked(h *heldFrame, action eventlog.InterceptAction, ef *wire.Frame, why string) (after func()) {
+	after = func() {}
 	s.icept.held = slices.DeleteFunc(s.icept.held, func(x *heldFrame) bool { return x == h })
 	ie := &eventlog.InterceptEvent{Action: action, Hold: h.Hold, Dir: h.Dir, FrameSeq: h.Seq}
 	ev := eventlog.Event{Type: eventlog.EventIntercept, Intercept: ie}
@@ -285,21 +315,27 @@ func (s *Session) endHoldLocked(h *heldFrame, action eventlog.InterceptAction, e
 	m := &h.Frame.Msg
 	if action != eventlog.InterceptDropped || m.Kind != wire.KindRequest {
 		s.logFact(ev)
-		return
+		return after
 	}
 	answer, _ := wire.Marshal(map[string]any{
 		"jsonrpc": "2.0", "id": idValue(m.ID),
 		"error": map[string]any{"code": eventlog.CodeInterceptDropped, "message": "dropped by linesman (intercept)"},
 	})
+	p := s.current()
 	if h.Dir == wire.ClientToServer {
 		ie.Answer = string(bytes.TrimSuffix(answer, []byte("\n")))
 		ev.Note += fmt.Sprintf(": it never reached the server; linesman answered it with JSON-RPC error %d", eventlog.CodeInterceptDropped)
 		s.logFact(ev)
-		return
+		if p.judge != nil { // a tap's host waits for the answer
+			return func() { s.toHost(answer) }
+		}
+		return after
 	}
 	ev.Note += fmt.Sprintf(": linesman answers the server's request with JSON-RPC error %d (the next frame; linesman's, not the client's)", eventlog.CodeInterceptDropped)
 	s.logFact(ev)
-	if _, err := s.current().send(answer, false); err != nil {
-		s.note(fmt.Sprintf("could not answer the dropped request #%d: %v", h.Hold, err))
+	return func() {
+		if err := s.toServer(p, answer); err != nil {
+			s.note(fmt.Sprintf("could not answer the dropped request #%d: %v", h.Hold, err))
+		}
 	}
 }

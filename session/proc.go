@@ -25,6 +25,8 @@ type proc struct {
 	pipes *pipes
 	pid   int // also the process group id
 
+	outSplit lineSplit // a tap's stdout under Config.Intercept: the partial line (forwardStdout's)
+
 	command []string
 	path    string
 	env     []string

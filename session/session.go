@@ -71,6 +71,10 @@ type Config struct {
 	// and the log says how many (see inlet_judge.go). 0 means
 	// DefaultJudgeBudget.
 	JudgeBudget int
+	// Intercept lets an Observe session hold frames ([Session.SetInterceptor]):
+	// both directions are then passed on by whole lines (see
+	// intercept_tap.go). linesman tap --intercept sets it.
+	Intercept bool
 
 	judgeHold <-chan struct{} // tests: an Observe session's judges wait for it to close
 }
@@ -132,6 +136,9 @@ type Session struct {
 	restartMu sync.Mutex // serialises Restart
 
 	icept interception // frames held in flight (intercept.go)
+	// Under Config.Intercept, what linesman writes into a tap's streams
+	// goes in whole lines under these (intercept_tap.go).
+	inletMu, teeMu sync.Mutex
 
 	mu       sync.Mutex
 	proc     *proc

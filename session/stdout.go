@@ -91,7 +91,7 @@ func (p *proc) forwardStdout() {
 			p.stdoutRead.Add(int64(n))
 			p.judge.put(wire.ServerToClient, buf[:n])
 			if tee != nil {
-				if _, werr := tee.Write(buf[:n]); werr != nil {
+				if werr := p.tee(tee, buf[:n]); werr != nil {
 					p.pipes.stdoutR.Close()
 					p.stdoutFailed(fmt.Errorf("%w: %w", ErrTeeFailed, werr))
 					return
@@ -99,10 +99,23 @@ func (p *proc) forwardStdout() {
 			}
 		}
 		if err != nil {
+			if rest := p.outSplit.rest(); len(rest) > 0 {
+				p.s.toHost(rest) // a last line without its end
+			}
 			p.stdoutFailed(err)
 			return
 		}
 	}
+}
+
+// tee passes a read of the server's stdout on to the host: as it came, or
+// by whole lines, each possibly held (Config.Intercept).
+func (p *proc) tee(w io.Writer, b []byte) error {
+	if p.s.cfg.Intercept {
+		return p.teeLines(b)
+	}
+	_, err := w.Write(b)
+	return err
 }
 
 // countingReader counts the bytes read from the pipe, framed or not yet,
