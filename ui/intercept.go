@@ -25,13 +25,56 @@ type interceptor interface {
 	Drop(hold uint64) error
 }
 
-// icepter is the session's interceptor, or nil.
+// Controller intercepts for a session the UI only follows (a tap started
+// with --intercept, followed by view --follow, controls it through its
+// socket): the filter goes as its words, to be matched where the frames
+// are.
+type Controller interface {
+	Arm(filter string) error // "" disarms
+	Release(hold uint64, edited []byte) error
+	Drop(hold uint64) error
+}
+
+// InterceptMatcher parses src in the frame filter's language into the
+// match an interceptor holds frames with (what i arms), reading tr for a
+// frame's request (safe on the session's goroutines). It returns nil for
+// an empty filter.
+func InterceptMatcher(src string, tr *eventlog.Tracker) (func(wire.Dir, *wire.Frame) bool, error) {
+	f, err := parseFilter(src)
+	if err != nil || f == nil {
+		return nil, err
+	}
+	return func(dir wire.Dir, fr *wire.Frame) bool { return f.matchLive(dir, fr, tr) }, nil
+}
+
+// remote adapts a Controller to the interceptor the keys use; arming's
+// error is kept for the message.
+type remote struct {
+	Controller
+	err error
+}
+
+func (r *remote) SetInterceptor(_ func(wire.Dir, *wire.Frame) bool, filter string) {
+	r.err = r.Arm(filter)
+}
+
+// icepter is the session's interceptor, the followed tap's controller, or
+// nil.
 func (m *Model) icepter() interceptor {
+	if m.opts.Controller != nil {
+		if m.remote == nil {
+			m.remote = &remote{Controller: m.opts.Controller}
+		}
+		return m.remote
+	}
 	ic, _ := m.opts.Session.(interceptor)
 	return ic
 }
 
 func (m *Model) whyNoIntercept() string {
+	if m.opts.Controller != nil {
+		return when(m.c.ix.proc.State == eventlog.StateExited, "the tap's server has exited")
+	}
 	if why := m.whyNotLive(); why != "" {
 		return why
 	}
@@ -59,15 +102,31 @@ func (m *Model) applyIntercept() {
 	m.icptIn.Blur()
 	ic := m.icepter()
 	if f == nil {
-		m.c.icptFilter = ""
 		ic.SetInterceptor(nil, "")
+		if m.armFailed() {
+			return
+		}
+		m.c.icptFilter = ""
 		m.setMessage("intercept off: frames pass as they come (held ones stay held)", false)
 		return
 	}
-	m.c.icptFilter = f.src
 	tr := m.c.ix.tr
 	ic.SetInterceptor(func(dir wire.Dir, fr *wire.Frame) bool { return f.matchLive(dir, fr, tr) }, f.src)
+	if m.armFailed() {
+		return
+	}
+	m.c.icptFilter = f.src
 	m.setMessage("intercept on: frames matching "+f.src+" are held (a release, e edit, d drop)", false)
+}
+
+// armFailed says why a followed tap did not take the filter, if it did not.
+func (m *Model) armFailed() bool {
+	if m.remote == nil || m.remote.err == nil {
+		return false
+	}
+	m.setMessage("intercept: the tap did not take it: "+wire.VisibleString(m.remote.err.Error(), wire.Pictures), true)
+	m.remote.err = nil
+	return true
 }
 
 func (m *Model) cancelIntercept() {

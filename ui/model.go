@@ -49,6 +49,10 @@ type Options struct {
 	// ReadOnly says why there is no composer when Session is nil ("" = a
 	// capture has no server); a followed tap says its host drives it.
 	ReadOnly string
+	// Controller, with Session nil, intercepts for the session followed
+	// (view --follow of a tap started with --intercept): i, a, e and d
+	// work through it.
+	Controller Controller
 	// NextSource, when set, names what the T key switches to (another live
 	// tap): T ends Run with ErrSwitch, and the caller opens that one.
 	NextSource string
@@ -130,6 +134,7 @@ type Model struct {
 	rects         [numPanes + 1]rect
 	laidOut       paneNeeds // the needs the rects were computed for
 	detailRows    int       // the detail's held rows (wide layout; 0: decide afresh)
+	remote        *remote   // Options.Controller as the keys' interceptor
 	wide          bool
 	isDark        bool
 
