@@ -117,19 +117,20 @@ const chunkSize = 64 << 10
 // allocated to size, so that many small chunks do not pin many buffers.
 var chunkPool = sync.Pool{New: func() any { return new([chunkSize]byte) }}
 
-// put queues a copy of b under a new ticket, unjudged when the direction is
-// over budget. Call it before b is forwarded.
-func (q *judgeQueue) put(d wire.Dir, b []byte) {
+// put queues a copy of b under a new ticket, which it returns, unjudged
+// when the direction is over budget. Call it before b is forwarded.
+func (q *judgeQueue) put(d wire.Dir, b []byte) (ticket uint64) {
 	if len(b) == 0 {
-		return
+		return 0
 	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	jd := &q.dirs[dirIndex(d)]
 	if jd.ended {
-		return
+		return 0
 	}
 	q.ticket++
+	ticket = q.ticket
 	if jd.dropping || jd.queued >= q.budget {
 		var over []byte
 		over, b = q.overBudget(jd, b)
@@ -141,7 +142,7 @@ func (q *judgeQueue) put(d wire.Dir, b []byte) {
 		}
 		if len(b) == 0 {
 			q.wakeLocked(jd)
-			return
+			return ticket
 		}
 	}
 	c := &judgeChunk{ticket: q.ticket}
@@ -156,6 +157,7 @@ func (q *judgeQueue) put(d wire.Dir, b []byte) {
 	jd.queued += int64(len(b))
 	jd.midLine = b[len(b)-1] != '\n'
 	q.wakeLocked(jd)
+	return ticket
 }
 
 // judgeLag is how long bytes may wait before a judge waiting for them is
@@ -323,8 +325,21 @@ func (q *judgeQueue) waitTurn(d wire.Dir) {
 	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	for other.busy && other.last < me.last ||
-		len(other.chunks) > 0 && other.chunks[0].ticket < me.last {
+	q.waitBeforeLocked(other, me.last)
+}
+
+// waitBefore waits until direction d has framed and logged every chunk
+// with a ticket before t (a tap's interceptor asks about a server's answer
+// once its request is in the projection).
+func (q *judgeQueue) waitBefore(d wire.Dir, t uint64) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.waitBeforeLocked(&q.dirs[dirIndex(d)], t)
+}
+
+func (q *judgeQueue) waitBeforeLocked(other *judgeDir, t uint64) {
+	for other.busy && other.last < t ||
+		len(other.chunks) > 0 && other.chunks[0].ticket < t {
 		q.cond.Wait()
 	}
 }

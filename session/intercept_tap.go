@@ -127,8 +127,14 @@ func (s *Session) inletPass(p *proc, b []byte) error {
 
 // teeLines is forwardStdout's write under Config.Intercept: whole lines
 // go to the host, a held one once its verdict came (the reader waits).
-func (p *proc) teeLines(b []byte) error {
+// With an interceptor armed, the host's bytes read before these (ticket)
+// are judged first, so that an answer's request is known to the filter
+// (method:, tool: of a result).
+func (p *proc) teeLines(b []byte, ticket uint64) error {
 	s := p.s
+	if match, _ := s.interceptor(); match != nil && ticket != 0 {
+		p.judge.waitBefore(wire.ClientToServer, ticket)
+	}
 	var pass []byte
 	var err error
 	p.outSplit.feed(b, func(line []byte) {

@@ -89,9 +89,9 @@ func (p *proc) forwardStdout() {
 		p.stdoutWaiting.Store(false)
 		if n > 0 {
 			p.stdoutRead.Add(int64(n))
-			p.judge.put(wire.ServerToClient, buf[:n])
+			ticket := p.judge.put(wire.ServerToClient, buf[:n])
 			if tee != nil {
-				if werr := p.tee(tee, buf[:n]); werr != nil {
+				if werr := p.tee(tee, buf[:n], ticket); werr != nil {
 					p.pipes.stdoutR.Close()
 					p.stdoutFailed(fmt.Errorf("%w: %w", ErrTeeFailed, werr))
 					return
@@ -110,9 +110,9 @@ func (p *proc) forwardStdout() {
 
 // tee passes a read of the server's stdout on to the host: as it came, or
 // by whole lines, each possibly held (Config.Intercept).
-func (p *proc) tee(w io.Writer, b []byte) error {
+func (p *proc) tee(w io.Writer, b []byte, ticket uint64) error {
 	if p.s.cfg.Intercept {
-		return p.teeLines(b)
+		return p.teeLines(b, ticket)
 	}
 	_, err := w.Write(b)
 	return err
