@@ -34,8 +34,12 @@ func runTap(cmd *command, args []string, io stdio) int {
 	fs.IntVar(&tap.Keep, "keep", 20, "ended captures of this tap's name to keep; older ones are removed when it starts")
 	sizeVar(fs, &tap.MaxCapture, "max-capture", run.DefaultTapMaxCapture, "largest capture file; past it, recording stops with a note and the traffic is still passed on (0: no limit)")
 	registerFaults(fs, &tap.Faults)
+	intercept := fs.Bool("intercept", false, "accept a controller on a socket beside the capture (mode 0600): 'linesman view --follow' can then hold, edit, release and drop frames in flight; both directions are passed on by whole lines")
 	if status, ok := parseFlags(fs, args); !ok {
 		return status
+	}
+	if *intercept {
+		tap.Intercept = tapController(opts.Session.MaxFrame)
 	}
 	opts.Session.Command = fs.Args()
 	if len(opts.Session.Command) == 0 {

@@ -67,6 +67,14 @@ func runView(cmd *command, args []string, io stdio) int {
 // viewUI runs the inspector over the capture's log, read-only.
 func viewUI(ctx context.Context, c *capture.Capture, fl *capture.Follower, path, theme string) error {
 	opts := ui.CaptureOptions(c, fl, path, theme)
+	if fl != nil && opts.ReadOnly != "" {
+		// A tap started with --intercept accepts a controller.
+		if ctl, err := dialTapControl(path); err == nil {
+			defer ctl.Close()
+			opts.Controller = ctl
+			opts.ReadOnly += " (i intercepts: the tap accepts a controller)"
+		}
+	}
 	// The stop signals are run.View's (see inspectOptions).
 	opts.ProgramOptions = []tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler()}
 	if err := ui.Run(opts); !errors.Is(err, ui.ErrSwitch) {

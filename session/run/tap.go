@@ -33,6 +33,10 @@ type TapOptions struct {
 	// host, and a runaway server must not fill the disk through it.
 	MaxCapture int64
 	Faults     []fault.Spec // --fault: injected into what the server writes
+	// Intercept, when set (tap --intercept), lets the session hold frames
+	// (session.Config.Intercept) and is called once it has started, with
+	// the capture's path, to serve a controller beside it until stop.
+	Intercept func(capturePath string, s *session.Session) (stop func(), err error)
 }
 
 // A tap lives as long as its host and a host starts many, so it keeps
@@ -94,6 +98,9 @@ func Tap(opts *Options, stdin io.Reader, stdout, stderr io.Writer) int {
 		return startFailureStatus(err)
 	}
 	fwd.start(s)
+	if opts.Tap.Intercept != nil {
+		defer startTapController(opts, rec, s, stderr)()
+	}
 	var observe func([]byte)
 	if inj != nil {
 		inj.SetTarget(s.FaultTarget())
@@ -120,7 +127,24 @@ func tapConfig(opts *Options, log *eventlog.Log, stdout, stderr io.Writer) sessi
 		JudgeBudget: tapJudgeBudget,
 		StdoutTee:   stdout,
 		StderrTee:   stderr,
+		Intercept:   opts.Tap.Intercept != nil,
 	}
+}
+
+// startTapController serves the tap's controller beside its capture, and
+// returns what stops it; without one (no capture, no socket) the tap says
+// so once and goes on uncontrolled.
+func startTapController(opts *Options, rec *tapRecording, s *session.Session, stderr io.Writer) (stop func()) {
+	if rec.path == "" {
+		fmt.Fprintf(stderr, "%s: --intercept: no controller (there is no capture to put its socket beside)\n", opts.Name)
+		return func() {}
+	}
+	stop, err := opts.Tap.Intercept(rec.path, s)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: --intercept: no controller: %v\n", opts.Name, err)
+		return func() {}
+	}
+	return stop
 }
 
 // A forwarder passes the stop signals a tap gets to its server's group; a

@@ -14,6 +14,7 @@ import (
 // tapRecording is the capture of a tap: it may be missing (the directory or
 // the disk refused it), and then the tap says so once and goes on.
 type tapRecording struct {
+	path   string // the capture's ("" when it could not be made)
 	rec    *capture.Recorder
 	lock   *os.File
 	stderr io.Writer
@@ -44,6 +45,7 @@ func startTapRecording(opts *Options, log *eventlog.Log, stderr io.Writer) *tapR
 		r.fail(err)
 		return r
 	}
+	r.path = path
 	r.lock = capture.LockTap(path)
 	capture.PruneTaps(dir, tf.Name, tf.Keep)
 	return r

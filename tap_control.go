@@ -1,0 +1,258 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"linesman/session"
+	"linesman/ui"
+)
+
+// A tap started with --intercept accepts a controller: a unix socket
+// beside its capture (NAME@START-PID.sock, mode 0600), through which
+// `linesman view --follow` (or any client of the tap's owner) holds,
+// edits, releases and drops frames in flight, with the same hook the
+// inspector's own session uses (session/intercept.go). Every step is an
+// event of the capture, so the follower sees it as it happens.
+//
+// The protocol is one line per request, one line per answer:
+//
+//	arm FILTER      hold the frames matching FILTER (the frame filter's language; empty: stop holding)
+//	release N       pass held frame N on as it was
+//	edit N BYTES    pass held frame N on as BYTES (one frame, the rest of the line)
+//	drop N          drop held frame N (a request is answered with JSON-RPC error -32050)
+//
+// answered "ok" or "error MESSAGE". The socket is untrusted input: only
+// the tap owner's connections are served (the socket's mode, and the
+// peer's user id where the system tells it), a few at a time, and a line
+// longer than an edit of the largest frame ends its connection.
+
+// controlSocketPath is the controller's socket beside a tap's capture.
+func controlSocketPath(capturePath string) string {
+	return strings.TrimSuffix(capturePath, ".jsonl") + ".sock"
+}
+
+// maxControllers bounds the connections served at once.
+const maxControllers = 4
+
+// tapControl serves a tap's controller socket.
+type tapControl struct {
+	ln      *net.UnixListener
+	path    string
+	s       *session.Session
+	maxLine int
+	slots   chan struct{}
+	wg      sync.WaitGroup
+}
+
+// tapController is tap --intercept's run.TapOptions.Intercept: it serves
+// the controller's socket beside the capture.
+func tapController(maxFrame int) func(capturePath string, s *session.Session) (stop func(), err error) {
+	return func(capturePath string, s *session.Session) (func(), error) {
+		c, err := startTapControl(capturePath, s, maxFrame)
+		if err != nil {
+			return nil, err
+		}
+		return c.close, nil
+	}
+}
+
+// startTapControl listens on the socket beside capturePath for the
+// session's controller.
+func startTapControl(capturePath string, s *session.Session, maxFrame int) (*tapControl, error) {
+	path := controlSocketPath(capturePath)
+	os.Remove(path) // a socket left by a tap that died with our pid
+	old := umask(0o177)
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	umask(old)
+	if err != nil {
+		return nil, fmt.Errorf("the controller's socket: %w", err)
+	}
+	ln.SetUnlinkOnClose(true)
+	if err := os.Chmod(path, 0o600); err != nil {
+		ln.Close()
+		return nil, err
+	}
+	c := &tapControl{ln: ln, path: path, s: s, maxLine: maxFrame + 64, slots: make(chan struct{}, maxControllers)}
+	c.wg.Add(1)
+	go c.serve()
+	return c, nil
+}
+
+func (c *tapControl) serve() {
+	defer c.wg.Done()
+	for {
+		conn, err := c.ln.AcceptUnix()
+		if err != nil {
+			return
+		}
+		if uid, ok := peerUID(conn); ok && uid != os.Getuid() {
+			conn.Close()
+			continue
+		}
+		select {
+		case c.slots <- struct{}{}:
+		default:
+			fmt.Fprintln(conn, "error too many controllers")
+			conn.Close()
+			continue
+		}
+		go func() {
+			defer func() { <-c.slots }()
+			c.serveConn(conn)
+		}()
+	}
+}
+
+// serveConn answers a controller's lines until it hangs up or sends a
+// line over the bound.
+func (c *tapControl) serveConn(conn net.Conn) {
+	defer conn.Close()
+	r := bufio.NewReaderSize(conn, 4096)
+	for {
+		line, err := readBoundedLine(r, c.maxLine)
+		if err != nil {
+			if errors.Is(err, errLineTooLong) {
+				fmt.Fprintf(conn, "error %v\n", err)
+			}
+			return
+		}
+		answer := "ok"
+		if err := c.do(line); err != nil {
+			answer = "error " + strings.ReplaceAll(err.Error(), "\n", " ")
+		}
+		if _, err := io.WriteString(conn, answer+"\n"); err != nil {
+			return
+		}
+	}
+}
+
+// do carries out one request line.
+func (c *tapControl) do(line []byte) error {
+	verb, rest, _ := bytes.Cut(line, []byte(" "))
+	switch string(verb) {
+	case "arm":
+		src := strings.TrimSpace(string(rest))
+		match, err := ui.InterceptMatcher(src, c.s.Tracker())
+		if err != nil {
+			return err
+		}
+		if match == nil {
+			src = ""
+		}
+		c.s.SetInterceptor(match, src)
+		return nil
+	case "release", "drop", "edit":
+		num, edited, _ := bytes.Cut(rest, []byte(" "))
+		hold, err := strconv.ParseUint(string(num), 10, 64)
+		if err != nil {
+			return fmt.Errorf("%s wants the held frame's number: %q", verb, num)
+		}
+		switch {
+		case string(verb) == "drop":
+			return c.s.Drop(hold)
+		case string(verb) == "release":
+			return c.s.Release(hold, nil)
+		case len(edited) == 0:
+			return errors.New("edit wants the frame after the number")
+		}
+		return c.s.Release(hold, append(bytes.Clone(edited), '\n'))
+	}
+	return fmt.Errorf("unknown request %q (arm, release, edit, drop)", verb)
+}
+
+// close stops serving and removes the socket.
+func (c *tapControl) close() {
+	if c == nil {
+		return
+	}
+	c.ln.Close()
+	c.wg.Wait()
+}
+
+var errLineTooLong = errors.New("line too long")
+
+// readBoundedLine reads one line (without its end) of at most limit
+// bytes; a longer one is errLineTooLong.
+func readBoundedLine(r *bufio.Reader, limit int) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if len(line)+len(chunk) > limit+1 {
+			return nil, errLineTooLong
+		}
+		line = append(line, chunk...)
+		switch {
+		case err == nil:
+			return bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r")), nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		}
+		return nil, err
+	}
+}
+
+// tapControlClient is the client of a tap's controller socket: a
+// ui.Controller for view --follow.
+type tapControlClient struct {
+	mu   sync.Mutex
+	conn net.Conn
+	r    *bufio.Reader
+}
+
+// controlTimeout bounds one request to the tap.
+const controlTimeout = 5 * time.Second
+
+// dialTapControl connects to the controller socket of the tap whose
+// capture is at capturePath; it fails when the tap was not started with
+// --intercept (no socket) or has ended.
+func dialTapControl(capturePath string) (*tapControlClient, error) {
+	conn, err := net.DialTimeout("unix", controlSocketPath(capturePath), controlTimeout)
+	if err != nil {
+		return nil, err
+	}
+	return &tapControlClient{conn: conn, r: bufio.NewReader(conn)}, nil
+}
+
+func (c *tapControlClient) call(line string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.conn.SetDeadline(time.Now().Add(controlTimeout))
+	if _, err := io.WriteString(c.conn, line+"\n"); err != nil {
+		return fmt.Errorf("the tap's controller: %w", err)
+	}
+	answer, err := readBoundedLine(c.r, 64<<10)
+	switch {
+	case err != nil:
+		return fmt.Errorf("the tap's controller: %w", err)
+	case string(answer) == "ok":
+		return nil
+	}
+	return errors.New(strings.TrimPrefix(string(answer), "error "))
+}
+
+func (c *tapControlClient) Arm(filter string) error { return c.call("arm " + filter) }
+
+func (c *tapControlClient) Release(hold uint64, edited []byte) error {
+	if edited == nil {
+		return c.call(fmt.Sprintf("release %d", hold))
+	}
+	one := bytes.TrimSuffix(bytes.TrimSuffix(edited, []byte("\n")), []byte("\r"))
+	if bytes.ContainsAny(one, "\r\n") {
+		return errors.New("an edit sent to a tap must be one line (the frame compact)")
+	}
+	return c.call(fmt.Sprintf("edit %d %s", hold, one))
+}
+
+func (c *tapControlClient) Drop(hold uint64) error { return c.call(fmt.Sprintf("drop %d", hold)) }
+
+func (c *tapControlClient) Close() error { return c.conn.Close() }
