@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"strconv"
 	"strings"
@@ -46,7 +45,7 @@ const maxControllers = 4
 
 // tapControl serves a tap's controller socket.
 type tapControl struct {
-	ln      *net.UnixListener
+	ln      *os.File
 	path    string
 	s       *session.Session
 	maxLine int
@@ -71,15 +70,13 @@ func tapController(maxFrame int) func(capturePath string, s *session.Session) (s
 func startTapControl(capturePath string, s *session.Session, maxFrame int) (*tapControl, error) {
 	path := controlSocketPath(capturePath)
 	os.Remove(path) // a socket left by a tap that died with our pid
-	old := umask(0o177)
-	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
-	umask(old)
+	ln, err := listenUnix(path)
 	if err != nil {
 		return nil, fmt.Errorf("the controller's socket: %w", err)
 	}
-	ln.SetUnlinkOnClose(true)
 	if err := os.Chmod(path, 0o600); err != nil {
 		ln.Close()
+		os.Remove(path)
 		return nil, err
 	}
 	c := &tapControl{ln: ln, path: path, s: s, maxLine: maxFrame + 64, slots: make(chan struct{}, maxControllers)}
@@ -91,7 +88,7 @@ func startTapControl(capturePath string, s *session.Session, maxFrame int) (*tap
 func (c *tapControl) serve() {
 	defer c.wg.Done()
 	for {
-		conn, err := c.ln.AcceptUnix()
+		conn, err := acceptUnix(c.ln)
 		if err != nil {
 			return
 		}
@@ -115,7 +112,7 @@ func (c *tapControl) serve() {
 
 // serveConn answers a controller's lines until it hangs up or sends a
 // line over the bound.
-func (c *tapControl) serveConn(conn net.Conn) {
+func (c *tapControl) serveConn(conn *os.File) {
 	defer conn.Close()
 	r := bufio.NewReaderSize(conn, 4096)
 	for {
@@ -177,6 +174,7 @@ func (c *tapControl) close() {
 	}
 	c.ln.Close()
 	c.wg.Wait()
+	os.Remove(c.path)
 }
 
 var errLineTooLong = errors.New("line too long")
@@ -205,7 +203,7 @@ func readBoundedLine(r *bufio.Reader, limit int) ([]byte, error) {
 // ui.Controller for view --follow.
 type tapControlClient struct {
 	mu   sync.Mutex
-	conn net.Conn
+	conn *os.File
 	r    *bufio.Reader
 }
 
@@ -216,7 +214,7 @@ const controlTimeout = 5 * time.Second
 // capture is at capturePath; it fails when the tap was not started with
 // --intercept (no socket) or has ended.
 func dialTapControl(capturePath string) (*tapControlClient, error) {
-	conn, err := net.DialTimeout("unix", controlSocketPath(capturePath), controlTimeout)
+	conn, err := dialUnix(controlSocketPath(capturePath))
 	if err != nil {
 		return nil, err
 	}

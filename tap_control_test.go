@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"net"
 	"os"
 	"os/exec"
 	"strings"
@@ -148,7 +147,7 @@ func waitCaptureHeld(t *testing.T, path string, dir wire.Dir) eventlog.Hold {
 // so and hangs up.
 func tooLong(t *testing.T, capPath string) {
 	t.Helper()
-	conn, err := net.Dial("unix", controlSocketPath(capPath))
+	conn, err := dialUnix(controlSocketPath(capPath))
 	if err != nil {
 		t.Fatal(err)
 	}
