@@ -406,6 +406,9 @@ func (q *judgeQueue) takeUnjudged(d wire.Dir) [][]byte {
 	defer q.mu.Unlock()
 	jd := &q.dirs[dirIndex(d)]
 	jd.inGap = false
+	// The other judge may wait for these chunks to leave the queue (their
+	// tickets come before what it read): tell it they have.
+	defer q.cond.Broadcast()
 	var out [][]byte
 	for len(jd.chunks) > 0 && jd.chunks[0].unjudged {
 		c := jd.chunks[0]
