@@ -513,3 +513,55 @@ func TestCodexTOML(t *testing.T) {
 		}
 	}
 }
+
+// TestFileValuesRedacted: a value the resolver read from a file ({file:…},
+// an envFile's) is redacted in any argument or env value holding it, and is
+// among the values a capture scrubs; a value too short to tell (an envFile's
+// DEBUG=1) redacts nothing.
+func TestFileValuesRedacted(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "key"), []byte("  fileValueSecret77\n"), 0o600)
+	os.WriteFile(filepath.Join(dir, "x.env"), []byte("SHORT=1\nLONG=envValueSecret88\n"), 0o600)
+	cfg := filepath.Join(dir, "opencode.json")
+	os.WriteFile(cfg, []byte(`{"mcp":{"s":{"type":"local","command":["srv","--x={file:key}","1"],"environment":{"K":"v-{file:key}"}}}}`), 0o600)
+	f, err := Read(cfg, OpenCode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := f.Resolve(f.Entries[0], Env{Home: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if srv.Command[1] != "--x=fileValueSecret77" || srv.Env[0] != "K=v-fileValueSecret77" {
+		t.Fatalf("resolved %q %q", srv.Command, srv.Env)
+	}
+	if got := RedactCommand(srv.Command); !slices.Equal(got, []string{"srv", Redaction, "1"}) {
+		t.Errorf("RedactCommand = %q", got)
+	}
+	if got := RedactFileValues(srv.Command); !slices.Equal(got, []string{"srv", Redaction, "1"}) {
+		t.Errorf("RedactFileValues = %q", got)
+	}
+	if got := RedactEnv(srv.Env); !slices.Equal(got, []string{"K=" + Redaction}) {
+		t.Errorf("RedactEnv = %q", got)
+	}
+	vs := filepath.Join(dir, ".vscode", "mcp.json")
+	os.MkdirAll(filepath.Dir(vs), 0o755)
+	os.WriteFile(vs, []byte(`{"servers":{"s":{"command":"srv","args":["2"],"envFile":"`+filepath.Join(dir, "x.env")+`"}}}`), 0o600)
+	if f, err = Read(vs, VSCode); err != nil {
+		t.Fatal(err)
+	}
+	if srv, err = f.Resolve(f.Entries[0], Env{Home: dir}); err != nil {
+		t.Fatal(err)
+	}
+	if got := RedactEnv(srv.Env); !slices.Equal(got, []string{"SHORT=1", "LONG=" + Redaction}) {
+		t.Errorf("RedactEnv of the envFile = %q", got)
+	}
+	for _, v := range []string{"--x=fileValueSecret77", "fileValueSecret77", "envValueSecret88"} {
+		if !slices.Contains(SecretValues(srv.Command), v) && !slices.Contains(FileValueSecrets([]string{"srv", "--x=fileValueSecret77"}), v) {
+			t.Errorf("%q is not among the values to scrub", v)
+		}
+	}
+	if slices.Contains(FileValues(), "1") {
+		t.Error("a 1-byte value counts as a secret")
+	}
+}

@@ -195,7 +195,9 @@ func (r *resolver) variable(in string) (string, *UnresolvedError) {
 			if err != nil {
 				return "", &UnresolvedError{Reason: "names a file that cannot be read: " + err.Error()}
 			}
-			return strings.TrimRight(string(b), "\r\n"), nil
+			v := strings.TrimRight(string(b), "\r\n")
+			rememberFileValue(v)
+			return v, nil
 		}
 	case "input":
 		return "", &UnresolvedError{Reason: "is an input VS Code asks the user for when it starts the server; linesman cannot answer it — put the value in env (or run linesman with it set and use ${env:NAME})"}
@@ -260,6 +262,7 @@ func (r *resolver) envFile(path string, set func(k, v string)) error {
 				v = strings.TrimSpace(v[:i])
 			}
 		}
+		rememberFileValue(v)
 		set(k, v)
 	}
 	return sc.Err()
@@ -336,7 +339,9 @@ func (r *resolver) expandOpenCode(field, s string) (string, error) {
 			if err != nil {
 				return "", &UnresolvedError{Server: r.server, Field: field, Form: form, Reason: "names a file that cannot be read: " + err.Error()}
 			}
-			b.WriteString(strings.TrimSpace(string(data)))
+			v := strings.TrimSpace(string(data))
+			rememberFileValue(v)
+			b.WriteString(v)
 		default:
 			b.WriteString(form)
 		}

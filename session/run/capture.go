@@ -11,6 +11,7 @@ import (
 	"linesman/capture"
 	"linesman/session"
 	"linesman/session/eventlog"
+	"linesman/session/hosts"
 )
 
 // startCapture starts recording log to opts.Capture (when set) and returns
@@ -77,11 +78,17 @@ func Header(opts *Options) capture.Header {
 		vars[i].Name = k
 		if opts.CaptureEnv {
 			v := env[k]
+			if hosts.HoldsFileValue(v) {
+				v = hosts.Redaction
+			}
 			vars[i].Value = &v
 		}
 	}
 	return capture.Header{
-		Command:   append([]string(nil), cfg.Command...),
+		// What a config read from a file is a secret; the rest of the
+		// command line is the user's own, kept for a replay.
+		Command:   hosts.RedactFileValues(cfg.Command),
+		Secrets:   hosts.FileValueSecrets(cfg.Command),
 		Cwd:       cwd,
 		Env:       vars,
 		MaxFrame:  cfg.MaxFrame,
