@@ -64,29 +64,7 @@ func TestSendHoldsALineOnce(t *testing.T) {
 	cmd := exec.CommandContext(ctx, linesmanBinary(t), append([]string{"send", "--json", "--file", input}, fakeServerArgs("send-sink")...)...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// linesman's own high-water mark (wait4's would be the largest of it
-	// and every process it waited for), read until it exits.
-	var peak int64
-	polled := make(chan struct{})
-	go func() {
-		defer close(polled)
-		for {
-			b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", cmd.Process.Pid))
-			if err != nil || bytes.Contains(b, []byte("State:\tZ")) {
-				return
-			}
-			if _, rest, ok := strings.Cut(string(b), "VmHWM:"); ok {
-				kb, _ := strconv.ParseInt(strings.Fields(rest)[0], 10, 64)
-				peak = max(peak, kb<<10)
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
-	}()
-	_ = cmd.Wait() // the status is the report's; what matters is the memory
-	<-polled
+	peak, _ := runPeakRSS(t, cmd) // the status is the report's; what matters is the memory
 	t.Logf("peak RSS %d MiB for a line of %d MiB", peak>>20, size>>20)
 	if peak > 5*size/2 {
 		t.Errorf("linesman send peaked at %d MiB for a line of %d MiB: the line is held more than once", peak>>20, size>>20)
@@ -102,4 +80,32 @@ func TestSendHoldsALineOnce(t *testing.T) {
 	if !sent {
 		t.Errorf("no frame of the report counts the big line's bytes:\n%.3000s", out.Bytes())
 	}
+}
+
+// runPeakRSS runs cmd to its end and returns the peak resident memory of
+// its own process (VmHWM, read until it exits: wait4's would be the
+// largest of it and every process it waited for) and Wait's error.
+func runPeakRSS(tb testing.TB, cmd *exec.Cmd) (peak int64, err error) {
+	tb.Helper()
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	polled := make(chan struct{})
+	go func() {
+		defer close(polled)
+		for {
+			b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", cmd.Process.Pid))
+			if err != nil || bytes.Contains(b, []byte("State:\tZ")) {
+				return
+			}
+			if _, rest, ok := strings.Cut(string(b), "VmHWM:"); ok {
+				kb, _ := strconv.ParseInt(strings.Fields(rest)[0], 10, 64)
+				peak = max(peak, kb<<10)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}()
+	err = cmd.Wait()
+	<-polled
+	return peak, err
 }
