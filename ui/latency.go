@@ -17,7 +17,7 @@ import (
 
 // openLatency opens the latency page.
 func (m *Model) openLatency() {
-	byMethod, byTool := eventlog.Latency(m.c.ix.tr.Calls())
+	byMethod, byTool := m.c.ix.tr.Latency()
 	m.page = &pageView{title: "Latency (ms)", build: func(w int) []string { return latencyLines(byMethod, byTool, w) }}
 	m.page.layout(m.width)
 }

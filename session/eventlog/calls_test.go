@@ -1,8 +1,12 @@
 package eventlog
 
 import (
+	"reflect"
+	"slices"
 	"testing"
 	"time"
+
+	"linesman/wire"
 )
 
 const modernMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
@@ -45,6 +49,13 @@ func TestMultiRoundIsOneCall(t *testing.T) {
 	}
 	if len(byTool) != 2 || byTool[0].Tool != "ask" || byTool[0].P50 != ms(400) || byTool[1].Tool != "fast" || byTool[1].P50 != ms(10) {
 		t.Errorf("by tool %+v", byTool)
+	}
+	// The tracker's own, read a call at a time, is the same.
+	if m, tl := tr.Latency(); !reflect.DeepEqual(m, byMethod) || !reflect.DeepEqual(tl, byTool) {
+		t.Errorf("Tracker.Latency = %+v, %+v; Latency(Calls) = %+v, %+v", m, tl, byMethod, byTool)
+	}
+	if got := slices.Collect(tr.EachRequest()); !reflect.DeepEqual(got, tr.Requests()) || tr.NumRequests() != len(got) {
+		t.Errorf("EachRequest = %+v, Requests = %+v", got, tr.Requests())
 	}
 }
 
@@ -89,5 +100,25 @@ func TestLatencyNearestRank(t *testing.T) {
 	m, _ := Latency(calls)
 	if len(m) != 1 || m[0].Count != 20 || m[0].P50 != ms(10) || m[0].P95 != ms(19) || m[0].P99 != ms(20) || m[0].Max != ms(20) {
 		t.Errorf("%+v", m)
+	}
+}
+
+// TestEachRequestInChunks: EachRequest yields every request in order,
+// across the chunks it copies, as Requests returns them.
+func TestEachRequestInChunks(t *testing.T) {
+	tr := NewTracker(TrackerOptions{})
+	for i := 1; i <= 9000; i++ {
+		f := handFrame(`{"jsonrpc":"2.0","id":1,"method":"ping"}`, wire.Message{Kind: wire.KindRequest, ID: wire.IntID(int64(i)), Method: "ping"})
+		tr.frame(uint64(i), wire.ClientToServer, f, time.Duration(i))
+	}
+	got := slices.Collect(tr.EachRequest())
+	if len(got) != 9000 || tr.NumRequests() != 9000 || !reflect.DeepEqual(got, tr.Requests()) {
+		t.Errorf("EachRequest gave %d requests, NumRequests %d, want Requests' 9000", len(got), tr.NumRequests())
+	}
+	n := 0
+	for range tr.EachRequest() {
+		if n++; n == 5000 {
+			break
+		}
 	}
 }

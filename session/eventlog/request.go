@@ -38,36 +38,25 @@ func (s RequestState) String() string {
 	}
 }
 
-// Request is a snapshot of one tracked request.
+// Request is a snapshot of one tracked request. (Its small fields are
+// together at the end: a million requests in flight are a million of
+// them, and padding between words was 48 bytes of each.)
 type Request struct {
-	Dir         wire.Dir
 	ID          wire.ID
 	Method      string
 	Seq         uint64        // Seq of the request frame
 	SentAt      time.Duration // log clock
-	State       RequestState
 	EndedAt     time.Duration // when State left ReqInFlight
 	ResponseSeq uint64        // Seq of the response frame, or 0
-	Late        bool          // an answer arrived after the client cancelled it
-	// Abandoned: it was linesman's era probe, given up on unanswered
-	// ([EraDecision].ProbeAbandoned); a late answer or a reuse of its id
-	// is no finding.
-	Abandoned bool
 
 	ProgressToken   wire.ID
 	Progress, Total float64
-	HasProgress     bool
 	ProgressMessage string
-
-	HasTotal       bool          // Total was given by the last progress notification
-	LastProgressAt time.Duration // log clock of the last progress notification
+	LastProgressAt  time.Duration // log clock of the last progress notification
 	// Deadline is the log time at which a client request still in flight
 	// times out (progress pushes it back, up to SentAt+MaxTimeout); zero for
 	// server requests, which linesman does not time out.
 	Deadline time.Duration
-	// TimedOut is set once request-timeout was raised; the request may
-	// still be answered afterwards (State then says so).
-	TimedOut bool
 	// ResultType is result.resultType of the answer, when it had one.
 	ResultType string
 	// ErrorCode and ErrorMessage are those of an error answer.
@@ -85,9 +74,6 @@ type Request struct {
 	// Target is what the request names: a tools/call's or prompts/get's
 	// params.name, a resources/read's params.uri ([Request.Tool]).
 	Target string
-	// Era is the era the request was sent in (unknown before it was
-	// decided).
-	Era Era
 	// CallSeq is, on a client request that continues a logical call (a
 	// retry of a 2026-07-28 multi-round request, a poll of the task a call
 	// created), the Seq of the call's first request; 0 on a request that
@@ -95,9 +81,25 @@ type Request struct {
 	// fetches or cancels the call's task (tasks/get, tasks/result,
 	// tasks/cancel).
 	CallSeq uint64
-	Poll    bool
 	// ProgressCount counts the notifications/progress for its token.
 	ProgressCount int
+
+	Dir   wire.Dir
+	State RequestState
+	Late  bool // an answer arrived after the client cancelled it
+	// Abandoned: it was linesman's era probe, given up on unanswered
+	// ([EraDecision].ProbeAbandoned); a late answer or a reuse of its id
+	// is no finding.
+	Abandoned   bool
+	HasProgress bool
+	HasTotal    bool // Total was given by the last progress notification
+	// TimedOut is set once request-timeout was raised; the request may
+	// still be answered afterwards (State then says so).
+	TimedOut bool
+	// Era is the era the request was sent in (unknown before it was
+	// decided).
+	Era  Era
+	Poll bool
 }
 
 // Tool is the name of the tool a tools/call calls, or "".

@@ -68,14 +68,14 @@ type entry struct {
 	// quietBefore is when the server last wrote a frame before the one
 	// answering this request: the silence an exit burst is judged by.
 	quietBefore time.Duration
+	// call, parts: the logical call it continues, or its rounds (calls.go).
+	call  *entry
+	parts []*entry
 	// taskCreated: the answer was a CreateTaskResult (2025-11-25 tasks):
 	// the work goes on, and its progress with it.
 	taskCreated bool
 	// paged: a list request that carried a cursor (a later page).
 	paged bool
-	// call, parts: the logical call it continues, or its rounds (calls.go).
-	call  *entry
-	parts []*entry
 }
 
 // idSpace is the bookkeeping of one direction's requests: the ids of the

@@ -38,7 +38,7 @@ func (l MethodLatency) Key() string {
 
 // latencyOfTracker is the latency blocks of the tracker's calls.
 func latencyOfTracker(tr *eventlog.Tracker) (byMethod, byTool []MethodLatency) {
-	m, t := eventlog.Latency(tr.Calls())
+	m, t := tr.Latency()
 	return latencyBlock(m), latencyBlock(t)
 }
 

@@ -12,6 +12,7 @@ package report
 import (
 	"encoding/json"
 	"io"
+	"iter"
 	"slices"
 	"sort"
 	"strconv"
@@ -182,7 +183,8 @@ func FromLog(log *eventlog.Log, tr *eventlog.Tracker, meta Meta) Report {
 		r.Process = processBlock(*r.procFold)
 	}
 	if tr != nil {
-		r.addRequests(tr.Requests())
+		r.Requests = slices.Grow(r.Requests, tr.NumRequests()) // not doubled past a million
+		r.addRequests(tr.EachRequest())
 		r.Latency, r.LatencyByTool = latencyOfTracker(tr)
 		if d := DefinitionsOf(tr); len(d.Listed) > 0 {
 			r.Definitions = d
@@ -238,8 +240,8 @@ func (r *Report) addTotals(log *eventlog.Log, tr *eventlog.Tracker) {
 
 // addRequests lists the tracker's requests and marks each answer frame
 // with the request it answered (as the tracker paired them).
-func (r *Report) addRequests(reqs []eventlog.Request) {
-	for _, q := range reqs {
+func (r *Report) addRequests(reqs iter.Seq[eventlog.Request]) {
+	for q := range reqs {
 		rq := Request{
 			Dir:    q.Dir.String(),
 			ID:     idJSON(q.ID),
