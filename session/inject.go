@@ -47,7 +47,7 @@ func (s *Session) InjectFault(spec string) error {
 // server's process group, linesman's end of its stdout).
 func (s *Session) FaultTarget() fault.Target {
 	return fault.Target{
-		Record:      s.logFact,
+		Record:      func(ev eventlog.Event) { s.logFact(ev) },
 		Signal:      s.InjectSignal,
 		CloseStdout: s.CloseStdout,
 	}

@@ -310,10 +310,7 @@ func (s *Session) logFrame(dir wire.Dir, f *wire.Frame) uint64 {
 // recordFrame is logFrame without the client side seeing the frame (a
 // server frame about to be held).
 func (s *Session) recordFrame(dir wire.Dir, f *wire.Frame) uint64 {
-	seq := eventlog.Record(s.log, s.tracker, eventlog.Event{Type: eventlog.EventFrame, Dir: dir, Frame: f})
-	first, _ := s.log.Bounds()
-	s.tracker.Forget(first) // the history stays inside the log's budget
-	return seq
+	return s.logFact(eventlog.Event{Type: eventlog.EventFrame, Dir: dir, Frame: f})
 }
 
 // logUnjudged appends bytes of direction dir that the tap's judge passed
@@ -342,7 +339,16 @@ func (s *Session) logFindings(fs []eventlog.LoggedFinding) {
 // decision, a restart, a process event, a timeout, stdin's close, the end):
 // the tracker applies it under the log's lock, as it sees frames. The
 // findings the event settles ([Tracker.Apply]) are logged right after it.
-func (s *Session) logFact(ev eventlog.Event) { eventlog.Record(s.log, s.tracker, ev) }
+// logFact records ev (the tracker folds it), then has the tracker forget
+// what the log has dropped, so the history stays inside the log's budget:
+// after a frame, and after a timeout's findings too (a million requests
+// timed out were kept whole until the report).
+func (s *Session) logFact(ev eventlog.Event) uint64 {
+	seq := eventlog.Record(s.log, s.tracker, ev)
+	first, _ := s.log.Bounds()
+	s.tracker.Forget(first)
+	return seq
+}
 
 func (s *Session) note(text string) {
 	s.log.Append(eventlog.Event{Type: eventlog.EventNote, Note: text})
