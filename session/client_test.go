@@ -231,6 +231,22 @@ func TestProbeDecidesLegacyOnSilence(t *testing.T) {
 	}
 }
 
+// TestProbeSilenceCountsFromTheRead: a server that reads the probe and
+// stays silent is legacy once ProbeSilence has passed since the read, long
+// before the probe's own timeout; the note says the server read it.
+func TestProbeSilenceCountsFromTheRead(t *testing.T) {
+	s := startProto(t, "proto-silent", Config{ProbeTimeout: time.Hour, ProbeSilence: 200 * time.Millisecond})
+	if err := s.Handshake(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	if s.Era() != eventlog.EraLegacy {
+		t.Fatalf("era %s", s.Era())
+	}
+	if !hasNote(s.Log(), "the server read server/discover and answered nothing for 200ms") {
+		t.Errorf("notes %q", notes(s.Log()))
+	}
+}
+
 func TestProbeDecidesModern(t *testing.T) {
 	s := startProto(t, "proto-modern", Config{})
 	if err := s.Handshake(ctxT(t)); err != nil {

@@ -29,6 +29,13 @@ func (s *Session) requestTimeout() time.Duration {
 	return eventlog.DefaultTimeout
 }
 
+func (s *Session) probeSilence() time.Duration {
+	if s.cfg.ProbeSilence > 0 {
+		return s.cfg.ProbeSilence
+	}
+	return ProbeSilence
+}
+
 func (s *Session) probeTimeout() time.Duration {
 	if s.cfg.ProbeTimeout > 0 {
 		return s.cfg.ProbeTimeout
@@ -127,7 +134,12 @@ func (s *Session) probe(ctx context.Context) error {
 	// starting on a loaded machine.
 	tctx, cancel := context.WithTimeout(ctx, s.probeTimeout())
 	pctx, silent := context.WithCancelCause(tctx)
-	stop := s.current().cancelWhenSilent(pctx, silent, min(ProbeSilence, s.probeTimeout()))
+	stop := func() {}
+	if s.probeSilence() < s.probeTimeout() {
+		// A probe timeout at or under the silence bound is the one bound:
+		// two clocks for one wait would race to say which gave up.
+		stop = s.current().cancelWhenSilent(pctx, silent, s.probeSilence())
+	}
 	f, err := s.call(pctx, "server/discover", params, false)
 	stop()
 	gaveUp := errors.Is(err, context.DeadlineExceeded) || errors.Is(context.Cause(pctx), errProbeSilent)
@@ -165,7 +177,7 @@ func (s *Session) probe(ctx context.Context) error {
 func (s *Session) abandonProbe(id wire.ID, silent bool) {
 	waited := fmt.Sprintf("no answer to server/discover within %s (--probe-timeout)", s.probeTimeout())
 	if silent {
-		waited = fmt.Sprintf("the server read server/discover and answered nothing for %s", min(ProbeSilence, s.probeTimeout()))
+		waited = fmt.Sprintf("the server read server/discover and answered nothing for %s", s.probeSilence())
 	}
 	why := "era legacy: " + waited + "; linesman stopped waiting and cancels its probe, and a later answer to it is no finding; initialize follows"
 	s.logFact(eventlog.Event{Type: eventlog.EventEra, Note: why, Era: &eventlog.EraDecision{

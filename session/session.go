@@ -46,10 +46,13 @@ type Config struct {
 	NoHandshake  bool          // leave the handshake to the user
 	Timeout      time.Duration // per request (0 = DefaultTimeout)
 	ProbeTimeout time.Duration // era probe (0 = DefaultProbeTimeout)
-	Roots        []string      // answered to roots/list (default: the server's directory)
-	NoRoots      bool          // do not declare the roots capability
-	Headless     bool          // a one-shot run: declares no client capability (roots, sampling, elicitation); answers what the server asks anyway (roots/list -32601, sampling/elicitation declined)
-	ClientName   string        // clientInfo.name ("" = DefaultClientName)
+	// ProbeSilence is how long a server that read the probe may stay
+	// silent before the probe gives up (0 = the ProbeSilence constant).
+	ProbeSilence time.Duration
+	Roots        []string // answered to roots/list (default: the server's directory)
+	NoRoots      bool     // do not declare the roots capability
+	Headless     bool     // a one-shot run: declares no client capability (roots, sampling, elicitation); answers what the server asks anyway (roots/list -32601, sampling/elicitation declined)
+	ClientName   string   // clientInfo.name ("" = DefaultClientName)
 
 	// Observe is for a host that drives the server itself (linesman tap):
 	// the session sends nothing of its own — no handshake, no answers to
