@@ -121,6 +121,7 @@ func (f *serverFlags) register(fs *flag.FlagSet, json, theme bool, configUse str
 	fs.StringVar(&o.Era, "era", "auto", "protocol era: auto (probe with server/discover, fall back to initialize), legacy or modern")
 	durationVar(fs, &o.Session.Timeout, "timeout", 60*time.Second, "how long to wait for the answer to each request")
 	durationVar(fs, &o.Session.ProbeTimeout, "probe-timeout", session.DefaultProbeTimeout, "--era auto: how long the era probe waits for an answer to server/discover before falling back to initialize (at most --timeout); it ends at once when the server answers or exits, so only a server that never answers waits this long")
+	durationVar(fs, &o.Session.ProbeSilence, "probe-silence", session.ProbeSilence, "--era auto: once the server has read the probe, how long it may stay silent before linesman falls back to initialize (counted from the server's read of its stdin, so a slow start is never counted; only when shorter than --probe-timeout)")
 	fs.Var((*envFlag)(&o.Session.Env), "e", "set an environment variable for the server, KEY=VALUE (repeatable)")
 	fs.BoolVar(&o.Session.CleanEnv, "clean-env", false, "start the server with a minimal environment, as hosts do: only PATH, HOME, LANG, TERM, USER, LOGNAME and SHELL from linesman's, plus -e values")
 	fs.StringVar(&o.Session.Dir, "cwd", "", "working directory of the server (default: the current one)")
