@@ -13,15 +13,21 @@ import (
 // (TestBinaryIsStatic). The files are non-blocking, so their reads, writes
 // and accepts wait in the runtime's poller and honour deadlines and Close.
 
-// listenUnix binds a stream socket at path, made under umask 0177 (mode
-// 0600), and listens on it.
-func listenUnix(path string) (*os.File, error) {
+// newUnixSocket opens a stream socket that no child inherits.
+func newUnixSocket() (int, error) {
 	syscall.ForkLock.RLock()
+	defer syscall.ForkLock.RUnlock()
 	fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM, 0)
 	if err == nil {
 		unix.CloseOnExec(fd)
 	}
-	syscall.ForkLock.RUnlock()
+	return fd, err
+}
+
+// listenUnix binds a stream socket at path, made under umask 0177 (mode
+// 0600), and listens on it.
+func listenUnix(path string) (*os.File, error) {
+	fd, err := newUnixSocket()
 	if err != nil {
 		return nil, err
 	}
@@ -75,12 +81,7 @@ func acceptUnix(ln *os.File) (*os.File, error) {
 
 // dialUnix connects to the stream socket at path.
 func dialUnix(path string) (*os.File, error) {
-	syscall.ForkLock.RLock()
-	fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM, 0)
-	if err == nil {
-		unix.CloseOnExec(fd)
-	}
-	syscall.ForkLock.RUnlock()
+	fd, err := newUnixSocket()
 	if err != nil {
 		return nil, err
 	}
