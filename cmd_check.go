@@ -96,7 +96,7 @@ func checkFrom(path string, jsonOut bool, command []string, io stdio) int {
 		return exitUsage
 	}
 	paceForReading()
-	rep, err := capture.Judge(path, report.Meta{Mode: "check", HostSection: true}, io.err)
+	rep, err := capture.ReportOf(path, report.Meta{Mode: "check", HostSection: true}, io.err)
 	if err != nil {
 		fmt.Fprintf(io.err, "linesman check: %s\n", wire.VisibleString(err.Error(), wire.Pictures))
 		return exitFindings

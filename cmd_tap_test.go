@@ -440,7 +440,7 @@ func TestTapCaptureLimit(t *testing.T) {
 }
 
 // TestTapCaptureHoldsEveryFrame: a server floods a tap with more than its
-// judge's budget (16 MiB) and exits; whether or not the judge fell behind
+// scribe's budget (16 MiB) and exits; whether or not the tap fell behind
 // on this machine, the capture holds every frame the tap passed on, byte
 // for byte in count, and reading it back judges them all.
 func TestTapCaptureHoldsEveryFrame(t *testing.T) {
@@ -473,8 +473,8 @@ func TestTapCaptureHoldsEveryFrame(t *testing.T) {
 	}
 	notes, _ := c.Log.Notes()
 	for _, ev := range notes {
-		if strings.Contains(ev.Note, "judge fell behind") {
-			t.Logf("(the judge fell behind: %s)", ev.Note)
+		if strings.Contains(ev.Note, "tap fell behind") {
+			t.Logf("(the tap fell behind: %s)", ev.Note)
 		}
 	}
 }

@@ -87,7 +87,7 @@ func readSession(path string, stderr io.Writer) (diffSide, error) {
 			}
 		}
 	}
-	r, err := Judge(path, report.Meta{Mode: "diff"}, stderr)
+	r, err := ReportOf(path, report.Meta{Mode: "diff"}, stderr)
 	if err != nil {
 		return diffSide{}, err
 	}

@@ -8,7 +8,7 @@ import (
 	"linesman/wire"
 )
 
-// A tap whose judge fell behind records what it passed over as "unjudged"
+// A tap whose scribe fell behind records what it passed over as "unjudged"
 // records: the bytes of one direction exactly as they crossed the wire,
 // in pieces that end at a line end, the last of a gap marked "last". The
 // reader gathers a gap's pieces and frames them, as the live framer would

@@ -33,11 +33,11 @@ func (c *Capture) NoteUnread(rep *report.Report, path string) {
 	}
 }
 
-// Judge reads the recorded conversation at path through the same fold as
+// ReportOf reads the recorded conversation at path through the same fold as
 // a live session ([Open]) and reports it as a run described by meta
 // would be (its Command is the recording's), what of the file could not
 // be read noted in the report and said on stderr.
-func Judge(path string, meta report.Meta, stderr io.Writer) (report.Report, error) {
+func ReportOf(path string, meta report.Meta, stderr io.Writer) (report.Report, error) {
 	c, err := Open(path)
 	if err != nil {
 		return report.Report{}, err

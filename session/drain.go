@@ -49,8 +49,8 @@ func (p *proc) drainAfterExit(shutdownC <-chan struct{}) {
 		case <-p.killCh:
 			p.markShutdown()
 			d.releaseLeftovers()
-		case <-d.judgeC:
-			d.judgeHeld()
+		case <-d.heldC:
+			d.decideHeld()
 		case <-d.forceC:
 			d.forceC = nil
 			d.stopListening()
@@ -58,8 +58,8 @@ func (p *proc) drainAfterExit(shutdownC <-chan struct{}) {
 	}
 	d.settle()
 	d.reportExit()
-	if d.judge != nil { // both pipes closed within the grace: released, no finding
-		d.judge.Stop()
+	if d.held != nil { // both pipes closed within the grace: released, no finding
+		d.held.Stop()
 	}
 }
 
@@ -88,8 +88,8 @@ type exitDrain struct {
 	// judge decides pipe-held-after-exit heldGrace after the exit, or at
 	// the teardown if that comes first (nil once decided, or when no pipe
 	// was held at the exit).
-	judge  *time.Timer
-	judgeC <-chan time.Time
+	held  *time.Timer
+	heldC <-chan time.Time
 }
 
 // heldGrace is how long after the exit a pipe may stay open before it
@@ -97,14 +97,14 @@ type exitDrain struct {
 // end a moment after the server itself, and that teardown is no fault.
 const heldGrace = 500 * time.Millisecond
 
-// judgeHeld decides pipe-held-after-exit once, by what holds the pipes
+// decideHeld decides pipe-held-after-exit once, by what holds the pipes
 // now: nothing if they were released (EOF came, or no writer is left).
-func (d *exitDrain) judgeHeld() {
-	if d.judge == nil {
+func (d *exitDrain) decideHeld() {
+	if d.held == nil {
 		return
 	}
-	d.judge.Stop()
-	d.judge, d.judgeC = nil, nil
+	d.held.Stop()
+	d.held, d.heldC = nil, nil
 	d.p.reportHeld()
 }
 
@@ -117,9 +117,9 @@ func (p *proc) newExitDrain() *exitDrain {
 	stderrHeld := isOpen(p.stderrDone) && pipeHeld(p.pipes.stderrR)
 	if stdoutHeld || stderrHeld {
 		// Not judged yet: a wrapper's children often let go a moment
-		// after it exits (npm exec → sh → node). See judgeHeld.
-		d.judge = time.NewTimer(heldGrace)
-		d.judgeC = d.judge.C
+		// after it exits (npm exec → sh → node). See decideHeld.
+		d.held = time.NewTimer(heldGrace)
+		d.heldC = d.held.C
 	}
 	if stdoutHeld {
 		d.target = p.stdoutRead.Load() + pipeBuffered(p.pipes.stdoutR)
@@ -168,7 +168,7 @@ func (d *exitDrain) settle() {
 // releases pipes its members hold), and gives up on pipes still open a
 // wait later.
 func (d *exitDrain) releaseLeftovers() {
-	d.judgeHeld() // by what holds the pipes before anything is killed
+	d.decideHeld() // by what holds the pipes before anything is killed
 	d.p.releaseHolders()
 	if d.force == nil && (isOpen(d.p.stdoutDone) || isOpen(d.p.stderrDone)) {
 		d.force = time.NewTimer(d.p.s.cfg.SIGTERMWait)

@@ -15,9 +15,9 @@ import (
 //
 // Bytes are written at once, a partial line included, so that the server
 // sees them as soon as a direct pipe would have delivered them. They are
-// judged behind the wire: each write is handed to the session's judge
+// judged behind the wire: each write is handed to the session's scribe
 // queue first (which fixes its place in the log's order), then written; a
-// judge goroutine frames and logs them (see inlet_judge.go). A line split
+// scribe goroutine frames and logs them (see inlet_scribe.go). A line split
 // across writes is framed whole, and so is a value spread over several
 // lines.
 //
@@ -48,7 +48,7 @@ func (in *Inlet) Write(b []byte) (int, error) {
 		return 0, nil
 	}
 	p := in.s.current()
-	if p.judge == nil {
+	if p.scribe == nil {
 		return 0, ErrNotObserving
 	}
 	if !isOpen(p.exited) {
@@ -68,18 +68,18 @@ func (in *Inlet) Write(b []byte) (int, error) {
 
 // Close passes the host's end of file on: the server's stdin is closed
 // once everything queued has been written, and nothing else — no SIGTERM
-// follows, the host decides when to signal. The judge logs a last line
+// follows, the host decides when to signal. The scribe logs a last line
 // that had no terminator, and tells the tracker that stdin was closed in
 // the wire's order.
 func (in *Inlet) Close() error {
 	p := in.s.current()
-	if p.judge == nil {
+	if p.scribe == nil {
 		return ErrNotObserving
 	}
 	if rest := in.split.rest(); len(rest) > 0 && isOpen(p.exited) {
 		in.s.inletPass(p, rest) // a last line without its end
 	}
-	p.judge.end(wire.ClientToServer, true)
+	p.scribe.end(wire.ClientToServer, true)
 	p.mu.Lock()
 	p.hostEnded, p.hostClosedStdin = true, true
 	p.mu.Unlock()
@@ -87,13 +87,13 @@ func (in *Inlet) Close() error {
 	return nil
 }
 
-// judgeStdin judges what the host wrote through the Inlet, behind the
+// scribeStdin judges what the host wrote through the Inlet, behind the
 // wire, until the host's end of file or the process's end.
-func (p *proc) judgeStdin() {
-	defer close(p.judgeStdinDone)
-	p.judgeStream(wire.ClientToServer, func(f *wire.Frame) { p.s.logFrame(wire.ClientToServer, f) })
-	if p.judge.endedByHost(wire.ClientToServer) {
-		p.judge.waitTurn(wire.ClientToServer)
+func (p *proc) scribeStdin() {
+	defer close(p.scribeStdinDone)
+	p.scribeStream(wire.ClientToServer, func(f *wire.Frame) { p.s.logFrame(wire.ClientToServer, f) })
+	if p.scribe.endedByHost(wire.ClientToServer) {
+		p.scribe.waitTurn(wire.ClientToServer)
 		p.s.logFact(eventlog.Event{Type: eventlog.EventStdinClosed, Stdin: &eventlog.StdinEvent{ByHost: true}, Note: "the host closed the server's stdin"})
 	}
 }
@@ -101,8 +101,8 @@ func (p *proc) judgeStdin() {
 // stdoutStarved reports whether the stdout framer has framed everything
 // read from the pipe and waits for more.
 func (p *proc) stdoutStarved() bool {
-	if p.judge != nil {
-		return p.judge.idle(wire.ServerToClient)
+	if p.scribe != nil {
+		return p.scribe.idle(wire.ServerToClient)
 	}
 	return p.stdoutWaiting.Load()
 }

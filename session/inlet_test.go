@@ -35,7 +35,7 @@ func (c *teeBuffer) bytes() []byte {
 // TestInletAndTeesAreByteExact: bytes written to the Inlet in arbitrary
 // pieces reach the server unchanged (cat sends them back), the tee passes
 // the server's stdout on unchanged, both directions are logged whole, and
-// each client frame is logged before the server's echo of it (the judge
+// each client frame is logged before the server's echo of it (the scribe
 // runs behind the wire, but keeps the wire's causal order).
 func TestInletAndTeesAreByteExact(t *testing.T) {
 	log := eventlog.NewLog(0)
@@ -87,19 +87,19 @@ func TestInletAndTeesAreByteExact(t *testing.T) {
 	}
 }
 
-// TestJudgeFallingBehindNeverHoldsTheWire: with both judges held (the
+// TestScribeFallingBehindNeverHoldsTheWire: with both scribes held (the
 // machine too busy to run them), every byte still crosses the tap both
 // ways; once they run, what fitted the budget is logged whole and in
 // order, the rest is logged unjudged after it, byte for byte (so that a
 // capture holds it all), and notes say exactly how many bytes of each
-// direction the judges passed over.
-func TestJudgeFallingBehindNeverHoldsTheWire(t *testing.T) {
+// direction the scribes passed over.
+func TestScribeFallingBehindNeverHoldsTheWire(t *testing.T) {
 	log := eventlog.NewLog(0)
 	tee := &teeBuffer{}
 	hold := make(chan struct{})
 	const budget = 64 << 10
 	s, err := Start(Config{Command: []string{"cat"}, Log: log, Observe: true, NoHandshake: true,
-		StdoutTee: tee, JudgeBudget: budget, judgeHold: hold})
+		StdoutTee: tee, ScribeBudget: budget, scribeHold: hold})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,19 +116,19 @@ func TestJudgeFallingBehindNeverHoldsTheWire(t *testing.T) {
 		}
 		rest = rest[k:]
 	}
-	// The judges have not read a byte, and the host has it all back.
+	// The scribes have not read a byte, and the host has it all back.
 	deadline := time.Now().Add(testWait)
 	for len(tee.bytes()) < len(input) && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	if got := tee.bytes(); !bytes.Equal(got, input) {
-		t.Fatalf("with the judges held, the host got %d bytes back, want the %d sent", len(got), len(input))
+		t.Fatalf("with the scribes held, the host got %d bytes back, want the %d sent", len(got), len(input))
 	}
 	close(hold)
 	in.Close()
 	waitClosed(t, s.Done(), "the session's end")
 
-	gapRE := regexp.MustCompile(`judge fell behind: (\d+) bytes \(\d+ lines\) from the (host|server)`)
+	gapRE := regexp.MustCompile(`tap fell behind: (\d+) bytes \(\d+ lines\) from the (host|server)`)
 	judged := map[wire.Dir]int64{}
 	gaps := map[wire.Dir]int64{}
 	lines := map[wire.Dir][]byte{}
@@ -156,7 +156,7 @@ func TestJudgeFallingBehindNeverHoldsTheWire(t *testing.T) {
 	}
 	for _, d := range []wire.Dir{wire.ClientToServer, wire.ServerToClient} {
 		if gaps[d] == 0 {
-			t.Errorf("%s: no note of what the judge did not see", d)
+			t.Errorf("%s: no note of what the scribe did not see", d)
 		}
 		if judged[d]+gaps[d] != int64(len(input)) {
 			t.Errorf("%s: %d bytes judged + %d noted unjudged, want the %d passed on", d, judged[d], gaps[d], len(input))

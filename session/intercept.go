@@ -170,7 +170,7 @@ func (s *Session) hold(dir wire.Dir, f *wire.Frame, seq uint64, filter string) *
 	case dir == wire.ClientToServer:
 		ev.Dir, ev.Frame = dir, f
 		ev.Note = fmt.Sprintf("held #%d: %s before it reached the server (matches %s): release, edit or drop it", h.Hold, describe(f), filter)
-	case seq == 0: // a tap's: logged by the judge, behind the wire
+	case seq == 0: // a tap's: logged by the scribe, behind the wire
 		h.verdict = make(chan verdict, 1)
 		ev.Dir, ev.Frame = dir, f
 		ev.Note = fmt.Sprintf("held #%d: the server's %s before the host saw it (matches %s): its stdout waits until it is released, edited or dropped", h.Hold, describe(f), filter)
@@ -249,7 +249,7 @@ func (s *Session) Release(hold uint64, edited []byte) error {
 // sent and logged (the inspector), or passed on as the host's bytes are
 // (a tap: judged behind the wire).
 func (s *Session) toServer(p *proc, b []byte) error {
-	if p.judge != nil {
+	if p.scribe != nil {
 		return s.inletPass(p, b)
 	}
 	_, err := p.send(b, false)
@@ -326,7 +326,7 @@ func (s *Session) endHoldLocked(h *heldFrame, action eventlog.InterceptAction, e
 		ie.Answer = string(bytes.TrimSuffix(answer, []byte("\n")))
 		ev.Note += fmt.Sprintf(": it never reached the server; linesman answered it with JSON-RPC error %d", eventlog.CodeInterceptDropped)
 		s.logFact(ev)
-		if p.judge != nil { // a tap's host waits for the answer
+		if p.scribe != nil { // a tap's host waits for the answer
 			return func() { s.toHost(answer) }
 		}
 		return after

@@ -18,7 +18,7 @@ import (
 //   - a host's line that matches is held before the server's stdin (the
 //     rest of the host's stream goes on); released, it is passed on as the
 //     host's bytes are, and judged as what crossed the wire;
-//   - a server's line that matches is judged as it crossed (the judge has
+//   - a server's line that matches is judged as it crossed (the scribe has
 //     it already) and held before the host's stdout: the stdout reader
 //     waits for the verdict, so the server waits as on a blocked pipe;
 //   - a dropped request is answered with linesman's JSON-RPC error, on the
@@ -96,7 +96,7 @@ func (in *Inlet) writeLines(p *proc, b []byte) error {
 }
 
 // inletPass passes b to the server's stdin as the host's bytes: queued for
-// the judge, then written (see Inlet.Write).
+// the scribe, then written (see Inlet.Write).
 func (s *Session) inletPass(p *proc, b []byte) error {
 	if len(b) == 0 {
 		return nil
@@ -108,7 +108,7 @@ func (s *Session) inletPass(p *proc, b []byte) error {
 	if !isOpen(p.exited) {
 		return p.exitedError()
 	}
-	p.judge.put(wire.ClientToServer, b)
+	p.scribe.put(wire.ClientToServer, b)
 	for {
 		if !isOpen(p.exited) {
 			return p.exitedError()
@@ -133,7 +133,7 @@ func (s *Session) inletPass(p *proc, b []byte) error {
 func (p *proc) teeLines(b []byte, ticket uint64) error {
 	s := p.s
 	if match, _ := s.interceptor(); match != nil && ticket != 0 {
-		p.judge.waitBefore(wire.ClientToServer, ticket)
+		p.scribe.waitBefore(wire.ClientToServer, ticket)
 	}
 	var pass []byte
 	var err error

@@ -76,9 +76,9 @@ func (p *proc) supervise() {
 	p.drainAfterExit(shutdownC)
 	p.w.stop(false)
 	<-p.w.done
-	if p.judge != nil {
-		p.judge.end(wire.ClientToServer, false)
-		<-p.judgeStdinDone
+	if p.scribe != nil {
+		p.scribe.end(wire.ClientToServer, false)
+		<-p.scribeStdinDone
 	}
 	p.reapAndClear()
 }

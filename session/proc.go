@@ -55,7 +55,7 @@ type proc struct {
 	onItsOwn   bool      // the server exited before any step of the ladder (fixed at the exit)
 	// hostEnded: the host (a tap's) closed stdin or sent the last signal;
 	// hostClosedStdin: the host closed stdin (whenever its close is
-	// logged: the judge logs it in the wire's order, maybe after a signal
+	// logged: the scribe logs it in the wire's order, maybe after a signal
 	// the host sent right after it).
 	hostEnded, hostClosedStdin bool
 	exitedAt                   time.Time
@@ -74,11 +74,11 @@ type proc struct {
 
 	w *writer
 
-	// judge is a tap's judge queue (Config.Observe), else nil: the wire
-	// does not wait for the judge (inlet_judge.go). judgeStdinDone is
-	// closed when the judge of the host's bytes has returned.
-	judge          *judgeQueue
-	judgeStdinDone chan struct{}
+	// scribe is a tap's scribe queue (Config.Observe), else nil: the wire
+	// does not wait for the scribe (inlet_scribe.go). scribeStdinDone is
+	// closed when the scribe of the host's bytes has returned.
+	scribe          *scribeQueue
+	scribeStdinDone chan struct{}
 }
 
 // tailKeep is how many stderr lines a process keeps for errors and StderrTail.
@@ -206,9 +206,9 @@ func (s *Session) spawn() (*proc, error) {
 	}})
 
 	if cfg.Observe {
-		p.judge = newJudgeQueue(cfg.JudgeBudget, cfg.judgeHold)
-		p.judgeStdinDone = make(chan struct{})
-		go p.judgeStdin()
+		p.scribe = newScribeQueue(cfg.ScribeBudget, cfg.scribeHold)
+		p.scribeStdinDone = make(chan struct{})
+		go p.scribeStdin()
 	}
 	go p.wait()
 	go p.readStdout()

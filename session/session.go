@@ -69,17 +69,17 @@ type Config struct {
 	// would if the host had closed its end); an error from StderrTee only
 	// stops the copying, stderr is still drained.
 	StdoutTee, StderrTee io.Writer
-	// JudgeBudget bounds, per direction, the bytes an Observe session has
+	// ScribeBudget bounds, per direction, the bytes an Observe session has
 	// passed on but not judged yet; past it, bytes are passed on unjudged
-	// and the log says how many (see inlet_judge.go). 0 means
-	// DefaultJudgeBudget.
-	JudgeBudget int
+	// and the log says how many (see inlet_scribe.go). 0 means
+	// DefaultScribeBudget.
+	ScribeBudget int
 	// Intercept lets an Observe session hold frames ([Session.SetInterceptor]):
 	// both directions are then passed on by whole lines (see
 	// intercept_tap.go). linesman tap --intercept sets it.
 	Intercept bool
 
-	judgeHold <-chan struct{} // tests: an Observe session's judges wait for it to close
+	scribeHold <-chan struct{} // tests: an Observe session's scribes wait for it to close
 }
 
 // Defaults of the Config fields left zero.
@@ -317,7 +317,7 @@ func (s *Session) recordFrame(dir wire.Dir, f *wire.Frame) uint64 {
 }
 
 // logUnjudged appends bytes of direction dir that the tap's judge passed
-// over (see inlet_judge.go); last ends the gap.
+// over (see inlet_scribe.go); last ends the gap.
 func (s *Session) logUnjudged(dir wire.Dir, b []byte, last bool) {
 	s.log.Append(eventlog.Event{Type: eventlog.EventUnjudged, Unjudged: &eventlog.UnjudgedBytes{Dir: dir, Bytes: b, Last: last}})
 }

@@ -20,14 +20,14 @@ import (
 // A tap (Config.Observe) is the exception: there the wire comes first.
 // [proc.forwardStdout] reads the pipe and passes each read on to the host
 // at once, and this goroutine judges the same bytes behind it, from the
-// judge queue (see inlet_judge.go).
+// scribe queue (see inlet_scribe.go).
 func (p *proc) readStdout() {
-	defer func() { go p.judgeStdoutEnd() }()
+	defer func() { go p.settleStdoutEnd() }()
 	defer close(p.stdoutDone)
 	defer p.pipes.stdoutR.Close()
-	if p.judge != nil {
+	if p.scribe != nil {
 		go p.forwardStdout()
-		p.judgeStream(wire.ServerToClient, p.logStdoutFrame)
+		p.scribeStream(wire.ServerToClient, p.logStdoutFrame)
 		return
 	}
 	fr := wire.NewFramer(countingReader{p.pipes.stdoutR, &p.stdoutRead, &p.stdoutWaiting, &p.s.injector}, wire.Options{MaxFrame: p.s.cfg.MaxFrame})
@@ -57,7 +57,7 @@ func (p *proc) logStdoutFrame(f *wire.Frame) {
 	case p.stdoutProgress <- struct{}{}:
 	default:
 	}
-	if p.judge == nil {
+	if p.scribe == nil {
 		f = p.holdStdout(f, seq)
 	}
 	if f != nil {
@@ -73,14 +73,14 @@ func (p *proc) stdoutFailed(err error) {
 }
 
 // forwardStdout is a tap's stdout wire: each read from the server's stdout
-// is queued for the judge and passed on to Config.StdoutTee at once, in
-// that order (the ticket comes first; see inlet_judge.go). A write to the
+// is queued for the scribe and passed on to Config.StdoutTee at once, in
+// that order (the ticket comes first; see inlet_scribe.go). A write to the
 // tee may block: the server then blocks on its own write, as it would on a
 // host that is slow to read. A write error ends the reading of stdout and
 // closes the pipe, so that the server's next write fails as it would if the
 // host had closed its end.
 func (p *proc) forwardStdout() {
-	defer p.judge.end(wire.ServerToClient, false)
+	defer p.scribe.end(wire.ServerToClient, false)
 	tee := p.s.cfg.StdoutTee
 	buf := make([]byte, chunkSize)
 	for {
@@ -89,7 +89,7 @@ func (p *proc) forwardStdout() {
 		p.stdoutWaiting.Store(false)
 		if n > 0 {
 			p.stdoutRead.Add(int64(n))
-			ticket := p.judge.put(wire.ServerToClient, buf[:n])
+			ticket := p.scribe.put(wire.ServerToClient, buf[:n])
 			if tee != nil {
 				if werr := p.tee(tee, buf[:n], ticket); werr != nil {
 					p.pipes.stdoutR.Close()

@@ -12,7 +12,7 @@ import (
 // before the exit is seen.
 const stdoutLostGrace = 500 * time.Millisecond
 
-// judgeStdoutEnd runs once stdout has ended. When the process is still
+// settleStdoutEnd runs once stdout has ended. When the process is still
 // running stdoutLostGrace later and linesman did not end it, the server
 // closed its stdout and lives on: nothing it writes can arrive, so every
 // request in flight or sent later would only wait out its timeout (and be
@@ -21,7 +21,7 @@ const stdoutLostGrace = 500 * time.Millisecond
 // late its exit is seen. It logs stdout-closed,
 // which names the cause, and closes p.stdoutLost, which ends the calls
 // waiting for answers at once.
-func (p *proc) judgeStdoutEnd() {
+func (p *proc) settleStdoutEnd() {
 	t := time.NewTimer(stdoutLostGrace)
 	defer t.Stop()
 	select {

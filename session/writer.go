@@ -152,7 +152,7 @@ func (w *writer) run() {
 			// Tell the tracker before closing: a server that flushes the
 			// moment it sees EOF must not have its burst logged before the
 			// close, or unflushed-output cannot see the burst for what it is.
-			if w.p.judge == nil { // a tap's judge tells it in the wire's order
+			if w.p.scribe == nil { // a tap's scribe tells it in the wire's order
 				w.p.s.logFact(eventlog.Event{Type: eventlog.EventStdinClosed, Stdin: &eventlog.StdinEvent{}})
 			}
 			w.closeFile()

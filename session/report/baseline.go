@@ -30,7 +30,7 @@ type baselineFile struct {
 // A Baseline is a baseline file loaded for a run: the drift judge. Servers
 // it does not hold yet are recorded (and the file written by
 // [Baseline.Save] at the end of the run); the others are compared with it
-// by [Baseline.Judge], each difference a drift finding. A nil *Baseline
+// by [Baseline.Compare], each difference a drift finding. A nil *Baseline
 // judges nothing and saves nothing. Its methods are safe for concurrent
 // use (check --all).
 type Baseline struct {
@@ -65,7 +65,7 @@ func OpenBaseline(path string) (*Baseline, error) {
 	return b, nil
 }
 
-// Judge compares the definitions a finished session listed with those
+// Compare compares the definitions a finished session listed with those
 // recorded under key, logging a drift finding for each change (a finding
 // about a listing points at its answer); a key not recorded yet is
 // recorded instead. Drift is only what was seen: a session whose server
@@ -73,7 +73,7 @@ func OpenBaseline(path string) (*Baseline, error) {
 // out) is neither compared nor recorded — its tools are unknown, not gone
 // — and a note in its log says so. compared says whether the session was
 // judged against the baseline.
-func (b *Baseline) Judge(key string, log *eventlog.Log, tr *eventlog.Tracker) (compared bool) {
+func (b *Baseline) Compare(key string, log *eventlog.Log, tr *eventlog.Tracker) (compared bool) {
 	if b == nil {
 		return false
 	}

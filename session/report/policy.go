@@ -15,7 +15,7 @@ import (
 // --max-latency). Each violation is a finding of the policy family
 // (expected-tool-missing, forbidden-tool-present, run-over-max-duration,
 // request-over-max-latency), logged with the session's other findings by
-// [Policy.Judge], so it reaches every report and the exit status through
+// [Policy.Enforce], so it reaches every report and the exit status through
 // --fail-on like any other.
 type Policy struct {
 	ExpectTools []string // tools the server must list, by name
@@ -45,9 +45,9 @@ func (p *Policy) Active() bool {
 	return len(p.ExpectTools) > 0 || len(p.ForbidTools) > 0 || p.MaxDuration > 0 || p.MaxLatency > 0
 }
 
-// Judge logs a finding for each violation of the policy in a finished
+// Enforce logs a finding for each violation of the policy in a finished
 // session that took took from start to exit.
-func (p *Policy) Judge(log *eventlog.Log, tr *eventlog.Tracker, took time.Duration) {
+func (p *Policy) Enforce(log *eventlog.Log, tr *eventlog.Tracker, took time.Duration) {
 	for _, f := range p.Findings(tr, took) {
 		log.Append(eventlog.Event{Type: eventlog.EventFinding, Finding: &f})
 	}

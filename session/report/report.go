@@ -1,7 +1,7 @@
 // Package report is what a run of linesman concludes: the JSON report schema
 // that scripts and CI read, the human text report, the headless exit-status
 // policy ([SignalStatus] and [Report.ExitStatus]) and the shell quoting of
-// a command for reading ([ShellJoin]), and the judges of a finished run
+// a command for reading ([ShellJoin]), and the checks of a finished run
 // beyond the protocol: its [Policy] (check's --expect-tool and the like) and
 // its drift from a recorded [Baseline].
 //

@@ -1,6 +1,6 @@
 // Package run owns the lifetime of one run of linesman: the signals that end
 // it, the --log file, the server's session, its capture, the bounded
-// shutdown ladder, the judges of a finished run (policy and drift) and the
+// shutdown ladder, the checks of a finished run (policy and drift) and the
 // report. The inspector, check, send, tap and view all go through it,
 // differing only in [Options]; it reads top to bottom as go-sdk's
 // mcp/cmd.go closes a process, the waiting loops in small named helpers.
@@ -8,7 +8,7 @@
 // Entry points, one per way a run ends:
 //   - [Headless]: check and send — start, the [Steps] (check's
 //     conversation, [CheckSteps]; send's frames, [SendSteps]), the
-//     shutdown, the judges, the report and its exit status; [All] runs
+//     shutdown, the checks (policy, drift), the report and its exit status; [All] runs
 //     many of them (check --all).
 //   - [Inspect]: the inspector — start, the handshake in the background,
 //     the UI (a function of the caller's), the shutdown.

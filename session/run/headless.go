@@ -120,8 +120,8 @@ func headless(opts *Options, steps Steps, stderr io.Writer) (rep *report.Report,
 	_, interrupted := r.sigs.First()
 	r.Logf("steps done (error: %v, interrupted: %v); shutdown ladder", stepErr, interrupted)
 	r.Shutdown()
-	opts.Policy.Judge(r.s.Log(), r.s.Tracker(), time.Since(start))
-	drift := opts.Baseline.Judge(opts.BaselineKey, r.s.Log(), r.s.Tracker())
+	opts.Policy.Enforce(r.s.Log(), r.s.Tracker(), time.Since(start))
+	drift := opts.Baseline.Compare(opts.BaselineKey, r.s.Log(), r.s.Tracker())
 	captureErr := r.stopCapture()
 
 	meta := r.meta(drift)

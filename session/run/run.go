@@ -130,7 +130,7 @@ func (r *Run) watch(sig Signals) {
 func (r *Run) SignalStatus() (status int, ok bool) { return r.sigs.Status() }
 
 // stopCapture writes what is left of the log to the capture and closes it;
-// call it after the shutdown and the judges, once nothing more is logged.
+// call it after the shutdown and the checks of the finished run, once nothing more is logged.
 func (r *Run) stopCapture() error { return r.stopCap() }
 
 // Shutdown runs the shutdown ladder (stdin closed, SIGTERM, SIGKILL) and

@@ -42,16 +42,16 @@ type TapOptions struct {
 // A tap lives as long as its host and a host starts many, so it keeps
 // less than an inspector: its log holds tapRetention bytes of events (the
 // capture holds them all; 'view --follow' reads the capture), and each
-// direction's judge may fall tapJudgeBudget behind the wire. A smaller
-// judge budget also bounds the judging left when the server has gone:
+// direction's scribe may fall tapScribeBudget behind the wire. A smaller
+// scribe budget also bounds the judging left when the server has gone:
 // with 64 MiB, a tap under a flood took 0.3-0.6 s after the server's exit
 // to finish judging; with 16 MiB, 70-85 ms. tapMemoryLimit is the soft
 // memory limit that goes with them (as the other modes' in main): under a
 // flood, the heap stays near 130 MB instead of 400 MB.
 const (
-	tapRetention   = 32 << 20
-	tapJudgeBudget = 16 << 20
-	tapMemoryLimit = tapRetention + 2*tapJudgeBudget + 64<<20
+	tapRetention    = 32 << 20
+	tapScribeBudget = 16 << 20
+	tapMemoryLimit  = tapRetention + 2*tapScribeBudget + 64<<20
 )
 
 // DefaultTapMaxCapture is --max-capture's default: a capture of a week of
@@ -117,17 +117,17 @@ func Tap(opts *Options, stdin io.Reader, stdout, stderr io.Writer) int {
 // nothing answered), the wire passed on to the host as it comes.
 func tapConfig(opts *Options, log *eventlog.Log, stdout, stderr io.Writer) session.Config {
 	return session.Config{
-		Command:     opts.Session.Command,
-		Log:         log,
-		MaxFrame:    opts.Session.MaxFrame,
-		Timeout:     opts.Session.Timeout,
-		Observe:     true,
-		NoHandshake: true,
-		Headless:    true,
-		JudgeBudget: tapJudgeBudget,
-		StdoutTee:   stdout,
-		StderrTee:   stderr,
-		Intercept:   opts.Tap.Intercept != nil,
+		Command:      opts.Session.Command,
+		Log:          log,
+		MaxFrame:     opts.Session.MaxFrame,
+		Timeout:      opts.Session.Timeout,
+		Observe:      true,
+		NoHandshake:  true,
+		Headless:     true,
+		ScribeBudget: tapScribeBudget,
+		StdoutTee:    stdout,
+		StderrTee:    stderr,
+		Intercept:    opts.Tap.Intercept != nil,
 	}
 }
 

@@ -12,90 +12,90 @@ import (
 	"linesman/wire"
 )
 
-// The tap's judge runs behind the wire. A tap forwards each chunk of bytes
+// The tap's scribe runs behind the wire. A tap forwards each chunk of bytes
 // the moment it is read — the host's stdin to the server, the server's
-// stdout to the host — and hands the same bytes to a judgeQueue; one judge
+// stdout to the host — and hands the same bytes to a scribeQueue; one scribe
 // goroutine per direction frames them from there, and logs and judges each
-// frame, at its own pace. The wire never waits for the judge.
+// frame, at its own pace. The wire never waits for the scribe.
 //
 // Order. Every chunk takes a ticket from one counter shared by both
 // directions before its first byte is forwarded, so a chunk that answers
 // another (the server's reply to the host's request, the host's reply to a
-// server request) always has the later ticket. A judge logs a frame only
+// server request) always has the later ticket. A scribe logs a frame only
 // when the other direction has framed everything with an earlier ticket
-// (see [judgeQueue.waitTurn]): the log's order of the two directions is the
-// wire's causal order, as it was when the wire waited for the judge. Lines
+// (see [scribeQueue.waitTurn]): the log's order of the two directions is the
+// wire's causal order, as it was when the wire waited for the scribe. Lines
 // the framer holds back (the start of what may be a multi-line value) are
 // the exception, as they always were: they are logged when their run ends.
 //
-// Falling behind. Each direction may hold [Config.JudgeBudget] bytes that
-// the judge has not framed yet (and the chunk that crosses the budget).
+// Falling behind. Each direction may hold [Config.ScribeBudget] bytes that
+// the scribe has not framed yet (and the chunk that crosses the budget).
 // Past that, what the wire carries is passed on as usual and queued
-// unjudged: when the judge gets there it does not frame those bytes, it
+// unjudged: when the scribe gets there it does not frame those bytes, it
 // logs them as they are ([eventlog.EventUnjudged], with the lines the gap
 // cut), in pieces that end at a line end, so that the capture holds every
 // byte forwarded and a reader of the capture frames and judges them; a note
-// says how many bytes (and lines) of which direction the judge passed over.
-// Passing bytes over costs the judge a copy, so it catches up at once.
+// says how many bytes (and lines) of which direction the scribe passed over.
+// Passing bytes over costs the scribe a copy, so it catches up at once.
 // Framing resumes at the first line that starts after the queue has drained
-// to half the budget, so the judge never sees half a line. Nothing that
+// to half the budget, so the scribe never sees half a line. Nothing that
 // was queued is ever dropped or reordered, and the host is never slowed by
 // more than copying a chunk into the queue.
 
-// DefaultJudgeBudget is Config.JudgeBudget's default: bytes per direction.
-const DefaultJudgeBudget = 64 << 20
+// DefaultScribeBudget is Config.ScribeBudget's default: bytes per direction.
+const DefaultScribeBudget = 64 << 20
 
-// errJudgeGap is what the judge's reader returns where bytes were passed
+// errScribeGap is what the scribe's reader returns where bytes were passed
 // on unjudged; the framer ends there and a new one starts after the gap.
-var errJudgeGap = errors.New("bytes were passed on unjudged here")
+var errScribeGap = errors.New("bytes were passed on unjudged here")
 
-// judgeChunk is a run of forwarded bytes waiting for a judge.
-type judgeChunk struct {
+// scribeChunk is a run of forwarded bytes waiting for a scribe.
+type scribeChunk struct {
 	ticket   uint64
 	data     []byte
 	off      int  // bytes of data already read by the framer
-	unjudged bool // over budget: the judge logs data as it is, unframed
+	unjudged bool // over budget: the scribe logs data as it is, unframed
 	pooled   bool // data is a chunkPool buffer
 }
 
-// judgeDir is the state of one direction of a judgeQueue.
-type judgeDir struct {
-	chunks  []*judgeChunk // FIFO; the front may be partly read
-	queued  int64         // bytes in chunks not read yet
-	last    uint64        // ticket of the chunk the framer read from last
-	busy    bool          // the framer is working on what it read (not back in Read)
-	active  atomic.Bool   // busy, or chunks queued: the other judge may have to wait (see waitTurn)
-	ended   bool          // no more chunks will come
-	endAt   uint64        // the ticket of the end
-	byHost  bool          // the end is the host's: it closed its end of our stdin
-	waiting bool          // the framer waits in Read with nothing queued
+// scribeDir is the state of one direction of a scribeQueue.
+type scribeDir struct {
+	chunks  []*scribeChunk // FIFO; the front may be partly read
+	queued  int64          // bytes in chunks not read yet
+	last    uint64         // ticket of the chunk the framer read from last
+	busy    bool           // the framer is working on what it read (not back in Read)
+	active  atomic.Bool    // busy, or chunks queued: the other scribe may have to wait (see waitTurn)
+	ended   bool           // no more chunks will come
+	endAt   uint64         // the ticket of the end
+	byHost  bool           // the end is the host's: it closed its end of our stdin
+	waiting bool           // the framer waits in Read with nothing queued
 
 	dropping bool  // over budget: bytes are queued unjudged
 	held     int64 // unjudged bytes queued (outside the budget)
 	midLine  bool  // the last byte queued was not a line end
-	inGap    bool  // the reader returned errJudgeGap; takeUnjudged not called yet
+	inGap    bool  // the reader returned errScribeGap; takeUnjudged not called yet
 }
 
-// judgeQueue carries the bytes a tap forwarded to the two judges; see
+// scribeQueue carries the bytes a tap forwarded to the two scribes; see
 // the comment at the top of this file. It is safe for concurrent use: one
 // goroutine puts each direction's chunks, one reads each direction.
-type judgeQueue struct {
+type scribeQueue struct {
 	mu     sync.Mutex
 	cond   *sync.Cond
 	ticket uint64
 	budget int64
-	dirs   [2]judgeDir     // by dirIndex
-	hold   <-chan struct{} // tests: the judges wait for this to close
+	dirs   [2]scribeDir    // by dirIndex
+	hold   <-chan struct{} // tests: the scribes wait for this to close
 
-	lag      *time.Timer // wakes the judges judgeLag after bytes came (wakeLocked)
+	lag      *time.Timer // wakes the scribes scribeLag after bytes came (wakeLocked)
 	lagArmed bool
 }
 
-func newJudgeQueue(budget int, hold <-chan struct{}) *judgeQueue {
+func newScribeQueue(budget int, hold <-chan struct{}) *scribeQueue {
 	if budget <= 0 {
-		budget = DefaultJudgeBudget
+		budget = DefaultScribeBudget
 	}
-	q := &judgeQueue{budget: int64(budget), hold: hold}
+	q := &scribeQueue{budget: int64(budget), hold: hold}
 	q.cond = sync.NewCond(&q.mu)
 	q.lag = time.AfterFunc(time.Hour, q.lagEnded)
 	q.lag.Stop()
@@ -119,7 +119,7 @@ var chunkPool = sync.Pool{New: func() any { return new([chunkSize]byte) }}
 
 // put queues a copy of b under a new ticket, which it returns, unjudged
 // when the direction is over budget. Call it before b is forwarded.
-func (q *judgeQueue) put(d wire.Dir, b []byte) (ticket uint64) {
+func (q *scribeQueue) put(d wire.Dir, b []byte) (ticket uint64) {
 	if len(b) == 0 {
 		return 0
 	}
@@ -135,7 +135,7 @@ func (q *judgeQueue) put(d wire.Dir, b []byte) (ticket uint64) {
 		var over []byte
 		over, b = q.overBudget(jd, b)
 		if len(over) > 0 {
-			jd.chunks = append(jd.chunks, &judgeChunk{ticket: q.ticket, data: bytes.Clone(over), unjudged: true})
+			jd.chunks = append(jd.chunks, &scribeChunk{ticket: q.ticket, data: bytes.Clone(over), unjudged: true})
 			jd.active.Store(true)
 			jd.held += int64(len(over))
 			jd.midLine = over[len(over)-1] != '\n'
@@ -145,7 +145,7 @@ func (q *judgeQueue) put(d wire.Dir, b []byte) (ticket uint64) {
 			return ticket
 		}
 	}
-	c := &judgeChunk{ticket: q.ticket}
+	c := &scribeChunk{ticket: q.ticket}
 	if len(b) > chunkSize/8 && len(b) <= chunkSize {
 		c.data, c.pooled = chunkPool.Get().(*[chunkSize]byte)[:len(b)], true
 		copy(c.data, b)
@@ -160,35 +160,35 @@ func (q *judgeQueue) put(d wire.Dir, b []byte) (ticket uint64) {
 	return ticket
 }
 
-// judgeLag is how long bytes may wait before a judge waiting for them is
-// woken, and judgeLagBytes how many make it wake at once. Waking a judge
+// scribeLag is how long bytes may wait before a scribe waiting for them is
+// woken, and scribeLagBytes how many make it wake at once. Waking a scribe
 // for every chunk woke a second thread per message: on two cores the tap
 // spent more CPU switching threads than judging (perf: 64% of its samples
 // in the kernel's context switch, under 5% framing and judging). One wake
 // per lag serves a burst of messages, both directions at once.
 const (
-	judgeLag      = time.Millisecond
-	judgeLagBytes = 1 << 20
+	scribeLag      = time.Millisecond
+	scribeLagBytes = 1 << 20
 )
 
-// wakeLocked wakes the judge of jd if it waits for bytes: at once when
-// judgeLagBytes are queued, else when judgeLag has passed.
-func (q *judgeQueue) wakeLocked(jd *judgeDir) {
+// wakeLocked wakes the scribe of jd if it waits for bytes: at once when
+// scribeLagBytes are queued, else when scribeLag has passed.
+func (q *scribeQueue) wakeLocked(jd *scribeDir) {
 	if !jd.waiting {
 		return
 	}
-	if jd.queued+jd.held >= judgeLagBytes {
+	if jd.queued+jd.held >= scribeLagBytes {
 		q.cond.Broadcast()
 		return
 	}
 	if !q.lagArmed {
 		q.lagArmed = true
-		q.lag.Reset(judgeLag)
+		q.lag.Reset(scribeLag)
 	}
 }
 
-// lagEnded wakes the judges when judgeLag has passed (the lag timer).
-func (q *judgeQueue) lagEnded() {
+// lagEnded wakes the scribes when scribeLag has passed (the lag timer).
+func (q *scribeQueue) lagEnded() {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.lagArmed = false
@@ -196,11 +196,11 @@ func (q *judgeQueue) lagEnded() {
 }
 
 // overBudget splits b, which comes while the direction is over budget (or
-// was, and has not resumed), into what is queued unjudged and what the judge
+// was, and has not resumed), into what is queued unjudged and what the scribe
 // frames again: all of b while the queue is above half the budget, else the
 // bytes after the first line end (all of b when the last byte queued ended
 // a line).
-func (q *judgeQueue) overBudget(jd *judgeDir, b []byte) (over, judged []byte) {
+func (q *scribeQueue) overBudget(jd *scribeDir, b []byte) (over, judged []byte) {
 	if !jd.dropping {
 		jd.dropping = true // b is the gap's first chunk
 		return b, nil
@@ -219,9 +219,9 @@ func (q *judgeQueue) overBudget(jd *judgeDir, b []byte) (over, judged []byte) {
 }
 
 // end says no more chunks come in direction d (byHost: the host closed
-// its end); a gap still open is queued so that the judge can say what it
+// its end); a gap still open is queued so that the scribe can say what it
 // did not see. The end takes a ticket, as a chunk does.
-func (q *judgeQueue) end(d wire.Dir, byHost bool) {
+func (q *scribeQueue) end(d wire.Dir, byHost bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	jd := &q.dirs[dirIndex(d)]
@@ -235,14 +235,14 @@ func (q *judgeQueue) end(d wire.Dir, byHost bool) {
 }
 
 // endedByHost reports whether direction d ended because the host closed it.
-func (q *judgeQueue) endedByHost(d wire.Dir) bool {
+func (q *scribeQueue) endedByHost(d wire.Dir) bool {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	return q.dirs[dirIndex(d)].byHost
 }
 
-// finished says the judge of d has returned: it holds up nothing more.
-func (q *judgeQueue) finished(d wire.Dir) {
+// finished says the scribe of d has returned: it holds up nothing more.
+func (q *scribeQueue) finished(d wire.Dir) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	jd := &q.dirs[dirIndex(d)]
@@ -251,10 +251,10 @@ func (q *judgeQueue) finished(d wire.Dir) {
 	q.cond.Broadcast()
 }
 
-// read is the judge's side of direction d: it copies queued bytes into p,
+// read is the scribe's side of direction d: it copies queued bytes into p,
 // waiting for some; io.EOF once the direction ended and everything was
-// read; errJudgeGap at a gap.
-func (q *judgeQueue) read(d wire.Dir, p []byte) (int, error) {
+// read; errScribeGap at a gap.
+func (q *scribeQueue) read(d wire.Dir, p []byte) (int, error) {
 	if q.hold != nil {
 		<-q.hold
 	}
@@ -279,7 +279,7 @@ func (q *judgeQueue) read(d wire.Dir, p []byte) (int, error) {
 	if c.unjudged {
 		jd.inGap = true
 		q.mu.Unlock()
-		return 0, errJudgeGap
+		return 0, errScribeGap
 	}
 	off := c.off
 	n := min(len(p), len(c.data)-off)
@@ -292,7 +292,7 @@ func (q *judgeQueue) read(d wire.Dir, p []byte) (int, error) {
 	}
 	jd.active.Store(true)
 	q.mu.Unlock()
-	// Copied without the lock, which the wire's put takes: a judge thread
+	// Copied without the lock, which the wire's put takes: a scribe thread
 	// the kernel preempts mid-copy on a busy machine must not stall the
 	// wire. The bytes of a queued chunk never change.
 	copy(p, c.data[off:off+n])
@@ -302,9 +302,9 @@ func (q *judgeQueue) read(d wire.Dir, p []byte) (int, error) {
 	return n, nil
 }
 
-// idle reports whether the judge of d waits for bytes with none queued:
+// idle reports whether the scribe of d waits for bytes with none queued:
 // it has framed and logged everything forwarded so far.
-func (q *judgeQueue) idle(d wire.Dir) bool {
+func (q *scribeQueue) idle(d wire.Dir) bool {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	jd := &q.dirs[dirIndex(d)]
@@ -318,7 +318,7 @@ func (q *judgeQueue) idle(d wire.Dir) bool {
 // An idle other direction (nothing queued, nothing being framed) is seen
 // without the lock: whatever it gets later has a later ticket. A flood
 // one way then takes no lock per frame.
-func (q *judgeQueue) waitTurn(d wire.Dir) {
+func (q *scribeQueue) waitTurn(d wire.Dir) {
 	me, other := &q.dirs[dirIndex(d)], &q.dirs[1-dirIndex(d)]
 	if !other.active.Load() {
 		return
@@ -331,36 +331,36 @@ func (q *judgeQueue) waitTurn(d wire.Dir) {
 // waitBefore waits until direction d has framed and logged every chunk
 // with a ticket before t (a tap's interceptor asks about a server's answer
 // once its request is in the projection).
-func (q *judgeQueue) waitBefore(d wire.Dir, t uint64) {
+func (q *scribeQueue) waitBefore(d wire.Dir, t uint64) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.waitBeforeLocked(&q.dirs[dirIndex(d)], t)
 }
 
-func (q *judgeQueue) waitBeforeLocked(other *judgeDir, t uint64) {
+func (q *scribeQueue) waitBeforeLocked(other *scribeDir, t uint64) {
 	for other.busy && other.last < t ||
 		len(other.chunks) > 0 && other.chunks[0].ticket < t {
 		q.cond.Wait()
 	}
 }
 
-// judgeReader is an io.Reader over one direction of a judgeQueue, for a
+// scribeReader is an io.Reader over one direction of a scribeQueue, for a
 // wire.Framer.
-type judgeReader struct {
-	q *judgeQueue
+type scribeReader struct {
+	q *scribeQueue
 	d wire.Dir
 }
 
-func (r judgeReader) Read(p []byte) (int, error) { return r.q.read(r.d, p) }
+func (r scribeReader) Read(p []byte) (int, error) { return r.q.read(r.d, p) }
 
-// judgeStream frames what the queue holds for direction d and calls logf
+// scribeStream frames what the queue holds for direction d and calls logf
 // for each frame, in its turn, until the direction ends. At a gap, the
 // lines it cut and the bytes queued unjudged are logged as they are (see
-// unjudgedRun), and a note says how far the judge fell behind.
-func (p *proc) judgeStream(d wire.Dir, logf func(*wire.Frame)) {
-	q := p.judge
+// unjudgedRun), and a note says how far the scribe fell behind.
+func (p *proc) scribeStream(d wire.Dir, logf func(*wire.Frame)) {
+	q := p.scribe
 	newFramer := func() *wire.Framer {
-		return wire.NewFramer(judgeReader{q, d}, wire.Options{MaxFrame: p.s.cfg.MaxFrame})
+		return wire.NewFramer(scribeReader{q, d}, wire.Options{MaxFrame: p.s.cfg.MaxFrame})
 	}
 	defer q.finished(d)
 	fr := newFramer()
@@ -377,7 +377,7 @@ func (p *proc) judgeStream(d wire.Dir, logf func(*wire.Frame)) {
 				logf(f)
 			}
 		}
-		if errors.Is(err, errJudgeGap) {
+		if errors.Is(err, errScribeGap) {
 			chunks := q.takeUnjudged(d)
 			q.waitTurn(d)
 			for _, c := range chunks {
@@ -394,19 +394,19 @@ func (p *proc) judgeStream(d wire.Dir, logf func(*wire.Frame)) {
 
 // gapped reports whether the reader of d returned a gap whose bytes were
 // not taken yet: the framer is emitting the lines the gap cut. Only the
-// judge of d may call it (read sets it on the same goroutine).
-func (q *judgeQueue) gapped(d wire.Dir) bool {
+// scribe of d may call it (read sets it on the same goroutine).
+func (q *scribeQueue) gapped(d wire.Dir) bool {
 	return q.dirs[dirIndex(d)].inGap
 }
 
 // takeUnjudged takes the unjudged chunks at the front of d's queue (the
-// reader returned errJudgeGap there). Only the judge of d may call it.
-func (q *judgeQueue) takeUnjudged(d wire.Dir) [][]byte {
+// reader returned errScribeGap there). Only the scribe of d may call it.
+func (q *scribeQueue) takeUnjudged(d wire.Dir) [][]byte {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	jd := &q.dirs[dirIndex(d)]
 	jd.inGap = false
-	// The other judge may wait for these chunks to leave the queue (their
+	// The other scribe may wait for these chunks to leave the queue (their
 	// tickets come before what it read): tell it they have.
 	defer q.cond.Broadcast()
 	var out [][]byte
@@ -428,7 +428,7 @@ const unjudgedPiece = 256 << 10
 
 // unjudgedRun gathers the bytes of a gap, the lines it cut first, and logs
 // them ([eventlog.EventUnjudged]) in pieces that end at a line end, the
-// last one (Last) when the judge frames again, then the note.
+// last one (Last) when the scribe frames again, then the note.
 type unjudgedRun struct {
 	p            *proc
 	d            wire.Dir
@@ -456,7 +456,7 @@ func (g *unjudgedRun) end() {
 		return
 	}
 	g.p.s.logUnjudged(g.d, g.buf, true)
-	g.p.s.note(fmt.Sprintf("the tap's judge fell behind: %d bytes (%d lines) %s were passed on without being judged; the capture holds them, and check --from judges them",
+	g.p.s.note(fmt.Sprintf("the tap fell behind: %d bytes (%d lines) %s were passed on without being framed or judged; the capture holds them, and check --from judges them",
 		g.bytes, g.lines, dirWords(g.d)))
 	g.buf, g.bytes, g.lines = nil, 0, 0
 }
