@@ -9,6 +9,7 @@ import (
 	"linesman/session/eventlog"
 	"linesman/session/fault"
 	"linesman/session/run"
+	"linesman/session/tapctl"
 )
 
 var cmdTap = &command{
@@ -39,7 +40,7 @@ func runTap(cmd *command, args []string, io stdio) int {
 		return status
 	}
 	if *intercept {
-		tap.Intercept = tapController(opts.Session.MaxFrame)
+		tap.Intercept = tapctl.Controller(opts.Session.MaxFrame)
 	}
 	opts.Session.Command = fs.Args()
 	if len(opts.Session.Command) == 0 {

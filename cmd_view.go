@@ -9,6 +9,7 @@ import (
 
 	"linesman/capture"
 	"linesman/session/run"
+	"linesman/session/tapctl"
 	"linesman/themes"
 	"linesman/ui"
 	"linesman/wire"
@@ -69,7 +70,7 @@ func viewUI(ctx context.Context, c *capture.Capture, fl *capture.Follower, path,
 	opts := ui.CaptureOptions(c, fl, path, theme)
 	if fl != nil && opts.ReadOnly != "" {
 		// A tap started with --intercept accepts a controller.
-		if ctl, err := dialTapControl(path); err == nil {
+		if ctl, err := tapctl.Dial(path); err == nil {
 			defer ctl.Close()
 			opts.Controller = ctl
 			opts.ReadOnly += " (i intercepts: the tap accepts a controller)"

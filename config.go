@@ -48,7 +48,7 @@ func (f *serverFlags) resolveConfig(cmd *command, fs *flag.FlagSet, args []strin
 	}
 	if !found {
 		fmt.Fprintf(stderr, "%s: name one of the servers of %s:\n", prefix, inertText(f.config))
-		listEntries(stderr, file)
+		file.WriteEntries(stderr)
 		fmt.Fprintf(stderr, "usage: %s --config %s [flags] NAME\n", prefix, inertText(f.config))
 		return exitUsage, false
 	}
@@ -65,31 +65,6 @@ func (f *serverFlags) resolveConfig(cmd *command, fs *flag.FlagSet, args []strin
 	}
 	o.CI.Origin = f.config // SARIF points at the entry's file
 	return 0, true
-}
-
-// listEntries writes one line per server of f: name, command (or why it
-// cannot be started), and the names of the variables it sets.
-func listEntries(w io.Writer, f *hosts.File) {
-	for _, e := range f.Entries {
-		what := strings.Join(append([]string{e.Command}, hosts.RedactArgs(e.Args)...), " ")
-		if e.Note != "" {
-			what = "(" + e.Note + ")"
-		}
-		if e.Scope != "" {
-			what += "  [project " + e.Scope + "]"
-		}
-		if e.Disabled {
-			what += "  [disabled]"
-		}
-		if len(e.Env) > 0 {
-			names := make([]string, len(e.Env))
-			for i, v := range e.Env {
-				names[i] = v.Name
-			}
-			what += "  env: " + strings.Join(names, ", ")
-		}
-		fmt.Fprintf(w, "  %-20s %s\n", wire.VisibleString(e.Name, wire.Pictures), wire.VisibleString(what, wire.Pictures))
-	}
 }
 
 // sayHowRead says how a config file was read when its name did not tell

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"net"
 	"os"
 	"os/exec"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"linesman/capture"
 	"linesman/session/eventlog"
+	"linesman/session/tapctl"
 	"linesman/wire"
 )
 
@@ -45,15 +47,15 @@ func TestTapInterceptByController(t *testing.T) {
 		if len(taps) == 1 {
 			capPath = taps[0].Path
 		}
-		_, err := os.Stat(controlSocketPath(capPath))
+		_, err := os.Stat(tapctl.SocketPath(capPath))
 		return capPath != "" && err == nil
 	}) {
 		t.Fatalf("no controller socket in %s (stderr %q)", dir, errBuf.String())
 	}
-	if fi, _ := os.Stat(controlSocketPath(capPath)); fi.Mode().Perm() != 0o600 {
+	if fi, _ := os.Stat(tapctl.SocketPath(capPath)); fi.Mode().Perm() != 0o600 {
 		t.Errorf("the socket's mode is %v, want 0600", fi.Mode().Perm())
 	}
-	ctl, err := dialTapControl(capPath)
+	ctl, err := tapctl.Dial(capPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +118,7 @@ func TestTapInterceptByController(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("tap: %v (stderr %q)", err, errBuf.String())
 	}
-	if _, err := os.Stat(controlSocketPath(capPath)); !os.IsNotExist(err) {
+	if _, err := os.Stat(tapctl.SocketPath(capPath)); !os.IsNotExist(err) {
 		t.Errorf("the socket outlived the tap: %v", err)
 	}
 	checkCaptureSteps(t, capPath)
@@ -147,7 +149,7 @@ func waitCaptureHeld(t *testing.T, path string, dir wire.Dir) eventlog.Hold {
 // so and hangs up.
 func tooLong(t *testing.T, capPath string) {
 	t.Helper()
-	conn, err := dialUnix(controlSocketPath(capPath))
+	conn, err := net.Dial("unix", tapctl.SocketPath(capPath))
 	if err != nil {
 		t.Fatal(err)
 	}

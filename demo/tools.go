@@ -8,6 +8,7 @@ import (
 	"math"
 	"os/exec"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 )
@@ -38,87 +39,87 @@ const debugLine = "DEBUG: print_debug was called (a stray print on stdout)"
 var errNoReply = errors.New("demo: no reply")
 
 // Tools returns the demo server's tools, in the order tools/list gives them.
-// Long by design: a table, one entry per tool.
-func Tools() []Tool {
-	return []Tool{
-		{
-			Name: "echo", Title: "Echo (well-behaved)",
-			Summary:     "well-behaved; the reference",
-			Description: "Well-behaved reference: replies with the text you send, as one compact line. linesman flags nothing here; compare the other tools with it.",
-			schema:      object(prop("text", "string", "the text to send back", "hello", nil, nil)),
-			run:         (*server).toolEcho,
-		},
-		{
-			Name: "print_debug", Title: "Stray print on stdout", Teaches: "non-json-line",
-			Summary:     "a debug line on stdout before its reply (the print() trap)",
-			Description: "The classic print() trap: writes a debug line to the process's stdout, then replies. With isolation on (the default) fd 1 points at stderr, so the line shows up in stderr and the wire stays clean. Started as 'demo-server --isolate=false' the line lands on the wire between two frames and linesman flags it as non-json-line. Fix in your server: log to stderr (print(..., file=sys.stderr), console.error).",
-			schema:      object(prop("text", "string", "what to print to stdout", debugLine, nil, nil)),
-			run:         (*server).toolPrintDebug,
-		},
-		{
-			Name: "pretty_reply", Title: "Pretty-printed reply", Teaches: "multi-line-frame",
-			Summary:     "replies with indented JSON over many lines",
-			Description: "Replies with indented JSON spread over many lines, as json.dumps(x, indent=2) or JSON.stringify(x, null, 2) would write it. A stdio frame must be exactly one line: linesman reassembles the lines into one frame and flags multi-line-frame. Most clients just fail to parse it.",
-			schema:      object(),
-			run:         (*server).toolPrettyReply,
-		},
-		{
-			Name: "noisy_child", Title: "Child process writing to stdout", Teaches: "non-json-line",
-			Summary:     "a child process writes to the stdout it inherited",
-			Description: "Runs a child process (sh -c 'echo ...') that writes a line to the stdout it inherited, the way a spawned git or npm does. With isolation on (the default) the child inherits fd 1 pointing at stderr — and never the wire, which is close-on-exec — so its line shows up in stderr. Started as 'demo-server --isolate=false' the child writes straight onto the wire and linesman flags non-json-line.",
-			schema:      object(),
-			run:         (*server).toolNoisyChild,
-		},
-		{
-			Name: "slow_count", Title: "Slow task with progress",
-			Summary:     "counts N seconds with progress; cancellable",
-			Description: "Counts for the given number of seconds, sending notifications/progress every second when the request carries a progressToken in _meta. Cancellable: after notifications/cancelled for its id it stops and sends nothing more for that id (no progress, no reply). Watch it in the requests pane, then cancel it.",
-			schema:      object(prop("seconds", "integer", "how long to count, in seconds", 5, 1, 3600)),
-			run:         (*server).toolSlowCount,
-		},
-		{
-			Name: "crash", Title: "Crash mid-request", Teaches: "exited-during-request",
-			Summary:     "traceback on stderr, exit status 3 mid-request",
-			Description: "Writes a traceback to stderr and exits with status 3 while this request is in flight, so it is never answered. linesman flags exited-during-request and shows the exit status and the last stderr lines; restart the server to go on.",
-			schema:      object(),
-			run:         (*server).toolCrash,
-		},
-		{
-			Name: "stderr_flood", Title: "stderr flood",
-			Summary:     "M MiB of log lines on stderr, fast",
-			Description: "Writes the given number of MiB of log lines to stderr as fast as it can, then replies. stderr is free-form logging, but a client that stops draining it fills the pipe and the server blocks forever. linesman keeps draining, so the reply arrives and nothing is flagged.",
-			schema:      object(prop("mib", "number", "how many MiB of log lines to write", 4, nil, 256)),
-			run:         (*server).toolStderrFlood,
-		},
-		{
-			Name: "big_reply", Title: "Big reply on one line", Teaches: "oversize-frame",
-			Summary:     "a reply of N MiB on one line",
-			Description: "Replies with one line of the given number of MiB. That is valid — MCP frames have no size limit, and clients whose line reader stops at 64 KiB break on it — but beyond linesman's --max-frame (16 MiB by default) the frame is kept truncated and flagged oversize-frame.",
-			schema:      object(prop("mib", "number", "size of the reply in MiB", 4, nil, 64)),
-			run:         (*server).toolBigReply,
-		},
-		{
-			Name: "reuse_id", Title: "Reused request id", Teaches: "reused-id",
-			Summary:     "two server requests with the same id (legacy era)",
-			Description: "Sends the client two requests of its own (ping), one after the other, with the same id, then replies. A request id must never be reused within a session: linesman flags reused-id. A legacy-era lesson: in the 2026-07-28 era a server must not send requests on stdio at all, so there linesman also flags server-request-in-modern-era.",
-			schema:      object(),
-			run:         (*server).toolReuseID,
-		},
-		{
-			Name: "unflushed", Title: "Block-buffered stdout", Teaches: "unflushed-output",
-			Summary:     "block-buffered stdout: replies wait for a full buffer or exit",
-			Description: "Switches the server's stdout to block buffering, as C stdio and Python do when stdout is a pipe: this reply and every later one wait in an 8 KiB buffer until it fills or the server exits, so the client sees nothing. linesman flags unflushed-output when they finally arrive. Fix: flush after every message (python -u, sys.stdout.flush(), setvbuf).",
-			schema:      object(prop("bytes", "integer", "size of the block buffer in bytes", DefaultBufferSize, 512, 1<<20)),
-			run:         (*server).toolUnflushed,
-		},
-		{
-			Name: "ignore_eof", Title: "Ignore stdin EOF", Teaches: "ignored-stdin-eof",
-			Summary:     "keeps running after stdin closes; shutdown needs SIGTERM",
-			Description: "From now on the server keeps running after its stdin closes. Closing stdin is the polite first step of a stdio shutdown; a server that ignores it makes the client wait and then send SIGTERM. linesman flags ignored-stdin-eof.",
-			schema:      object(),
-			run:         (*server).toolIgnoreEOF,
-		},
-	}
+func Tools() []Tool { return slices.Clone(toolTable) }
+
+// toolTable is the demo server's tools: one entry per tool.
+var toolTable = []Tool{
+	{
+		Name: "echo", Title: "Echo (well-behaved)",
+		Summary:     "well-behaved; the reference",
+		Description: "Well-behaved reference: replies with the text you send, as one compact line. linesman flags nothing here; compare the other tools with it.",
+		schema:      object(prop("text", "string", "the text to send back", "hello", nil, nil)),
+		run:         (*server).toolEcho,
+	},
+	{
+		Name: "print_debug", Title: "Stray print on stdout", Teaches: "non-json-line",
+		Summary:     "a debug line on stdout before its reply (the print() trap)",
+		Description: "The classic print() trap: writes a debug line to the process's stdout, then replies. With isolation on (the default) fd 1 points at stderr, so the line shows up in stderr and the wire stays clean. Started as 'demo-server --isolate=false' the line lands on the wire between two frames and linesman flags it as non-json-line. Fix in your server: log to stderr (print(..., file=sys.stderr), console.error).",
+		schema:      object(prop("text", "string", "what to print to stdout", debugLine, nil, nil)),
+		run:         (*server).toolPrintDebug,
+	},
+	{
+		Name: "pretty_reply", Title: "Pretty-printed reply", Teaches: "multi-line-frame",
+		Summary:     "replies with indented JSON over many lines",
+		Description: "Replies with indented JSON spread over many lines, as json.dumps(x, indent=2) or JSON.stringify(x, null, 2) would write it. A stdio frame must be exactly one line: linesman reassembles the lines into one frame and flags multi-line-frame. Most clients just fail to parse it.",
+		schema:      object(),
+		run:         (*server).toolPrettyReply,
+	},
+	{
+		Name: "noisy_child", Title: "Child process writing to stdout", Teaches: "non-json-line",
+		Summary:     "a child process writes to the stdout it inherited",
+		Description: "Runs a child process (sh -c 'echo ...') that writes a line to the stdout it inherited, the way a spawned git or npm does. With isolation on (the default) the child inherits fd 1 pointing at stderr — and never the wire, which is close-on-exec — so its line shows up in stderr. Started as 'demo-server --isolate=false' the child writes straight onto the wire and linesman flags non-json-line.",
+		schema:      object(),
+		run:         (*server).toolNoisyChild,
+	},
+	{
+		Name: "slow_count", Title: "Slow task with progress",
+		Summary:     "counts N seconds with progress; cancellable",
+		Description: "Counts for the given number of seconds, sending notifications/progress every second when the request carries a progressToken in _meta. Cancellable: after notifications/cancelled for its id it stops and sends nothing more for that id (no progress, no reply). Watch it in the requests pane, then cancel it.",
+		schema:      object(prop("seconds", "integer", "how long to count, in seconds", 5, 1, 3600)),
+		run:         (*server).toolSlowCount,
+	},
+	{
+		Name: "crash", Title: "Crash mid-request", Teaches: "exited-during-request",
+		Summary:     "traceback on stderr, exit status 3 mid-request",
+		Description: "Writes a traceback to stderr and exits with status 3 while this request is in flight, so it is never answered. linesman flags exited-during-request and shows the exit status and the last stderr lines; restart the server to go on.",
+		schema:      object(),
+		run:         (*server).toolCrash,
+	},
+	{
+		Name: "stderr_flood", Title: "stderr flood",
+		Summary:     "M MiB of log lines on stderr, fast",
+		Description: "Writes the given number of MiB of log lines to stderr as fast as it can, then replies. stderr is free-form logging, but a client that stops draining it fills the pipe and the server blocks forever. linesman keeps draining, so the reply arrives and nothing is flagged.",
+		schema:      object(prop("mib", "number", "how many MiB of log lines to write", 4, nil, 256)),
+		run:         (*server).toolStderrFlood,
+	},
+	{
+		Name: "big_reply", Title: "Big reply on one line", Teaches: "oversize-frame",
+		Summary:     "a reply of N MiB on one line",
+		Description: "Replies with one line of the given number of MiB. That is valid — MCP frames have no size limit, and clients whose line reader stops at 64 KiB break on it — but beyond linesman's --max-frame (16 MiB by default) the frame is kept truncated and flagged oversize-frame.",
+		schema:      object(prop("mib", "number", "size of the reply in MiB", 4, nil, 64)),
+		run:         (*server).toolBigReply,
+	},
+	{
+		Name: "reuse_id", Title: "Reused request id", Teaches: "reused-id",
+		Summary:     "two server requests with the same id (legacy era)",
+		Description: "Sends the client two requests of its own (ping), one after the other, with the same id, then replies. A request id must never be reused within a session: linesman flags reused-id. A legacy-era lesson: in the 2026-07-28 era a server must not send requests on stdio at all, so there linesman also flags server-request-in-modern-era.",
+		schema:      object(),
+		run:         (*server).toolReuseID,
+	},
+	{
+		Name: "unflushed", Title: "Block-buffered stdout", Teaches: "unflushed-output",
+		Summary:     "block-buffered stdout: replies wait for a full buffer or exit",
+		Description: "Switches the server's stdout to block buffering, as C stdio and Python do when stdout is a pipe: this reply and every later one wait in an 8 KiB buffer until it fills or the server exits, so the client sees nothing. linesman flags unflushed-output when they finally arrive. Fix: flush after every message (python -u, sys.stdout.flush(), setvbuf).",
+		schema:      object(prop("bytes", "integer", "size of the block buffer in bytes", DefaultBufferSize, 512, 1<<20)),
+		run:         (*server).toolUnflushed,
+	},
+	{
+		Name: "ignore_eof", Title: "Ignore stdin EOF", Teaches: "ignored-stdin-eof",
+		Summary:     "keeps running after stdin closes; shutdown needs SIGTERM",
+		Description: "From now on the server keeps running after its stdin closes. Closing stdin is the polite first step of a stdio shutdown; a server that ignores it makes the client wait and then send SIGTERM. linesman flags ignored-stdin-eof.",
+		schema:      object(),
+		run:         (*server).toolIgnoreEOF,
+	},
 }
 
 func object(props ...map[string]any) map[string]any {

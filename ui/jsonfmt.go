@@ -34,111 +34,144 @@ func prettyJSON(st *Styles, text []byte, maxLines int) (lines []string, cut bool
 // answer: a "_meta" value becomes {…} or […] with its size, a long string
 // its start and its size. folded counts the values folded.
 func prettyFolded(st *Styles, text []byte, maxLines int, fold bool) (lines []string, cut bool, folded int) {
-	var (
-		cur    strings.Builder
-		depth  int
-		i      int
-		n      = len(text)
-		expect bool // after '{' or ',' inside an object: the next string is a key
-		meta   bool // folding, and the key just written is "_meta"
-		stack  []byte
-	)
-	newline := func() bool {
-		lines = append(lines, cur.String())
-		cur.Reset()
-		cur.WriteString(strings.Repeat("  ", depth))
-		return len(lines) >= maxLines
-	}
-	for i < n {
-		c := text[i]
-		switch c {
+	p := &folder{st: st, text: text, maxLines: maxLines, fold: fold}
+	for p.i < len(text) && !p.cut {
+		switch c := text[p.i]; c {
 		case ' ', '\t', '\n', '\r':
-			i++
+			p.i++
 		case '{', '[':
-			// Empty object or array stays on one line.
-			j := i + 1
-			for j < n && (text[j] == ' ' || text[j] == '\t' || text[j] == '\n' || text[j] == '\r') {
-				j++
-			}
-			if j < n && (text[j] == '}' || text[j] == ']') {
-				cur.WriteString(st.JSONPunct.Render(string([]byte{c, text[j]})))
-				i, meta = j+1, false
-				continue
-			}
-			if meta {
-				end := skipValue(text, i)
-				cur.WriteString(st.JSONPunct.Render(string(c)+"…"+string(closer(c))) + foldLabel(st, end-i))
-				i, meta = end, false
-				folded++
-				continue
-			}
-			cur.WriteString(st.JSONPunct.Render(string(c)))
-			stack = append(stack, c)
-			depth++
-			expect = c == '{'
-			i++
-			if newline() {
-				return lines, true, folded
-			}
+			p.open(c)
 		case '}', ']':
-			depth--
-			if len(stack) > 0 {
-				stack = stack[:len(stack)-1]
-			}
-			if len(lines) > 0 || cur.Len() > 0 {
-				// close on its own line
-				s := strings.TrimRight(cur.String(), " ")
-				cur.Reset()
-				if s != "" {
-					lines = append(lines, s)
-					if len(lines) >= maxLines {
-						return lines, true, folded
-					}
-				}
-				cur.WriteString(strings.Repeat("  ", max(depth, 0)))
-			}
-			cur.WriteString(st.JSONPunct.Render(string(c)))
-			i++
+			p.close(c)
 		case ',':
-			cur.WriteString(st.JSONPunct.Render(","))
-			i++
-			expect = len(stack) > 0 && stack[len(stack)-1] == '{'
-			if newline() {
-				return lines, true, folded
-			}
+			p.cur.WriteString(st.JSONPunct.Render(","))
+			p.i++
+			p.expect = len(p.stack) > 0 && p.stack[len(p.stack)-1] == '{'
+			p.newline()
 		case ':':
-			cur.WriteString(st.JSONPunct.Render(":") + " ")
-			i++
+			p.cur.WriteString(st.JSONPunct.Render(":") + " ")
+			p.i++
 		case '"':
-			j := stringEnd(text, i)
-			if writeString(&cur, st, text[i:j], expect, fold) {
-				folded++
-			}
-			meta = expect && fold && string(text[i:j]) == `"_meta"`
-			expect = false
-			i = j
+			p.str()
 		default:
-			j := i
-			for j < n && !strings.ContainsRune(" \t\r\n,:]}", rune(text[j])) {
-				j++
-			}
-			if j == i {
-				j++
-			}
-			tok := wire.Visible(text[i:j], wire.Pictures)
-			meta = false
-			if c == '-' || (c >= '0' && c <= '9') {
-				cur.WriteString(st.JSONNumber.Render(tok))
-			} else {
-				cur.WriteString(st.JSONLiteral.Render(tok))
-			}
-			i = j
+			p.scalar(c)
 		}
 	}
-	if s := strings.TrimRight(cur.String(), " "); s != "" {
-		lines = append(lines, s)
+	if p.cut {
+		return p.lines, true, p.folded
 	}
-	return lines, false, folded
+	if s := strings.TrimRight(p.cur.String(), " "); s != "" {
+		p.lines = append(p.lines, s)
+	}
+	return p.lines, false, p.folded
+}
+
+// folder is the state of one [prettyFolded]: the text, where it stands in
+// it, the line being written and the lines written.
+type folder struct {
+	st       *Styles
+	text     []byte
+	i        int
+	maxLines int
+	fold     bool
+
+	cur    strings.Builder
+	lines  []string
+	depth  int
+	stack  []byte
+	expect bool // after '{' or ',' inside an object: the next string is a key
+	meta   bool // folding, and the key just written is "_meta"
+	folded int
+	cut    bool // maxLines reached
+}
+
+// newline ends the line being written and indents the next one.
+func (p *folder) newline() {
+	p.lines = append(p.lines, p.cur.String())
+	p.cur.Reset()
+	p.cur.WriteString(strings.Repeat("  ", p.depth))
+	p.cut = len(p.lines) >= p.maxLines
+}
+
+// open writes an object or array's opening: an empty one on one line, a
+// folded "_meta" value as its size, else the bracket and a new line.
+func (p *folder) open(c byte) {
+	text, n := p.text, len(p.text)
+	j := p.i + 1
+	for j < n && (text[j] == ' ' || text[j] == '\t' || text[j] == '\n' || text[j] == '\r') {
+		j++
+	}
+	if j < n && (text[j] == '}' || text[j] == ']') {
+		p.cur.WriteString(p.st.JSONPunct.Render(string([]byte{c, text[j]})))
+		p.i, p.meta = j+1, false
+		return
+	}
+	if p.meta {
+		end := skipValue(text, p.i)
+		p.cur.WriteString(p.st.JSONPunct.Render(string(c)+"…"+string(closer(c))) + foldLabel(p.st, end-p.i))
+		p.i, p.meta = end, false
+		p.folded++
+		return
+	}
+	p.cur.WriteString(p.st.JSONPunct.Render(string(c)))
+	p.stack = append(p.stack, c)
+	p.depth++
+	p.expect = c == '{'
+	p.i++
+	p.newline()
+}
+
+// close writes an object or array's closing bracket on a line of its own.
+func (p *folder) close(c byte) {
+	p.depth--
+	if len(p.stack) > 0 {
+		p.stack = p.stack[:len(p.stack)-1]
+	}
+	if len(p.lines) > 0 || p.cur.Len() > 0 {
+		s := strings.TrimRight(p.cur.String(), " ")
+		p.cur.Reset()
+		if s != "" {
+			p.lines = append(p.lines, s)
+			if len(p.lines) >= p.maxLines {
+				p.cut = true
+				return
+			}
+		}
+		p.cur.WriteString(strings.Repeat("  ", max(p.depth, 0)))
+	}
+	p.cur.WriteString(p.st.JSONPunct.Render(string(c)))
+	p.i++
+}
+
+// str writes a string (a key or a value, folded when long).
+func (p *folder) str() {
+	j := stringEnd(p.text, p.i)
+	if writeString(&p.cur, p.st, p.text[p.i:j], p.expect, p.fold) {
+		p.folded++
+	}
+	p.meta = p.expect && p.fold && string(p.text[p.i:j]) == `"_meta"`
+	p.expect = false
+	p.i = j
+}
+
+// scalar writes a number or a literal (or a stray byte), made visible.
+func (p *folder) scalar(c byte) {
+	text, n := p.text, len(p.text)
+	j := p.i
+	for j < n && !strings.ContainsRune(" \t\r\n,:]}", rune(text[j])) {
+		j++
+	}
+	if j == p.i {
+		j++
+	}
+	tok := wire.Visible(text[p.i:j], wire.Pictures)
+	p.meta = false
+	if c == '-' || (c >= '0' && c <= '9') {
+		p.cur.WriteString(p.st.JSONNumber.Render(tok))
+	} else {
+		p.cur.WriteString(p.st.JSONLiteral.Render(tok))
+	}
+	p.i = j
 }
 
 // stringEnd is the end of the JSON string that starts at text[i].

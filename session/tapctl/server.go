@@ -1,23 +1,5 @@
-package main
-
-import (
-	"bufio"
-	"bytes"
-	"errors"
-	"fmt"
-	"io"
-	"os"
-	"strconv"
-	"strings"
-	"sync"
-	"time"
-
-	"linesman/session"
-	"linesman/ui"
-)
-
-// A tap started with --intercept accepts a controller: a unix socket
-// beside its capture (NAME@START-PID.sock, mode 0600), through which
+// Package tapctl is the controller of a tap started with --intercept. The
+// tap accepts a controller: a unix socket beside its capture (NAME@START-PID.sock, mode 0600), through which
 // `linesman view --follow` (or any client of the tap's owner) holds,
 // edits, releases and drops frames in flight, with the same hook the
 // inspector's own session uses (session/intercept.go). Every step is an
@@ -34,9 +16,25 @@ import (
 // the tap owner's connections are served (the socket's mode, and the
 // peer's user id where the system tells it), a few at a time, and a line
 // longer than an edit of the largest frame ends its connection.
+package tapctl
 
-// controlSocketPath is the controller's socket beside a tap's capture.
-func controlSocketPath(capturePath string) string {
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+
+	"linesman/session"
+	"linesman/ui"
+)
+
+// SocketPath is the controller's socket beside a tap's capture.
+func SocketPath(capturePath string) string {
 	return strings.TrimSuffix(capturePath, ".jsonl") + ".sock"
 }
 
@@ -53,9 +51,9 @@ type tapControl struct {
 	wg      sync.WaitGroup
 }
 
-// tapController is tap --intercept's run.TapOptions.Intercept: it serves
+// Controller is tap --intercept's run.TapOptions.Intercept: it serves
 // the controller's socket beside the capture.
-func tapController(maxFrame int) func(capturePath string, s *session.Session) (stop func(), err error) {
+func Controller(maxFrame int) func(capturePath string, s *session.Session) (stop func(), err error) {
 	return func(capturePath string, s *session.Session) (func(), error) {
 		c, err := startTapControl(capturePath, s, maxFrame)
 		if err != nil {
@@ -68,7 +66,7 @@ func tapController(maxFrame int) func(capturePath string, s *session.Session) (s
 // startTapControl listens on the socket beside capturePath for the
 // session's controller.
 func startTapControl(capturePath string, s *session.Session, maxFrame int) (*tapControl, error) {
-	path := controlSocketPath(capturePath)
+	path := SocketPath(capturePath)
 	os.Remove(path) // a socket left by a tap that died with our pid
 	ln, err := listenUnix(path)
 	if err != nil {
@@ -185,72 +183,20 @@ func readBoundedLine(r *bufio.Reader, limit int) ([]byte, error) {
 	var line []byte
 	for {
 		chunk, err := r.ReadSlice('\n')
-		if len(line)+len(chunk) > limit+1 {
+		if len(line)+len(chunk) > limit+2 { // the line and its CR LF
 			return nil, errLineTooLong
 		}
 		line = append(line, chunk...)
 		switch {
 		case err == nil:
-			return bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r")), nil
+			line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
+			if len(line) > limit {
+				return nil, errLineTooLong
+			}
+			return line, nil
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
 		}
 		return nil, err
 	}
 }
-
-// tapControlClient is the client of a tap's controller socket: a
-// ui.Controller for view --follow.
-type tapControlClient struct {
-	mu   sync.Mutex
-	conn *os.File
-	r    *bufio.Reader
-}
-
-// controlTimeout bounds one request to the tap.
-const controlTimeout = 5 * time.Second
-
-// dialTapControl connects to the controller socket of the tap whose
-// capture is at capturePath; it fails when the tap was not started with
-// --intercept (no socket) or has ended.
-func dialTapControl(capturePath string) (*tapControlClient, error) {
-	conn, err := dialUnix(controlSocketPath(capturePath))
-	if err != nil {
-		return nil, err
-	}
-	return &tapControlClient{conn: conn, r: bufio.NewReader(conn)}, nil
-}
-
-func (c *tapControlClient) call(line string) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.conn.SetDeadline(time.Now().Add(controlTimeout))
-	if _, err := io.WriteString(c.conn, line+"\n"); err != nil {
-		return fmt.Errorf("the tap's controller: %w", err)
-	}
-	answer, err := readBoundedLine(c.r, 64<<10)
-	switch {
-	case err != nil:
-		return fmt.Errorf("the tap's controller: %w", err)
-	case string(answer) == "ok":
-		return nil
-	}
-	return errors.New(strings.TrimPrefix(string(answer), "error "))
-}
-
-func (c *tapControlClient) Arm(filter string) error { return c.call("arm " + filter) }
-
-func (c *tapControlClient) Release(hold uint64, edited []byte) error {
-	if edited == nil {
-		return c.call(fmt.Sprintf("release %d", hold))
-	}
-	one := bytes.TrimSuffix(bytes.TrimSuffix(edited, []byte("\n")), []byte("\r"))
-	if bytes.ContainsAny(one, "\r\n") {
-		return errors.New("an edit sent to a tap must be one line (the frame compact)")
-	}
-	return c.call(fmt.Sprintf("edit %d %s", hold, one))
-}
-
-func (c *tapControlClient) Drop(hold uint64) error { return c.call(fmt.Sprintf("drop %d", hold)) }
-
-func (c *tapControlClient) Close() error { return c.conn.Close() }
