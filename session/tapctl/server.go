@@ -68,14 +68,21 @@ func Controller(maxFrame int) func(capturePath string, s *session.Session) (stop
 func startTapControl(capturePath string, s *session.Session, maxFrame int) (*tapControl, error) {
 	path := SocketPath(capturePath)
 	os.Remove(path) // a socket left by a tap that died with our pid
-	ln, err := listenUnix(path)
+	// Bound and listening under another name, then renamed into place: a
+	// controller that sees the socket can connect to it at once.
+	tmp := path + ".new"
+	os.Remove(tmp)
+	ln, err := listenUnix(tmp)
 	if err != nil {
 		return nil, fmt.Errorf("the controller's socket: %w", err)
 	}
-	if err := os.Chmod(path, 0o600); err != nil {
+	if err := os.Chmod(tmp, 0o600); err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
 		ln.Close()
-		os.Remove(path)
-		return nil, err
+		os.Remove(tmp)
+		return nil, fmt.Errorf("the controller's socket: %w", err)
 	}
 	c := &tapControl{ln: ln, path: path, s: s, maxLine: maxFrame + 64, slots: make(chan struct{}, maxControllers)}
 	c.wg.Add(1)
