@@ -14,7 +14,7 @@ func deepAnswer(depth int) string {
 }
 
 // TestDeepFrameReadsBack: a frame nested just under encoding/json's limit
-// of 10,000 levels, which the live judge takes as JSON, is written so that
+// of 10,000 levels, which the live framer takes as JSON, is written so that
 // the reader reads it back whole: before, it was embedded as raw JSON, the
 // record around it added three levels, and every reopen skipped it.
 func TestDeepFrameReadsBack(t *testing.T) {
@@ -24,7 +24,7 @@ func TestDeepFrameReadsBack(t *testing.T) {
 		s.serve(t, []byte(deepAnswer(depth)))
 		first, next := s.log.Bounds()
 		if f := s.log.Range(first, next)[1].Frame; f.Msg.Kind == wire.KindNonJSON {
-			t.Fatalf("depth %d: the live judge did not take the frame as JSON", depth)
+			t.Fatalf("depth %d: the live framer did not take the frame as JSON", depth)
 		}
 		c, err := Open(record(t, s.log, Header{Command: []string{"deep"}}))
 		if err != nil {

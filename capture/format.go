@@ -343,7 +343,7 @@ func embeddable(f *wire.Frame) bool {
 // embedDepth is the deepest nesting a frame embedded as JSON may have. A
 // reader decodes the record around it with encoding/json, whose limit is
 // 10,000 levels, and the record adds its own (the record, "lines", the
-// line): a frame the live judge accepted at 9,998 levels would be written
+// line): a frame the live framer accepted at 9,998 levels would be written
 // whole and skipped on every reopen. Deeper frames go in as a string.
 const embedDepth = 9000
 

@@ -9,7 +9,7 @@ import (
 	"linesman/wire"
 )
 
-// TestUnjudgedBytesAreFramedOnReading: the bytes a tap's judge passed over
+// TestUnjudgedBytesAreFramedOnReading: the bytes a tap's scribe passed over
 // (EventUnjudged pieces, a multi-line value spread across two of them, a
 // line of invalid UTF-8) are recorded as they are, and reading the capture
 // back frames and judges them as the live framer would have: the server's

@@ -39,7 +39,7 @@ const (
 	// frame as edited: what the other side got instead of what the wire
 	// carried. The fold judges neither side for it.
 	EventIntercept
-	// EventUnjudged: bytes a tap passed on that its judge did not frame
+	// EventUnjudged: bytes a tap passed on that its scribe did not frame
 	// (Unjudged holds them): it fell that far behind the wire. The fold
 	// reads nothing of them; a capture keeps them, and a reader of the
 	// capture frames and judges them there.
