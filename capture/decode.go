@@ -94,7 +94,7 @@ func recordKey(key []byte) int {
 // member decodes the value of recordKeys[k] into rec.
 func (d *recordDecoder) member(k int, rec *rawRecord) bool {
 	if k < lineKeys {
-		return d.lineMember(k, &rec.rawLine, 1)
+		return d.lineMember(k, &rec.rawLine, 1, false)
 	}
 	switch recordKeys[k] {
 	case "type":
@@ -174,10 +174,14 @@ func (d *recordDecoder) member(k int, rec *rawRecord) bool {
 }
 
 // lineMember decodes the value of recordKeys[k] (a line's member) into l,
-// an object nested depth levels deep.
-func (d *recordDecoder) lineMember(k int, l *rawLine, depth int) bool {
+// an object nested depth levels deep; with prepare (a frame's line), a
+// line embedded as JSON is classified on the way.
+func (d *recordDecoder) lineMember(k int, l *rawLine, depth int, prepare bool) bool {
 	switch recordKeys[k] {
 	case "json":
+		if prepare {
+			return d.prepared(l, depth)
+		}
 		return d.raw(&l.JSON, depth, d.lend)
 	case "text":
 		l.Text = new(string)
@@ -206,6 +210,28 @@ func (d *recordDecoder) raw(out *json.RawMessage, depth int, lend bool) bool {
 	if !ok {
 		return false
 	}
+	d.take(out, end, lend)
+	return true
+}
+
+// prepared takes a frame's line embedded as JSON as raw does, in the one
+// pass that also classifies it (wire.PrepareValue: the scan that finds the
+// value's end is the classification, and its validation), the message in
+// l.msg and the rest in l.pre for the framer (wire.Reframe). A value that
+// PrepareValue cannot vouch for is left to raw.
+func (d *recordDecoder) prepared(l *rawLine, depth int) bool {
+	if d.i < len(d.b) && d.b[d.i] != 'n' {
+		if end, p := wire.PrepareValue(d.b, d.i, depth, &l.msg); p.OK() {
+			l.pre = p
+			d.take(&l.JSON, end, d.lend)
+			return true
+		}
+	}
+	return d.raw(&l.JSON, depth, d.lend)
+}
+
+// take takes the value from d.i to end into out, as raw says.
+func (d *recordDecoder) take(out *json.RawMessage, end int, lend bool) {
 	if lend {
 		*out = d.b[d.i:end:end]
 		d.lent += end - d.i
@@ -213,7 +239,6 @@ func (d *recordDecoder) raw(out *json.RawMessage, depth int, lend bool) bool {
 		*out = bytes.Clone(d.b[d.i:end])
 	}
 	d.i = end
-	return true
 }
 
 // lines decodes a frame record's array of line objects.
@@ -223,18 +248,17 @@ func (d *recordDecoder) lines(out *[]rawLine) bool {
 		lines = (*out)[:0] // a reused record's
 	}
 	ok := d.array(func() bool {
-		var l rawLine
+		lines = append(lines, rawLine{}) // decoded in place: no copy, no escape
+		l := &lines[len(lines)-1]
 		var seen uint64
-		ok := d.object(func(key []byte) bool {
+		return d.object(func(key []byte) bool {
 			k := recordKey(key)
 			if k < 0 || k >= lineKeys || seen&(1<<k) != 0 {
 				return false
 			}
 			seen |= 1 << k
-			return d.lineMember(k, &l, 3)
+			return d.lineMember(k, l, 3, true)
 		})
-		lines = append(lines, l)
-		return ok
 	})
 	*out = lines
 	return ok

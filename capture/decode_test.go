@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"linesman/wire"
 )
 
 // agreesWithEncodingJSON checks that decodeRecord gives what json.Unmarshal
@@ -21,8 +23,31 @@ func agreesWithEncodingJSON(t *testing.T, line []byte) {
 	if (wantErr == nil) != (gotErr == nil) || (wantErr != nil && wantErr.Error() != gotErr.Error()) {
 		t.Fatalf("%q: error %v, encoding/json's %v", line, gotErr, wantErr)
 	}
-	if wantErr == nil && !reflect.DeepEqual(got, want) {
-		t.Fatalf("%q:\n got %+v\nwant %+v", line, got, want)
+	if wantErr == nil {
+		samePrepared(t, got.Lines)
+		for i := range got.Lines {
+			got.Lines[i].msg, got.Lines[i].pre = wire.Message{}, wire.Prepared{}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q:\n got %+v\nwant %+v", line, got, want)
+		}
+	}
+}
+
+// samePrepared checks what the decoder classified of each frame line
+// embedded as JSON against the framer's own classification of that line.
+func samePrepared(t *testing.T, lines []rawLine) {
+	t.Helper()
+	for _, l := range lines {
+		if !l.pre.OK() {
+			continue
+		}
+		line := wire.Line{Content: l.JSON, Term: wire.TermLF, Length: int64(len(l.JSON))}
+		want := wire.FramesOfLines([]wire.Line{line}, wire.Options{})
+		got := &wire.Frame{Lines: []wire.Line{line}, Msg: l.msg}
+		if !wire.Reframe([]*wire.Frame{got}, []wire.Prepared{l.pre}, wire.Options{}) || len(want) != 1 || !reflect.DeepEqual(got, want[0]) {
+			t.Fatalf("%q: the decoder's classification\n%+v\nthe framer's\n%+v", l.JSON, got, want)
+		}
 	}
 }
 
@@ -90,6 +115,18 @@ func TestDecodeRecordAgreesWithEncodingJSON(t *testing.T) {
 		if !fastPathTaken([]byte(c)) {
 			t.Errorf("%s: not decoded by hand", c)
 		}
+	}
+}
+
+// TestDecodeRecordClassifiesFrames: a frame's line as the writer embeds it
+// is classified as it is decoded, once; a stderr line is not a frame.
+func TestDecodeRecordClassifiesFrames(t *testing.T) {
+	var rec rawRecord
+	if err := decodeRecord([]byte(decodeCases[0]), &rec); err != nil || !rec.Lines[0].pre.OK() || rec.Lines[0].msg.Kind != wire.KindResult {
+		t.Errorf("%s: not classified as decoded (%v)", decodeCases[0], err)
+	}
+	if err := decodeRecord([]byte(decodeCases[3]), &rec); err != nil || rec.pre.OK() {
+		t.Errorf("%s: a stderr line classified (%v)", decodeCases[3], err)
 	}
 }
 

@@ -131,22 +131,31 @@ const runLimit = 1 << 20
 // it cuts them exactly as recorded; where it would not, or across a process
 // start (a fresh stdout), or around a truncated line, they are rebuilt one
 // by one. The client's frames were cut one send at a time, so they are
-// rebuilt one by one.
-func rebuild(evs []eventlog.Event, maxFrame int) {
+// rebuilt one by one. pre holds, by index, what the decoder classified of
+// the frames (shorter than evs, or zero, where it did not).
+func rebuild(evs []eventlog.Event, pre []wire.Prepared, maxFrame int) {
 	var run []*wire.Frame
+	var runPre []wire.Prepared
 	size := 0
 	endRun := func() {
-		rebuildRun(run, maxFrame)
-		run, size = run[:0], 0
+		rebuildRun(run, runPre, maxFrame)
+		run, runPre, size = run[:0], runPre[:0], 0
 	}
+	var one [1]*wire.Frame
+	var onePre [1]wire.Prepared
 	for i := range evs {
 		ev := &evs[i]
+		var p wire.Prepared
+		if i < len(pre) {
+			p = pre[i]
+		}
 		switch {
 		case ev.Type == eventlog.EventProcess:
 			endRun()
 		case ev.Type != eventlog.EventFrame:
 		case ev.Dir == wire.ServerToClient && !ev.Frame.Truncated():
 			run = append(run, ev.Frame)
+			runPre = append(runPre, p)
 			for _, l := range ev.Frame.Lines {
 				size += len(l.Content) + 2
 			}
@@ -157,7 +166,8 @@ func rebuild(evs []eventlog.Event, maxFrame int) {
 			if ev.Dir == wire.ServerToClient {
 				endRun()
 			}
-			*ev.Frame = *rebuildFrame(ev.Frame.Lines, maxFrame)
+			one[0], onePre[0] = ev.Frame, p
+			rebuildRun(one[:], onePre[:], maxFrame)
 		}
 	}
 	endRun()
@@ -165,11 +175,21 @@ func rebuild(evs []eventlog.Event, maxFrame int) {
 
 // rebuildRun classifies consecutive server frames with one framer, or one by
 // one when that framer would group their lines otherwise than recorded.
-func rebuildRun(run []*wire.Frame, maxFrame int) {
-	switch len(run) {
-	case 0:
+// Lines as a Splitter cuts them (a recording's, always) are framed as they
+// are, with what the decoder classified of them (wire.Reframe: each frame
+// filled in place, not made again and copied).
+func rebuildRun(run []*wire.Frame, pre []wire.Prepared, maxFrame int) {
+	if len(run) == 0 {
 		return
-	case 1:
+	}
+	n := 0
+	for _, f := range run {
+		n = max(n, longest(f.Lines))
+	}
+	if wire.Reframe(run, pre, wire.Options{MaxFrame: frameLimit(maxFrame, n)}) {
+		return
+	}
+	if len(run) == 1 {
 		*run[0] = *rebuildFrame(run[0].Lines, maxFrame)
 		return
 	}

@@ -69,7 +69,7 @@ func (rd *reader) intercept(rec *rawRecord, ev *eventlog.Event) error {
 	}
 	ev.Type, ev.Intercept, ev.Note = eventlog.EventIntercept, ie, rec.Note
 	if len(rec.Lines) > 0 {
-		_, f, err := rec.frame()
+		_, f, _, err := rec.frame()
 		if err != nil {
 			return err
 		}

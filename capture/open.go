@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"linesman/session/eventlog"
+	"linesman/wire"
 )
 
 // Capture is a capture file read back into a live-looking session: its Log
@@ -145,6 +146,7 @@ type reader struct {
 	lastSeq uint64 // the writer's Seq of the last event read
 
 	queue       []eventlog.Event // events read, their frames not rebuilt yet
+	prepared    []wire.Prepared  // what the decoder classified of their frames, by index (see alignPrepared)
 	exitPending bool             // an exit was read; the tracker is told with the next event
 	exitAt      time.Duration    // when it was logged
 	segments    []seqShift       // how the writer's Seqs map to the refilled log's
@@ -234,7 +236,7 @@ func (rd *reader) event(rec *rawRecord) error {
 	if rec.Type == "unjudged" {
 		return rd.unjudged(rec)
 	}
-	ev, known, err := rd.decode(rec)
+	ev, pre, known, err := rd.decode(rec)
 	if err != nil || !known {
 		// An unknown record type is from a newer minor revision: skip it,
 		// keep the rest.
@@ -249,8 +251,20 @@ func (rd *reader) event(rec *rawRecord) error {
 	}
 	rd.lastSeq = rec.Seq
 	c.Records++
+	if pre.OK() {
+		rd.alignPrepared()
+		rd.prepared = append(rd.prepared, pre)
+	}
 	rd.queue = append(rd.queue, ev)
 	return nil
+}
+
+// alignPrepared makes prepared as long as the queue: what was prepared of
+// each queued frame, by its index (zero for the rest).
+func (rd *reader) alignPrepared() {
+	for len(rd.prepared) < len(rd.queue) {
+		rd.prepared = append(rd.prepared, wire.Prepared{})
+	}
 }
 
 // flush rebuilds the queued frames and appends the queued events in order.
@@ -259,7 +273,10 @@ func (rd *reader) flush() {
 	if len(rd.queue) == 0 {
 		return
 	}
-	rebuild(rd.queue, rd.maxFrame)
+	rd.alignPrepared()
+	rebuild(rd.queue, rd.prepared, rd.maxFrame)
+	clear(rd.prepared)
+	rd.prepared = rd.prepared[:0]
 	for i := range rd.queue {
 		rd.append(rd.queue[i])
 		rd.queue[i] = eventlog.Event{}

@@ -72,6 +72,11 @@ type rawLine struct {
 	Term      string          `json:"term"`
 	Len       int64           `json:"len"`
 	Truncated bool            `json:"truncated"`
+
+	// msg and pre: a frame's line embedded as JSON, classified as it was
+	// decoded (wire.PrepareValue); pre is zero when it was not.
+	msg wire.Message
+	pre wire.Prepared
 }
 
 func (l *rawLine) line() (wire.Line, error) {
@@ -122,12 +127,13 @@ func commandBytes(command, b64 []string) []string {
 
 // decode turns an event record into its event; known is false for a
 // record type this version does not know.
-func (rd *reader) decode(rec *rawRecord) (ev eventlog.Event, known bool, err error) {
+// For a frame, pre is what was prepared of its line (see rawRecord.frame).
+func (rd *reader) decode(rec *rawRecord) (ev eventlog.Event, pre wire.Prepared, known bool, err error) {
 	ev = eventlog.Event{At: time.Duration(rec.At)}
 	switch rec.Type {
 	case "frame":
 		ev.Type = eventlog.EventFrame
-		ev.Dir, ev.Frame, err = rec.frame()
+		ev.Dir, ev.Frame, pre, err = rec.frame()
 	case "stderr":
 		var l wire.Line
 		l, err = rec.rawLine.line()
@@ -163,36 +169,40 @@ func (rd *reader) decode(rec *rawRecord) (ev eventlog.Event, known bool, err err
 	case "intercept":
 		err = rd.intercept(rec, &ev)
 	default:
-		return ev, false, nil
+		return ev, pre, false, nil
 	}
-	return ev, true, err
+	return ev, pre, true, err
 }
 
 // frame decodes a frame record's lines; the frame is classified later, in
-// rebuild, with its neighbours.
-func (rec *rawRecord) frame() (wire.Dir, *wire.Frame, error) {
-	dir, err := parseDir(rec.Dir)
+// rebuild, with its neighbours. A frame of one line that the decoder
+// classified (rawLine.pre) holds its message already, and pre says the
+// rest.
+func (rec *rawRecord) frame() (dir wire.Dir, f *wire.Frame, pre wire.Prepared, err error) {
+	dir, err = parseDir(rec.Dir)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, pre, err
 	}
 	if len(rec.Lines) == 0 {
-		return 0, nil, errors.New("a frame with no lines")
+		return 0, nil, pre, errors.New("a frame with no lines")
 	}
-	var f *wire.Frame
 	var lines []wire.Line
 	if len(rec.Lines) == 1 {
 		one := new(frameOfOne) // the frame and its line in one allocation
 		f, lines = &one.Frame, one.line[:]
+		if l := &rec.Lines[0]; l.pre.OK() {
+			f.Msg, pre = l.msg, l.pre
+		}
 	} else {
 		f, lines = new(wire.Frame), make([]wire.Line, len(rec.Lines))
 	}
 	for i := range rec.Lines {
 		if lines[i], err = rec.Lines[i].line(); err != nil {
-			return 0, nil, err
+			return 0, nil, wire.Prepared{}, err
 		}
 	}
 	f.Lines = lines
-	return dir, f, nil
+	return dir, f, pre, nil
 }
 
 // frameOfOne holds a frame of one line and its line.

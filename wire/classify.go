@@ -69,8 +69,7 @@ func classify(text []byte, truncated bool, m *Message) (c classified) {
 	c.st = s.status()
 	c.noCR = c.st == statusJSON && !s.cr
 	if c.st == statusJSON || (truncated && c.st == statusPrefix) {
-		c.finds = stringFindings(c.finds, &s, off)
-		t.shape(&c, m, body[skipWS(body)], c.st == statusPrefix)
+		t.found(&c, m, &s, off, c.st == statusPrefix)
 		return c
 	}
 	// Not JSON (or a prefix that was not completed).
@@ -101,6 +100,14 @@ func (t *top) scan(s *scanner) (trailing bool) {
 		}
 	}
 	return false
+}
+
+// found fills c and m with what the scan s of one JSON text (or of the
+// prefix of one, partial) found: what is wrong inside its strings, and its
+// message. off is where s.s starts in the text (after a BOM).
+func (t *top) found(c *classified, m *Message, s *scanner, off int, partial bool) {
+	c.finds = stringFindings(c.finds, s, off)
+	t.shape(c, m, s.s[skipWS(s.s)], partial)
 }
 
 // status is what the scan's error makes of the text.

@@ -124,23 +124,28 @@ func FramesOfLines(lines []Line, opts Options) []*Frame {
 // the last may lack a terminator, if it holds a byte.
 func SplitterCut(lines []Line) bool {
 	for i, l := range lines {
-		c := l.Content
-		if l.Truncated || l.Length != int64(len(c)) || bytes.IndexByte(c, '\n') >= 0 {
+		if !lineCut(l, i == len(lines)-1, false) {
 			return false
-		}
-		switch l.Term {
-		case TermLF:
-			if len(c) > 0 && c[len(c)-1] == '\r' {
-				return false
-			}
-		case TermCRLF:
-		default:
-			if i != len(lines)-1 || len(c) == 0 {
-				return false
-			}
 		}
 	}
 	return true
+}
+
+// lineCut is SplitterCut of one line, last or not; noLF says that the
+// line is known to hold no line feed, which is then not searched for.
+func lineCut(l Line, last, noLF bool) bool {
+	c := l.Content
+	if l.Truncated || l.Length != int64(len(c)) || (!noLF && bytes.IndexByte(c, '\n') >= 0) {
+		return false
+	}
+	switch l.Term {
+	case TermLF:
+		return len(c) == 0 || c[len(c)-1] != '\r'
+	case TermCRLF:
+		return true
+	default:
+		return last && len(c) > 0
+	}
 }
 
 func (f *Framer) push(line Line) {

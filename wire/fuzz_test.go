@@ -81,6 +81,10 @@ func FuzzFramer(f *testing.F) {
 		if SplitterCut(lines) == truncated {
 			t.Fatalf("SplitterCut = %v of lines a Splitter cut (truncated: %v)", !truncated, truncated)
 		}
+		// Those lines, grouped as the frames are and each one-line JSON
+		// frame classified beforehand, are classified by Reframe as the
+		// Framer classified them.
+		reframed(t, frames, opts)
 
 		// The scanner agrees with encoding/json on every line.
 		for _, line := range bytes.Split(data, []byte("\n")) {

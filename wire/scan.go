@@ -29,6 +29,7 @@ type scanner struct {
 
 	key keyRef // the key members last passed to its callback
 	cr  bool   // a raw '\r' was skipped as whitespace
+	lf  bool   // a raw '\n' was skipped as whitespace
 
 	badUTF8 int // offset+1 of the first invalid UTF-8 byte inside a string (0 = none)
 }
@@ -56,7 +57,9 @@ func (s *scanner) ws() {
 			return
 		}
 		switch c {
-		case ' ', '\t', '\n':
+		case ' ', '\t':
+		case '\n':
+			s.lf = true
 		case '\r':
 			s.cr = true
 		default:
