@@ -67,133 +67,251 @@ func (d *recordDecoder) record(rec *rawRecord) bool {
 	return d.i == len(d.b)
 }
 
-// recordKeys are the members of an event record, line members first (the
-// same indices serve a frame's line objects).
-var recordKeys = [...]string{
-	"json", "text", "b64", "term", "len", "truncated",
-	"type", "seq", "at", "dir", "lines", "state", "step", "pid", "exitCode",
-	"signal", "shutdownTookNs", "detail", "afterEOF", "code", "severity",
-	"message", "frameSeq", "note", "era", "version", "probeAbandoned", "n",
-	"command", "byHost", "exited", "fromSeq", "count",
-	"kind", "spec", "method", "id",
-	"action", "hold", "filter", "answer", "last",
-}
+// The members of an event record, line members first (the same numbers
+// serve a frame's line objects).
+const (
+	keyJSON = iota
+	keyText
+	keyB64
+	keyTerm
+	keyLen
+	keyTruncated
+	keyType
+	keySeq
+	keyAt
+	keyDir
+	keyLines
+	keyState
+	keyStep
+	keyPid
+	keyExitCode
+	keySignal
+	keyShutdownTookNs
+	keyDetail
+	keyAfterEOF
+	keyCode
+	keySeverity
+	keyMessage
+	keyFrameSeq
+	keyNote
+	keyEra
+	keyVersion
+	keyProbeAbandoned
+	keyN
+	keyCommand
+	keyByHost
+	keyExited
+	keyFromSeq
+	keyCount
+	keyKind
+	keySpec
+	keyMethod
+	keyID
+	keyAction
+	keyHold
+	keyFilter
+	keyAnswer
+	keyLast
+)
 
-// lineKeys is how many of recordKeys are a line's.
-const lineKeys = 6
+// lineKeys is how many of the members are a line's.
+const lineKeys = keyTruncated + 1
 
+// recordKey is the number of the member key names, -1 for none (a key
+// spelled otherwise, with escapes or in other case, is encoding/json's).
 func recordKey(key []byte) int {
-	for i, k := range recordKeys {
-		if string(key) == k {
-			return i
-		}
+	switch string(key) {
+	case "json":
+		return keyJSON
+	case "text":
+		return keyText
+	case "b64":
+		return keyB64
+	case "term":
+		return keyTerm
+	case "len":
+		return keyLen
+	case "truncated":
+		return keyTruncated
+	case "type":
+		return keyType
+	case "seq":
+		return keySeq
+	case "at":
+		return keyAt
+	case "dir":
+		return keyDir
+	case "lines":
+		return keyLines
+	case "state":
+		return keyState
+	case "step":
+		return keyStep
+	case "pid":
+		return keyPid
+	case "exitCode":
+		return keyExitCode
+	case "signal":
+		return keySignal
+	case "shutdownTookNs":
+		return keyShutdownTookNs
+	case "detail":
+		return keyDetail
+	case "afterEOF":
+		return keyAfterEOF
+	case "code":
+		return keyCode
+	case "severity":
+		return keySeverity
+	case "message":
+		return keyMessage
+	case "frameSeq":
+		return keyFrameSeq
+	case "note":
+		return keyNote
+	case "era":
+		return keyEra
+	case "version":
+		return keyVersion
+	case "probeAbandoned":
+		return keyProbeAbandoned
+	case "n":
+		return keyN
+	case "command":
+		return keyCommand
+	case "byHost":
+		return keyByHost
+	case "exited":
+		return keyExited
+	case "fromSeq":
+		return keyFromSeq
+	case "count":
+		return keyCount
+	case "kind":
+		return keyKind
+	case "spec":
+		return keySpec
+	case "method":
+		return keyMethod
+	case "id":
+		return keyID
+	case "action":
+		return keyAction
+	case "hold":
+		return keyHold
+	case "filter":
+		return keyFilter
+	case "answer":
+		return keyAnswer
+	case "last":
+		return keyLast
 	}
 	return -1
 }
 
-// member decodes the value of recordKeys[k] into rec.
+// member decodes the value of member k into rec.
 func (d *recordDecoder) member(k int, rec *rawRecord) bool {
 	if k < lineKeys {
 		return d.lineMember(k, &rec.rawLine, 1, false)
 	}
-	switch recordKeys[k] {
-	case "type":
+	switch k {
+	case keyType:
 		return d.str(&rec.Type)
-	case "seq":
+	case keySeq:
 		return d.uint(&rec.Seq)
-	case "at":
+	case keyAt:
 		return d.int64(&rec.At)
-	case "dir":
+	case keyDir:
 		return d.str(&rec.Dir)
-	case "lines":
+	case keyLines:
 		return d.lines(&rec.Lines)
-	case "state":
+	case keyState:
 		return d.str(&rec.State)
-	case "step":
+	case keyStep:
 		return d.str(&rec.Step)
-	case "pid":
+	case keyPid:
 		return d.int(&rec.Pid)
-	case "exitCode":
+	case keyExitCode:
 		return d.int(&rec.ExitCode)
-	case "signal":
+	case keySignal:
 		return d.str(&rec.Signal)
-	case "shutdownTookNs":
+	case keyShutdownTookNs:
 		return d.int64(&rec.ShutdownTookNs)
-	case "detail":
+	case keyDetail:
 		return d.str(&rec.Detail)
-	case "afterEOF":
+	case keyAfterEOF:
 		return d.bool(&rec.AfterEOF)
-	case "code":
+	case keyCode:
 		return d.str(&rec.Code)
-	case "severity":
+	case keySeverity:
 		return d.str(&rec.Severity)
-	case "message":
+	case keyMessage:
 		return d.str(&rec.Message)
-	case "frameSeq":
+	case keyFrameSeq:
 		return d.uint(&rec.FrameSeq)
-	case "note":
+	case keyNote:
 		return d.str(&rec.Note)
-	case "era":
+	case keyEra:
 		return d.str(&rec.Era)
-	case "version":
+	case keyVersion:
 		return d.str(&rec.Version)
-	case "probeAbandoned":
+	case keyProbeAbandoned:
 		return d.bool(&rec.ProbeAbandoned)
-	case "n":
+	case keyN:
 		return d.int(&rec.N)
-	case "command":
+	case keyCommand:
 		return d.strings(&rec.Command)
-	case "byHost":
+	case keyByHost:
 		return d.bool(&rec.ByHost)
-	case "exited":
+	case keyExited:
 		return d.bool(&rec.Exited)
-	case "fromSeq":
+	case keyFromSeq:
 		return d.uint(&rec.FromSeq)
-	case "count":
+	case keyCount:
 		return d.uint(&rec.Count)
-	case "kind":
+	case keyKind:
 		return d.str(&rec.Kind)
-	case "spec":
+	case keySpec:
 		return d.str(&rec.Spec)
-	case "method":
+	case keyMethod:
 		return d.str(&rec.Method)
-	case "id":
+	case keyID:
 		return d.raw(&rec.ID, 1, false)
-	case "action":
+	case keyAction:
 		return d.str(&rec.Action)
-	case "hold":
+	case keyHold:
 		return d.uint(&rec.Hold)
-	case "filter":
+	case keyFilter:
 		return d.str(&rec.Filter)
-	case "answer":
+	case keyAnswer:
 		return d.str(&rec.Answer)
-	case "last":
+	case keyLast:
 		return d.bool(&rec.Last)
 	}
 	return false
 }
 
-// lineMember decodes the value of recordKeys[k] (a line's member) into l,
+// lineMember decodes the value of member k (a line's) into l,
 // an object nested depth levels deep; with prepare (a frame's line), a
 // line embedded as JSON is classified on the way.
 func (d *recordDecoder) lineMember(k int, l *rawLine, depth int, prepare bool) bool {
-	switch recordKeys[k] {
-	case "json":
+	switch k {
+	case keyJSON:
 		if prepare {
 			return d.prepared(l, depth)
 		}
 		return d.raw(&l.JSON, depth, d.lend)
-	case "text":
+	case keyText:
 		l.Text = new(string)
 		return d.str(l.Text)
-	case "b64":
+	case keyB64:
 		l.B64 = new(string)
 		return d.str(l.B64)
-	case "term":
+	case keyTerm:
 		return d.str(&l.Term)
-	case "len":
+	case keyLen:
 		return d.int64(&l.Len)
-	case "truncated":
+	case keyTruncated:
 		return d.bool(&l.Truncated)
 	}
 	return false
@@ -431,10 +549,31 @@ func (d *recordDecoder) digits() ([]byte, bool) {
 	return d.b[start:i], true
 }
 
+// small is the value of a plain integer of at most 18 digits (and a sign),
+// which cannot overflow: the integers of records, read without strconv.
+func small(s []byte) int64 {
+	neg := s[0] == '-'
+	if neg {
+		s = s[1:]
+	}
+	var n int64
+	for _, c := range s {
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		return -n
+	}
+	return n
+}
+
 func (d *recordDecoder) int64(out *int64) bool {
 	s, ok := d.digits()
 	if !ok {
 		return false
+	}
+	if len(s) <= 18 {
+		*out = small(s)
+		return true
 	}
 	n, err := strconv.ParseInt(string(s), 10, 64)
 	*out = n
@@ -446,6 +585,10 @@ func (d *recordDecoder) int(out *int) bool {
 	if !ok {
 		return false
 	}
+	if len(s) <= 9 { // within an int of any size
+		*out = int(small(s))
+		return true
+	}
 	n, err := strconv.ParseInt(string(s), 10, strconv.IntSize)
 	*out = int(n)
 	return err == nil
@@ -455,6 +598,10 @@ func (d *recordDecoder) uint(out *uint64) bool {
 	s, ok := d.digits()
 	if !ok || s[0] == '-' {
 		return false
+	}
+	if len(s) <= 18 {
+		*out = uint64(small(s))
+		return true
 	}
 	n, err := strconv.ParseUint(string(s), 10, 64)
 	*out = n

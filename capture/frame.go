@@ -133,9 +133,13 @@ const runLimit = 1 << 20
 // by one. The client's frames were cut one send at a time, so they are
 // rebuilt one by one. pre holds, by index, what the decoder classified of
 // the frames (shorter than evs, or zero, where it did not).
-func rebuild(evs []eventlog.Event, pre []wire.Prepared, maxFrame int) {
-	var run []*wire.Frame
-	var runPre []wire.Prepared
+func (rb *rebuilder) rebuild(evs []eventlog.Event, pre []wire.Prepared, maxFrame int) {
+	run, runPre := rb.run[:0], rb.pre[:0]
+	defer func() {
+		clear(run[:cap(run)])
+		clear(runPre[:cap(runPre)])
+		rb.run, rb.pre = run[:0], runPre[:0]
+	}()
 	size := 0
 	endRun := func() {
 		rebuildRun(run, runPre, maxFrame)
@@ -171,6 +175,13 @@ func rebuild(evs []eventlog.Event, pre []wire.Prepared, maxFrame int) {
 		}
 	}
 	endRun()
+}
+
+// rebuilder rebuilds the frames of the events read, a batch at a time
+// (rebuild), its slices reused from batch to batch.
+type rebuilder struct {
+	run []*wire.Frame
+	pre []wire.Prepared
 }
 
 // rebuildRun classifies consecutive server frames with one framer, or one by

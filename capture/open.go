@@ -147,10 +147,11 @@ type reader struct {
 
 	queue       []eventlog.Event // events read, their frames not rebuilt yet
 	prepared    []wire.Prepared  // what the decoder classified of their frames, by index (see alignPrepared)
-	exitPending bool             // an exit was read; the tracker is told with the next event
-	exitAt      time.Duration    // when it was logged
-	segments    []seqShift       // how the writer's Seqs map to the refilled log's
-	gaps        [2][]byte        // unjudged bytes of a gap not ended yet, by direction (unjudged.go)
+	rebuilder   rebuilder
+	exitPending bool          // an exit was read; the tracker is told with the next event
+	exitAt      time.Duration // when it was logged
+	segments    []seqShift    // how the writer's Seqs map to the refilled log's
+	gaps        [2][]byte     // unjudged bytes of a gap not ended yet, by direction (unjudged.go)
 	maxFrame    int
 	version     int // the file's format version
 	// ended: an "end" record was applied (the process exited).
@@ -274,7 +275,7 @@ func (rd *reader) flush() {
 		return
 	}
 	rd.alignPrepared()
-	rebuild(rd.queue, rd.prepared, rd.maxFrame)
+	rd.rebuilder.rebuild(rd.queue, rd.prepared, rd.maxFrame)
 	clear(rd.prepared)
 	rd.prepared = rd.prepared[:0]
 	for i := range rd.queue {
