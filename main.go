@@ -95,16 +95,28 @@ func limitMemory() {
 }
 
 // readingGCPercent is the collector's pace (GOGC) while a mode reads a
-// recording whole: the heap is the log being filled, which the default pace
-// marks again at every doubling (a third of check --from's user CPU); the
-// soft memory limit (limitMemory) still bounds it. Unless GOGC is set.
+// recording whole under a soft memory limit other than linesman's own
+// (paceForReading): the heap is the log being filled, which the default
+// pace marks again at every doubling (a third of check --from's user CPU).
 const readingGCPercent = 400
 
-// paceForReading sets readingGCPercent, unless GOGC is set.
+// paceForReading paces the collector while a mode reads a recording whole,
+// unless GOGC is set. The heap is then the log being filled: below the
+// soft memory limit there is little to collect, so under linesman's own
+// limit (limitMemory: the log's budget and headroom) the collector is left
+// to the limit alone, and marks nothing while a recording smaller than the
+// budget is read (check --from of a 73 MB capture: 9% less CPU, the same
+// peak RSS). Under a larger limit, or none (GOMEMLIMIT, or a test), a pace
+// of readingGCPercent still bounds the heap.
 func paceForReading() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(readingGCPercent)
+	if os.Getenv("GOGC") != "" {
+		return
 	}
+	if debug.SetMemoryLimit(-1) <= eventlog.MemoryLimit {
+		debug.SetGCPercent(-1)
+		return
+	}
+	debug.SetGCPercent(readingGCPercent)
 }
 
 // lookup is the command args[0] names and its arguments; anything else is
