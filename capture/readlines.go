@@ -51,6 +51,7 @@ func (lb *lineBuffer) room() {
 	}
 	rest := lb.buf[lb.start:lb.end]
 	buf := make([]byte, max(readSize, 2*len(rest)))
+	prefault(buf)
 	lb.end = copy(buf, rest)
 	lb.buf, lb.start = buf, 0
 }
