@@ -507,7 +507,7 @@ func (d *recordDecoder) str(out *string) bool {
 		return false
 	}
 	if d.b[i] == '"' {
-		*out = string(d.b[d.i+1 : i])
+		*out = plainString(d.b[d.i+1 : i])
 		d.i = i + 1
 		return true
 	}
@@ -523,6 +523,31 @@ func (d *recordDecoder) str(out *string) bool {
 	}
 	d.i = end
 	return true
+}
+
+// plainString is b as a string: one of the words records spell their kinds
+// with (a record's type, a direction, a line end) without a copy of its
+// own, anything else copied.
+func plainString(b []byte) string {
+	switch string(b) {
+	case "frame":
+		return "frame"
+	case "s2c":
+		return "s2c"
+	case "c2s":
+		return "c2s"
+	case "lf":
+		return "lf"
+	case "crlf":
+		return "crlf"
+	case "none":
+		return "none"
+	case "stderr":
+		return "stderr"
+	case "finding":
+		return "finding"
+	}
+	return string(b)
 }
 
 // digits returns the integer at d.i in the plain form JSON spells it
