@@ -72,6 +72,7 @@ func runCheck(cmd *command, args []string, io stdio) int {
 		return exitUsage
 	}
 	f.opts.Limit, f.opts.BaselineKey = a.serverTimeout, report.SingleBaselineKey
+	paceForHeadless()
 	status := run.Headless(&f.opts, run.CheckSteps(f.opts.Session), io.out, io.err)
 	if err := f.opts.Baseline.Save(io.err); err != nil {
 		fmt.Fprintf(io.err, "linesman check: %s\n", inertText(err.Error()))

@@ -94,10 +94,13 @@ func limitMemory() {
 	}
 }
 
-// readingGCPercent is the collector's pace (GOGC) while a mode reads a
-// recording whole under a soft memory limit other than linesman's own
-// (paceForReading): the heap is the log being filled, which the default
-// pace marks again at every doubling (a third of check --from's user CPU).
+// readingGCPercent is the collector's pace (GOGC) while a mode fills one
+// event log it keeps to the end: a recording read whole under a soft memory
+// limit other than linesman's own (paceForReading), or a headless run's
+// server read into the log its report is made of (paceForHeadless). The heap
+// is then mostly that log, which the default pace marks again at every
+// doubling (a third of check --from's user CPU, a tenth of a live check's
+// under a flood).
 const readingGCPercent = 400
 
 // paceForReading paces the collector while a mode reads a recording whole,
@@ -117,6 +120,17 @@ func paceForReading() {
 		return
 	}
 	debug.SetGCPercent(readingGCPercent)
+}
+
+// paceForHeadless sets readingGCPercent for check and send, unless GOGC is
+// set: their heap is mostly the log too, but a live run may go on for long
+// and make garbage as it goes (a send session), so the collector keeps a
+// pace rather than wait for the soft memory limit (limitMemory), which
+// still bounds the heap.
+func paceForHeadless() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(readingGCPercent)
+	}
 }
 
 // lookup is the command args[0] names and its arguments; anything else is
