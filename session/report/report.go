@@ -322,8 +322,7 @@ func (r *Report) addFrame(ev eventlog.Event, meta Meta, textLimit int) {
 		wrote:    ev.Dir,
 	}
 	if f.Msg.Method != "" {
-		m := f.Msg.Method
-		rf.Method = &m
+		rf.Method = &f.Msg.Method // the log's frames are not changed: no copy a frame
 	}
 	if meta.FrameText {
 		raw := f.Raw()
@@ -486,6 +485,10 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	return writeIndented(w, r)
 }
 
+// jsonNull is the id of a frame that has none, shared by all of them (a
+// flood of notifications is most frames; no one writes to a report's ids).
+var jsonNull = json.RawMessage("null")
+
 // idJSON renders an id as the JSON report spells it: a number, a string, or
 // null when absent.
 func idJSON(id wire.ID) json.RawMessage {
@@ -502,7 +505,7 @@ func idJSON(id wire.ID) json.RawMessage {
 		b, _ := json.Marshal(id.Str)
 		return b
 	default:
-		return json.RawMessage("null")
+		return jsonNull
 	}
 }
 
