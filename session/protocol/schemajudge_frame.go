@@ -15,12 +15,14 @@ func (j *Judge) schemaFrame(in Input, msg val) {
 	var v val
 	switch f.Msg.Kind {
 	case wire.KindRequest, wire.KindNotification:
-		// request and notification indexed the params already.
-		params := j.scratch.params.value()
+		// request and notification indexed the params already: their
+		// members are looked up in that index, not scanned for again.
+		idx := &j.scratch.params
+		params := idx.value()
 		if params == nil {
-			params = msg.open("params") // not an object
+			params = msg.open("params") // not an object: idx is empty
 		}
-		rev = j.schemaRevision(f, params)
+		rev = j.schemaRevision(f, idx)
 		rs := schemaOf(rev)
 		if rs == nil || rs.method(f.Msg.Method) == nil {
 			return
@@ -115,7 +117,7 @@ func (rs *revisionSchema) answerSchema(f *wire.Frame, method string, task bool, 
 // else the session's version. "" when none is known: then the schema judge
 // says nothing. A request's revision (and whether it asked for a task) is
 // remembered for its answer when it is not simply the session's.
-func (j *Judge) schemaRevision(f *wire.Frame, params val) string {
+func (j *Judge) schemaRevision(f *wire.Frame, params *obj) string {
 	rev := j.version
 	if mv, ok := params.path("_meta", metaProtocolVersion).str(); ok && schemaOf(mv) != nil {
 		rev = mv
