@@ -14,7 +14,6 @@ import (
 	"io"
 	"iter"
 	"slices"
-	"sort"
 	"strconv"
 	"syscall"
 	"time"
@@ -87,6 +86,12 @@ type Report struct {
 	stderrAll []string // every retained stderr line (the text report shows a tail)
 	// hostSection: Meta.HostSection.
 	hostSection bool
+	// retained counts the frames the log retained, listed or not
+	// (Meta.FindingFrames).
+	retained int
+	// lister lists, while FromLog runs with Meta.FindingFrames, a frame
+	// that a finding logged later points at (nil otherwise).
+	lister *frameLister
 }
 
 // Meta is what a report needs that the log does not hold. The handshake
@@ -118,6 +123,13 @@ type Meta struct {
 	// when a policy flag was given, wire.FamilyDrift with a baseline): they
 	// are listed in Rules, held when none of their findings was raised.
 	Applied []string
+	// FindingFrames lists in Frames only the frames a finding points at:
+	// all that the text report (send's aside: it lists every frame),
+	// JUnit and SARIF read. The JSON report lists every frame, so a run
+	// that writes it leaves this false. (Under a flood, the list of every
+	// frame was a tenth of a check's CPU, for a text report that shows
+	// none of them.)
+	FindingFrames bool
 }
 
 // FromLog builds a report from a log, the tracker that saw its frames (nil:
@@ -163,9 +175,13 @@ func FromLog(log *eventlog.Log, tr *eventlog.Tracker, meta Meta) Report {
 	}
 
 	first, next := log.Bounds()
-	// Most events of a long log are frames: grown from empty, Frames were
-	// a fifth of judging a recorded flood.
-	r.Frames = make([]Frame, 0, min(next-first, 1<<20))
+	if meta.FindingFrames {
+		r.lister = &frameLister{log: log, meta: meta}
+	} else {
+		// Most events of a long log are frames: grown from empty, Frames
+		// were a fifth of judging a recorded flood.
+		r.Frames = make([]Frame, 0, min(next-first, 1<<20))
+	}
 	// Read the log in slices so that a huge log is not copied at once, into
 	// one buffer (a fresh one a slice was a tenth of a flood's report).
 	const chunk = 4096
@@ -176,6 +192,7 @@ func FromLog(log *eventlog.Log, tr *eventlog.Tracker, meta Meta) Report {
 			r.addEvent(ev, meta, textLimit)
 		}
 	}
+	r.lister = nil
 
 	if tr != nil {
 		r.Process = processBlock(tr.Process())
@@ -234,7 +251,7 @@ func (r *Report) addTotals(log *eventlog.Log, tr *eventlog.Tracker) {
 	}
 	listed -= len(r.Findings)
 	if n, b := log.Dropped(); n > 0 || lost > 0 {
-		r.Dropped = &Dropped{Events: n, Bytes: b, Frames: r.Summary.Frames - len(r.Frames), Findings: listed, Notes: lost}
+		r.Dropped = &Dropped{Events: n, Bytes: b, Frames: r.Summary.Frames - r.retained, Findings: listed, Notes: lost}
 	}
 }
 
@@ -305,56 +322,6 @@ func (r *Report) addEvent(ev eventlog.Event, meta Meta, textLimit int) {
 	}
 }
 
-// addFrame adds a frame and the findings it was logged with.
-func (r *Report) addFrame(ev eventlog.Event, meta Meta, textLimit int) {
-	f := ev.Frame
-	dir := ev.Dir.String()
-	rf := Frame{
-		Seq:      ev.Seq,
-		Time:     reportTime(ev.Wall),
-		Dir:      dir,
-		Kind:     f.Msg.Kind.String(),
-		ID:       idJSON(f.Msg.ID),
-		Bytes:    f.Size(),
-		Lines:    len(f.Lines),
-		Findings: []string{},
-		frame:    f,
-		wrote:    ev.Dir,
-	}
-	if f.Msg.Method != "" {
-		rf.Method = &f.Msg.Method // the log's frames are not changed: no copy a frame
-	}
-	if meta.FrameText {
-		raw := f.Raw()
-		if textLimit > 0 && len(raw) > textLimit {
-			raw = raw[:textLimit]
-			rf.TextTruncated = true
-		}
-		if f.Truncated() {
-			rf.TextTruncated = true
-		}
-		s := string(raw)
-		rf.Text = &s
-	}
-	for _, fd := range f.Findings {
-		rf.Findings = append(rf.Findings, fd.Code)
-		seq := ev.Seq
-		r.addFinding(fd, &seq, &dir, ev.Dir, true)
-	}
-	r.Frames = append(r.Frames, rf)
-}
-
-// frameAt returns the index in Frames of the frame with Seq seq. Frames
-// are in the log's order, so a binary search finds it (a map from every
-// Seq was a tenth of the report of a flood).
-func (r *Report) frameAt(seq uint64) (int, bool) {
-	if !r.indexed {
-		return 0, false
-	}
-	i := sort.Search(len(r.Frames), func(i int) bool { return r.Frames[i].Seq >= seq })
-	return i, i < len(r.Frames) && r.Frames[i].Seq == seq
-}
-
 // addLoggedFinding adds a finding logged apart from a frame; one that
 // points at a frame is listed on it too.
 func (r *Report) addLoggedFinding(lf *eventlog.LoggedFinding) {
@@ -363,7 +330,7 @@ func (r *Report) addLoggedFinding(lf *eventlog.LoggedFinding) {
 	if lf.FrameSeq != 0 {
 		s := lf.FrameSeq
 		seq = &s
-		if i, ok := r.frameAt(s); ok {
+		if i, ok := r.frameFor(s); ok {
 			r.Frames[i].Findings = append(r.Frames[i].Findings, lf.Code)
 			if wrote == 0 {
 				wrote = r.Frames[i].wrote

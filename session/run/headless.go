@@ -157,6 +157,8 @@ func (r *Run) meta(drift bool) report.Meta {
 	meta.Mode = opts.Mode
 	meta.FrameText = opts.Mode == "send"
 	meta.FrameTextLimit = opts.MaxText
+	// Only the JSON report and send's text list every frame.
+	meta.FindingFrames = !opts.JSON && !meta.FrameText
 	meta.InterruptSignal, meta.Interrupted = r.sigs.First()
 	if opts.Policy.Active() {
 		meta.Applied = append(meta.Applied, wire.FamilyPolicy)
