@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
 	"unicode/utf16"
@@ -50,6 +51,7 @@ func (s *scanner) str() (end int, esc bool, ok bool) {
 	b := s.s
 	i := s.i + 1
 	for {
+		run := i // where this run of plain bytes started
 		// The mask's lowest set bit marks the first byte that needs
 		// attention, so both long strings (base64 blobs, file contents)
 		// and short keys skip the byte-by-byte loop. It stays in this
@@ -66,6 +68,9 @@ func (s *scanner) str() (end int, esc bool, ok bool) {
 				goto attention
 			}
 			i += 16
+			if i-run >= longRun {
+				goto long
+			}
 		}
 		if i+8 <= len(b) {
 			if m := stop8(binary.LittleEndian.Uint64(b[i:])); m != 0 {
@@ -77,6 +82,9 @@ func (s *scanner) str() (end int, esc bool, ok bool) {
 		for i < len(b) && plain[b[i]] {
 			i++
 		}
+		goto attention
+	long:
+		i = plainRun(b, i)
 	attention:
 		if i >= len(b) {
 			s.i = i
@@ -243,6 +251,69 @@ const (
 	ones  = 0x0101010101010101
 	highs = 0x8080808080808080
 )
+
+// longRun is how many plain bytes in a row make a string long enough for
+// plainRun.
+const longRun = 256
+
+// plainRun returns the offset of the first byte at or after b[i] that
+// needs attention inside a string (a quote, a backslash, a control byte
+// or non-ASCII: what [stop8] marks), or len(b). It is for long strings
+// (text, blobs): the quote and the first backslash before it are found by
+// bytes.IndexByte, in vector code, and only the bytes before them are
+// checked for control bytes and non-ASCII, four words a round. Each round
+// looks at a window that starts small and doubles while no byte needs
+// attention, so that text with an escape every line (a file's contents)
+// pays for a short window at each, and a blob for few long ones.
+func plainRun(b []byte, i int) int {
+	for window := 512; i < len(b); window = min(2*window, 8<<10) {
+		w := b[i:min(len(b), i+window)]
+		end := len(w)
+		if q := bytes.IndexByte(w, '"'); q >= 0 {
+			w = w[:q]
+		}
+		if k := bytes.IndexByte(w, '\\'); k >= 0 {
+			w = w[:k]
+		}
+		if k := controlOrHigh(w); k >= 0 {
+			return i + k
+		}
+		i += len(w)
+		if len(w) < end {
+			return i // at the quote or the backslash
+		}
+	}
+	return i
+}
+
+// controlOrHigh returns the index of the first byte of w below 0x20 or
+// above 0x7f, or -1. Within a word, only bytes above a true one can be
+// marked falsely (a borrow runs upwards), so the lowest mark is exact.
+func controlOrHigh(w []byte) int {
+	j := 0
+	for ; j+32 <= len(w); j += 32 {
+		x := w[j : j+32 : j+32]
+		v0 := binary.LittleEndian.Uint64(x[0:])
+		v1 := binary.LittleEndian.Uint64(x[8:])
+		v2 := binary.LittleEndian.Uint64(x[16:])
+		v3 := binary.LittleEndian.Uint64(x[24:])
+		if (v0|(v0-0x20*ones)|v1|(v1-0x20*ones)|v2|(v2-0x20*ones)|v3|(v3-0x20*ones))&highs != 0 {
+			break // the word loop finds which byte
+		}
+	}
+	for ; j+8 <= len(w); j += 8 {
+		v := binary.LittleEndian.Uint64(w[j:])
+		if m := (v | (v - 0x20*ones)) & highs; m != 0 {
+			return j + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; j < len(w); j++ {
+		if w[j] < 0x20 || w[j] >= 0x80 {
+			return j
+		}
+	}
+	return -1
+}
 
 // stop8 returns a mask whose lowest set bit is the high bit of the first
 // byte of v (little-endian) that is a quote, a backslash, a control byte
