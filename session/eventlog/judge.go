@@ -35,8 +35,17 @@ type Judged struct {
 // and must not call back into the Tracker or the Log. It must be a pure
 // function of what it is given (the same frames give the same findings
 // live, on view, on export and in tests). It may keep no state of its own
-// beyond what Judged carries.
+// beyond what Judged carries, and not j itself: the tracker fills the
+// same Judged for every frame.
 type Judge func(j *Judged) []wire.Finding
+
+// judging is the Judged that [Tracker.judge] hands the rules, with the
+// request it carries: the tracker's own, reused from frame to frame (a
+// Judged handed to a Judge escapes, and was an allocation a frame).
+type judging struct {
+	j   Judged
+	req Request
+}
 
 // judge is the one place where a frame is judged against the protocol rules
 // of its era: the fold (Apply of a frame) calls it once per frame, after the frame's
@@ -50,22 +59,25 @@ type Judge func(j *Judged) []wire.Finding
 // duplicate answers, progress tokens, late answers) are raised where that
 // state changes, in request, response and progress; everything that can be
 // decided from the frame, its era and its paired request belongs here.
-func (t *Tracker) judge(j Judged, req *entry) {
+func (t *Tracker) judge(frame Judged, req *entry) {
+	t.judging.j = frame
+	j := &t.judging.j
+	defer func() { t.judging = judging{} }() // keeps no frame alive
 	f := j.Frame
 	if req != nil {
-		r := req.Request
-		j.Request = &r
+		t.judging.req = req.Request
+		j.Request = &t.judging.req
 	}
 	if f.Msg.Kind == wire.KindResult && j.Dir == wire.ServerToClient && j.Request != nil && !j.Request.Late && j.Era == EraModern {
 		judgeResultType(f, j.Request)
 	}
 	if t.rules != nil {
-		t.rules.frame(&j, &t.hs)
-		t.hostFrame(&j)
+		t.rules.frame(j, &t.hs)
+		t.hostFrame(j)
 	}
 	if t.opts.Judge != nil {
 		j.Handshake = &t.hs
-		f.Findings = append(f.Findings, t.opts.Judge(&j)...)
+		f.Findings = append(f.Findings, t.opts.Judge(j)...)
 	}
 }
 

@@ -122,6 +122,8 @@ type Tracker struct {
 
 	mu sync.Mutex
 	hs Handshake
+	// judging is what judge hands the rules (judge.go).
+	judging judging
 	// initAsked is the protocolVersion of the client's last initialize.
 	initAsked string
 	spaces    [3]*idSpace // indexed by wire.Dir
