@@ -97,7 +97,8 @@ func checkFrom(path string, jsonOut bool, command []string, io stdio) int {
 		return exitUsage
 	}
 	paceForReading()
-	rep, err := capture.ReportOf(path, report.Meta{Mode: "check", HostSection: true}, io.err)
+	// Only the JSON report lists every frame (see report.Meta.FindingFrames).
+	rep, err := capture.ReportOf(path, report.Meta{Mode: "check", HostSection: true, FindingFrames: !jsonOut}, io.err)
 	if err != nil {
 		fmt.Fprintf(io.err, "linesman check: %s\n", wire.VisibleString(err.Error(), wire.Pictures))
 		return exitFindings

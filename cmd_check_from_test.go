@@ -3,9 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"linesman/capture"
+	"linesman/session/report"
 )
 
 // TestCheckFromJudgesRecordedConversations runs check --from on a foreign
@@ -65,5 +69,32 @@ func TestCheckFromUsage(t *testing.T) {
 	errb.Reset()
 	if st := runArgs([]string{"check", "--from", filepath.Join(t.TempDir(), "missing")}, nil, &out, &errb); st != exitFindings || !strings.Contains(errb.String(), "no such file") {
 		t.Errorf("a missing file: status %d, stderr %q", st, errb.String())
+	}
+}
+
+// TestCheckFromTextIsTheFullReports: check --from's text report, which
+// lists only the frames a finding points at, says what the report of
+// every frame says, for every recording in the corpus and the foreign logs.
+func TestCheckFromTextIsTheFullReports(t *testing.T) {
+	t.Parallel()
+	files, _ := filepath.Glob("capture/testdata/corpus/*/*.jsonl")
+	files = append(files, "capture/testdata/claude-desktop.log", "capture/testdata/mcpsnoop.jsonl")
+	if len(files) < 50 {
+		t.Fatalf("only %d recordings found", len(files))
+	}
+	for _, file := range files {
+		var out, errb bytes.Buffer
+		st := runArgs([]string{"check", "--from", file}, nil, &out, &errb)
+		rep, err := capture.ReportOf(file, report.Meta{Mode: "check", HostSection: true}, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want bytes.Buffer
+		if err := rep.WriteText(&want); err != nil {
+			t.Fatal(err)
+		}
+		if out.String() != want.String() || st != rep.ExitStatus() {
+			t.Errorf("%s: status %d, the full report's %d; text:\n%s\nthe full report's:\n%s", file, st, rep.ExitStatus(), out.String(), want.String())
+		}
 	}
 }
