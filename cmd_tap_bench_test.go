@@ -5,36 +5,99 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
 )
 
 // The tap's cost, measured as a host meets it: a real server behind real
-// pipes, reached directly and through `linesman tap`, alternately in the
-// same run so that both see the same machine.
+// pipes, reached directly, through `linesman tap` and through a bare copying
+// proxy (the floor of any process in the middle), in turn, round after
+// round, so that all see the same machine. Each benchmark reports the goal's
+// ratio, the tap's against the proxy's, as the median of the rounds' ratios
+// with their spread (the lower and upper quartile, "-q1" and "-q3").
 //
-//	go test -run '^$' -bench BenchmarkTapLatency -benchtime 2000x .
-//	go test -run '^$' -bench BenchmarkTapFlood -benchtime 1000000x .
+//	go test -run '^$' -bench BenchmarkTapLatency -benchtime 2000x -count 3 .
+//	go test -run '^$' -bench BenchmarkTapFlood -benchtime 1000000x -count 3 .
+//
+// With LINESMAN_BENCH_BASELINE=/path/to/an/older/linesman, that binary's tap
+// runs in every round too ("base"); with LINESMAN_BENCH_PROXIES=1, so does
+// tap-proxy given the tap's own pipes ("proxy-same": see serveTapProxy).
+//
+// CPU is each process's own, from rusage: the process in the middle waits
+// for its server (a tap through its containment helper), so its rusage
+// holds the server's, which the server writes to TAP_SELF_CPU as it ends
+// and which is taken off. A shared machine's load skews CPU time far less
+// than wall time.
 
-// benchServer is a server (direct or tapped) with our ends of its pipes.
+// benchServer is a server (direct or behind a process in the middle) with
+// our ends of its pipes.
 type benchServer struct {
-	cmd    *exec.Cmd
-	in     io.WriteCloser
-	out    *bufio.Reader
-	outEnd io.Closer // our end of its stdout
+	cmd     *exec.Cmd
+	in      io.WriteCloser
+	out     *bufio.Reader
+	outEnd  io.Closer // our end of its stdout
+	cpuFile string    // where the server writes its own CPU time
 }
 
-func startBenchServer(b *testing.B, fake string, tapped bool, env ...string) *benchServer {
+// benchMiddle is one way to reach a fake server: directly (argv nil), or
+// through the command argv puts in front of it.
+type benchMiddle struct {
+	name  string
+	argv  func(b *testing.B) []string // the tap's command line in front of the server's
+	proxy bool                        // through tap-proxy
+	env   []string
+}
+
+// direct reports whether m reaches its server directly.
+func (m benchMiddle) direct() bool { return m.argv == nil && !m.proxy }
+
+// benchMiddles are the ways each round reaches its server: direct, the tap,
+// the proxy, and the optional ones (see the top of this file).
+func benchMiddles() []benchMiddle {
+	tap := func(bin string) func(b *testing.B) []string {
+		return func(b *testing.B) []string {
+			if bin == "" {
+				bin = linesmanBinary(b)
+			}
+			// No capture limit: the tap records all it judges.
+			return []string{bin, "tap", "--dir", benchTapDir(b), "--max-capture", "0", "--name", "bench", "--"}
+		}
+	}
+	ms := []benchMiddle{
+		{name: "direct"},
+		{name: "tap", argv: tap("")},
+		{name: "proxy", proxy: true},
+	}
+	if base := os.Getenv("LINESMAN_BENCH_BASELINE"); base != "" {
+		ms = append(ms, benchMiddle{name: "base", argv: tap(base)})
+	}
+	if os.Getenv("LINESMAN_BENCH_PROXIES") == "1" {
+		ms = append(ms, benchMiddle{name: "proxy-same", proxy: true, env: []string{"TAP_PROXY_SAME=1"}})
+	}
+	return ms
+}
+
+// start starts fake behind m.
+func (m benchMiddle) start(b *testing.B, fake string, env ...string) *benchServer {
 	b.Helper()
 	argv := []string{testBinary, "-test.run=^$"}
-	if tapped {
-		// No capture limit: the tap records all it judges, as before the limit existed.
-		argv = append([]string{linesmanBinary(b), "tap", "--dir", benchTapDir(b), "--max-capture", "0", "--name", fake, "--"}, argv...)
+	if m.argv != nil {
+		argv = append(m.argv(b), argv...)
 	}
+	cpuFile := filepath.Join(b.TempDir(), "server-cpu")
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env = append(append(os.Environ(), "LINESMAN_FAKE_SERVER="+fake), env...)
+	cmd.Env = append(os.Environ(), "TAP_SELF_CPU="+cpuFile)
+	if m.proxy {
+		cmd.Env = append(cmd.Env, "LINESMAN_FAKE_SERVER=tap-proxy", "TAP_PROXIED="+fake)
+	} else {
+		cmd.Env = append(cmd.Env, "LINESMAN_FAKE_SERVER="+fake)
+	}
+	cmd.Env = append(append(cmd.Env, m.env...), env...)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		b.Fatal(err)
@@ -46,7 +109,7 @@ func startBenchServer(b *testing.B, fake string, tapped bool, env ...string) *be
 	if err := cmd.Start(); err != nil {
 		b.Fatal(err)
 	}
-	return &benchServer{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<16), outEnd: out}
+	return &benchServer{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<16), outEnd: out, cpuFile: cpuFile}
 }
 
 // stop ends the server and waits for it; twice is fine. EOF, then SIGTERM
@@ -75,14 +138,27 @@ func (s *benchServer) roundTrip(b *testing.B, req []byte) time.Duration {
 	return time.Since(t0)
 }
 
-// cpuMicros is the CPU time, user and system, of an ended server process
-// and the children it waited for.
-func cpuMicros(s *benchServer) float64 {
+// ownCPU is the CPU time, user and system, of the ended process less its
+// server's (all of it when there is no process in the middle); false when
+// the server did not say what it spent.
+func (s *benchServer) ownCPU(direct bool) (time.Duration, bool) {
 	ps := s.cmd.ProcessState
 	if ps == nil {
-		return 0
+		return 0, false
 	}
-	return float64((ps.UserTime() + ps.SystemTime()).Microseconds())
+	all := ps.UserTime() + ps.SystemTime()
+	if direct {
+		return all, true
+	}
+	raw, err := os.ReadFile(s.cpuFile)
+	if err != nil {
+		return 0, false
+	}
+	us, err := strconv.ParseInt(strings.TrimSpace(string(raw)), 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	return all - time.Duration(us)*time.Microsecond, true
 }
 
 func median(d []time.Duration) time.Duration {
@@ -91,104 +167,201 @@ func median(d []time.Duration) time.Duration {
 	return s[len(s)/2]
 }
 
-// BenchmarkTapLatency: one request, one answer, b.N times each way,
-// alternating; reports the median round trip direct and tapped, what the
-// tap adds, and what a bare copying proxy adds (the floor of any tap).
+// reportSpread reports the median of xs as unit, and its lower and upper
+// quartiles as unit-q1 and unit-q3.
+func reportSpread(b *testing.B, xs []float64, unit string) {
+	if len(xs) == 0 {
+		return
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	b.ReportMetric(s[len(s)/2], unit)
+	b.ReportMetric(s[len(s)/4], unit+"-q1")
+	b.ReportMetric(s[(3*len(s))/4], unit+"-q3")
+}
+
+// latencyRounds is how many rounds BenchmarkTapLatency cuts b.N into.
+const latencyRounds = 10
+
+// BenchmarkTapLatency: one request, one answer, b.N times through each
+// middle, alternating, in latencyRounds rounds. Reports what the tap and
+// the proxy add to the direct round trip (the medians of the rounds'
+// medians), the goal's ratio tap/proxy-added per round with its spread,
+// and the CPU time per request of the tap and the proxy over the whole run
+// (tap/proxy-cpu).
 func BenchmarkTapLatency(b *testing.B) {
-	direct := startBenchServer(b, "tap-echo", false)
-	defer direct.stop()
-	tapped := startBenchServer(b, "tap-echo", true)
-	defer tapped.stop()
-	proxy := startBenchServer(b, "tap-proxy", false)
-	defer proxy.stop()
+	ms := benchMiddles()
+	servers := make([]*benchServer, len(ms))
+	for i, m := range ms {
+		servers[i] = m.start(b, "tap-echo")
+		defer servers[i].stop()
+	}
 	req := []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n")
 	for range 50 { // warm them up
-		direct.roundTrip(b, req)
-		tapped.roundTrip(b, req)
-		proxy.roundTrip(b, req)
+		for _, s := range servers {
+			s.roundTrip(b, req)
+		}
 	}
-	d := make([]time.Duration, 0, b.N)
-	t := make([]time.Duration, 0, b.N)
-	p := make([]time.Duration, 0, b.N)
+	added := make([][]float64, len(ms)) // per middle, per round: µs over direct
+	round := make([][]time.Duration, len(ms))
 	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		d = append(d, direct.roundTrip(b, req))
-		t = append(t, tapped.roundTrip(b, req))
-		p = append(p, proxy.roundTrip(b, req))
+	for r := range latencyRounds {
+		n := b.N/latencyRounds + min(1, max(0, b.N%latencyRounds-r))
+		for i := range round {
+			round[i] = round[i][:0]
+		}
+		for range n {
+			for i, s := range servers {
+				round[i] = append(round[i], s.roundTrip(b, req))
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		direct := median(round[0])
+		for i := range ms {
+			added[i] = append(added[i], float64((median(round[i])-direct).Nanoseconds())/1000)
+		}
 	}
 	b.StopTimer()
-	md, mt, mp := median(d), median(t), median(p)
-	b.ReportMetric(float64(md.Microseconds()), "direct-median-µs")
-	b.ReportMetric(float64(mt.Microseconds()), "tap-median-µs")
-	b.ReportMetric(float64((mt - md).Microseconds()), "added-median-µs")
-	// The floor: a bare copying process in the middle (no judge).
-	b.ReportMetric(float64((mp - md).Microseconds()), "proxy-added-median-µs")
-	// CPU time per request, which a shared machine's load does not skew
-	// as it skews wall time: the tap's process (and its server) against
-	// the proxy's (and its server, the same echo).
-	tapped.stop()
-	proxy.stop()
-	n := float64(b.N + 50)
-	b.ReportMetric(cpuMicros(tapped)/n, "tap-cpu-µs/req")
-	b.ReportMetric(cpuMicros(proxy)/n, "proxy-cpu-µs/req")
+	byName := func(name string) int { return slices.IndexFunc(ms, func(m benchMiddle) bool { return m.name == name }) }
+	for i, m := range ms[1:] {
+		s := slices.Clone(added[i+1])
+		slices.Sort(s)
+		b.ReportMetric(s[len(s)/2], m.name+"-added-µs")
+	}
+	ratios := func(num, den string) {
+		n, d := byName(num), byName(den)
+		if n < 0 || d < 0 {
+			return
+		}
+		var xs []float64
+		for r := range added[n] {
+			xs = append(xs, added[n][r]/added[d][r])
+		}
+		reportSpread(b, xs, num+"/"+den+"-added")
+	}
+	ratios("tap", "proxy")
+	ratios("base", "proxy")
+	ratios("proxy-same", "proxy")
+	// CPU time per request, which a shared machine's load does not skew as
+	// it skews wall time.
+	perReq := make([]float64, len(ms))
+	for i, s := range servers {
+		s.stop()
+		cpu, ok := s.ownCPU(ms[i].direct())
+		if !ok {
+			b.Fatalf("%s: the server did not say what CPU it spent", ms[i].name)
+		}
+		perReq[i] = float64(cpu.Nanoseconds()) / 1000 / float64(b.N+50)
+		if i > 0 {
+			b.ReportMetric(perReq[i], ms[i].name+"-cpu-µs/req")
+		}
+	}
+	if t, p := byName("tap"), byName("proxy"); perReq[p] > 0 {
+		b.ReportMetric(perReq[t]/perReq[p], "tap/proxy-cpu")
+	}
+}
+
+// floodBlock is the size of one round of BenchmarkTapFlood per middle.
+const floodBlock = 64 << 20
+
+// floodSample is what one middle cost in one round of BenchmarkTapFlood.
+type floodSample struct {
+	size       int           // bytes read
+	read, stop time.Duration // from the start to the last byte read; the stop
+	cpu        time.Duration // its own (see benchServer.ownCPU)
 }
 
 // BenchmarkTapFlood: a server writing 1 KiB frames as fast as it can, one
-// write each; b.N KiB read from it directly, through the tap and through a
-// bare copying proxy, in rounds of 256 MiB each. The rate is the host's:
+// write each; b.N KiB read from it through each middle, in rounds of
+// floodBlock each (every middle once a round). The rate is the host's:
 // from the start of the process to the last byte read. Each process is
 // then stopped, and waited for, before the next starts, so that none pays
 // for another's work left over (the tap finishing its judging); the tap's
-// stop is reported on its own. Reports the three rates, the ratios to
-// direct, the mean time the tap took to exit once stopped, and the CPU
-// time the tap and the proxy spent per MiB.
+// stop is reported on its own.
+//
+// Reported: the goal's ratio tap/proxy-cpu (the tap's own CPU time against
+// the proxy's, per round) with its spread, each middle's CPU time per MiB
+// (median of the rounds), the wall ratios to direct, and the mean time the
+// tap took to exit once stopped.
 func BenchmarkTapFlood(b *testing.B) {
-	const block = 256 << 20
+	ms := benchMiddles()
 	buf := make([]byte, 64<<10)
-	run := func(fake string, tapped bool, size int, env ...string) (read, stop time.Duration, cpu float64) {
+	run := func(m benchMiddle, size int) floodSample {
 		t0 := time.Now()
-		s := startBenchServer(b, fake, tapped, env...)
+		s := m.start(b, "tap-flood")
 		defer s.stop()
 		for n := 0; n < size; {
-			m, err := s.out.Read(buf[:min(len(buf), size-n)])
+			k, err := s.out.Read(buf[:min(len(buf), size-n)])
 			if err != nil {
 				b.Fatal(err)
 			}
-			n += m
+			n += k
 		}
 		t1 := time.Now()
 		s.stop()
-		return t1.Sub(t0), time.Since(t1), cpuMicros(s)
+		cpu, ok := s.ownCPU(m.direct())
+		if !ok {
+			b.Fatalf("%s: the server did not say what CPU it spent", m.name)
+		}
+		return floodSample{size: size, read: t1.Sub(t0), stop: time.Since(t1), cpu: cpu}
 	}
-	// Warm up (and build linesman, outside the timing).
-	run("tap-flood", false, block/16)
-	run("tap-flood", true, block/16)
-	var dt, tt, pt, stops time.Duration
-	var dcpu, tcpu, pcpu float64
-	rounds := 0
-	b.SetBytes(3 << 10) // 1 KiB read three ways per op
+	for _, m := range ms { // warm up (and build linesman, outside the timing)
+		run(m, floodBlock/16)
+	}
+	got := make([][]floodSample, len(ms))
+	b.SetBytes(int64(len(ms)) << 10) // 1 KiB read through each middle per op
 	b.ResetTimer()
-	for left := b.N << 10; left > 0; left -= block {
-		size := min(block, left)
-		d, _, dc := run("tap-flood", false, size)
-		t, stop, tc := run("tap-flood", true, size)
-		p, _, pc := run("tap-proxy", false, size, "TAP_PROXIED=tap-flood")
-		dt, tt, pt, stops = dt+d, tt+t, pt+p, stops+stop
-		dcpu, tcpu, pcpu = dcpu+dc, tcpu+tc, pcpu+pc
-		rounds++
+	for left := b.N << 10; left > 0; left -= floodBlock {
+		for i, m := range ms {
+			got[i] = append(got[i], run(m, min(floodBlock, left)))
+		}
 	}
 	b.StopTimer()
-	mb := float64(b.N) / 1024
-	b.ReportMetric(mb/dt.Seconds(), "direct-MiB/s")
-	b.ReportMetric(mb/tt.Seconds(), "tap-MiB/s")
-	b.ReportMetric(dt.Seconds()/tt.Seconds(), "tap/direct")
-	b.ReportMetric(dt.Seconds()/pt.Seconds(), "proxy/direct")
-	b.ReportMetric(float64(stops.Milliseconds())/float64(rounds), "tap-stop-ms")
-	// CPU time per MiB of the process in the middle (its own, less its
-	// server's, which the direct run measures): the cost a busier machine
-	// turns into wall time.
-	b.ReportMetric((tcpu-dcpu)/mb, "tap-cpu-µs/MiB")
-	b.ReportMetric((pcpu-dcpu)/mb, "proxy-cpu-µs/MiB")
+	reportFlood(b, ms, got)
+}
+
+// reportFlood reports BenchmarkTapFlood's figures from its rounds.
+func reportFlood(b *testing.B, ms []benchMiddle, got [][]floodSample) {
+	byName := func(name string) []floodSample {
+		if i := slices.IndexFunc(ms, func(m benchMiddle) bool { return m.name == name }); i >= 0 {
+			return got[i]
+		}
+		return nil
+	}
+	ratio := func(num, den string, of func(floodSample) float64, unit string) {
+		n, d := byName(num), byName(den)
+		if n == nil || d == nil {
+			return
+		}
+		var xs []float64
+		for r := range n {
+			xs = append(xs, of(n[r])/of(d[r]))
+		}
+		reportSpread(b, xs, unit)
+	}
+	cpu := func(s floodSample) float64 { return s.cpu.Seconds() }
+	ratio("tap", "proxy", cpu, "tap/proxy-cpu")
+	ratio("base", "proxy", cpu, "base/proxy-cpu")
+	ratio("tap", "base", cpu, "tap/base-cpu")
+	ratio("proxy-same", "proxy", cpu, "proxy-same/proxy-cpu")
+	for i, m := range ms {
+		var perMiB []float64
+		for _, s := range got[i] {
+			perMiB = append(perMiB, float64(s.cpu.Microseconds())/(float64(s.size)/(1<<20)))
+		}
+		slices.Sort(perMiB)
+		b.ReportMetric(perMiB[len(perMiB)/2], m.name+"-cpu-µs/MiB")
+		if i > 0 {
+			ratio(m.name, "direct", func(s floodSample) float64 { return 1 / s.read.Seconds() }, m.name+"/direct")
+		}
+	}
+	var stops time.Duration
+	for _, s := range byName("tap") {
+		stops += s.stop
+	}
+	b.ReportMetric(float64(stops.Milliseconds())/float64(len(got[0])), "tap-stop-ms")
 }
 
 // benchTapDir is where the benchmark's taps record; LINESMAN_BENCH_NOREC=1

@@ -767,6 +767,7 @@ func serveSignalDefault() {
 // serveTapEcho answers every line on stdin at once with one short line:
 // the server side of the tap's latency benchmark.
 func serveTapEcho() {
+	defer reportSelfCPU()()
 	in := bufio.NewReaderSize(os.Stdin, 1<<16)
 	out := bufio.NewWriter(os.Stdout)
 	reply := []byte(`{"jsonrpc":"2.0","id":1,"result":{}}` + "\n")
@@ -786,6 +787,7 @@ func serveTapEcho() {
 // 64 KiB writes instead, the most a server can spare its reader.
 func serveTapFlood() {
 	frame := []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"` + strings.Repeat("f", 1024-87) + `"}}` + "\n")
+	defer reportSelfCPU()()
 	var out io.Writer = os.Stdout
 	if os.Getenv("TAP_FLOOD_BATCH") == "1" {
 		out = bufio.NewWriterSize(os.Stdout, 64<<10)
@@ -818,8 +820,14 @@ func tapFloodFrame(i int) string {
 // fake named by TAP_PROXIED (tap-echo by default) and copies bytes both
 // ways, judging nothing. The benchmarks measure it beside the tap, as the
 // floor of any tap. SIGTERM is passed on and the server waited for, so
-// that the proxy's CPU time includes its server's, as the tap's does.
+// that the proxy's rusage holds its server's, as the tap's does.
+//
+// By default it is the plainest Go proxy: io.Copy each way (32 KiB reads),
+// its stdin a blocking read. TAP_PROXY_SAME=1 gives it the tap's pipes
+// instead: the server's stdout grown to 1 MiB and read 64 KiB at a time,
+// its own stdin polled (non-blocking), as `linesman tap` has them.
 func serveTapProxy() {
+	same := os.Getenv("TAP_PROXY_SAME") == "1"
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "LINESMAN_FAKE_SERVER="+cmp.Or(os.Getenv("TAP_PROXIED"), "tap-echo"))
 	in, _ := cmd.StdinPipe()
@@ -836,16 +844,80 @@ func serveTapProxy() {
 			}
 		}
 	}()
+	var stdin io.Reader = os.Stdin
+	if same {
+		stdin = proxySamePipes(out)
+	}
 	go func() {
-		io.Copy(in, os.Stdin)
+		io.Copy(in, onlyReader{stdin})
 		in.Close()
 	}()
-	io.Copy(os.Stdout, out)
+	if same {
+		buf := make([]byte, 64<<10)
+		io.CopyBuffer(os.Stdout, onlyReader{out}, buf)
+	} else {
+		io.Copy(os.Stdout, out)
+	}
 	// Our reader went away (or the server ended): the server, blocked on
-	// a full pipe nobody reads, ends too, as a host's would. (A SIGTERM
-	// passed on was once seen not to end it, and the benchmark waited.)
-	cmd.Process.Kill()
+	// a full pipe nobody reads, ends too, as a host's would: its stdout
+	// closed, it fails its next write (and says what it spent). Killed
+	// only if it does not end (a SIGTERM passed on was once seen not to
+	// end it, and the benchmark waited).
+	out.(io.Closer).Close()
+	kill := time.AfterFunc(2*time.Second, func() { cmd.Process.Kill() })
 	cmd.Wait()
+	kill.Stop()
+}
+
+// proxySamePipes gives tap-proxy the tap's pipes (TAP_PROXY_SAME): the
+// server's stdout grown as session.growPipe grows it, and its own stdin
+// polled as run.pollableStdin makes it; it returns the stdin to read.
+func proxySamePipes(out io.Reader) io.Reader {
+	if f, ok := out.(*os.File); ok {
+		if rc, err := f.SyscallConn(); err == nil {
+			rc.Control(func(fd uintptr) { syscall.Syscall(syscall.SYS_FCNTL, fd, 1031 /* F_SETPIPE_SZ */, 1<<20) })
+		}
+	}
+	if err := syscall.SetNonblock(0, true); err != nil {
+		return os.Stdin
+	}
+	return os.NewFile(0, "stdin") // non-blocking now: registered with the poller
+}
+
+// onlyReader hides every method but Read, so that io.Copy uses its buffer
+// (no WriterTo or ReaderFrom path).
+type onlyReader struct{ io.Reader }
+
+// reportSelfCPU, when TAP_SELF_CPU names a file, arranges for the CPU
+// time this process spent (user and system, in µs, of its own getrusage)
+// to be written there as it ends: when the returned function is called, or
+// on SIGTERM. The tap's benchmarks take it from the rusage of the process
+// in the middle (which holds its server's) to leave the middle's own.
+// A broken stdout becomes an error of the write (SIGPIPE is caught), so
+// that a flood ends through the returned function too.
+func reportSelfCPU() func() {
+	path := os.Getenv("TAP_SELF_CPU")
+	if path == "" {
+		return func() {}
+	}
+	var once sync.Once
+	write := func() {
+		once.Do(func() {
+			var ru syscall.Rusage
+			syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+			us := (ru.Utime.Nano() + ru.Stime.Nano()) / 1000
+			os.WriteFile(path, []byte(strconv.FormatInt(us, 10)), 0o644)
+		})
+	}
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+	term := make(chan os.Signal, 1)
+	signal.Notify(term, syscall.SIGTERM)
+	go func() {
+		<-term
+		write()
+		os.Exit(128 + int(syscall.SIGTERM))
+	}()
+	return write
 }
 
 // drift lists the tools and prompts given as JSON arrays in DRIFT_TOOLS and
