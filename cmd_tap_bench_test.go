@@ -181,7 +181,7 @@ func reportSpread(b *testing.B, xs []float64, unit string) {
 }
 
 // latencyRounds is how many rounds BenchmarkTapLatency cuts b.N into.
-const latencyRounds = 10
+const latencyRounds = 20
 
 // BenchmarkTapLatency: one request, one answer, b.N times through each
 // middle, alternating, in latencyRounds rounds. Reports what the tap and

@@ -822,10 +822,9 @@ func tapFloodFrame(i int) string {
 // floor of any tap. SIGTERM is passed on and the server waited for, so
 // that the proxy's rusage holds its server's, as the tap's does.
 //
-// By default it is the plainest Go proxy: io.Copy each way (32 KiB reads),
-// its stdin a blocking read. TAP_PROXY_SAME=1 gives it the tap's pipes
-// instead: the server's stdout grown to 1 MiB and read 64 KiB at a time,
-// its own stdin polled (non-blocking), as `linesman tap` has them.
+// By default it is the plainest Go proxy: io.Copy each way (32 KiB reads).
+// TAP_PROXY_SAME=1 gives it the tap's pipes instead: the server's stdout
+// grown to 1 MiB and read 64 KiB at a time, as `linesman tap` has it.
 func serveTapProxy() {
 	same := os.Getenv("TAP_PROXY_SAME") == "1"
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
@@ -844,12 +843,11 @@ func serveTapProxy() {
 			}
 		}
 	}()
-	var stdin io.Reader = os.Stdin
 	if same {
-		stdin = proxySamePipes(out)
+		growPipe(out)
 	}
 	go func() {
-		io.Copy(in, onlyReader{stdin})
+		io.Copy(in, onlyReader{os.Stdin})
 		in.Close()
 	}()
 	if same {
@@ -869,19 +867,14 @@ func serveTapProxy() {
 	kill.Stop()
 }
 
-// proxySamePipes gives tap-proxy the tap's pipes (TAP_PROXY_SAME): the
-// server's stdout grown as session.growPipe grows it, and its own stdin
-// polled as run.pollableStdin makes it; it returns the stdin to read.
-func proxySamePipes(out io.Reader) io.Reader {
-	if f, ok := out.(*os.File); ok {
+// growPipe grows the pipe whose read end is r to 1 MiB, as
+// session.growPipe grows a server's stdout (TAP_PROXY_SAME).
+func growPipe(r io.Reader) {
+	if f, ok := r.(*os.File); ok {
 		if rc, err := f.SyscallConn(); err == nil {
 			rc.Control(func(fd uintptr) { syscall.Syscall(syscall.SYS_FCNTL, fd, 1031 /* F_SETPIPE_SZ */, 1<<20) })
 		}
 	}
-	if err := syscall.SetNonblock(0, true); err != nil {
-		return os.Stdin
-	}
-	return os.NewFile(0, "stdin") // non-blocking now: registered with the poller
 }
 
 // onlyReader hides every method but Read, so that io.Copy uses its buffer
