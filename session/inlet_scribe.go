@@ -55,7 +55,20 @@ type scribeChunk struct {
 	data     []byte
 	off      int  // bytes of data already read by the framer
 	unjudged bool // over budget: the scribe logs data as it is, unframed
-	pooled   bool // data is a chunkPool buffer
+
+	// buf is the chunkPool buffer data is the start of (nil: data was
+	// allocated to size), back in the pool once refs, its holders (the
+	// scribe, and the forwarder that lent it), have released it.
+	buf  *[chunkSize]byte
+	refs atomic.Int32
+}
+
+// release says one holder of c is done with its bytes; the last returns
+// its buffer to chunkPool.
+func (c *scribeChunk) release() {
+	if c.buf != nil && c.refs.Add(-1) == 0 {
+		chunkPool.Put(c.buf)
+	}
 }
 
 // scribeDir is the state of one direction of a scribeQueue.
@@ -113,21 +126,38 @@ func dirIndex(d wire.Dir) int {
 // pipe hands over at most 64 KiB at once.
 const chunkSize = 64 << 10
 
-// chunkPool holds chunkSize buffers for large chunks; small ones are
-// allocated to size, so that many small chunks do not pin many buffers.
+// chunkPool holds the chunkSize buffers of large chunks (see takeBytes),
+// and the stdout forwarder's read buffers, which it lends to the queue.
 var chunkPool = sync.Pool{New: func() any { return new([chunkSize]byte) }}
 
 // put queues a copy of b under a new ticket, which it returns, unjudged
 // when the direction is over budget. Call it before b is forwarded.
 func (q *scribeQueue) put(d wire.Dir, b []byte) (ticket uint64) {
+	ticket, _ = q.enqueue(d, b, nil)
+	return ticket
+}
+
+// lend is put for the first n bytes of buf, a chunkPool buffer, that saves
+// the copy: when those bytes go into the queue whole and fill more than an
+// eighth of buf, the queue keeps buf itself and returns its chunk. The
+// caller forwards the bytes, then releases the chunk and reads on into
+// another buffer; buf is the pool's again once the scribe is done with it
+// too. Otherwise the bytes are copied, as put does, and lend returns nil.
+func (q *scribeQueue) lend(d wire.Dir, buf *[chunkSize]byte, n int) (ticket uint64, lent *scribeChunk) {
+	return q.enqueue(d, buf[:n], buf)
+}
+
+// enqueue queues b under a new ticket: buf itself when b is its start and
+// takeBytes lends it (the chunk is returned), else a copy.
+func (q *scribeQueue) enqueue(d wire.Dir, b []byte, buf *[chunkSize]byte) (ticket uint64, lent *scribeChunk) {
 	if len(b) == 0 {
-		return 0
+		return 0, nil
 	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	jd := &q.dirs[dirIndex(d)]
 	if jd.ended {
-		return 0
+		return 0, nil
 	}
 	q.ticket++
 	ticket = q.ticket
@@ -135,29 +165,52 @@ func (q *scribeQueue) put(d wire.Dir, b []byte) (ticket uint64) {
 		var over []byte
 		over, b = q.overBudget(jd, b)
 		if len(over) > 0 {
-			jd.chunks = append(jd.chunks, &scribeChunk{ticket: q.ticket, data: bytes.Clone(over), unjudged: true})
+			c := &scribeChunk{ticket: q.ticket, unjudged: true}
+			if len(b) == 0 {
+				lent = c.takeBytes(over, buf)
+			} else {
+				c.takeBytes(over, nil) // buf is split: both halves copied
+			}
+			jd.chunks = append(jd.chunks, c)
 			jd.active.Store(true)
 			jd.held += int64(len(over))
 			jd.midLine = over[len(over)-1] != '\n'
 		}
 		if len(b) == 0 {
 			q.wakeLocked(jd)
-			return ticket
+			return ticket, lent
 		}
+		buf = nil
 	}
 	c := &scribeChunk{ticket: q.ticket}
-	if len(b) > chunkSize/8 && len(b) <= chunkSize {
-		c.data, c.pooled = chunkPool.Get().(*[chunkSize]byte)[:len(b)], true
-		copy(c.data, b)
-	} else {
-		c.data = bytes.Clone(b)
-	}
+	lent = c.takeBytes(b, buf)
 	jd.chunks = append(jd.chunks, c)
 	jd.active.Store(true)
 	jd.queued += int64(len(b))
 	jd.midLine = b[len(b)-1] != '\n'
 	q.wakeLocked(jd)
-	return ticket
+	return ticket, lent
+}
+
+// takeBytes makes b c's data: buf itself when b is its start (buf not nil)
+// and fills more than an eighth of it, and then c is returned, to be
+// released by the lender too; else a copy, in a chunkPool buffer when it
+// fills more than an eighth of one (small ones are allocated to size, so
+// that many small chunks do not pin many buffers).
+func (c *scribeChunk) takeBytes(b []byte, buf *[chunkSize]byte) (lent *scribeChunk) {
+	switch {
+	case len(b) <= chunkSize/8 || len(b) > chunkSize:
+		c.data = bytes.Clone(b)
+		return nil
+	case buf != nil:
+		c.data, c.buf = b, buf
+		c.refs.Store(2)
+		return c
+	}
+	c.buf = chunkPool.Get().(*[chunkSize]byte)
+	c.data = c.buf[:copy(c.buf[:], b)]
+	c.refs.Store(1)
+	return nil
 }
 
 // scribeLag is how long bytes may wait before a scribe waiting for them is
@@ -296,8 +349,8 @@ func (q *scribeQueue) read(d wire.Dir, p []byte) (int, error) {
 	// the kernel preempts mid-copy on a busy machine must not stall the
 	// wire. The bytes of a queued chunk never change.
 	copy(p, c.data[off:off+n])
-	if whole && c.pooled {
-		chunkPool.Put((*[chunkSize]byte)(c.data[:chunkSize]))
+	if whole {
+		c.release()
 	}
 	return n, nil
 }
@@ -381,7 +434,8 @@ func (p *proc) scribeStream(d wire.Dir, logf func(*wire.Frame)) {
 			chunks := q.takeUnjudged(d)
 			q.waitTurn(d)
 			for _, c := range chunks {
-				gap.add(c)
+				gap.add(c.data)
+				c.release()
 			}
 			fr = newFramer()
 			continue
@@ -401,7 +455,7 @@ func (q *scribeQueue) gapped(d wire.Dir) bool {
 
 // takeUnjudged takes the unjudged chunks at the front of d's queue (the
 // reader returned errScribeGap there). Only the scribe of d may call it.
-func (q *scribeQueue) takeUnjudged(d wire.Dir) [][]byte {
+func (q *scribeQueue) takeUnjudged(d wire.Dir) []*scribeChunk {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	jd := &q.dirs[dirIndex(d)]
@@ -409,14 +463,14 @@ func (q *scribeQueue) takeUnjudged(d wire.Dir) [][]byte {
 	// The other scribe may wait for these chunks to leave the queue (their
 	// tickets come before what it read): tell it they have.
 	defer q.cond.Broadcast()
-	var out [][]byte
+	var out []*scribeChunk
 	for len(jd.chunks) > 0 && jd.chunks[0].unjudged {
 		c := jd.chunks[0]
 		jd.chunks[0] = nil
 		jd.chunks = jd.chunks[1:]
 		jd.last = c.ticket
 		jd.held -= int64(len(c.data))
-		out = append(out, c.data)
+		out = append(out, c)
 	}
 	return out
 }

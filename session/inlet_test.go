@@ -87,6 +87,55 @@ func TestInletAndTeesAreByteExact(t *testing.T) {
 	}
 }
 
+// TestLentReadsAreLoggedIntact: the stdout forwarder lends its large reads
+// to the scribe queue rather than copying them, and reads on into other
+// buffers of the same pool, which the queue hands back once both have done
+// with them: what the log holds of a flood of distinct frames, read while
+// the scribe frames behind the wire, is byte for byte what the server
+// wrote, and so is what the host got.
+func TestLentReadsAreLoggedIntact(t *testing.T) {
+	log := eventlog.NewLog(0)
+	tee := &teeBuffer{}
+	s, err := Start(Config{Command: []string{"cat"}, Log: log, Observe: true, NoHandshake: true, StdoutTee: tee})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Kill()
+	var input []byte
+	for i := 0; len(input) < 8<<20; i++ {
+		input = fmt.Appendf(input, `{"jsonrpc":"2.0","method":"notifications/message","params":{"n":%d,"data":"%s"}}`+"\n", i, strings.Repeat(string(rune('a'+i%26)), 200+i%700))
+	}
+	in := s.Inlet()
+	for rest := input; len(rest) > 0; {
+		k := min(len(rest), 64<<10)
+		if _, err := in.Write(rest[:k]); err != nil {
+			t.Fatal(err)
+		}
+		rest = rest[k:]
+	}
+	in.Close()
+	waitClosed(t, s.Done(), "the session's end")
+	if got := tee.bytes(); !bytes.Equal(got, input) {
+		t.Errorf("the host got %d bytes, not the %d the server wrote", len(got), len(input))
+	}
+	var s2c []byte
+	frames := 0
+	first, next := log.Bounds()
+	for _, ev := range log.Range(first, next) {
+		if ev.Type == eventlog.EventFrame && ev.Dir == wire.ServerToClient {
+			s2c = append(s2c, ev.Frame.Raw()...)
+			frames++
+		}
+	}
+	if !bytes.Equal(s2c, input) {
+		i := 0
+		for i < min(len(s2c), len(input)) && s2c[i] == input[i] {
+			i++
+		}
+		t.Errorf("the log holds %d bytes in %d frames from the server, not the %d it wrote (they differ from byte %d)", len(s2c), frames, len(input), i)
+	}
+}
+
 // TestScribeFallingBehindNeverHoldsTheWire: with both scribes held (the
 // machine too busy to run them), every byte still crosses the tap both
 // ways; once they run, what fitted the budget is logged whole and in

@@ -79,23 +79,32 @@ func (p *proc) stdoutFailed(err error) {
 // host that is slow to read. A write error ends the reading of stdout and
 // closes the pipe, so that the server's next write fails as it would if the
 // host had closed its end.
+//
+// A large read is lent to the scribe queue rather than copied into it: the
+// next read goes into another buffer of chunkPool.
 func (p *proc) forwardStdout() {
 	defer p.scribe.end(wire.ServerToClient, false)
 	tee := p.s.cfg.StdoutTee
-	buf := make([]byte, chunkSize)
+	buf := chunkPool.Get().(*[chunkSize]byte)
 	for {
 		p.stdoutWaiting.Store(true)
-		n, err := p.pipes.stdoutR.Read(buf)
+		n, err := p.pipes.stdoutR.Read(buf[:])
 		p.stdoutWaiting.Store(false)
 		if n > 0 {
 			p.stdoutRead.Add(int64(n))
-			ticket := p.scribe.put(wire.ServerToClient, buf[:n])
+			ticket, lent := p.scribe.lend(wire.ServerToClient, buf, n)
+			var werr error
 			if tee != nil {
-				if werr := p.tee(tee, buf[:n], ticket); werr != nil {
-					p.pipes.stdoutR.Close()
-					p.stdoutFailed(fmt.Errorf("%w: %w", ErrTeeFailed, werr))
-					return
-				}
+				werr = p.tee(tee, buf[:n], ticket)
+			}
+			if lent != nil {
+				lent.release()
+				buf = chunkPool.Get().(*[chunkSize]byte)
+			}
+			if werr != nil {
+				p.pipes.stdoutR.Close()
+				p.stdoutFailed(fmt.Errorf("%w: %w", ErrTeeFailed, werr))
+				return
 			}
 		}
 		if err != nil {
