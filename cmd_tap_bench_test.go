@@ -271,6 +271,7 @@ type floodSample struct {
 	size       int           // bytes read
 	read, stop time.Duration // from the start to the last byte read; the stop
 	cpu        time.Duration // its own (see benchServer.ownCPU)
+	rss        int64         // peak resident set, bytes (its own or its server's)
 }
 
 // BenchmarkTapFlood: a server writing 1 KiB frames as fast as it can, one
@@ -283,8 +284,9 @@ type floodSample struct {
 //
 // Reported: the goal's ratio tap/proxy-cpu (the tap's own CPU time against
 // the proxy's, per round) with its spread, each middle's CPU time per MiB
-// (median of the rounds), the wall ratios to direct, and the mean time the
-// tap took to exit once stopped.
+// (median of the rounds), the wall ratios to direct, the mean time the
+// tap took to exit once stopped, and the tap's largest peak RSS of all
+// rounds beside its soft memory limit (session/run's tapMemoryLimit).
 func BenchmarkTapFlood(b *testing.B) {
 	ms := benchMiddles()
 	buf := make([]byte, 64<<10)
@@ -305,7 +307,11 @@ func BenchmarkTapFlood(b *testing.B) {
 		if !ok {
 			b.Fatalf("%s: the server did not say what CPU it spent", m.name)
 		}
-		return floodSample{size: size, read: t1.Sub(t0), stop: time.Since(t1), cpu: cpu}
+		var rss int64
+		if ru, ok := s.cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			rss = ru.Maxrss << 10
+		}
+		return floodSample{size: size, read: t1.Sub(t0), stop: time.Since(t1), cpu: cpu, rss: rss}
 	}
 	for _, m := range ms { // warm up (and build linesman, outside the timing)
 		run(m, floodBlock/16)
@@ -362,6 +368,16 @@ func reportFlood(b *testing.B, ms []benchMiddle, got [][]floodSample) {
 		stops += s.stop
 	}
 	b.ReportMetric(float64(stops.Milliseconds())/float64(len(got[0])), "tap-stop-ms")
+	for _, name := range []string{"tap", "base"} {
+		var peak int64
+		for _, s := range byName(name) {
+			peak = max(peak, s.rss)
+		}
+		if peak > 0 {
+			b.ReportMetric(float64(peak)/(1<<20), name+"-peak-RSS-MiB")
+		}
+	}
+	b.ReportMetric(128, "tap-soft-limit-MiB")
 }
 
 // benchTapDir is where the benchmark's taps record; LINESMAN_BENCH_NOREC=1

@@ -347,10 +347,12 @@ func embeddable(f *wire.Frame) bool {
 // whole and skipped on every reopen. Deeper frames go in as a string.
 const embedDepth = 9000
 
-// tooDeepToEmbed reports whether b nests deeper than embedDepth. Counting
-// the brackets first keeps the common frame to one fast pass.
+// tooDeepToEmbed reports whether b nests deeper than embedDepth. A frame
+// shorter than that cannot (a tap records every frame it judges: no pass
+// over the common one); counting the brackets first keeps a longer frame
+// to two fast passes.
 func tooDeepToEmbed(b []byte) bool {
-	if bytes.Count(b, []byte{'{'})+bytes.Count(b, []byte{'['}) <= embedDepth {
+	if len(b) <= embedDepth || bytes.Count(b, []byte{'{'})+bytes.Count(b, []byte{'['}) <= embedDepth {
 		return false
 	}
 	depth, inString, escaped := 0, false, false
