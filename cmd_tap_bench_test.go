@@ -187,8 +187,9 @@ const latencyRounds = 20
 // middle, alternating, in latencyRounds rounds. Reports what the tap and
 // the proxy add to the direct round trip (the medians of the rounds'
 // medians), the goal's ratio tap/proxy-added per round with its spread,
-// and the CPU time per request of the tap and the proxy over the whole run
-// (tap/proxy-cpu).
+// the same at the rounds' lower quartiles ("-p25": the path itself, less
+// the waits a busy machine adds to some round trips), and the CPU time per
+// request of the tap and the proxy over the whole run (tap/proxy-cpu).
 func BenchmarkTapLatency(b *testing.B) {
 	ms := benchMiddles()
 	servers := make([]*benchServer, len(ms))
@@ -202,50 +203,67 @@ func BenchmarkTapLatency(b *testing.B) {
 			s.roundTrip(b, req)
 		}
 	}
-	added := make([][]float64, len(ms)) // per middle, per round: µs over direct
-	round := make([][]time.Duration, len(ms))
+	var rounds [][][]time.Duration // per round, per middle: the round trips
 	b.ResetTimer()
 	for r := range latencyRounds {
 		n := b.N/latencyRounds + min(1, max(0, b.N%latencyRounds-r))
-		for i := range round {
-			round[i] = round[i][:0]
+		if n == 0 {
+			continue
 		}
+		round := make([][]time.Duration, len(ms))
 		for range n {
 			for i, s := range servers {
 				round[i] = append(round[i], s.roundTrip(b, req))
 			}
 		}
-		if n == 0 {
-			continue
-		}
-		direct := median(round[0])
-		for i := range ms {
-			added[i] = append(added[i], float64((median(round[i])-direct).Nanoseconds())/1000)
-		}
+		rounds = append(rounds, round)
 	}
 	b.StopTimer()
-	byName := func(name string) int { return slices.IndexFunc(ms, func(m benchMiddle) bool { return m.name == name }) }
+	reportAdded(b, ms, rounds, 2, "")
+	reportAdded(b, ms, rounds, 4, "-p25")
+	reportCPUPerRequest(b, ms, servers, b.N+50)
+}
+
+// reportAdded reports, per middle, what it adds to the direct round trip
+// at the len/q-th shortest round trip of each round (q 2: the median), the
+// median over the rounds, and the goal's ratios of the rounds with their
+// spread; suffix tells the quantile apart in the units.
+func reportAdded(b *testing.B, ms []benchMiddle, rounds [][][]time.Duration, q int, suffix string) {
+	at := func(d []time.Duration) time.Duration {
+		s := slices.Clone(d)
+		slices.Sort(s)
+		return s[len(s)/q]
+	}
+	added := make([][]float64, len(ms)) // per middle, per round: µs over direct
+	for _, round := range rounds {
+		direct := at(round[0])
+		for i := range ms {
+			added[i] = append(added[i], float64((at(round[i])-direct).Nanoseconds())/1000)
+		}
+	}
 	for i, m := range ms[1:] {
 		s := slices.Clone(added[i+1])
 		slices.Sort(s)
-		b.ReportMetric(s[len(s)/2], m.name+"-added-µs")
+		b.ReportMetric(s[len(s)/2], m.name+"-added-µs"+suffix)
 	}
-	ratios := func(num, den string) {
-		n, d := byName(num), byName(den)
+	byName := func(name string) int { return slices.IndexFunc(ms, func(m benchMiddle) bool { return m.name == name }) }
+	for _, pair := range [][2]string{{"tap", "proxy"}, {"base", "proxy"}, {"proxy-same", "proxy"}} {
+		n, d := byName(pair[0]), byName(pair[1])
 		if n < 0 || d < 0 {
-			return
+			continue
 		}
 		var xs []float64
 		for r := range added[n] {
 			xs = append(xs, added[n][r]/added[d][r])
 		}
-		reportSpread(b, xs, num+"/"+den+"-added")
+		reportSpread(b, xs, pair[0]+"/"+pair[1]+"-added"+suffix)
 	}
-	ratios("tap", "proxy")
-	ratios("base", "proxy")
-	ratios("proxy-same", "proxy")
-	// CPU time per request, which a shared machine's load does not skew as
-	// it skews wall time.
+}
+
+// reportCPUPerRequest stops the servers and reports the CPU time per
+// request of each middle, which a shared machine's load does not skew as
+// it skews wall time, and the tap's against the proxy's.
+func reportCPUPerRequest(b *testing.B, ms []benchMiddle, servers []*benchServer, requests int) {
 	perReq := make([]float64, len(ms))
 	for i, s := range servers {
 		s.stop()
@@ -253,12 +271,14 @@ func BenchmarkTapLatency(b *testing.B) {
 		if !ok {
 			b.Fatalf("%s: the server did not say what CPU it spent", ms[i].name)
 		}
-		perReq[i] = float64(cpu.Nanoseconds()) / 1000 / float64(b.N+50)
+		perReq[i] = float64(cpu.Nanoseconds()) / 1000 / float64(requests)
 		if i > 0 {
 			b.ReportMetric(perReq[i], ms[i].name+"-cpu-µs/req")
 		}
 	}
-	if t, p := byName("tap"), byName("proxy"); perReq[p] > 0 {
+	t := slices.IndexFunc(ms, func(m benchMiddle) bool { return m.name == "tap" })
+	p := slices.IndexFunc(ms, func(m benchMiddle) bool { return m.name == "proxy" })
+	if perReq[p] > 0 {
 		b.ReportMetric(perReq[t]/perReq[p], "tap/proxy-cpu")
 	}
 }
