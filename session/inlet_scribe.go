@@ -58,7 +58,9 @@ type scribeChunk struct {
 
 	// buf is the chunkPool buffer data is the start of (nil: data was
 	// allocated to size), back in the pool once refs, its holders (the
-	// scribe, and the forwarder that lent it), have released it.
+	// scribe, and the forwarder that lent it), have released it. An
+	// unjudged chunk's scribe does not: it logs data as it is, and the
+	// buffer goes with it.
 	buf  *[chunkSize]byte
 	refs atomic.Int32
 }
@@ -434,8 +436,7 @@ func (p *proc) scribeStream(d wire.Dir, logf func(*wire.Frame)) {
 			chunks := q.takeUnjudged(d)
 			q.waitTurn(d)
 			for _, c := range chunks {
-				gap.add(c.data)
-				c.release()
+				gap.take(c.data) // the log's now: c is not released
 			}
 			fr = newFramer()
 			continue
@@ -482,18 +483,30 @@ const unjudgedPiece = 256 << 10
 
 // unjudgedRun gathers the bytes of a gap, the lines it cut first, and logs
 // them ([eventlog.EventUnjudged]) in pieces that end at a line end, the
-// last one (Last) when the scribe frames again, then the note.
+// last one (Last) when the scribe frames again, then the note. The queued
+// chunks of the gap are logged as they are (see take), so that passing
+// bytes over costs no copy of them.
 type unjudgedRun struct {
 	p            *proc
 	d            wire.Dir
-	buf          []byte
-	bytes, lines int64 // of the whole gap
+	buf          []byte // gathered, not logged yet
+	bytes, lines int64  // of the whole gap
 }
 
+// add gathers a copy of b, logging what was gathered up to its last line
+// end once it reaches unjudgedPiece.
 func (g *unjudgedRun) add(b []byte) {
-	g.buf = append(g.buf, b...)
+	g.count(b)
+	g.gather(b)
+}
+
+func (g *unjudgedRun) count(b []byte) {
 	g.bytes += int64(len(b))
 	g.lines += int64(bytes.Count(b, []byte{'\n'}))
+}
+
+func (g *unjudgedRun) gather(b []byte) {
+	g.buf = append(g.buf, b...)
 	if len(g.buf) < unjudgedPiece {
 		return
 	}
@@ -502,6 +515,29 @@ func (g *unjudgedRun) add(b []byte) {
 		g.buf = append([]byte(nil), g.buf[i+1:]...)
 		g.p.s.logUnjudged(g.d, piece, false)
 	}
+}
+
+// take logs the bytes of a queued chunk of the gap, whose buffer is the
+// log's from now on: what was gathered, with b's first line, as one piece
+// (a copy of that line), then b up to its last line end as it is; the rest
+// of b is gathered.
+func (g *unjudgedRun) take(b []byte) {
+	g.count(b)
+	i := bytes.IndexByte(b, '\n')
+	if i < 0 {
+		g.gather(b)
+		return
+	}
+	if len(g.buf) > 0 {
+		g.p.s.logUnjudged(g.d, append(g.buf, b[:i+1]...), false)
+		g.buf = nil
+		b = b[i+1:]
+	}
+	if j := bytes.LastIndexByte(b, '\n'); j >= 0 {
+		g.p.s.logUnjudged(g.d, b[:j+1], false)
+		b = b[j+1:]
+	}
+	g.buf = append(g.buf, b...)
 }
 
 // end logs what is left of the gap, and the note, if there was one.
