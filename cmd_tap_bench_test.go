@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"io"
 	"os"
 	"os/exec"
@@ -42,14 +43,15 @@ type benchServer struct {
 	out     *bufio.Reader
 	outEnd  io.Closer // our end of its stdout
 	cpuFile string    // where the server writes its own CPU time
+	tapDir  string    // where a tap records ("": none)
 }
 
 // benchMiddle is one way to reach a fake server: directly (argv nil), or
 // through the command argv puts in front of it.
 type benchMiddle struct {
 	name  string
-	argv  func(b *testing.B) []string // the tap's command line in front of the server's
-	proxy bool                        // through tap-proxy
+	argv  func(b *testing.B, dir string) []string // the tap's command line in front of the server's
+	proxy bool                                    // through tap-proxy
 	env   []string
 }
 
@@ -59,13 +61,13 @@ func (m benchMiddle) direct() bool { return m.argv == nil && !m.proxy }
 // benchMiddles are the ways each round reaches its server: direct, the tap,
 // the proxy, and the optional ones (see the top of this file).
 func benchMiddles() []benchMiddle {
-	tap := func(bin string) func(b *testing.B) []string {
-		return func(b *testing.B) []string {
+	tap := func(bin string) func(b *testing.B, dir string) []string {
+		return func(b *testing.B, dir string) []string {
 			if bin == "" {
 				bin = linesmanBinary(b)
 			}
 			// No capture limit: the tap records all it judges.
-			return []string{bin, "tap", "--dir", benchTapDir(b), "--max-capture", "0", "--name", "bench", "--"}
+			return []string{bin, "tap", "--dir", dir, "--max-capture", "0", "--name", "bench", "--"}
 		}
 	}
 	ms := []benchMiddle{
@@ -86,8 +88,10 @@ func benchMiddles() []benchMiddle {
 func (m benchMiddle) start(b *testing.B, fake string, env ...string) *benchServer {
 	b.Helper()
 	argv := []string{testBinary, "-test.run=^$"}
+	var tapDir string
 	if m.argv != nil {
-		argv = append(m.argv(b), argv...)
+		tapDir = benchTapDir(b)
+		argv = append(m.argv(b, tapDir), argv...)
 	}
 	cpuFile := filepath.Join(b.TempDir(), "server-cpu")
 	cmd := exec.Command(argv[0], argv[1:]...)
@@ -109,7 +113,7 @@ func (m benchMiddle) start(b *testing.B, fake string, env ...string) *benchServe
 	if err := cmd.Start(); err != nil {
 		b.Fatal(err)
 	}
-	return &benchServer{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<16), outEnd: out, cpuFile: cpuFile}
+	return &benchServer{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<16), outEnd: out, cpuFile: cpuFile, tapDir: tapDir}
 }
 
 // stop ends the server and waits for it; twice is fine. EOF, then SIGTERM
@@ -136,6 +140,20 @@ func (s *benchServer) roundTrip(b *testing.B, req []byte) time.Duration {
 		b.Fatal(err)
 	}
 	return time.Since(t0)
+}
+
+// framesRecorded counts the frame records of the capture of an ended tap:
+// under a flood, the frames its judge saw (the rest it passed over, and
+// recorded unjudged).
+func (s *benchServer) framesRecorded() int {
+	paths, _ := filepath.Glob(filepath.Join(s.tapDir, "*.jsonl"))
+	n := 0
+	for _, p := range paths {
+		if b, err := os.ReadFile(p); err == nil {
+			n += bytes.Count(b, []byte(`{"type":"frame",`))
+		}
+	}
+	return n
 }
 
 // ownCPU is the CPU time, user and system, of the ended process less its
@@ -292,6 +310,7 @@ type floodSample struct {
 	read, stop time.Duration // from the start to the last byte read; the stop
 	cpu        time.Duration // its own (see benchServer.ownCPU)
 	rss        int64         // peak resident set, bytes (its own or its server's)
+	judged     int           // a tap's: frames its judge saw (see framesRecorded)
 }
 
 // BenchmarkTapFlood: a server writing 1 KiB frames as fast as it can, one
@@ -305,8 +324,10 @@ type floodSample struct {
 // Reported: the goal's ratio tap/proxy-cpu (the tap's own CPU time against
 // the proxy's, per round) with its spread, each middle's CPU time per MiB
 // (median of the rounds), the wall ratios to direct, the mean time the
-// tap took to exit once stopped, and the tap's largest peak RSS of all
-// rounds beside its soft memory limit (session/run's tapMemoryLimit).
+// tap took to exit once stopped, the tap's largest peak RSS of all rounds
+// beside its soft memory limit (session/run's tapMemoryLimit), and the
+// share of the flood its judge saw (tap-judged-%; it may fall behind, and
+// what it passes over costs less: CPU per MiB depends on it).
 func BenchmarkTapFlood(b *testing.B) {
 	ms := benchMiddles()
 	buf := make([]byte, 64<<10)
@@ -331,7 +352,7 @@ func BenchmarkTapFlood(b *testing.B) {
 		if ru, ok := s.cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 			rss = ru.Maxrss << 10
 		}
-		return floodSample{size: size, read: t1.Sub(t0), stop: time.Since(t1), cpu: cpu, rss: rss}
+		return floodSample{size: size, read: t1.Sub(t0), stop: time.Since(t1), cpu: cpu, rss: rss, judged: s.framesRecorded()}
 	}
 	for _, m := range ms { // warm up (and build linesman, outside the timing)
 		run(m, floodBlock/16)
@@ -390,8 +411,13 @@ func reportFlood(b *testing.B, ms []benchMiddle, got [][]floodSample) {
 	b.ReportMetric(float64(stops.Milliseconds())/float64(len(got[0])), "tap-stop-ms")
 	for _, name := range []string{"tap", "base"} {
 		var peak int64
+		var judged []float64
 		for _, s := range byName(name) {
 			peak = max(peak, s.rss)
+			judged = append(judged, 100*float64(s.judged<<10)/float64(s.size))
+		}
+		if len(judged) > 0 {
+			reportSpread(b, judged, name+"-judged-%")
 		}
 		if peak > 0 {
 			b.ReportMetric(float64(peak)/(1<<20), name+"-peak-RSS-MiB")
