@@ -322,6 +322,17 @@ func embeddable(f *wire.Frame) bool {
 			return false
 		}
 	}
+	return embeddableBytes(b)
+}
+
+// embeddableBytes reports whether b, a JSON value, holds none of the bytes
+// that keep a frame from being embedded: DEL, a tab or a carriage return,
+// a C1 control or a bidirectional one, or nesting deeper than embedDepth.
+// Printable ASCII, most frames, is told in one pass.
+func embeddableBytes(b []byte) bool {
+	if onlyPrintableASCII(b) {
+		return !tooDeepToEmbed(b)
+	}
 	if bytes.IndexByte(b, 0x7f) >= 0 || bytes.IndexByte(b, '\t') >= 0 || bytes.IndexByte(b, '\r') >= 0 {
 		return false
 	}
@@ -417,6 +428,26 @@ const (
 	ones  = 0x0101010101010101
 	highs = 0x8080808080808080
 )
+
+// onlyPrintableASCII reports whether every byte of b is printable ASCII, 0x20
+// to 0x7e, 8 bytes at a time: a byte below 0x20 borrows into its high bit
+// when 0x20 is taken off, a byte above 0x7e carries into it when 1 is
+// added (or has it already).
+func onlyPrintableASCII(b []byte) bool {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		if ((x-ones*0x20)&^x|(x+ones)|x)&highs != 0 {
+			return false
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] < 0x20 || b[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}
 
 // attention is non-zero when one of the 8 bytes in x may need more than a
 // plain copy: below 0x20, a quote, a backslash, DEL, or not ASCII. It may
