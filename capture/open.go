@@ -299,7 +299,9 @@ func (rd *reader) append(ev eventlog.Event) {
 	}
 	first, next := log.Bounds()
 	if ev.Type == eventlog.EventFrame {
-		tr.Forget(first)
+		if outside, passed := tr.Forget(first); passed {
+			log.Reserve(outside)
+		}
 	}
 	// A recorded time of zero would make Append read the clock of now.
 	if ev.At == 0 {

@@ -349,7 +349,9 @@ func (s *Session) logFindings(fs []eventlog.LoggedFinding) {
 func (s *Session) logFact(ev eventlog.Event) uint64 {
 	seq := eventlog.Record(s.log, s.tracker, ev)
 	first, _ := s.log.Bounds()
-	s.tracker.Forget(first)
+	if outside, passed := s.tracker.Forget(first); passed {
+		s.log.Reserve(outside)
+	}
 	return seq
 }
 

@@ -37,12 +37,12 @@ func (t *Tracker) response(seq uint64, dir wire.Dir, f *wire.Frame, at time.Dura
 		return nil
 	}
 	sp := t.spaces[opposite(dir)]
-	if es := sp.inflight[m.ID]; len(es) > 0 {
+	if es := t.inflightOf(opposite(dir), m.ID); len(es) > 0 {
 		e := es[0] // answer removes it from es
 		t.answer(sp, e, seq, dir, f, at)
 		return e
 	}
-	if e := sp.ended[m.ID]; e != nil {
+	if e, _ := t.endedOf(opposite(dir), m.ID); e != nil {
 		switch {
 		case e.State == ReqCancelled && e.ResponseSeq == 0:
 			e.Late, e.ResponseSeq = true, seq
@@ -67,7 +67,7 @@ func (t *Tracker) response(seq uint64, dir wire.Dir, f *wire.Frame, at time.Dura
 		return nil
 	}
 	if other, ok := otherType(m.ID); ok {
-		if es := sp.inflight[other]; len(es) > 0 {
+		if es := t.inflightOf(opposite(dir), other); len(es) > 0 {
 			e := es[0]
 			addFinding(f, wire.NewFinding("id-type-mismatch", fmt.Sprintf(
 				"answer has id %s but request #%d (%s) used id %s: strict clients cannot match them",
@@ -127,6 +127,7 @@ func (t *Tracker) end(sp *idSpace, e *entry, state RequestState, at time.Duratio
 	es := sp.inflight[e.ID]
 	if i := slices.Index(es, e); i >= 0 {
 		es = slices.Delete(es, i, i+1)
+		sp.open--
 	}
 	if len(es) == 0 {
 		delete(sp.inflight, e.ID)

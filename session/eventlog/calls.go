@@ -109,11 +109,12 @@ func (t *Tracker) Calls() []Call {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var out []Call
-	for _, e := range t.all {
+	t.records(0, func(e *entry, _ bool) bool {
 		if e.Dir == wire.ClientToServer && e.call == nil {
 			out = append(out, e.callOf())
 		}
-	}
+		return true
+	})
 	return out
 }
 

@@ -130,6 +130,11 @@ func (t *Tracker) resumeDeadlinesLocked(since, at time.Duration) {
 			}
 		}
 	}
+	t.waits.waitingIn(wire.ClientToServer, func(r *waitRec) {
+		if r.due != 0 {
+			r.due += at - max(since, r.sentAt)
+		}
+	})
 }
 
 // stdoutHeldLocked reports whether a server frame is held now: the clock

@@ -40,11 +40,9 @@ func (t *Tracker) Latency() (byMethod, byTool []LatencyStat) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return latencyOf(func(yield func(Call) bool) {
-		for _, e := range t.all {
-			if e.Dir == wire.ClientToServer && e.call == nil && !yield(e.callOf()) {
-				return
-			}
-		}
+		t.records(0, func(e *entry, _ bool) bool {
+			return e.Dir != wire.ClientToServer || e.call != nil || yield(e.callOf())
+		})
 	})
 }
 

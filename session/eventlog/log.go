@@ -334,6 +334,7 @@ type Log struct {
 	dropped     uint64
 	droppedSize int64
 	hold        uint64 // the first Seq a reader holds past the budget (0: none; see Hold)
+	reserved    int64  // bytes kept outside the events that the budget covers (see Reserve)
 	subs        []chan struct{}
 
 	// Kept outside the retention budget (see Totals and Notes).
@@ -410,7 +411,7 @@ func notifySubscribers(subs []chan struct{}) {
 // trimLocked drops the oldest events while over budget, keeping at least
 // the newest, and those a Hold keeps.
 func (l *Log) trimLocked() {
-	for l.bytes > l.retention && l.events.len() > 1 {
+	for l.bytes+l.reserved > l.retention && l.events.len() > 1 {
 		if l.hold != 0 && l.firstSeq >= l.hold && l.bytes <= 2*l.retention {
 			break
 		}
@@ -432,6 +433,19 @@ func (l *Log) Hold(seq uint64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.hold = seq
+	l.trimLocked()
+}
+
+// Reserve charges the budget with n bytes kept outside the events on the
+// log's behalf, in place of what an earlier Reserve charged: the tracker's
+// records of requests whose frames the log dropped ([Tracker.Forget] says
+// what they cost), which a request still in flight keeps however old. The
+// events make room for them, down to the newest; what a Hold keeps stays
+// (its limit counts the events alone, so that the reader misses nothing).
+func (l *Log) Reserve(n int64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.reserved = max(n, 0)
 	l.trimLocked()
 }
 

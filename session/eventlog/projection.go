@@ -188,6 +188,9 @@ func (t *Tracker) InFlightWith(dir wire.Dir, id wire.ID) bool {
 	if dir != wire.ClientToServer && dir != wire.ServerToClient {
 		return false
 	}
+	if r := t.peek(dir, id); r != nil {
+		return r.state == ReqInFlight
+	}
 	return len(t.spaces[dir].inflight[id]) > 0
 }
 
@@ -203,18 +206,56 @@ func (t *Tracker) InFlight() []Request {
 			}
 		}
 	}
+	var e entry
+	for _, dir := range []wire.Dir{wire.ClientToServer, wire.ServerToClient} {
+		t.waits.waitingIn(dir, func(r *waitRec) {
+			t.waits.fill(&e, r)
+			out = append(out, e.Request)
+		})
+	}
 	slices.SortFunc(out, func(a, b Request) int { return cmpSeq(a.Seq, b.Seq) })
 	return out
+}
+
+// Waiting returns how many requests sent in direction dir are in flight,
+// and the newest request sent that way (ok false when there is none): what
+// a caller waiting for the answers needs, without the copy of every request
+// in flight that [Tracker.InFlight] makes (a million of them were 270 MB a
+// call).
+func (t *Tracker) Waiting(dir wire.Dir) (n int, newest Request, ok bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if dir != wire.ClientToServer && dir != wire.ServerToClient {
+		return 0, Request{}, false
+	}
+	for i := len(t.all) - 1; i >= 0; i-- {
+		if e := t.all[i]; e.Dir == dir {
+			newest, ok = e.Request, true
+			break
+		}
+	}
+	for i := t.waits.n - 1; i >= 0; i-- {
+		if r := t.waits.at(i); r.dir == dir {
+			if !ok || r.seq > newest.Seq {
+				if e := t.waits.compactBySeq(r.seq); e != nil {
+					newest, ok = e.Request, true
+				}
+			}
+			break
+		}
+	}
+	return t.spaces[dir].open, newest, ok
 }
 
 // Requests returns every request tracked so far, in the order they were sent.
 func (t *Tracker) Requests() []Request {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	out := make([]Request, len(t.all))
-	for i, e := range t.all {
-		out[i] = e.Request
-	}
+	out := make([]Request, 0, len(t.all)+t.waits.live())
+	t.records(0, func(e *entry, _ bool) bool {
+		out = append(out, e.Request)
+		return true
+	})
 	return out
 }
 
@@ -222,7 +263,7 @@ func (t *Tracker) Requests() []Request {
 func (t *Tracker) NumRequests() int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return len(t.all)
+	return len(t.all) + t.waits.live()
 }
 
 // EachRequest calls yield with a snapshot of every request, in the order
@@ -236,11 +277,11 @@ func (t *Tracker) EachRequest() iter.Seq[Request] {
 		var after uint64 // the Seq of the last request yielded: Forget may shorten all meanwhile
 		for {
 			t.mu.Lock()
-			i, _ := slices.BinarySearchFunc(t.all, after+1, func(e *entry, seq uint64) int { return cmpSeq(e.Seq, seq) })
 			buf = buf[:0]
-			for _, e := range t.all[i:min(i+chunk, len(t.all))] {
+			t.records(after+1, func(e *entry, _ bool) bool {
 				buf = append(buf, e.Request)
-			}
+				return len(buf) < chunk
+			})
 			t.mu.Unlock()
 			for _, q := range buf {
 				if !yield(q) {
@@ -269,7 +310,7 @@ func (t *Tracker) bySeqLocked(seq uint64) *entry {
 	// all is in Seq order: requests are recorded in log order.
 	i, ok := slices.BinarySearchFunc(t.all, seq, func(e *entry, seq uint64) int { return cmpSeq(e.Seq, seq) })
 	if !ok {
-		return nil
+		return t.waits.compactBySeq(seq)
 	}
 	return t.all[i]
 }
@@ -286,6 +327,11 @@ func (t *Tracker) Lookup(dir wire.Dir, id wire.ID) (Request, bool) {
 	if es := sp.inflight[id]; len(es) > 0 {
 		return es[0].Request, true
 	}
+	if r := t.peek(dir, id); r != nil {
+		var e entry
+		t.waits.fill(&e, r)
+		return e.Request, true
+	}
 	if e := sp.ended[id]; e != nil {
 		return e.Request, true
 	}
@@ -297,7 +343,7 @@ func (t *Tracker) Lookup(dir wire.Dir, id wire.ID) (Request, bool) {
 func (t *Tracker) Used(id wire.ID) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.spaces[wire.ClientToServer].used(id)
+	return t.spaces[wire.ClientToServer].used(id) || t.peek(wire.ClientToServer, id) != nil
 }
 
 // NextID returns the id MintID would return now, without reserving it.
@@ -345,8 +391,9 @@ func (t *Tracker) RequestCounts() map[RequestState]int {
 	if out == nil {
 		out = map[RequestState]int{}
 	}
-	for _, e := range t.all {
+	t.records(0, func(e *entry, _ bool) bool {
 		out[e.State]++
-	}
+		return true
+	})
 	return out
 }

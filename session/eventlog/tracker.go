@@ -74,6 +74,9 @@ type entry struct {
 	taskCreated bool
 	// paged: a list request that carried a cursor (a later page).
 	paged bool
+	// frozen: Forget made it a compact record (waiting.go); the entry is
+	// on its way out.
+	frozen bool
 }
 
 // idSpace is the bookkeeping of one direction's requests: the ids of the
@@ -81,6 +84,7 @@ type entry struct {
 // server's ping id 1 and the client's initialize id 1 do not collide).
 type idSpace struct {
 	inflight map[wire.ID][]*entry // oldest first; more than one only after reused-id-in-flight
+	open     int                  // the requests in inflight
 	ended    map[wire.ID]*entry   // the latest request with that id that left ReqInFlight
 	tokens   map[wire.ID]*entry   // progress token -> the request that offered it
 	maxInt   int64                // highest integer (or numeric string) id seen; the mint counter
@@ -170,8 +174,13 @@ type Tracker struct {
 	// linesman's.
 	faults      int
 	injectedEnd bool
-	links       callLinks  // logical calls (calls.go)
-	icept       intercepts // frames held, edited, dropped (intercept.go)
+	links       callLinks // logical calls (calls.go)
+	// waits holds the compact records of plain requests in flight whose
+	// frames the log dropped (waiting.go); noCompact keeps them whole
+	// (tests compare the two).
+	waits     waits
+	noCompact bool
+	icept     intercepts // frames held, edited, dropped (intercept.go)
 }
 
 // NewTracker returns an empty tracker.
@@ -257,6 +266,8 @@ func (t *Tracker) restarted(at time.Duration) {
 			}
 		}
 	}
+	t.lostAll(at, nil)
+	t.waits.restarted()
 	for _, k := range offerKinds {
 		k.listing(&t.offer).Stale = true
 	}
@@ -320,13 +331,13 @@ func (t *Tracker) request(seq uint64, dir wire.Dir, f *wire.Frame, at time.Durat
 		who = "server"
 	}
 
-	if prev := sp.inflight[m.ID]; len(prev) > 0 {
+	if prev := t.inflightOf(dir, m.ID); len(prev) > 0 {
 		first := prev[0]
 		e.CollidesWith = first.Seq
 		addFinding(f, wire.NewFinding("reused-id-in-flight", fmt.Sprintf(
 			"the %s's request #%d (%s) uses id %s, still in flight for its request #%d (%s)",
 			who, seq, m.Method, idText(m.ID), first.Seq, first.Method)))
-	} else if old, ok := sp.ended[m.ID]; ok && !old.Abandoned {
+	} else if old, ok := t.endedOf(dir, m.ID); ok && !old.Abandoned {
 		fd := wire.NewFinding("reused-id", fmt.Sprintf(
 			"the %s's request #%d (%s) reuses id %s of its earlier request #%d (%s, %s)",
 			who, seq, m.Method, idText(m.ID), old.Seq, old.Method, old.State))
@@ -339,6 +350,7 @@ func (t *Tracker) request(seq uint64, dir wire.Dir, f *wire.Frame, at time.Durat
 		addFinding(f, fd)
 	}
 	sp.inflight[m.ID] = append(sp.inflight[m.ID], e)
+	sp.open++
 	t.all = append(t.all, e)
 	if m.ProgressToken.Kind != wire.IDAbsent {
 		if old := sp.tokens[m.ProgressToken]; old != nil && old.State == ReqInFlight {
@@ -455,11 +467,11 @@ func (t *Tracker) notification(seq uint64, dir wire.Dir, f *wire.Frame, at time.
 	case "notifications/cancelled":
 		// The sender cancels one of its own requests.
 		sp := t.spaces[dir]
-		if es := sp.inflight[m.RequestID]; len(es) > 0 {
+		if es := t.inflightOf(dir, m.RequestID); len(es) > 0 {
 			e := es[0]
 			t.end(sp, e, ReqCancelled, at)
 			e.CancelSeq = seq
-		} else if _, ended := sp.ended[m.RequestID]; !ended && m.RequestID.Kind != wire.IDAbsent &&
+		} else if _, ended := t.endedOf(dir, m.RequestID); !ended && m.RequestID.Kind != wire.IDAbsent &&
 			!(dir == wire.ServerToClient && t.hs.Era == EraModern) {
 			// An ended request may be cancelled (the two crossed on the
 			// wire); one never sent may not. A 2026-07-28 server cancels

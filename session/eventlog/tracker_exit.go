@@ -77,34 +77,22 @@ func (t *Tracker) exited(at time.Duration) (out []LoggedFinding) {
 				fmt.Sprintf("the server %s before writing anything to stdout", exitHow(t.proc.ExitCode, t.proc.Signal)))})
 		}
 	}()
-	var lost []*entry
-	for d, sp := range t.spaces {
-		if sp == nil {
-			continue
-		}
-		for _, es := range sp.inflight {
-			for _, e := range es {
-				if wire.Dir(d) == wire.ClientToServer {
-					lost = append(lost, e)
-				}
-			}
-			for _, e := range slices.Clone(es) {
-				t.end(sp, e, ReqLost, at)
-			}
-		}
-	}
-	if len(lost) == 0 || atStart {
+	lost, n := t.loseAllLocked(at)
+	if n == 0 || atStart {
 		// One verdict per fault: a server that exited on its own without
 		// writing anything is exit-at-start, and that alone; whether a
 		// request had reached its pipe before it died is timing.
 		return out
 	}
-	slices.SortFunc(lost, func(a, b *entry) int { return cmpSeq(a.Seq, b.Seq) })
 	names := make([]string, len(lost))
 	for i, e := range lost {
 		names[i] = fmt.Sprintf("#%d %s (id %s)", e.Seq, e.Method, idText(e.ID))
 	}
-	msg := fmt.Sprintf("the process exited with %d request(s) unanswered: %s", len(lost), strings.Join(names, ", "))
+	list := strings.Join(names, ", ")
+	if n > len(lost) {
+		list += fmt.Sprintf(" and %d more", n-len(lost))
+	}
+	msg := fmt.Sprintf("the process exited with %d request(s) unanswered: %s", n, list)
 	fd := wire.NewFinding("exited-during-request", msg)
 	if t.injectedEnd {
 		// Linesman killed the server or closed its stdout on purpose.
@@ -117,6 +105,47 @@ func (t *Tracker) exited(at time.Duration) (out []LoggedFinding) {
 		fd.Severity = wire.SeverityNote
 	}
 	return append(out, LoggedFinding{Finding: fd, FrameSeq: lost[0].Seq, Dir: wire.ClientToServer})
+}
+
+// maxLostNamed bounds the requests exited-during-request names (a million
+// requests in flight made a message of 30 MB); it counts them all.
+const maxLostNamed = 20
+
+// loseAllLocked ends every request in flight, both ways, as lost, and
+// returns the client's first ones (at most maxLostNamed, in Seq order)
+// and how many of the client's it lost.
+func (t *Tracker) loseAllLocked(at time.Duration) (first []Request, n int) {
+	keep := func(r Request) {
+		n++
+		i, _ := slices.BinarySearchFunc(first, r.Seq, func(q Request, seq uint64) int { return cmpSeq(q.Seq, seq) })
+		if i < maxLostNamed {
+			first = slices.Insert(first, i, r)
+			first = first[:min(len(first), maxLostNamed)]
+		}
+	}
+	for d, sp := range t.spaces {
+		if sp == nil {
+			continue
+		}
+		for _, es := range sp.inflight {
+			for _, e := range es {
+				if wire.Dir(d) == wire.ClientToServer {
+					keep(e.Request)
+				}
+			}
+			for _, e := range slices.Clone(es) {
+				t.end(sp, e, ReqLost, at)
+			}
+		}
+	}
+	var e entry
+	t.lostAll(at, func(r *waitRec) {
+		if r.dir == wire.ClientToServer {
+			t.waits.fill(&e, r)
+			keep(e.Request)
+		}
+	})
+	return first, n
 }
 
 // exitAtStartLocked reports whether the process exited on its own (no
@@ -159,12 +188,12 @@ func (t *Tracker) exitBurstLocked(at time.Duration) (LoggedFinding, bool) {
 		return LoggedFinding{}, false
 	}
 	var burst []*entry // client requests answered in the burst, by answer
-	for i := len(t.all) - 1; i >= 0; i-- {
-		e := t.all[i]
-		if e.Dir == wire.ClientToServer && e.ResponseSeq != 0 && !e.Late && e.EndedAt >= at-exitBurst && e.EndedAt <= at {
+	t.records(0, func(e *entry, compact bool) bool {
+		if !compact && e.Dir == wire.ClientToServer && e.ResponseSeq != 0 && !e.Late && e.EndedAt >= at-exitBurst && e.EndedAt <= at {
 			burst = append(burst, e)
 		}
-	}
+		return true
+	})
 	if len(burst) == 0 {
 		return LoggedFinding{}, false
 	}
@@ -211,18 +240,41 @@ func (t *Tracker) tick(at time.Duration) []LoggedFinding {
 		}
 	}
 	slices.SortFunc(due, func(a, b *entry) int { return cmpSeq(a.Seq, b.Seq) })
-	var out []LoggedFinding
-	for _, e := range due {
-		t.end(sp, e, ReqTimedOut, at)
-		e.TimedOut = true
-		msg := fmt.Sprintf("no answer to request #%d (%s, id %s) after %s",
-			e.Seq, e.Method, idText(e.ID), (at - e.SentAt).Round(time.Millisecond))
-		if e.HasProgress {
-			msg += fmt.Sprintf(" (last progress %s ago)", (at - e.LastProgressAt).Round(time.Millisecond))
+	var compact []*waitRec
+	t.waits.waitingIn(wire.ClientToServer, func(r *waitRec) {
+		if r.due != 0 && at >= r.due {
+			compact = append(compact, r)
 		}
-		out = append(out, LoggedFinding{Finding: wire.NewFinding("request-timeout", msg), FrameSeq: e.Seq, Dir: wire.ClientToServer})
+	})
+	out := make([]LoggedFinding, 0, len(due)+len(compact))
+	// Both are in Seq order: merge them, so the findings are.
+	for len(due) > 0 || len(compact) > 0 {
+		if len(compact) == 0 || (len(due) > 0 && due[0].Seq < compact[0].seq) {
+			e := due[0]
+			due = due[1:]
+			t.end(sp, e, ReqTimedOut, at)
+			e.TimedOut = true
+			out = append(out, timeoutFinding(e, at))
+			continue
+		}
+		r := compact[0]
+		compact = compact[1:]
+		var e entry
+		t.waits.fill(&e, r)
+		t.endInPlace(r, ReqTimedOut, at)
+		out = append(out, timeoutFinding(&e, at))
 	}
 	return out
+}
+
+// timeoutFinding is the request-timeout of e, in flight, at the time at.
+func timeoutFinding(e *entry, at time.Duration) LoggedFinding {
+	msg := fmt.Sprintf("no answer to request #%d (%s, id %s) after %s",
+		e.Seq, e.Method, idText(e.ID), (at - e.SentAt).Round(time.Millisecond))
+	if e.HasProgress {
+		msg += fmt.Sprintf(" (last progress %s ago)", (at - e.LastProgressAt).Round(time.Millisecond))
+	}
+	return LoggedFinding{Finding: wire.NewFinding("request-timeout", msg), FrameSeq: e.Seq, Dir: wire.ClientToServer}
 }
 
 // NextDeadline returns the earliest time a client request in flight would
@@ -241,6 +293,11 @@ func (t *Tracker) NextDeadline() (at time.Duration, ok bool) {
 			}
 		}
 	}
+	t.waits.waitingIn(wire.ClientToServer, func(r *waitRec) {
+		if r.due != 0 && (!ok || r.due < at) {
+			at, ok = r.due, true
+		}
+	})
 	return at, ok
 }
 

@@ -23,8 +23,9 @@ const forgetEvery = 1024
 // Forget summarises the requests that ended before the log's first retained
 // Seq: their records leave the tracker and only their count by state stays
 // ([Tracker.RequestCounts]). Requests still in flight are never forgotten,
-// whatever their age. A forgotten request pairs with nothing any more
-// ([Tracker.PairOf]), and a late answer to it, or a reuse of its id, is
+// whatever their age; a plain one whose frame the log dropped is kept as a
+// compact record (waiting.go). A forgotten request pairs with nothing any
+// more ([Tracker.PairOf]), and a late answer to it, or a reuse of its id, is
 // judged as if the id were unknown: the log no longer holds its frame
 // either. The pairing of an error with id null to an unreadable client
 // frame is forgotten with that error's frame.
@@ -32,31 +33,40 @@ const forgetEvery = 1024
 // Callers that append to a retention-bounded Log call Forget with its
 // first retained Seq after each append; the work is amortised (a pass runs
 // once first has advanced forgetEvery Seqs, and looks only at the records
-// older than first).
-func (t *Tracker) Forget(first uint64) {
+// older than first, and at the compact records that changed). When a pass
+// ran, passed is true and outside is what the records the tracker keeps
+// for frames the log dropped cost: the caller charges it to the log's
+// budget ([Log.Reserve]), so that the budget bounds them too.
+func (t *Tracker) Forget(first uint64) (outside int64, passed bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if first < t.forgotTo+forgetEvery {
-		return
+		return 0, false
 	}
 	t.forgotTo = first
 	// Records older than first form a prefix of all (it is in Seq order).
 	// Those kept (in flight, or answered by a frame still retained) move
 	// to the end of the prefix in their order, and the prefix is cut
-	// before them: the pass costs the prefix, not the whole history.
+	// before them: the pass costs the prefix, not the whole history. The
+	// plain ones in flight become compact records, in Seq order.
 	end := sort.Search(len(t.all), func(i int) bool { return t.all[i].Seq >= first })
+	for _, e := range t.all[:end] { // in Seq order, as the arena is
+		e.frozen = t.plain(e) && t.freeze(e)
+	}
 	w := end
 	for i := end - 1; i >= 0; i-- {
-		e := t.all[i]
-		if e.State == ReqInFlight || e.ResponseSeq >= first {
+		switch e := t.all[i]; {
+		case e.frozen:
+		case e.State == ReqInFlight || e.ResponseSeq >= first:
 			w--
 			t.all[w] = e
-			continue
+		default:
+			t.summarise(e)
 		}
-		t.summarise(e)
 	}
 	clear(t.all[:w])
 	t.all = t.all[w:]
+	compact := t.sweep(first) - len(t.waits.full)
 	for seq := range t.later {
 		if seq < first {
 			delete(t.later, seq)
@@ -72,6 +82,7 @@ func (t *Tracker) Forget(first uint64) {
 			delete(t.progressFor, seq)
 		}
 	}
+	return int64(end-w+len(t.waits.full))*TrackedCost + int64(compact)*WaitingCost, true
 }
 
 // Unsummarised returns how many requests the tracker keeps a record of
@@ -85,25 +96,31 @@ func (t *Tracker) Forget(first uint64) {
 func (t *Tracker) Unsummarised(first uint64) (inFlight, ended int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	for _, e := range t.all {
+	t.records(0, func(e *entry, _ bool) bool {
 		if e.Seq >= first {
-			break
+			return false
 		}
 		if e.State == ReqInFlight {
 			inFlight++
 		} else {
 			ended++
 		}
-	}
+		return true
+	})
 	return inFlight, ended
+}
+
+// summariseState counts a request that ended in state s, its record gone.
+func (t *Tracker) summariseState(s RequestState) {
+	if t.forgotten == nil {
+		t.forgotten = map[RequestState]int{}
+	}
+	t.forgotten[s]++
 }
 
 // summarise drops e's record, keeping its count.
 func (t *Tracker) summarise(e *entry) {
-	if t.forgotten == nil {
-		t.forgotten = map[RequestState]int{}
-	}
-	t.forgotten[e.State]++
+	t.summariseState(e.State)
 	if e.ResponseSeq != 0 && t.answers[e.ResponseSeq] == e {
 		delete(t.answers, e.ResponseSeq)
 	}

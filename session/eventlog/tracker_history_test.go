@@ -224,3 +224,52 @@ func peakRSS() int64 {
 	}
 	return 0
 }
+
+// waitingFlood folds n client tools/call requests that are never
+// answered into log and tr as a session does (the frame under the log's
+// lock, then Forget with the first retained Seq); sample is called every
+// 4096 requests.
+func waitingFlood(log *Log, tr *Tracker, n int, sample func()) {
+	for i := 1; i <= n; i++ {
+		text := `{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"method":"tools/call","params":{"name":"wait","arguments":{}}}`
+		f := handFrame(text, wire.Message{Kind: wire.KindRequest, ID: wire.IntID(int64(i)), Method: "tools/call"})
+		log.AppendWith(func(seq uint64, at time.Duration) Event {
+			tr.frame(seq, wire.ClientToServer, f, at)
+			return Event{Type: EventFrame, Dir: wire.ClientToServer, Frame: f}
+		})
+		first, _ := log.Bounds()
+		if outside, passed := tr.Forget(first); passed {
+			log.Reserve(outside)
+		}
+		if sample != nil && i%(4<<10) == 0 {
+			sample()
+		}
+	}
+}
+
+// BenchmarkTrackerWaitingRequests folds 1M client requests that are never
+// answered (all in flight at once, as `linesman send` of a million
+// requests to a server that answers none) into a log with the default
+// budget, under linesman's soft memory limit, and reports the peak heap
+// in use, the heap live after the flood and the peak RSS.
+//
+//	go test ./session/eventlog -run '^$' -bench TrackerWaitingRequests -benchtime 1x
+func BenchmarkTrackerWaitingRequests(b *testing.B) {
+	const n = 1_000_000
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(MemoryLimit))
+	for b.Loop() {
+		p := peakOf(func(sample func()) any {
+			log, tr := NewLog(0), NewTracker(TrackerOptions{Timeout: time.Hour})
+			waitingFlood(log, tr, n, sample)
+			if c := tr.RequestCounts(); c[ReqInFlight] != n {
+				b.Fatalf("%d in flight, want %d", c[ReqInFlight], n)
+			}
+			return []any{log, tr}
+		})
+		b.ReportMetric(p.heap, "peak-heap-MB")
+		b.ReportMetric(p.live, "live-MB")
+		if p.rss > 0 {
+			b.ReportMetric(p.rss, "peak-RSS-MB")
+		}
+	}
+}

@@ -180,11 +180,11 @@ func waitForAnswers(ctx context.Context, s *session.Session, timeout time.Durati
 	deadline := time.NewTimer(timeout + time.Second)
 	defer deadline.Stop()
 	for {
-		open := 0
-		for _, r := range s.Tracker().InFlight() {
-			if r.Dir == wire.ClientToServer && !unterminated(s.Log(), r.Seq) {
-				open++
-			}
+		// Only the last frame sent can be unterminated: it holds the
+		// newest request, if any.
+		open, newest, ok := s.Tracker().Waiting(wire.ClientToServer)
+		if ok && newest.State == eventlog.ReqInFlight && unterminated(s.Log(), newest.Seq) {
+			open--
 		}
 		if open == 0 {
 			return nil
