@@ -159,17 +159,33 @@ func (r *Report) writeHost(b *strings.Builder) {
 // fault, grouped by code: each code once, with a few of the frames it
 // points at and its one-line fix. The host's are headed "host errors", …
 func (r *Report) writeSeverity(b *strings.Builder, sev, party string) {
+	// Each code keeps its count, the findings shown and its fixes, not
+	// every finding: a copy of each (a million timeouts) was 180 MB.
+	type group struct {
+		n     int
+		shown []Finding
+		fixes []string
+	}
 	var codes []string
-	byCode := map[string][]Finding{}
+	byCode := map[string]*group{}
 	total := 0
 	for _, f := range r.Findings {
 		if f.Severity != sev || (f.Party == "host") != (party == "host") {
 			continue
 		}
-		if _, ok := byCode[f.Code]; !ok {
+		g := byCode[f.Code]
+		if g == nil {
+			g = &group{}
+			byCode[f.Code] = g
 			codes = append(codes, f.Code)
 		}
-		byCode[f.Code] = append(byCode[f.Code], f)
+		g.n++
+		if len(g.shown) < occurrencesText {
+			g.shown = append(g.shown, f)
+		}
+		if f.Fix != "" && !slices.Contains(g.fixes, f.Fix) {
+			g.fixes = append(g.fixes, f.Fix)
+		}
 		total++
 	}
 	if total == 0 {
@@ -182,24 +198,23 @@ func (r *Report) writeSeverity(b *strings.Builder, sev, party string) {
 	fmt.Fprintf(b, "\n%s (%d):\n", heading, total)
 	mark := map[string]string{"error": "✗", "warning": "!", "note": "i"}[sev]
 	for _, code := range codes {
-		fs := byCode[code]
-		title := fs[0].Title
+		g := byCode[code]
+		title := g.shown[0].Title
 		if title == "" {
 			title = "(not in the registry)"
 		}
 		times := ""
-		if len(fs) > 1 {
-			times = fmt.Sprintf(" ×%d", len(fs))
+		if g.n > 1 {
+			times = fmt.Sprintf(" ×%d", g.n)
 		}
 		fmt.Fprintf(b, "  %s %s%s — %s\n", mark, code, times, title)
-		for i, f := range fs {
-			if i == occurrencesText {
-				fmt.Fprintf(b, "      … and %d more\n", len(fs)-occurrencesText)
-				break
-			}
+		for _, f := range g.shown {
 			fmt.Fprintf(b, "      at %s: %s\n", r.where(f), inert(f.Message))
 		}
-		for _, fix := range fixesOf(fs) {
+		if g.n > len(g.shown) {
+			fmt.Fprintf(b, "      … and %d more\n", g.n-len(g.shown))
+		}
+		for _, fix := range g.fixes {
 			fmt.Fprintf(b, "      fix: %s\n", firstSentence(fix))
 		}
 	}
@@ -343,18 +358,6 @@ func (rf *Frame) preview() string {
 // one-line fix of the human report (the JSON carries the whole text). A
 // sentence that ends in a colon introduces examples the line leaves out, so
 // it ends with a full stop instead of a dangling colon.
-// fixesOf is the fixes of one code's findings, each once, in order: one
-// code may carry a server's fix and a client's ([wire.Info.FixFor]).
-func fixesOf(fs []Finding) []string {
-	var out []string
-	for _, f := range fs {
-		if f.Fix != "" && !slices.Contains(out, f.Fix) {
-			out = append(out, f.Fix)
-		}
-	}
-	return out
-}
-
 func firstSentence(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
