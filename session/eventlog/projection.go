@@ -234,14 +234,9 @@ func (t *Tracker) Waiting(dir wire.Dir) (n int, newest Request, ok bool) {
 			break
 		}
 	}
-	for i := t.waits.n - 1; i >= 0; i-- {
-		if r := t.waits.at(i); r.dir == dir {
-			if !ok || r.seq > newest.Seq {
-				if e := t.waits.compactBySeq(r.seq); e != nil {
-					newest, ok = e.Request, true
-				}
-			}
-			break
+	if a := t.waits.arena(dir); a.n > 0 && (!ok || a.last > newest.Seq) {
+		if e := t.waits.compactBySeq(a.last); e != nil {
+			newest, ok = e.Request, true
 		}
 	}
 	return t.spaces[dir].open, newest, ok

@@ -88,6 +88,9 @@ func playMixed(c *convo, n int) {
 	c2s, s2c := wire.ClientToServer, wire.ServerToClient
 	for i := 1; i <= n; i++ {
 		id := int64(i)
+		if i > n/2 {
+			id = int64(i - n/2) // a fresh process counts from 1 again
+		}
 		switch r := rnd.Intn(100); {
 		case r < 55:
 			var token wire.ID
@@ -128,8 +131,11 @@ func playMixed(c *convo, n int) {
 			x, _ := pick(open)
 			c.frame(s2c, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":`+strconv.FormatInt(x+1_000_000, 10)+`,"progress":1}}`,
 				wire.Message{Kind: wire.KindNotification, Method: "notifications/progress", ProgressToken: wire.IntID(x + 1_000_000)})
-		case r < 90:
+		case r < 89:
 			c.request(c2s, wire.StringID("s"+strconv.Itoa(i)), "tools/call", "strings", wire.ID{})
+		case r < 90:
+			c.request(c2s, wire.IntID(-id), "tools/call", "below", wire.ID{}) // an id below the others'
+			open = append(open, -id)
 		case r < 93:
 			c.apply(Event{Type: EventTimeout})
 		default:
