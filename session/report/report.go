@@ -355,10 +355,27 @@ func (r *Report) addLoggedFinding(lf *eventlog.LoggedFinding) {
 	}
 	var dir *string
 	if lf.Dir != 0 {
-		d := lf.Dir.String()
-		dir = &d
+		dir = dirName(lf.Dir)
 	}
 	r.addFinding(lf.Finding, seq, dir, wrote, false)
+}
+
+// dirNames spells each direction once, for the Dir of the findings that
+// name one: a string of its own each was 13 MB of a million timeouts.
+// Nothing changes a report's strings through its pointers.
+var dirNames = func() (out [3]string) {
+	for d := range out {
+		out[d] = wire.Dir(d).String()
+	}
+	return out
+}()
+
+func dirName(d wire.Dir) *string {
+	if int(d) < len(dirNames) {
+		return &dirNames[d]
+	}
+	s := d.String()
+	return &s
 }
 
 // processBlock is the report's process block: the projection's process
