@@ -91,7 +91,8 @@ type idSpace struct {
 	// answeredUpTo is the highest Seq of a request of this space the other
 	// side answered: it had read everything its sender wrote before it.
 	answeredUpTo uint64
-	strMint      int64 // counter for string ids once integers are exhausted
+	strMint      int64  // counter for string ids once integers are exhausted
+	peaks        [2]int // the most inflight and ended held (see shrinkMaps)
 }
 
 func newIDSpace() *idSpace {
@@ -133,7 +134,8 @@ type Tracker struct {
 	spaces    [3]*idSpace // indexed by wire.Dir
 	all       []*entry    // every request, in the order sent
 	// answers maps the Seq of each answer frame to the request it answered.
-	answers map[uint64]*entry
+	answers     map[uint64]*entry
+	answersPeak int
 	// discoverVersion: ids of the client's server/discover requests (this
 	// process), with the protocol version each asked for in its _meta, to
 	// read the era and version off their answers.

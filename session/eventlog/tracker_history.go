@@ -67,6 +67,7 @@ func (t *Tracker) Forget(first uint64) (outside int64, passed bool) {
 	clear(t.all[:w])
 	t.all = t.all[w:]
 	compact := t.sweep(first) - len(t.waits.full)
+	t.shrinkMaps()
 	for seq := range t.later {
 		if seq < first {
 			delete(t.later, seq)
@@ -83,6 +84,38 @@ func (t *Tracker) Forget(first uint64) (outside int64, passed bool) {
 		}
 	}
 	return int64(end-w+len(t.waits.full))*TrackedCost + int64(compact)*WaitingCost, true
+}
+
+// shrinkMaps copies the maps that hold a record of each request into maps
+// of their present size once they hold under a quarter of what they held:
+// a Go map keeps the table of its largest size, and the requests in flight
+// before they became compact records (a quarter of a million of them) left
+// 30 MB of table behind.
+func (t *Tracker) shrinkMaps() {
+	for _, sp := range t.spaces[1:] {
+		sp.inflight = shrunk(sp.inflight, &sp.peaks[0])
+		sp.ended = shrunk(sp.ended, &sp.peaks[1])
+	}
+	t.answers = shrunk(t.answers, &t.answersPeak)
+}
+
+// shrunk returns m, or a copy of it that holds the same when m holds under
+// a quarter of peak, the most it held (kept up to date here).
+func shrunk[K comparable, V any](m map[K]V, peak *int) map[K]V {
+	n := len(m)
+	if n >= *peak {
+		*peak = n
+		return m
+	}
+	if *peak < 4096 || n >= *peak/4 {
+		return m
+	}
+	out := make(map[K]V, n)
+	for k, v := range m {
+		out[k] = v
+	}
+	*peak = n
+	return out
 }
 
 // Unsummarised returns how many requests the tracker keeps a record of
