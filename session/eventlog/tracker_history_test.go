@@ -2,6 +2,7 @@ package eventlog
 
 import (
 	"os"
+	"reflect"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -271,5 +272,36 @@ func BenchmarkTrackerWaitingRequests(b *testing.B) {
 		if p.rss > 0 {
 			b.ReportMetric(p.rss, "peak-RSS-MB")
 		}
+	}
+}
+
+// TestShrunkMaps: a map that held many and now holds under a quarter of
+// them is copied into one of its size, with the same contents; one that
+// holds more, or was never large, is kept.
+func TestShrunkMaps(t *testing.T) {
+	m := map[int]int{}
+	peak := 0
+	for i := range 10_000 {
+		m[i] = i
+	}
+	if got := shrunk(m, &peak); reflect.ValueOf(got).Pointer() != reflect.ValueOf(m).Pointer() || peak != 10_000 {
+		t.Fatalf("a map at its peak was copied (peak %d)", peak)
+	}
+	for i := range 7_000 {
+		delete(m, i)
+	}
+	if got := shrunk(m, &peak); reflect.ValueOf(got).Pointer() != reflect.ValueOf(m).Pointer() {
+		t.Errorf("a map at 30%% of its peak was copied: only under a quarter is")
+	}
+	for i := 7_000; i < 9_000; i++ {
+		delete(m, i)
+	}
+	got := shrunk(m, &peak)
+	if reflect.ValueOf(got).Pointer() == reflect.ValueOf(m).Pointer() || !reflect.DeepEqual(got, m) || peak != len(m) {
+		t.Errorf("a map at a tenth of its peak: copied %v, same contents %v, peak %d", reflect.ValueOf(got).Pointer() != reflect.ValueOf(m).Pointer(), reflect.DeepEqual(got, m), peak)
+	}
+	small, p := map[int]int{1: 1}, 100
+	if got := shrunk(small, &p); reflect.ValueOf(got).Pointer() != reflect.ValueOf(small).Pointer() {
+		t.Errorf("a small map was copied")
 	}
 }
