@@ -174,6 +174,31 @@ func FromLog(log *eventlog.Log, tr *eventlog.Tracker, meta Meta) Report {
 		r.procFold = &eventlog.ProcessStatus{}
 	}
 
+	r.addLog(log, meta, textLimit)
+
+	if tr != nil {
+		r.Process = processBlock(tr.Process())
+	} else {
+		r.Process = processBlock(*r.procFold)
+	}
+	if tr != nil {
+		r.Requests = slices.Grow(r.Requests, tr.NumRequests()) // not doubled past a million
+		r.addRequests(tr.EachRequest())
+		r.Latency, r.LatencyByTool = latencyOfTracker(tr)
+		if d := DefinitionsOf(tr); len(d.Listed) > 0 {
+			r.Definitions = d
+		}
+	}
+	r.keepStderr(meta.StderrLimit)
+	r.addTotals(log, tr)
+	r.addRules(tr, meta.Applied)
+	return r
+}
+
+// addLog adds what the log holds: its frames (all of them, or with
+// Meta.FindingFrames those a finding points at) and the findings on them
+// and apart, its stderr, and (without a tracker) the process events.
+func (r *Report) addLog(log *eventlog.Log, meta Meta, textLimit int) {
 	first, next := log.Bounds()
 	// Read the log in slices so that a huge log is not copied at once, into
 	// one buffer (a fresh one a slice was a tenth of a flood's report).
@@ -209,24 +234,6 @@ func FromLog(log *eventlog.Log, tr *eventlog.Tracker, meta Meta) Report {
 	r.Findings = make([]Finding, 0, findings)
 	each(func(ev eventlog.Event) { r.addEvent(ev, meta, textLimit) })
 	r.lister = nil
-
-	if tr != nil {
-		r.Process = processBlock(tr.Process())
-	} else {
-		r.Process = processBlock(*r.procFold)
-	}
-	if tr != nil {
-		r.Requests = slices.Grow(r.Requests, tr.NumRequests()) // not doubled past a million
-		r.addRequests(tr.EachRequest())
-		r.Latency, r.LatencyByTool = latencyOfTracker(tr)
-		if d := DefinitionsOf(tr); len(d.Listed) > 0 {
-			r.Definitions = d
-		}
-	}
-	r.keepStderr(meta.StderrLimit)
-	r.addTotals(log, tr)
-	r.addRules(tr, meta.Applied)
-	return r
 }
 
 // addTotals fills the counts of the whole session (totals, summary,
