@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -13,6 +14,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"linesman/capture"
+	"linesman/wire"
 )
 
 // The tap's cost, measured as a host meets it: a real server behind real
@@ -451,4 +455,109 @@ func benchTapDir(b *testing.B) string {
 		return "/dev/null/taps"
 	}
 	return b.TempDir()
+}
+
+// BenchmarkTapRequestsInFlight: `linesman tap` between a host writing a
+// million tools/call requests and a server that reads them all and answers
+// none (qa-deaf), so that every one is in flight when the host closes
+// stdin and the server exits. Reports the tap's peak RSS (the rusage of
+// the tap process) against its soft memory limit, its CPU time, and how
+// many frames it judged live (the rest its judge passed over, unjudged, for
+// the capture's reader to judge); checks that its capture holds every
+// request forwarded. "flood": the host writes as fast as the pipe takes
+// it; "paced": 2,000 requests every 20 ms, which the judge keeps up with,
+// so that the tracker holds every request in flight. LINESMAN_BENCH_REQUESTS
+// changes the count.
+//
+//	go test -run '^$' -bench TapRequestsInFlight -benchtime 1x .
+func BenchmarkTapRequestsInFlight(b *testing.B) {
+	n, _ := strconv.Atoi(os.Getenv("LINESMAN_BENCH_REQUESTS"))
+	if n <= 0 {
+		n = 1_000_000
+	}
+	var input []byte
+	for i := 1; i <= n; i++ {
+		input = fmt.Appendf(input, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"wait","arguments":{}}}`+"\n", i)
+	}
+	for _, paced := range []bool{false, true} {
+		name := map[bool]string{false: "flood", true: "paced"}[paced]
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				tapInFlight(b, input, n, paced)
+			}
+		})
+	}
+}
+
+// tapInFlight runs one tap of BenchmarkTapRequestsInFlight and reports it.
+// Its peak RSS is the tap's VmHWM (runPeakRSS): the rusage of a child Go
+// started says the parent's size, since Go starts a child on the parent's
+// memory until the exec, and the kernel keeps the larger.
+func tapInFlight(b *testing.B, input []byte, n int, paced bool) {
+	dir := b.TempDir()
+	cmd := exec.Command(linesmanBinary(b), "tap", "--dir", dir, "--max-capture", "0", "--name", "deaf", "--", testBinary, "-test.run=^$")
+	cmd.Env = append(os.Environ(), "LINESMAN_FAKE_SERVER=qa-deaf")
+	cmd.Stdin = bytes.NewReader(input)
+	if paced {
+		cmd.Stdin = &pacedReader{rest: input, step: 2000 * (len(input) / n), pause: 20 * time.Millisecond}
+	}
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	start := time.Now()
+	peak, err := runPeakRSS(b, cmd)
+	if err != nil {
+		b.Fatalf("tap: %v\n%s", err, errb.Bytes())
+	}
+	wall := time.Since(start)
+	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	b.StopTimer()
+	paths, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	if len(paths) != 1 {
+		b.Fatalf("captures %v in %s", paths, dir)
+	}
+	c, err := capture.Open(paths[0])
+	if err != nil {
+		b.Fatal(err)
+	}
+	if got := c.Log.Totals().Frames[wire.ClientToServer]; got != uint64(n) || c.Dropped != 0 {
+		b.Fatalf("the capture holds %d client frames of %d (%d events dropped)", got, n, c.Dropped)
+	}
+	raw, err := os.ReadFile(paths[0])
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.StartTimer()
+	b.ReportMetric(float64(peak)/(1<<20), "peak-RSS-MB")
+	b.ReportMetric(float64(bytes.Count(raw, []byte(`"type":"frame"`))), "judged-live")
+	b.ReportMetric(float64(ru.Utime.Nano()+ru.Stime.Nano())/1e9, "cpu-s")
+	b.ReportMetric(wall.Seconds(), "wall-s")
+}
+
+// pacedReader hands out rest a step at a time (cut at a line end), with a
+// pause before each step but the first.
+type pacedReader struct {
+	rest    []byte
+	step    int
+	pause   time.Duration
+	started bool
+	left    int // of the current step
+}
+
+func (p *pacedReader) Read(b []byte) (int, error) {
+	if len(p.rest) == 0 {
+		return 0, io.EOF
+	}
+	if p.left == 0 {
+		if p.started {
+			time.Sleep(p.pause)
+		}
+		p.started = true
+		p.left = min(p.step, len(p.rest))
+		if p.left < len(p.rest) {
+			p.left += bytes.IndexByte(p.rest[p.left:], '\n') + 1
+		}
+	}
+	k := copy(b[:min(len(b), p.left)], p.rest)
+	p.rest, p.left = p.rest[k:], p.left-k
+	return k, nil
 }
