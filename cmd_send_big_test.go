@@ -86,6 +86,15 @@ func TestSendHoldsALineOnce(t *testing.T) {
 // its own process (VmHWM, read until it exits: wait4's would be the
 // largest of it and every process it waited for) and Wait's error.
 func runPeakRSS(tb testing.TB, cmd *exec.Cmd) (peak int64, err error) {
+	peak, _, err = runPeakMemory(tb, cmd)
+	return peak, err
+}
+
+// runPeakMemory is runPeakRSS that also returns the largest anonymous
+// resident memory seen (RssAnon, sampled every 5 ms): what the Go runtime
+// holds (heap, stacks, its own), which its soft memory limit bounds, and
+// not the pages of the executable that VmHWM counts too.
+func runPeakMemory(tb testing.TB, cmd *exec.Cmd) (peak, anon int64, err error) {
 	tb.Helper()
 	if err := cmd.Start(); err != nil {
 		tb.Fatal(err)
@@ -93,19 +102,24 @@ func runPeakRSS(tb testing.TB, cmd *exec.Cmd) (peak int64, err error) {
 	polled := make(chan struct{})
 	go func() {
 		defer close(polled)
+		field := func(b []byte, name string) int64 {
+			_, rest, ok := strings.Cut(string(b), name)
+			if !ok {
+				return 0
+			}
+			kb, _ := strconv.ParseInt(strings.Fields(rest)[0], 10, 64)
+			return kb << 10
+		}
 		for {
 			b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", cmd.Process.Pid))
 			if err != nil || bytes.Contains(b, []byte("State:\tZ")) {
 				return
 			}
-			if _, rest, ok := strings.Cut(string(b), "VmHWM:"); ok {
-				kb, _ := strconv.ParseInt(strings.Fields(rest)[0], 10, 64)
-				peak = max(peak, kb<<10)
-			}
+			peak, anon = max(peak, field(b, "VmHWM:")), max(anon, field(b, "RssAnon:"))
 			time.Sleep(5 * time.Millisecond)
 		}
 	}()
 	err = cmd.Wait()
 	<-polled
-	return peak, err
+	return peak, anon, err
 }

@@ -460,8 +460,8 @@ func benchTapDir(b *testing.B) string {
 // BenchmarkTapRequestsInFlight: `linesman tap` between a host writing a
 // million tools/call requests and a server that reads them all and answers
 // none (qa-deaf), so that every one is in flight when the host closes
-// stdin and the server exits. Reports the tap's peak RSS (the rusage of
-// the tap process) against its soft memory limit, its CPU time, and how
+// stdin and the server exits. Reports the tap's peak RSS and anonymous
+// memory against its soft memory limit (128 MiB), its CPU time, and how
 // many frames it judged live (the rest its judge passed over, unjudged, for
 // the capture's reader to judge); checks that its capture holds every
 // request forwarded. "flood": the host writes as fast as the pipe takes
@@ -490,7 +490,9 @@ func BenchmarkTapRequestsInFlight(b *testing.B) {
 }
 
 // tapInFlight runs one tap of BenchmarkTapRequestsInFlight and reports it.
-// Its peak RSS is the tap's VmHWM (runPeakRSS): the rusage of a child Go
+// Its peak RSS is the tap's VmHWM (runPeakMemory), beside the largest of
+// its anonymous memory (what its soft limit bounds; the rest are the pages
+// of the executable): the rusage of a child Go
 // started says the parent's size, since Go starts a child on the parent's
 // memory until the exec, and the kernel keeps the larger.
 func tapInFlight(b *testing.B, input []byte, n int, paced bool) {
@@ -504,7 +506,7 @@ func tapInFlight(b *testing.B, input []byte, n int, paced bool) {
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
 	start := time.Now()
-	peak, err := runPeakRSS(b, cmd)
+	peak, anon, err := runPeakMemory(b, cmd)
 	if err != nil {
 		b.Fatalf("tap: %v\n%s", err, errb.Bytes())
 	}
@@ -528,6 +530,7 @@ func tapInFlight(b *testing.B, input []byte, n int, paced bool) {
 	}
 	b.StartTimer()
 	b.ReportMetric(float64(peak)/(1<<20), "peak-RSS-MB")
+	b.ReportMetric(float64(anon)/(1<<20), "peak-anon-MB")
 	b.ReportMetric(float64(bytes.Count(raw, []byte(`"type":"frame"`))), "judged-live")
 	b.ReportMetric(float64(ru.Utime.Nano()+ru.Stime.Nano())/1e9, "cpu-s")
 	b.ReportMetric(wall.Seconds(), "wall-s")
