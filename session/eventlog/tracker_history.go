@@ -9,7 +9,9 @@ import (
 // the record and its entries in the tracker's maps. The Log charges it to
 // the request's frame (see Event.approxSize), so that the retention budget
 // bounds the tracker's history too: once the Log drops a request's frame,
-// [Tracker.Forget] summarises the request into counts.
+// [Tracker.Forget] summarises the request into counts, or, while it is in
+// flight, keeps it (compact when it can, [WaitingCost]) and says what it
+// costs, for [Log.Reserve].
 const TrackedCost = int64(unsafe.Sizeof(entry{})) + 160
 
 // forgetEvery is how many Seqs the log's first retained Seq must advance
@@ -125,7 +127,8 @@ func shrunk[K comparable, V any](m map[K]V, peak *int) map[K]V {
 // append, ended is at most forgetEvery plus the requests whose answer came
 // after the first retained Seq of Forget's last pass (none, when answers
 // follow their requests closely). The log's budget charges TrackedCost for
-// every other record.
+// every other record with its frame, and these, as Forget counts them, with
+// [Log.Reserve].
 func (t *Tracker) Unsummarised(first uint64) (inFlight, ended int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
