@@ -462,10 +462,10 @@ func benchTapDir(b *testing.B) string {
 // none (qa-deaf), so that every one is in flight when the host closes
 // stdin and the server exits. Reports the tap's peak RSS and anonymous
 // memory against its soft memory limit (128 MiB), its CPU time, and how
-// many frames it judged live (the rest its judge passed over, unjudged, for
+// many frames it judged live (the rest its scribe passed over, unjudged, for
 // the capture's reader to judge); checks that its capture holds every
 // request forwarded. "flood": the host writes as fast as the pipe takes
-// it; "paced": 2,000 requests every 20 ms, which the judge keeps up with,
+// it; "paced": 2,000 requests every 20 ms, which its scribe keeps up with,
 // so that the tracker holds every request in flight. LINESMAN_BENCH_REQUESTS
 // changes the count.
 //
