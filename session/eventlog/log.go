@@ -258,26 +258,19 @@ func (e *Event) IsNote() bool {
 	return false
 }
 
-// approxSize is what an event costs the retention budget: the structs it
-// holds, the capacity (not just the length) of its byte slices, and the
-// strings the classification and findings keep. It errs on the high side,
-// so that the budget bounds the heap the log really pins.
+// approxSize is what an event costs the retention budget as the log
+// stores it (see stored): the structs it holds, the capacity (not just the
+// length) of its byte slices, and the strings the classification and
+// findings keep. It errs on the high side, so that the budget bounds the
+// heap the log really pins.
 func (e *Event) approxSize() int64 {
-	n := int64(unsafe.Sizeof(*e)) + int64(len(e.Note))
-	if f := e.Frame; f != nil {
-		n += int64(unsafe.Sizeof(*f)) + int64(cap(f.Lines))*int64(unsafe.Sizeof(wire.Line{}))
-		for _, l := range f.Lines {
-			n += int64(cap(l.Content))
-		}
-		n += int64(len(f.Msg.IDRaw) + len(f.Msg.Method) + len(f.Msg.ResultType) + len(f.Msg.ErrorMessage) + len(f.Msg.Invalid) + len(f.Msg.ProgressMessage))
-		n += int64(cap(f.Findings)) * int64(unsafe.Sizeof(wire.Finding{}))
-		if f.Msg.Kind == wire.KindRequest {
-			n += TrackedCost // the tracker's record of it lives as long as the frame
-		}
-		for _, x := range f.Findings {
-			n += int64(len(x.Message))
-		}
-	}
+	s := store(e)
+	return s.size()
+}
+
+// payloadSize is what an event's members cost beyond the Event itself.
+func (e *Event) payloadSize() int64 {
+	n := int64(len(e.Note)) + frameSize(e.Frame)
 	if e.Stderr != nil {
 		n += int64(unsafe.Sizeof(*e.Stderr)) + int64(cap(e.Stderr.Content))
 	}
@@ -298,6 +291,28 @@ func (e *Event) approxSize() int64 {
 		for _, a := range e.Restart.Command {
 			n += int64(len(a)) + 16
 		}
+	}
+	return n
+}
+
+// frameSize is what a logged frame costs the budget: its struct, lines,
+// bytes, the strings its classification and findings keep, and the
+// tracker's record of a request.
+func frameSize(f *wire.Frame) int64 {
+	if f == nil {
+		return 0
+	}
+	n := int64(unsafe.Sizeof(*f)) + int64(cap(f.Lines))*int64(unsafe.Sizeof(wire.Line{}))
+	for _, l := range f.Lines {
+		n += int64(cap(l.Content))
+	}
+	n += int64(len(f.Msg.IDRaw) + len(f.Msg.Method) + len(f.Msg.ResultType) + len(f.Msg.ErrorMessage) + len(f.Msg.Invalid) + len(f.Msg.ProgressMessage))
+	n += int64(cap(f.Findings)) * int64(unsafe.Sizeof(wire.Finding{}))
+	if f.Msg.Kind == wire.KindRequest {
+		n += TrackedCost // the tracker's record of it lives as long as the frame
+	}
+	for _, x := range f.Findings {
+		n += int64(len(x.Message))
 	}
 	return n
 }
@@ -326,7 +341,7 @@ const MemoryLimit = DefaultRetention + 144<<20
 type Log struct {
 	mu          sync.Mutex
 	start       time.Time  // wall clock at the start; also carries Go's monotonic reading
-	events      eventQueue // events.at(i).Seq == firstSeq+i
+	events      eventQueue // events.at(i) is the event numbered firstSeq+i
 	firstSeq    uint64
 	nextSeq     uint64
 	bytes       int64
@@ -384,15 +399,16 @@ func (l *Log) Append(ev Event) uint64 {
 // (a caller's clock reading may be a hair older than the last event's when
 // two goroutines race to append), stores it and applies the retention limit.
 func (l *Log) insertLocked(ev Event) uint64 {
-	if n := l.events.len(); n > 0 && ev.At < l.events.at(n-1).At {
-		ev.At = l.events.at(n - 1).At
+	if n := l.events.len(); n > 0 && ev.At < l.events.at(n-1).at {
+		ev.At = l.events.at(n - 1).at
 	}
 	ev.Wall = l.start.Add(ev.At)
 	ev.Seq = l.nextSeq
 	l.nextSeq++
 	l.countLocked(&ev)
-	l.events.push(ev)
-	l.bytes += ev.approxSize()
+	s := store(&ev)
+	l.events.push(s)
+	l.bytes += s.size()
 	l.trimLocked()
 	return ev.Seq
 }
@@ -415,7 +431,7 @@ func (l *Log) trimLocked() {
 		if l.hold != 0 && l.firstSeq >= l.hold && l.bytes <= 2*l.retention {
 			break
 		}
-		s := l.events.at(0).approxSize()
+		s := l.events.at(0).size()
 		l.bytes -= s
 		l.droppedSize += s
 		l.events.popFront()
@@ -492,7 +508,7 @@ func (l *Log) Get(seq uint64) (Event, bool) {
 	if seq < l.firstSeq || seq >= l.nextSeq {
 		return Event{}, false
 	}
-	return *l.events.at(int(seq - l.firstSeq)), true
+	return l.events.at(int(seq-l.firstSeq)).event(seq, l.start), true
 }
 
 // Range returns copies of the retained events with from <= Seq < to, in order.
@@ -503,7 +519,7 @@ func (l *Log) Range(from, to uint64) []Event {
 	if !ok {
 		return nil
 	}
-	return l.events.appendTo(make([]Event, 0, hi-lo), lo, hi)
+	return l.events.appendTo(nil, lo, hi, l.firstSeq+uint64(lo), l.start)
 }
 
 // AppendRange appends copies of the retained events with from <= Seq < to,
@@ -521,7 +537,7 @@ func (l *Log) AppendRange(dst []Event, from, to uint64) []Event {
 	if !ok {
 		return dst
 	}
-	return l.events.appendTo(dst, lo, hi)
+	return l.events.appendTo(dst, lo, hi, l.firstSeq+uint64(lo), l.start)
 }
 
 // spanLocked clamps [from, to) to the retained events and returns it as
@@ -565,8 +581,8 @@ func (l *Log) Dropped() (events uint64, bytes int64) {
 func (l *Log) AppendWith(build func(seq uint64, at time.Duration) Event) uint64 {
 	l.mu.Lock()
 	at := time.Since(l.start)
-	if n := l.events.len(); n > 0 && at < l.events.at(n-1).At {
-		at = l.events.at(n - 1).At
+	if n := l.events.len(); n > 0 && at < l.events.at(n-1).at {
+		at = l.events.at(n - 1).at
 	}
 	ev := build(l.nextSeq, at)
 	ev.At = at
