@@ -297,7 +297,7 @@ func sameEvent(w, g *eventlog.Event) error {
 				return err
 			}
 		}
-		if w.Frame.Msg != g.Frame.Msg || fmt.Sprint(w.Frame.Findings) != fmt.Sprint(g.Frame.Findings) {
+		if !w.Frame.Msg.Equal(&g.Frame.Msg) || fmt.Sprint(w.Frame.Findings) != fmt.Sprint(g.Frame.Findings) {
 			return fmt.Errorf("frame %+v %v, want %+v %v", g.Frame.Msg, g.Frame.Findings, w.Frame.Msg, w.Frame.Findings)
 		}
 	case eventlog.EventStderr:

@@ -148,7 +148,7 @@ func diffEvent(w, g *eventlog.Event) error {
 				return fmt.Errorf("line %d: %v", i, err)
 			}
 		}
-		if w.Frame.Msg != g.Frame.Msg {
+		if !w.Frame.Msg.Equal(&g.Frame.Msg) {
 			return fmt.Errorf("message %+v, want %+v", g.Frame.Msg, w.Frame.Msg)
 		}
 		if fmt.Sprint(w.Frame.Findings) != fmt.Sprint(g.Frame.Findings) {
@@ -176,7 +176,7 @@ func diffEvent(w, g *eventlog.Event) error {
 		if *w.Intercept != *g.Intercept {
 			return fmt.Errorf("intercept %+v, want %+v", *g.Intercept, *w.Intercept)
 		}
-		if (w.Frame == nil) != (g.Frame == nil) || w.Frame != nil && (!bytes.Equal(w.Frame.Raw(), g.Frame.Raw()) || w.Frame.Msg != g.Frame.Msg) {
+		if (w.Frame == nil) != (g.Frame == nil) || w.Frame != nil && (!bytes.Equal(w.Frame.Raw(), g.Frame.Raw()) || !w.Frame.Msg.Equal(&g.Frame.Msg)) {
 			return fmt.Errorf("intercepted frame %+v, want %+v", g.Frame, w.Frame)
 		}
 	}

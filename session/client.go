@@ -459,7 +459,7 @@ func (s *Session) onFrame(dir wire.Dir, f *wire.Frame, seq uint64) {
 	case wire.KindRequest:
 		s.onServerRequest(f, seq)
 	case wire.KindNonJSON:
-		if f.Msg.DeepID.Kind != wire.IDAbsent {
+		if f.Msg.DeepID().Kind != wire.IDAbsent {
 			s.onUnreadableAnswer(f)
 		}
 	}
@@ -472,8 +472,8 @@ func (s *Session) onFrame(dir wire.Dir, f *wire.Frame, seq uint64) {
 // tracker: no message answered it.
 func (s *Session) onUnreadableAnswer(f *wire.Frame) {
 	s.client.mu.Lock()
-	ch, ok := s.client.waiters[f.Msg.DeepID]
-	delete(s.client.waiters, f.Msg.DeepID)
+	ch, ok := s.client.waiters[f.Msg.DeepID()]
+	delete(s.client.waiters, f.Msg.DeepID())
 	s.client.mu.Unlock()
 	if ok {
 		ch <- f

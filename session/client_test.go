@@ -403,7 +403,7 @@ func TestServerRequestsAnsweredLikeAHost(t *testing.T) {
 	if !strings.Contains(string(roots.Raw()), `"uri":"file://`+dir+`"`) {
 		t.Errorf("roots/list: %s (want the working directory %s)", roots.Raw(), dir)
 	}
-	if got := answerTo(t, s, 5); got.Msg.Kind != wire.KindError || got.Msg.ErrorCode != eventlog.CodeMethodNotFound {
+	if got := answerTo(t, s, 5); got.Msg.Kind != wire.KindError || got.Msg.ErrorCode() != eventlog.CodeMethodNotFound {
 		t.Errorf("unknown method: %s", got.Raw())
 	}
 	waitLog(t, s, "the note about elicitation", func(ev eventlog.Event) bool {
@@ -451,7 +451,7 @@ func TestServerRequestsDeclinedHeadless(t *testing.T) {
 	}
 	for _, id := range []int64{2, 3, 4} {
 		got := answerTo(t, s, id)
-		if got.Msg.Kind != wire.KindError || got.Msg.ErrorCode != eventlog.CodeMethodNotFound {
+		if got.Msg.Kind != wire.KindError || got.Msg.ErrorCode() != eventlog.CodeMethodNotFound {
 			t.Errorf("request %d: %s", id, got.Raw())
 		}
 	}
@@ -490,8 +490,8 @@ func TestCancelWithLateAnswer(t *testing.T) {
 		t.Errorf("request state %+v", r)
 	}
 	cancel := sentFrame(t, s.Log(), "notifications/cancelled")
-	if cancel.Msg.RequestID != id {
-		t.Errorf("cancelled names %s, want %s", cancel.Msg.RequestID, id)
+	if cancel.Msg.RequestID() != id {
+		t.Errorf("cancelled names %s, want %s", cancel.Msg.RequestID(), id)
 	}
 }
 

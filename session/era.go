@@ -103,7 +103,7 @@ func (s *Session) Handshake(ctx context.Context) error {
 func (s *Session) modernRefused(f *wire.Frame) error {
 	era, _, rule := eventlog.DecideEra(f)
 	if era == eventlog.EraModern {
-		s.note(fmt.Sprintf("server/discover failed (%d %s); staying in the modern era as asked", f.Msg.ErrorCode, f.Msg.ErrorMessage))
+		s.note(fmt.Sprintf("server/discover failed (%d %s); staying in the modern era as asked", f.Msg.ErrorCode(), f.Msg.ErrorMessage()))
 		return nil
 	}
 	msg := fmt.Sprintf("--era modern asked for protocol %s, but the server does not speak it: %s; "+
@@ -209,7 +209,7 @@ func (s *Session) initialize(ctx context.Context) error {
 	}
 	if f.Msg.Kind == wire.KindError {
 		s.decide(eventlog.EraLegacy, "", "")
-		return fmt.Errorf("%w: initialize answered error %d (%s)", ErrHandshake, f.Msg.ErrorCode, f.Msg.ErrorMessage)
+		return fmt.Errorf("%w: initialize answered error %d (%s)", ErrHandshake, f.Msg.ErrorCode(), f.Msg.ErrorMessage())
 	}
 	line, err := wire.Marshal(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
 	if err != nil {

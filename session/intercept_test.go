@@ -140,7 +140,7 @@ func TestInterceptServerRequestDropped(t *testing.T) {
 	}
 	// linesman's error reaches the server; the rest is read again.
 	ans := answerTo(t, s, 2)
-	if ans.Msg.Kind != wire.KindError || ans.Msg.ErrorCode != eventlog.CodeInterceptDropped {
+	if ans.Msg.Kind != wire.KindError || ans.Msg.ErrorCode() != eventlog.CodeInterceptDropped {
 		t.Errorf("the dropped request was answered %s", ans.Raw())
 	}
 	waitLog(t, s, "the server reporting the error", func(ev eventlog.Event) bool {

@@ -246,12 +246,12 @@ func (p *framesPane) what(ev *eventlog.Event) string {
 			method = " " + wire.VisibleString(r.Method, wire.Pictures)
 		}
 		if m.Kind == wire.KindError {
-			return "error " + strconv.FormatInt(m.ErrorCode, 10) + method
+			return "error " + strconv.FormatInt(m.ErrorCode(), 10) + method
 		}
 		return "result" + method
 	case wire.KindInvalid:
-		if m.Invalid != "" {
-			return "invalid: " + wire.VisibleString(m.Invalid, wire.Pictures)
+		if m.Invalid() != "" {
+			return "invalid: " + wire.VisibleString(m.Invalid(), wire.Pictures)
 		}
 		return "invalid"
 	default:

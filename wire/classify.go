@@ -74,7 +74,7 @@ func classify(text []byte, truncated bool, m *Message) (c classified) {
 	}
 	// Not JSON (or a prefix that was not completed).
 	if s.err == errDepth && t.hasID {
-		m.DeepID, _, _ = parseID(t.id)
+		m.set().deepID, _, _ = parseID(t.id)
 	}
 	c.finds = append(c.finds, NewFinding("non-json-line", notJSON(&s, off, trailing)))
 	c.finds = append(c.finds, textFindings(body, off)...)
@@ -144,12 +144,12 @@ func (t *top) shape(c *classified, m *Message, first byte, partial bool) {
 		t.message(c, m, partial)
 	case '[':
 		m.Kind = KindInvalid
-		m.Invalid = "a batch: a JSON array of messages instead of one message"
+		m.set().invalid = "a batch: a JSON array of messages instead of one message"
 		c.finds = append(c.finds, NewFinding("batch-array", "the frame is a JSON array (a JSON-RPC batch); batches were removed in MCP 2025-06-18"))
 	default:
 		m.Kind = KindInvalid
-		m.Invalid = "a JSON-RPC message must be an object, got " + typeName(first)
-		c.finds = append(c.finds, NewFinding("invalid-jsonrpc", m.Invalid))
+		m.set().invalid = "a JSON-RPC message must be an object, got " + typeName(first)
+		c.finds = append(c.finds, NewFinding("invalid-jsonrpc", m.Invalid()))
 	}
 }
 

@@ -91,13 +91,13 @@ func TestClassify(t *testing.T) {
 			m, fs := Classify([]byte(tt.in))
 			if m.Kind != tt.kind || m.ID != tt.id || m.IDRaw != tt.idRaw || m.Method != tt.method {
 				t.Errorf("got kind=%v id=%#v raw=%q method=%q, want kind=%v id=%#v raw=%q method=%q (invalid: %s)",
-					m.Kind, m.ID, m.IDRaw, m.Method, tt.kind, tt.id, tt.idRaw, tt.method, m.Invalid)
+					m.Kind, m.ID, m.IDRaw, m.Method, tt.kind, tt.id, tt.idRaw, tt.method, m.Invalid())
 			}
 			if got := strings.Join(codes(fs), ","); got != tt.codes {
 				t.Errorf("findings %q, want %q: %v", got, tt.codes, fs)
 			}
-			if !strings.Contains(m.Invalid, tt.invalid) || (tt.invalid == "") != (m.Invalid == "") {
-				t.Errorf("Invalid = %q, want it to contain %q", m.Invalid, tt.invalid)
+			if !strings.Contains(m.Invalid(), tt.invalid) || (tt.invalid == "") != (m.Invalid() == "") {
+				t.Errorf("Invalid = %q, want it to contain %q", m.Invalid(), tt.invalid)
 			}
 			for _, f := range fs {
 				if f.Message == "" || f.Severity == 0 {
@@ -110,16 +110,16 @@ func TestClassify(t *testing.T) {
 
 func TestClassifyMembers(t *testing.T) {
 	m, _ := Classify([]byte(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"slow","arguments":{"progressToken":"no"},"_meta":{"progressToken":"tok-9"}}}`))
-	if m.ProgressToken != StringID("tok-9") {
-		t.Errorf("request progress token = %#v", m.ProgressToken)
+	if m.ProgressToken() != StringID("tok-9") {
+		t.Errorf("request progress token = %#v", m.ProgressToken())
 	}
 	m, _ = Classify([]byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":4,"progress":2.5,"total":10,"message":"half \"way\""}}`))
-	if m.ProgressToken != IntID(4) || m.Progress != 2.5 || !m.HasTotal || m.Total != 10 || m.ProgressMessage != `half "way"` {
+	if m.ProgressToken() != IntID(4) || m.Progress() != 2.5 || !m.HasTotal() || m.Total() != 10 || m.ProgressMessage() != `half "way"` {
 		t.Errorf("progress = %+v", m)
 	}
 	m, _ = Classify([]byte(`{"params":{"requestId":"7","reason":"user"},"method":"notifications/cancelled","jsonrpc":"2.0"}`))
-	if m.RequestID != StringID("7") {
-		t.Errorf("cancelled requestId = %#v", m.RequestID)
+	if m.RequestID() != StringID("7") {
+		t.Errorf("cancelled requestId = %#v", m.RequestID())
 	}
 	m, _ = Classify([]byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[],"resultType":"input_required"}}`))
 	if !m.HasResultType || m.ResultType != "input_required" {
@@ -130,8 +130,8 @@ func TestClassifyMembers(t *testing.T) {
 		t.Errorf("a nested resultType was taken for result.resultType")
 	}
 	m, _ = Classify([]byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2025-11-25"]}}}`))
-	if m.ErrorCode != -32022 || m.ErrorMessage != "Unsupported protocol version" {
-		t.Errorf("error = %d %q", m.ErrorCode, m.ErrorMessage)
+	if m.ErrorCode() != -32022 || m.ErrorMessage() != "Unsupported protocol version" {
+		t.Errorf("error = %d %q", m.ErrorCode(), m.ErrorMessage())
 	}
 	m, _ = Classify([]byte(`{"jsonrpc":"2.0","id":1,"result":{"text":"\ud83d\ude00 \u00e9\n"}}`))
 	if m.Kind != KindResult {
@@ -168,7 +168,7 @@ func ExampleClassify() {
 		`Server listening on stdio`,
 	} {
 		m, findings := Classify([]byte(line))
-		fmt.Printf("%-12s id=%-4s method=%q token=%s\n", m.Kind, m.IDRaw, m.Method, m.ProgressToken)
+		fmt.Printf("%-12s id=%-4s method=%q token=%s\n", m.Kind, m.IDRaw, m.Method, m.ProgressToken())
 		for _, f := range findings {
 			fmt.Printf("  %s %s: %s\n", f.Severity, f.Code, f.Message)
 		}

@@ -157,14 +157,14 @@ func FuzzClassify(f *testing.F) {
 			return o
 		}
 		var code int64
-		if m.Kind == KindError && json.Unmarshal(obj(top["error"])["code"], &code) == nil && code != m.ErrorCode {
-			t.Fatalf("%q: error code %d, encoding/json %d", line, m.ErrorCode, code)
+		if m.Kind == KindError && json.Unmarshal(obj(top["error"])["code"], &code) == nil && code != m.ErrorCode() {
+			t.Fatalf("%q: error code %d, encoding/json %d", line, m.ErrorCode(), code)
 		}
 		method, _ := str(top["method"])
 		if tok := obj(obj(top["params"])["_meta"])["progressToken"]; tok != nil &&
 			method != "notifications/progress" && method != "notifications/cancelled" {
-			if want, _, ok := parseID(tok); ok && want != m.ProgressToken {
-				t.Fatalf("%q: progress token %v, encoding/json %s", line, m.ProgressToken, tok)
+			if want, _, ok := parseID(tok); ok && want != m.ProgressToken() {
+				t.Fatalf("%q: progress token %v, encoding/json %s", line, m.ProgressToken(), tok)
 			}
 		}
 	})

@@ -45,12 +45,12 @@ func (t *top) message(c *classified, m *Message, partial bool) {
 	}
 	if len(v.bad) > 0 {
 		m.Kind = KindInvalid
-		m.Invalid = strings.Join(v.bad, "; ")
-		c.finds = append(c.finds, NewFinding("invalid-jsonrpc", m.Invalid))
+		m.set().invalid = strings.Join(v.bad, "; ")
+		c.finds = append(c.finds, NewFinding("invalid-jsonrpc", m.Invalid()))
 	}
 	if m.Kind == KindNonJSON && partial {
 		m.Kind = KindInvalid
-		m.Invalid = "truncated before the message could be classified"
+		m.set().invalid = "truncated before the message could be classified"
 	}
 }
 
@@ -143,7 +143,7 @@ func (t *top) errorRule(m *Message, v *verdict) {
 			v.badf(`"error" has no "code"`)
 		}
 	} else if n, ok := integral(t.code); ok {
-		m.ErrorCode = n
+		m.set().errorCode = n
 	} else {
 		v.badf(`"error.code" must be an integer, got %s`, clip(t.code))
 	}
@@ -154,7 +154,7 @@ func (t *top) errorRule(m *Message, v *verdict) {
 	} else if t.errMsgType != '"' {
 		v.badf(`"error.message" must be a string, got %s`, typeName(t.errMsgType))
 	} else {
-		m.ErrorMessage = t.errMsg
+		m.set().errorMessage = t.errMsg
 	}
 }
 
@@ -177,27 +177,28 @@ func (t *top) resultTypeRule(m *Message, v *verdict) {
 func (t *top) fillByMethod(m *Message) {
 	switch m.Method {
 	case "notifications/progress":
+		r := m.set()
 		if t.paramToken != nil {
-			m.ProgressToken, _, _ = parseID(t.paramToken)
+			r.progressToken, _, _ = parseID(t.paramToken)
 		}
 		if t.progress != nil {
-			m.Progress, _ = strconv.ParseFloat(string(t.progress), 64)
+			r.progress, _ = strconv.ParseFloat(string(t.progress), 64)
 		}
 		if t.total != nil {
 			if v, err := strconv.ParseFloat(string(t.total), 64); err == nil {
-				m.Total, m.HasTotal = v, true
+				r.total, r.hasTotal = v, true
 			}
 		}
 		if t.hasProgMsg {
-			m.ProgressMessage = t.progressMsg
+			r.progressMessage = t.progressMsg
 		}
 	case "notifications/cancelled":
 		if t.requestID != nil {
-			m.RequestID, _, _ = parseID(t.requestID)
+			m.set().requestID, _, _ = parseID(t.requestID)
 		}
 	default:
 		if t.metaToken != nil {
-			m.ProgressToken, _, _ = parseID(t.metaToken)
+			m.set().progressToken, _, _ = parseID(t.metaToken)
 		}
 	}
 }

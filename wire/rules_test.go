@@ -112,8 +112,8 @@ func TestErrorRule(t *testing.T) {
 		var m Message
 		tc.top.errorRule(&m, &v)
 		checkVerdict(t, "errorRule", tc.name, v, tc.bad)
-		if m.ErrorCode != tc.code || m.ErrorMessage != tc.msg {
-			t.Errorf("errorRule(%s): code %d message %q, want %d %q", tc.name, m.ErrorCode, m.ErrorMessage, tc.code, tc.msg)
+		if m.ErrorCode() != tc.code || m.ErrorMessage() != tc.msg {
+			t.Errorf("errorRule(%s): code %d message %q, want %d %q", tc.name, m.ErrorCode(), m.ErrorMessage(), tc.code, tc.msg)
 		}
 	}
 }

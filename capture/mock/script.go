@@ -185,7 +185,7 @@ func (b *builder) server(ev *eventlog.Event) {
 			}
 		}
 	}
-	if m.Method == "notifications/progress" && m.ProgressToken.IsValid() && b.cur != nil && !b.eof {
+	if m.Method == "notifications/progress" && m.ProgressToken().IsValid() && b.cur != nil && !b.eof {
 		if req, ok := b.c.Tracker.ProgressFor(ev.Seq); ok {
 			if c := b.bySeq[req]; c != nil {
 				it.Progress, it.Delay = true, ev.At-c.At

@@ -114,7 +114,7 @@ func (t *Tracker) answer(sp *idSpace, e *entry, seq uint64, dir wire.Dir, f *wir
 // noteAnswer copies what the answer says into the request.
 func (t *Tracker) noteAnswer(e *entry, f *wire.Frame) {
 	if f.Msg.Kind == wire.KindError {
-		e.ErrorCode, e.ErrorMessage = f.Msg.ErrorCode, f.Msg.ErrorMessage
+		e.ErrorCode, e.ErrorMessage = f.Msg.ErrorCode(), f.Msg.ErrorMessage()
 	} else if f.Msg.HasResultType {
 		e.ResultType = f.Msg.ResultType
 	}

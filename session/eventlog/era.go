@@ -53,8 +53,8 @@ const (
 // method with {}) or offering only earlier versions means legacy.
 func DecideEra(f *wire.Frame) (era Era, version, rule string) {
 	if f.Msg.Kind == wire.KindError {
-		if f.Msg.ErrorCode != CodeUnsupportedProtocolVersion {
-			return EraLegacy, "", fmt.Sprintf("server/discover failed with %d (%s), not a modern error", f.Msg.ErrorCode, f.Msg.ErrorMessage)
+		if f.Msg.ErrorCode() != CodeUnsupportedProtocolVersion {
+			return EraLegacy, "", fmt.Sprintf("server/discover failed with %d (%s), not a modern error", f.Msg.ErrorCode(), f.Msg.ErrorMessage())
 		}
 		var body struct {
 			Error struct {

@@ -68,7 +68,7 @@ func (t *Tracker) hostFrame(j *Judged) {
 	case j.Dir == wire.ClientToServer && f.Msg.Kind == wire.KindRequest:
 		h.request(f)
 	case j.Dir == wire.ClientToServer && f.Msg.Kind == wire.KindNotification && f.Msg.Method == "notifications/cancelled":
-		if h.initKnown && f.Msg.RequestID == h.initID {
+		if h.initKnown && f.Msg.RequestID() == h.initID {
 			addFinding(f, wire.NewFinding("host-cancel-initialize", fmt.Sprintf(
 				"the host cancelled its initialize request (id %s); a client must not cancel initialize", idText(h.initID))))
 		}

@@ -306,7 +306,7 @@ func frameSize(f *wire.Frame) int64 {
 	for _, l := range f.Lines {
 		n += int64(cap(l.Content))
 	}
-	n += int64(len(f.Msg.IDRaw) + len(f.Msg.Method) + len(f.Msg.ResultType) + len(f.Msg.ErrorMessage) + len(f.Msg.Invalid) + len(f.Msg.ProgressMessage))
+	n += int64(f.Msg.KeptSize())
 	n += int64(cap(f.Findings)) * int64(unsafe.Sizeof(wire.Finding{}))
 	if f.Msg.Kind == wire.KindRequest {
 		n += TrackedCost // the tracker's record of it lives as long as the frame

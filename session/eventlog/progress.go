@@ -16,10 +16,10 @@ import (
 // request (nil: none offered it).
 func (t *Tracker) progress(dir wire.Dir, f *wire.Frame, at time.Duration) *entry {
 	m := &f.Msg
-	e := t.spaces[opposite(dir)].tokens[m.ProgressToken]
+	e := t.spaces[opposite(dir)].tokens[m.ProgressToken()]
 	if e == nil {
 		fd := wire.NewFinding("progress-unknown-token", fmt.Sprintf(
-			"progress for token %s, which no request in flight offered", idText(m.ProgressToken)))
+			"progress for token %s, which no request in flight offered", idText(m.ProgressToken())))
 		if t.forgotten != nil {
 			// The token may be a request's that retention summarised.
 			fd.Severity = wire.SeverityNote
@@ -44,7 +44,7 @@ func (t *Tracker) progressOf(e *entry, f *wire.Frame, at time.Duration) {
 		}
 		addFinding(f, wire.NewFinding("progress-after-completion", fmt.Sprintf(
 			"progress for token %s after request #%d (%s, id %s) was answered",
-			idText(m.ProgressToken), e.Seq, e.Method, idText(e.ID))))
+			idText(m.ProgressToken()), e.Seq, e.Method, idText(e.ID))))
 		return
 	case ReqCancelled:
 		// The cancel and one progress may cross on the wire; a second
@@ -52,21 +52,21 @@ func (t *Tracker) progressOf(e *entry, f *wire.Frame, at time.Duration) {
 		if e.ProgressAfterCancel++; e.ProgressAfterCancel == 2 {
 			addFinding(f, wire.NewFinding("progress-after-cancel", fmt.Sprintf(
 				"progress for token %s keeps coming after request #%d (%s, id %s) was cancelled at #%d: the work was not stopped",
-				idText(m.ProgressToken), e.Seq, e.Method, idText(e.ID), e.CancelSeq)))
+				idText(m.ProgressToken()), e.Seq, e.Method, idText(e.ID), e.CancelSeq)))
 		}
 		return
 	default:
 		// Timed out or lost: the sender may not know yet.
 		return
 	}
-	if e.HasProgress && !(m.Progress > e.Progress) {
+	if e.HasProgress && !(m.Progress() > e.Progress) {
 		addFinding(f, wire.NewFinding("progress-not-increasing", fmt.Sprintf(
 			"progress %s for token %s after %s: progress must increase with each notification",
-			fmtNum(m.Progress), idText(m.ProgressToken), fmtNum(e.Progress))))
+			fmtNum(m.Progress()), idText(m.ProgressToken()), fmtNum(e.Progress))))
 	}
 	e.HasProgress = true
-	e.Progress, e.Total, e.HasTotal = m.Progress, m.Total, m.HasTotal
-	e.ProgressMessage = m.ProgressMessage
+	e.Progress, e.Total, e.HasTotal = m.Progress(), m.Total(), m.HasTotal()
+	e.ProgressMessage = m.ProgressMessage()
 	e.LastProgressAt = at
 	if e.Deadline != 0 {
 		e.Deadline = min(at+t.opts.timeout(), e.SentAt+t.opts.maxTimeout())

@@ -322,7 +322,7 @@ func (t *Tracker) request(seq uint64, dir wire.Dir, f *wire.Frame, at time.Durat
 	sp := t.spaces[dir]
 	e := &entry{Request: Request{
 		Dir: dir, ID: m.ID, Method: m.Method, Seq: seq, SentAt: at,
-		State: ReqInFlight, ProgressToken: m.ProgressToken,
+		State: ReqInFlight, ProgressToken: m.ProgressToken(),
 	}}
 	if dir == wire.ClientToServer {
 		e.Deadline = at + t.opts.timeout()
@@ -354,13 +354,13 @@ func (t *Tracker) request(seq uint64, dir wire.Dir, f *wire.Frame, at time.Durat
 	sp.inflight[m.ID] = append(sp.inflight[m.ID], e)
 	sp.open++
 	t.all = append(t.all, e)
-	if m.ProgressToken.Kind != wire.IDAbsent {
-		if old := sp.tokens[m.ProgressToken]; old != nil && old.State == ReqInFlight {
+	if m.ProgressToken().Kind != wire.IDAbsent {
+		if old := sp.tokens[m.ProgressToken()]; old != nil && old.State == ReqInFlight {
 			addFinding(f, wire.NewFinding("progress-token-reused", fmt.Sprintf(
 				"the %s's request #%d (%s) offers progress token %s, which its request #%d (%s, id %s) still in flight offered: their progress cannot be told apart",
-				who, seq, m.Method, idText(m.ProgressToken), old.Seq, old.Method, idText(old.ID))))
+				who, seq, m.Method, idText(m.ProgressToken()), old.Seq, old.Method, idText(old.ID))))
 		}
-		sp.tokens[m.ProgressToken] = e
+		sp.tokens[m.ProgressToken()] = e
 	}
 	sp.observeID(m.ID)
 
@@ -469,11 +469,11 @@ func (t *Tracker) notification(seq uint64, dir wire.Dir, f *wire.Frame, at time.
 	case "notifications/cancelled":
 		// The sender cancels one of its own requests.
 		sp := t.spaces[dir]
-		if es := t.inflightOf(dir, m.RequestID); len(es) > 0 {
+		if es := t.inflightOf(dir, m.RequestID()); len(es) > 0 {
 			e := es[0]
 			t.end(sp, e, ReqCancelled, at)
 			e.CancelSeq = seq
-		} else if _, ended := t.endedOf(dir, m.RequestID); !ended && m.RequestID.Kind != wire.IDAbsent &&
+		} else if _, ended := t.endedOf(dir, m.RequestID()); !ended && m.RequestID().Kind != wire.IDAbsent &&
 			!(dir == wire.ServerToClient && t.hs.Era == EraModern) {
 			// An ended request may be cancelled (the two crossed on the
 			// wire); one never sent may not. A 2026-07-28 server cancels
@@ -483,7 +483,7 @@ func (t *Tracker) notification(seq uint64, dir wire.Dir, f *wire.Frame, at time.
 				who = "server"
 			}
 			addFinding(f, wire.NewFinding("cancel-unknown-request", fmt.Sprintf(
-				"the %s cancelled request id %s, which it never sent", who, idText(m.RequestID))))
+				"the %s cancelled request id %s, which it never sent", who, idText(m.RequestID()))))
 		}
 	case "notifications/progress":
 		if e := t.progress(dir, f, at); e != nil {

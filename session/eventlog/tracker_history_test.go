@@ -109,9 +109,11 @@ func TestNullAnswersForgotten(t *testing.T) {
 	log := NewLog(256 << 10)
 	tr := NewTracker(TrackerOptions{NoProtocolRules: true})
 	const n = 50_000
+	const perrText = `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`
+	perrMsg, _ := wire.Classify([]byte(perrText))
 	for i := 0; i < n; i++ {
 		bad := handFrame(`not json`, wire.Message{Kind: wire.KindNonJSON})
-		perr := handFrame(`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`, wire.Message{Kind: wire.KindError, ID: wire.ID{Kind: wire.IDNull}, ErrorCode: -32700, ErrorMessage: "Parse error"})
+		perr := handFrame(perrText, perrMsg)
 		for _, fr := range []struct {
 			dir wire.Dir
 			f   *wire.Frame

@@ -54,15 +54,25 @@ func (c *convo) frame(dir wire.Dir, text string, m wire.Message) {
 	c.apply(Event{Type: EventFrame, Dir: dir, Frame: handFrame(text, m)})
 }
 
+// classified logs text as classified (what a message carries beyond its
+// kind, id and method is read from the text).
+func (c *convo) classified(dir wire.Dir, text string) {
+	m, _ := wire.Classify([]byte(text))
+	c.frame(dir, text, m)
+}
+
 func (c *convo) request(dir wire.Dir, id wire.ID, method, tool string, token wire.ID) {
-	text := `{"jsonrpc":"2.0","id":` + idJSON(id) + `,"method":"` + method + `","params":{"name":"` + tool + `"}}`
-	c.frame(dir, text, wire.Message{Kind: wire.KindRequest, ID: id, Method: method, ProgressToken: token})
+	meta := ""
+	if token.Kind != wire.IDAbsent {
+		meta = `,"_meta":{"progressToken":` + idJSON(token) + `}`
+	}
+	text := `{"jsonrpc":"2.0","id":` + idJSON(id) + `,"method":"` + method + `","params":{"name":"` + tool + `"` + meta + `}}`
+	c.classified(dir, text)
 }
 
 func (c *convo) answer(dir wire.Dir, id wire.ID, isErr bool) {
 	if isErr {
-		c.frame(dir, `{"jsonrpc":"2.0","id":`+idJSON(id)+`,"error":{"code":-32000,"message":"no"}}`,
-			wire.Message{Kind: wire.KindError, ID: id, ErrorCode: -32000, ErrorMessage: "no"})
+		c.classified(dir, `{"jsonrpc":"2.0","id":`+idJSON(id)+`,"error":{"code":-32000,"message":"no"}}`)
 		return
 	}
 	c.frame(dir, `{"jsonrpc":"2.0","id":`+idJSON(id)+`,"result":{}}`, wire.Message{Kind: wire.KindResult, ID: id})
@@ -106,8 +116,7 @@ func playMixed(c *convo, n int) {
 			done = append(done, x)
 		case r < 74 && len(open) > 0:
 			x, _ := pick(open)
-			c.frame(c2s, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`+strconv.FormatInt(x, 10)+`}}`,
-				wire.Message{Kind: wire.KindNotification, Method: "notifications/cancelled", RequestID: wire.IntID(x)})
+			c.classified(c2s, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`+strconv.FormatInt(x, 10)+`}}`)
 		case r < 77 && len(open) > 0:
 			x, _ := pick(open) // a reuse of an id in flight
 			c.request(c2s, wire.IntID(x), "ping", "", wire.ID{})
@@ -129,8 +138,7 @@ func playMixed(c *convo, n int) {
 			}
 		case r < 88 && len(open) > 0:
 			x, _ := pick(open)
-			c.frame(s2c, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":`+strconv.FormatInt(x+1_000_000, 10)+`,"progress":1}}`,
-				wire.Message{Kind: wire.KindNotification, Method: "notifications/progress", ProgressToken: wire.IntID(x + 1_000_000)})
+			c.classified(s2c, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":`+strconv.FormatInt(x+1_000_000, 10)+`,"progress":1}}`)
 		case r < 89:
 			c.request(c2s, wire.StringID("s"+strconv.Itoa(i)), "tools/call", "strings", wire.ID{})
 		case r < 90:

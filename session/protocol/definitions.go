@@ -517,7 +517,7 @@ func (j *Judge) capabilityShapes(f *wire.Frame, code, where string, caps val, ru
 // gone from 2026-07-28).
 func (j *Judge) pingRefused(f *wire.Frame, who string) {
 	j.ran(famShapes)
-	raise(f, "ping-refused", "the %s answered ping with error %d (%s) instead of an empty result: a peer that pings to keep the connection alive may drop it", who, f.Msg.ErrorCode, f.Msg.ErrorMessage)
+	raise(f, "ping-refused", "the %s answered ping with error %d (%s) instead of an empty result: a peer that pings to keep the connection alive may drop it", who, f.Msg.ErrorCode(), f.Msg.ErrorMessage())
 }
 
 // legacyLogLevel flags a log message below the level the client set with

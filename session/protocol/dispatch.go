@@ -86,10 +86,10 @@ func (j *Judge) notification(in Input, msg val) {
 	if m.Method == "notifications/cancelled" {
 		j.ran(famIDs)
 		switch {
-		case m.RequestID.Kind == wire.IDAbsent:
+		case m.RequestID().Kind == wire.IDAbsent:
 			raise(f, "cancel-without-request-id", "notifications/cancelled has no params.requestId: the receiver cannot tell which request to stop")
-		case in.Dir == wire.ClientToServer && j.lc.initSent && !j.lc.initAnswered && m.RequestID == j.lc.initID:
-			raise(f, "cancel-initialize", "the client cancelled its initialize request (id %s)", m.RequestID.String())
+		case in.Dir == wire.ClientToServer && j.lc.initSent && !j.lc.initAnswered && m.RequestID() == j.lc.initID:
+			raise(f, "cancel-initialize", "the client cancelled its initialize request (id %s)", m.RequestID().String())
 		}
 	}
 	if in.Dir == wire.ClientToServer {

@@ -67,8 +67,8 @@ func (j *Judge) modernNotification(f *wire.Frame, m *wire.Message, params *obj) 
 		j.modernLog(f, params)
 	case "notifications/cancelled":
 		j.ran(famSubscriptions)
-		if _, ok := j.modern.subs[m.RequestID]; !ok && m.RequestID.Kind != wire.IDAbsent {
-			raise(f, "server-cancel-misused", "the server sent notifications/cancelled for %s, which is no subscriptions/listen request; servers cancel only to end a subscription", m.RequestID.String())
+		if _, ok := j.modern.subs[m.RequestID()]; !ok && m.RequestID().Kind != wire.IDAbsent {
+			raise(f, "server-cancel-misused", "the server sent notifications/cancelled for %s, which is no subscriptions/listen request; servers cancel only to end a subscription", m.RequestID().String())
 		}
 	case "notifications/subscriptions/acknowledged":
 		j.ran(famSubscriptions)

@@ -9,7 +9,7 @@ import (
 func (j *Judge) errorResponse(in Input, method string, params *obj, era Era, errObj val) {
 	f := in.Frame
 	j.ran(famErrors)
-	code := f.Msg.ErrorCode
+	code := f.Msg.ErrorCode()
 	if !errObj.get("code").isInteger() {
 		return // invalid-jsonrpc says so
 	}
@@ -117,7 +117,7 @@ func (j *Judge) notificationShape(f *wire.Frame, m *wire.Message, params *obj) {
 	switch m.Method {
 	case "notifications/progress":
 		j.ran(famShapes)
-		if m.ProgressToken.Kind == wire.IDAbsent || !params.get("progress").isNumber() {
+		if m.ProgressToken().Kind == wire.IDAbsent || !params.get("progress").isNumber() {
 			raise(f, "params-invalid", "notifications/progress needs a progressToken (string or integer) and a numeric progress")
 		}
 		if t := params.get("total"); t.present() && !t.isNumber() {

@@ -365,11 +365,11 @@ func (j *Judge) taskError(in Input, method string, params *obj) {
 	}
 	id, _ := params.get("taskId").str()
 	st := j.tasks.byID[id]
-	if st == nil || st.terminal == "" || asked <= st.terminalAt || in.Frame.Msg.ErrorCode == -32602 {
+	if st == nil || st.terminal == "" || asked <= st.terminalAt || in.Frame.Msg.ErrorCode() == -32602 {
 		return
 	}
 	j.ran(famTasks)
-	raise(in.Frame, "task-cancel-invalid", "tasks/cancel of task %q, already %s, was refused with %d; the code for a task in a terminal status is -32602 (Invalid params)", id, st.terminal, in.Frame.Msg.ErrorCode)
+	raise(in.Frame, "task-cancel-invalid", "tasks/cancel of task %q, already %s, was refused with %d; the code for a task in a terminal status is -32602 (Invalid params)", id, st.terminal, in.Frame.Msg.ErrorCode())
 }
 
 // taskNotification judges notifications/tasks/status: its params are the
