@@ -350,6 +350,7 @@ type Log struct {
 	droppedSize int64
 	hold        uint64 // the first Seq a reader holds past the budget (0: none; see Hold)
 	reserved    int64  // bytes kept outside the events that the budget covers (see Reserve)
+	kept        Kept   // what the retained events hold (see Kept)
 	subs        []chan struct{}
 
 	// Kept outside the retention budget (see Totals and Notes).
@@ -409,6 +410,7 @@ func (l *Log) insertLocked(ev Event) uint64 {
 	s := store(&ev)
 	l.events.push(s)
 	l.bytes += s.size()
+	l.kept.add(&s, 1)
 	l.trimLocked()
 	return ev.Seq
 }
@@ -431,6 +433,7 @@ func (l *Log) trimLocked() {
 		if l.hold != 0 && l.firstSeq >= l.hold && l.bytes <= 2*l.retention {
 			break
 		}
+		l.kept.add(l.events.at(0), -1)
 		s := l.events.at(0).size()
 		l.bytes -= s
 		l.droppedSize += s
@@ -563,6 +566,27 @@ func (l *Log) Retained() (events int, bytes int64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.events.len(), l.bytes
+}
+
+// Kept is what the retained events hold: the frames, and the findings on
+// them or logged on their own (a frame's as it was logged).
+type Kept struct{ Frames, Findings int }
+
+// add counts s in (by 1) or out (by -1).
+func (k *Kept) add(s *stored, by int) {
+	if s.isFrame() {
+		k.Frames += by
+	}
+	k.Findings += by * int(s.listed)
+}
+
+// Kept returns what the retained events hold, counted as they were logged
+// and dropped: a reader that lists the frames and findings sizes its lists
+// by it without reading every event first.
+func (l *Log) Kept() Kept {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.kept
 }
 
 // Dropped returns how many events, and roughly how many bytes, the retention

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"linesman/wire"
 )
 
 func noteEvent(i int) Event { return Event{Type: EventNote, Note: fmt.Sprintf("note %d", i)} }
@@ -266,5 +268,46 @@ func TestLogHoldKeepsWhatAReaderHasNotRead(t *testing.T) {
 	l.Append(noteEvent(41))
 	if l.Len() > 10 {
 		t.Fatalf("released: %d retained, want at most the budget's 10", l.Len())
+	}
+}
+
+// The log's Kept counts are what a pass over the retained events counts,
+// as events are appended and as the budget drops the oldest.
+func TestLogKeptCountsWhatItHolds(t *testing.T) {
+	frame := func(findings int) Event {
+		f := &wire.Frame{Lines: []wire.Line{{Content: []byte("{}"), Length: 2, Term: wire.TermLF}}}
+		for range findings {
+			f.Findings = append(f.Findings, wire.NewFinding("blank-line", "x"))
+		}
+		return Event{Type: EventFrame, Dir: wire.ServerToClient, Frame: f}
+	}
+	one := frame(2)
+	l := NewLog(40 * one.approxSize())
+	for i := range 300 {
+		switch i % 4 {
+		case 0, 1:
+			l.Append(frame(i % 3))
+		case 2:
+			l.Append(Event{Type: EventFinding, Finding: &LoggedFinding{Finding: wire.NewFinding("blank-line", "y")}})
+		default:
+			l.Append(noteEvent(i))
+		}
+		var want Kept
+		first, next := l.Bounds()
+		for _, ev := range l.Range(first, next) {
+			switch {
+			case ev.Type == EventFrame && ev.Frame != nil:
+				want.Frames++
+				want.Findings += len(ev.Frame.Findings)
+			case ev.Type == EventFinding && ev.Finding != nil:
+				want.Findings++
+			}
+		}
+		if got := l.Kept(); got != want {
+			t.Fatalf("after %d appends (%d dropped): Kept %+v, the events hold %+v", i+1, first-1, got, want)
+		}
+	}
+	if dropped, _ := l.Dropped(); dropped == 0 {
+		t.Fatal("the budget dropped nothing: the counts out were not tested")
 	}
 }

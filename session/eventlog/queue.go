@@ -1,6 +1,7 @@
 package eventlog
 
 import (
+	"math"
 	"slices"
 	"time"
 	"unsafe"
@@ -23,17 +24,33 @@ type stored struct {
 	full  *Event // every event but a frame's (frame is nil then)
 	typ   EventType
 	dir   wire.Dir
+	// listed is what the event adds to the log's Kept counts: a frame's
+	// findings as it was logged, or 1 for a finding of its own.
+	listed uint32
 }
 
 // store makes the stored form of ev.
 func store(ev *Event) stored {
+	var listed uint32
+	switch {
+	case ev.isFrame():
+		listed = uint32(min(len(ev.Frame.Findings), math.MaxUint32))
+	case ev.Type == EventFinding && ev.Finding != nil:
+		listed = 1
+	}
 	if ev.Type == EventFrame && ev.onlyFrame() {
-		return stored{at: ev.At, frame: ev.Frame, typ: EventFrame, dir: ev.Dir}
+		return stored{at: ev.At, frame: ev.Frame, typ: EventFrame, dir: ev.Dir, listed: listed}
 	}
 	full := new(Event)
 	*full = *ev
-	return stored{at: ev.At, full: full, typ: ev.Type}
+	return stored{at: ev.At, full: full, typ: ev.Type, listed: listed}
 }
+
+// isFrame reports whether e is a frame's event with its frame.
+func (e *Event) isFrame() bool { return e.Type == EventFrame && e.Frame != nil }
+
+// isFrame reports whether s stores a frame's event with its frame.
+func (s *stored) isFrame() bool { return s.frame != nil || s.full != nil && s.full.isFrame() }
 
 // onlyFrame reports whether nothing but the frame's members is set.
 func (e *Event) onlyFrame() bool {

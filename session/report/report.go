@@ -204,35 +204,25 @@ func (r *Report) addLog(log *eventlog.Log, meta Meta, textLimit int) {
 	// one buffer (a fresh one a slice was a tenth of a flood's report).
 	const chunk = 4096
 	buf := make([]eventlog.Event, 0, min(next-first, chunk))
-	each := func(fn func(ev eventlog.Event)) {
-		for from := first; from < next; from += chunk {
-			buf = log.AppendRange(buf[:0], from, min(from+chunk, next))
-			for _, ev := range buf {
-				fn(ev)
-			}
-		}
-	}
-	// Frames and Findings are sized first, by a count of what the log
+	// Frames and Findings are sized first, by the log's count of what it
 	// holds: grown from empty, Frames were a fifth of judging a recorded
 	// flood; sized by the number of events, they were 100 MB unused for a
-	// log of a million timeouts' findings, and Findings doubled past it.
-	var frames, findings int
-	each(func(ev eventlog.Event) {
-		switch {
-		case ev.Frame != nil && ev.Type == eventlog.EventFrame:
-			frames++
-			findings += len(ev.Frame.Findings)
-		case ev.Finding != nil && ev.Type == eventlog.EventFinding:
-			findings++
-		}
-	})
+	// log of a million timeouts' findings, and Findings doubled past it; a
+	// pass over the log to count them read every frame twice.
+	kept := log.Kept()
+	frames, findings := max(kept.Frames, 0), max(kept.Findings, 0)
 	if meta.FindingFrames {
 		r.lister = &frameLister{log: log, meta: meta}
 	} else {
 		r.Frames = make([]Frame, 0, frames)
 	}
 	r.Findings = make([]Finding, 0, findings)
-	each(func(ev eventlog.Event) { r.addEvent(ev, meta, textLimit) })
+	for from := first; from < next; from += chunk {
+		buf = log.AppendRange(buf[:0], from, min(from+chunk, next))
+		for _, ev := range buf {
+			r.addEvent(ev, meta, textLimit)
+		}
+	}
 	r.lister = nil
 }
 
