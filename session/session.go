@@ -305,15 +305,16 @@ func (s *Session) Restart() error {
 // logFrame appends a frame to the log, letting the tracker see it (and add
 // its protocol findings) under the log's lock with the Seq it gets.
 func (s *Session) logFrame(dir wire.Dir, f *wire.Frame) uint64 {
-	seq := s.recordFrame(dir, f)
+	seq := s.recordFrame(dir, f, nil)
 	s.onFrame(dir, f, seq)
 	return seq
 }
 
 // recordFrame is logFrame without the client side seeing the frame (a
-// server frame about to be held).
-func (s *Session) recordFrame(dir wire.Dir, f *wire.Frame) uint64 {
-	return s.logFact(eventlog.Event{Type: eventlog.EventFrame, Dir: dir, Frame: f})
+// server frame about to be held), with the framer's index of its params
+// when there is one (see eventlog.Event.Params).
+func (s *Session) recordFrame(dir wire.Dir, f *wire.Frame, params *wire.ParamsIndex) uint64 {
+	return s.logFact(eventlog.Event{Type: eventlog.EventFrame, Dir: dir, Frame: f, Params: params})
 }
 
 // logUnjudged appends bytes of direction dir that the tap's judge passed

@@ -34,7 +34,7 @@ func (p *proc) readStdout() {
 	for {
 		f, err := fr.Next()
 		if f != nil {
-			p.logStdoutFrame(f)
+			p.logStdoutIndexed(f, fr.Params(f))
 		}
 		if err != nil {
 			p.stdoutFailed(err)
@@ -46,9 +46,13 @@ func (p *proc) readStdout() {
 // logStdoutFrame logs a frame the server wrote and counts it, then lets
 // the client side see it — once released when it is held (intercept.go;
 // never in a tap).
-func (p *proc) logStdoutFrame(f *wire.Frame) {
+func (p *proc) logStdoutFrame(f *wire.Frame) { p.logStdoutIndexed(f, nil) }
+
+// logStdoutIndexed is logStdoutFrame with the framer's index of the
+// frame's params, which the judge reads instead of scanning them (nil: none).
+func (p *proc) logStdoutIndexed(f *wire.Frame, params *wire.ParamsIndex) {
 	size := f.Size()
-	seq := p.s.recordFrame(wire.ServerToClient, f)
+	seq := p.s.recordFrame(wire.ServerToClient, f, params)
 	p.mu.Lock()
 	p.bytesIn += size
 	p.s2cFrames++

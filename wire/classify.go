@@ -26,6 +26,8 @@ type classified struct {
 	// noCR: the text is JSON with no raw '\r' (strings cannot hold one, and
 	// the scan saw none between tokens), so the Framer need not look again.
 	noCR bool
+	// indexed: the index classify was given holds the message's params.
+	indexed bool
 }
 
 var bom = []byte{0xEF, 0xBB, 0xBF}
@@ -39,7 +41,7 @@ var bom = []byte{0xEF, 0xBB, 0xBF}
 // about line ends and sizes are the Framer's.
 func Classify(text []byte) (Message, []Finding) {
 	var m Message
-	c := classify(text, false, &m)
+	c := classify(text, false, &m, nil)
 	return m, c.finds
 }
 
@@ -47,9 +49,13 @@ func Classify(text []byte) (Message, []Finding) {
 // written straight into the frame it will return, not copied there. It is
 // the one pass over a line that every frame goes through: scan (collecting
 // the top-level members on the way), then the findings of what the scan
-// found.
-func classify(text []byte, truncated bool, m *Message) (c classified) {
+// found. When idx is not nil, the members of the message's params are
+// indexed into it on the way (c.indexed says they were).
+func classify(text []byte, truncated bool, m *Message, idx *ParamsIndex) (c classified) {
 	*m = Message{}
+	if idx != nil {
+		idx.frame = nil
+	}
 	body := text
 	off := 0
 	if bytes.HasPrefix(body, bom) {
@@ -65,11 +71,13 @@ func classify(text []byte, truncated bool, m *Message) (c classified) {
 		return c
 	}
 	var t top
+	t.ix = indexer{x: idx, off: off}
 	trailing := t.scan(&s)
 	c.st = s.status()
 	c.noCR = c.st == statusJSON && !s.cr
 	if c.st == statusJSON || (truncated && c.st == statusPrefix) {
 		t.found(&c, m, &s, off, c.st == statusPrefix)
+		c.indexed = c.st == statusJSON && t.done && t.ix.usable()
 		return c
 	}
 	// Not JSON (or a prefix that was not completed).

@@ -151,7 +151,7 @@ func TestClassifyAgreesWithEncodingJSON(t *testing.T) {
 		strings.Repeat("[", 10001) + strings.Repeat("]", 10001),
 	}
 	for _, in := range inputs {
-		c := classify([]byte(in), false, new(Message))
+		c := classify([]byte(in), false, new(Message), nil)
 		isJSON := c.st == statusJSON
 		if isJSON != json.Valid([]byte(in)) && c.st != statusEmpty {
 			t.Errorf("%.40q: classify says JSON=%v, encoding/json says %v", in, isJSON, !isJSON)

@@ -32,6 +32,7 @@ type Framer struct {
 	slab         []frameOfOne
 	slabSize     int
 	err          error
+	params       ParamsIndex // of the last frame classified fresh (see Params)
 }
 
 // NewFramer returns a Framer reading from r.
@@ -152,7 +153,7 @@ func (f *Framer) push(line Line) {
 	if line.Truncated {
 		f.flush("an oversize line came next")
 		var m Message
-		f.single(line, &m, classify(line.Content, true, &m))
+		f.single(line, &m, classify(line.Content, true, &m, nil))
 		return
 	}
 	if len(f.pending) > 0 {
@@ -160,7 +161,7 @@ func (f *Framer) push(line Line) {
 		var m Message
 		alone := false
 		if b := line.Content; skipWS(b) < len(b) && b[skipWS(b)] == '{' {
-			c, alone = classify(b, false, &m), true
+			c, alone = classify(b, false, &m, nil), true
 			if c.rpcObject {
 				f.flush("a complete message came next")
 				f.single(line, &m, c)
@@ -188,7 +189,7 @@ func (f *Framer) push(line Line) {
 				f.flush("the next line cannot continue it")
 			}
 			if !alone {
-				c = classify(line.Content, false, &m)
+				c = classify(line.Content, false, &m, nil)
 			}
 			f.fresh(line, &m, c)
 		}
@@ -196,7 +197,7 @@ func (f *Framer) push(line Line) {
 	}
 	// The common case: classify straight into the frame that will hold it.
 	m := &f.peek().Msg
-	f.fresh(line, m, classify(line.Content, false, m))
+	f.fresh(line, m, classify(line.Content, false, m, &f.params))
 }
 
 // fresh handles a line when nothing is pending.
@@ -222,7 +223,7 @@ func (f *Framer) flush(why string) {
 	n := len(f.pending)
 	for i, line := range f.pending {
 		var m Message
-		c := classify(line.Content, false, &m)
+		c := classify(line.Content, false, &m, nil)
 		if c.st != statusEmpty {
 			m = Message{}
 			c.finds = append([]Finding{NewFinding("non-json-line",
@@ -265,6 +266,9 @@ func (f *Framer) single(line Line, m *Message, c classified) {
 	x.line[0] = line
 	fr := &x.Frame
 	fr.Lines = x.line[:1:1]
+	if c.indexed {
+		f.params.frame = fr
+	}
 	f.lineFindings(fr, c.noCR)
 	f.queue = append(f.queue, fr)
 }
@@ -278,7 +282,7 @@ func (f *Framer) multi() {
 	fr := &Frame{Lines: lines}
 	joined := fr.Raw()
 	joined = joined[:len(joined)-len(lines[len(lines)-1].Term.Bytes())]
-	c := classify(joined, false, &fr.Msg)
+	c := classify(joined, false, &fr.Msg, nil)
 	fr.Findings = append([]Finding{NewFinding("multi-line-frame",
 		fmt.Sprintf("one JSON value spread over %d lines; a message must be one line", len(lines)))}, c.finds...)
 	f.lineFindings(fr, false)

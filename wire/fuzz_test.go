@@ -91,7 +91,7 @@ func FuzzFramer(f *testing.F) {
 			if bytes.HasPrefix(line, bom) {
 				continue
 			}
-			c := classify(line, false, new(Message))
+			c := classify(line, false, new(Message), nil)
 			if c.st == statusEmpty {
 				continue
 			}
@@ -187,7 +187,7 @@ func FuzzIncScanner(f *testing.F) {
 		if r != incErr {
 			r = z.feed(data[at:])
 		}
-		c := classify(data, false, new(Message))
+		c := classify(data, false, new(Message), nil)
 		want := map[status]incResult{statusJSON: incDone, statusPrefix: incMore, statusBad: incErr}[c.st]
 		if r != want {
 			t.Fatalf("%q cut at %d: incremental %d, whole %d", data, at, r, want)

@@ -142,7 +142,7 @@ func TestIncScannerAgreesWithScanner(t *testing.T) {
 			if r != incErr {
 				r = z.feed([]byte(text[cut:]))
 			}
-			c := classify([]byte(text), false, new(Message))
+			c := classify([]byte(text), false, new(Message), nil)
 			want := map[status]incResult{statusJSON: incDone, statusPrefix: incMore, statusBad: incErr}[c.st]
 			if r != want {
 				t.Errorf("%q cut at %d: %d, want %d", text, cut, r, want)

@@ -44,6 +44,7 @@ type top struct {
 	nkeys       int
 	keySet      map[string]struct{}
 	dups        []string
+	ix          indexer // the params object's index, when classify was given one
 }
 
 // rawValue scans a value and returns its exact text.
@@ -112,6 +113,7 @@ func (t *top) paramsMember(s *scanner) bool {
 	c := s.s[s.i]
 	t.hasParams = true
 	t.paramsType = c
+	t.ix.seen++
 	t.metaToken, t.paramToken, t.progress, t.total, t.requestID = nil, nil, nil, nil, nil
 	t.progressMsg, t.hasProgMsg = "", false
 	if c == '{' {
@@ -169,42 +171,59 @@ func (t *top) errorMember(s *scanner) bool {
 	})
 }
 
+// params scans a params object, noting the members JSON-RPC and MCP give
+// meaning to, and indexing its members when asked to (see ParamsIndex).
 func (t *top) params(s *scanner) bool {
-	return s.members(func(key []byte) bool {
-		var ok bool
-		switch string(key) {
-		case "_meta":
-			t.metaToken = nil
-			if s.s[s.i] == '{' {
-				return s.members(func(key []byte) bool {
-					if string(key) == "progressToken" {
-						t.metaToken, ok = rawValue(s)
-						return ok
-					}
-					return s.value()
-				})
-			}
-		case "progressToken":
-			t.paramToken, ok = rawValue(s)
-			return ok
-		case "progress":
-			t.progress, ok = rawValue(s)
-			return ok
-		case "total":
-			t.total, ok = rawValue(s)
-			return ok
-		case "message":
-			if s.s[s.i] == '"' {
-				t.hasProgMsg = true
-				t.progressMsg, ok = s.strValue()
-				return ok
-			}
-		case "requestId":
-			t.requestID, ok = rawValue(s)
+	t.ix.start(s.i)
+	ok := s.members(func(key []byte) bool {
+		k, ke, v := s.key.start-1, s.key.end+1, s.i
+		ok := t.param(s, key)
+		if ok {
+			t.ix.member(k, ke, v, s.i)
+		}
+		return ok
+	})
+	if ok {
+		t.ix.end(s.i)
+	}
+	return ok
+}
+
+// param scans the value of the params member named key.
+func (t *top) param(s *scanner, key []byte) bool {
+	var ok bool
+	switch string(key) {
+	case "_meta":
+		t.metaToken = nil
+		if s.s[s.i] == '{' {
+			return s.members(func(key []byte) bool {
+				if string(key) == "progressToken" {
+					t.metaToken, ok = rawValue(s)
+					return ok
+				}
+				return s.value()
+			})
+		}
+	case "progressToken":
+		t.paramToken, ok = rawValue(s)
+		return ok
+	case "progress":
+		t.progress, ok = rawValue(s)
+		return ok
+	case "total":
+		t.total, ok = rawValue(s)
+		return ok
+	case "message":
+		if s.s[s.i] == '"' {
+			t.hasProgMsg = true
+			t.progressMsg, ok = s.strValue()
 			return ok
 		}
-		return s.value()
-	})
+	case "requestId":
+		t.requestID, ok = rawValue(s)
+		return ok
+	}
+	return s.value()
 }
 
 // keyRef locates a key's body (between the quotes) in the text. Offsets

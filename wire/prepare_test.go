@@ -25,7 +25,7 @@ func samePrepared(t *testing.T, text []byte, i, depth int) {
 		t.Fatalf("%q at %d (depth %d): prepared to %d, ValueEnd says %d, %v", text, i, depth, end, wantEnd, valid)
 	}
 	var want Message
-	c := classify(text[i:end], false, &want)
+	c := classify(text[i:end], false, &want, nil)
 	if !reflect.DeepEqual(p.c, c) || !reflect.DeepEqual(m, want) {
 		t.Fatalf("%q at %d:\nprepared %+v %+v\nclassify %+v %+v", text, i, p.c, m, c, want)
 	}

@@ -27,6 +27,9 @@ type Judged struct {
 	// bookkeeping. It is the fold's own: read it during the call only,
 	// never change or keep it.
 	Handshake *Handshake
+	// Params is the classifier's index of the frame's params, when the
+	// frame was logged with one (Event.Params); read it during the call only.
+	Params *wire.ParamsIndex
 }
 
 // A Judge judges one frame against the protocol rules of its era and

@@ -225,9 +225,14 @@ type Event struct {
 	Wall time.Time     // wall-clock time (At after the log's start)
 	Type EventType
 
-	Dir     wire.Dir    // for EventFrame (and EventIntercept: see there)
-	Frame   *wire.Frame // for EventFrame (and EventIntercept: see there)
-	Stderr  *wire.Line  // for EventStderr: one stderr line, exact bytes, like a wire line
+	Dir   wire.Dir    // for EventFrame (and EventIntercept: see there)
+	Frame *wire.Frame // for EventFrame (and EventIntercept: see there)
+	// Params is, for an EventFrame as a session logs it, the classifier's
+	// index of the frame's params (wire.Framer.Params), which the judge
+	// reads instead of scanning them again. It is valid while the frame is
+	// recorded only: the log does not keep it.
+	Params  *wire.ParamsIndex
+	Stderr  *wire.Line // for EventStderr: one stderr line, exact bytes, like a wire line
 	Process *ProcessEvent
 	Finding *LoggedFinding
 	Era     *EraDecision  // for EventEra

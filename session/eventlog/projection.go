@@ -37,7 +37,7 @@ func (t *Tracker) Apply(ev *Event) []LoggedFinding {
 	switch ev.Type {
 	case EventFrame:
 		if ev.Frame != nil {
-			t.frame(ev.Seq, ev.Dir, ev.Frame, ev.At)
+			t.frameWith(ev.Seq, ev.Dir, ev.Frame, ev.At, ev.Params)
 		}
 	case EventEra:
 		if ev.Era != nil {

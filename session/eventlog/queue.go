@@ -43,6 +43,7 @@ func store(ev *Event) stored {
 	}
 	full := new(Event)
 	*full = *ev
+	full.Params = nil // valid while the event is recorded only
 	return stored{at: ev.At, full: full, typ: ev.Type, listed: listed}
 }
 

@@ -44,7 +44,7 @@ func (r *rules) restarted() {
 // frame judges one frame; the findings go onto the frame.
 func (r *rules) frame(j *Judged, hs *Handshake) {
 	r.facts(hs)
-	in := protocol.Input{Seq: j.Seq, Dir: j.Dir, Frame: j.Frame}
+	in := protocol.Input{Seq: j.Seq, Dir: j.Dir, Frame: j.Frame, Params: j.Params}
 	switch j.Frame.Msg.Kind {
 	case wire.KindRequest:
 		if len(r.requests) >= maxRequestFrames {

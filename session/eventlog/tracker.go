@@ -286,6 +286,12 @@ func (t *Tracker) restarted(at time.Duration) {
 // are applied, the handshake facts are learnt), then [Tracker.judge], the one
 // place where the frame is judged against the protocol rules of its era.
 func (t *Tracker) frame(seq uint64, dir wire.Dir, f *wire.Frame, at time.Duration) {
+	t.frameWith(seq, dir, f, at, nil)
+}
+
+// frameWith is frame, with the classifier's index of the frame's params
+// for the judge when the frame came with one (Event.Params).
+func (t *Tracker) frameWith(seq uint64, dir wire.Dir, f *wire.Frame, at time.Duration, params *wire.ParamsIndex) {
 	if f == nil || (dir != wire.ClientToServer && dir != wire.ServerToClient) {
 		return
 	}
@@ -313,7 +319,7 @@ func (t *Tracker) frame(seq uint64, dir wire.Dir, f *wire.Frame, at time.Duratio
 			t.unreadable = seq
 		}
 	}
-	t.judge(Judged{Seq: seq, Dir: dir, Frame: f, At: at, Era: era}, req)
+	t.judge(Judged{Seq: seq, Dir: dir, Frame: f, At: at, Era: era, Params: params}, req)
 }
 
 // request records a request sent in direction dir and returns its entry.

@@ -9,8 +9,7 @@ import (
 // request judges a request in either direction.
 func (j *Judge) request(in Input, msg val) {
 	f, m := in.Frame, &in.Frame.Msg
-	params := &j.scratch.params
-	params.scan(msg.open("params"))
+	params := j.indexParams(in, msg)
 	if strings.HasPrefix(m.Method, "notifications/") {
 		j.ran(famShapes)
 		raise(f, "notification-with-id", "%s is a notification but carries id %s: the peer will treat it as a request and the sender will wait for an answer that never comes", m.Method, m.ID.String())
@@ -69,8 +68,7 @@ func (j *Judge) request(in Input, msg val) {
 // notification judges a notification in either direction.
 func (j *Judge) notification(in Input, msg val) {
 	f, m := in.Frame, &in.Frame.Msg
-	params := &j.scratch.params
-	params.scan(msg.open("params"))
+	params := j.indexParams(in, msg)
 	j.checkMetaKeys(f, params.get("_meta"), "params._meta")
 	j.traceContext(f, params.get("_meta"))
 	if j.wrongDirection(f, in.Dir, m.Method, false) {
@@ -224,4 +222,19 @@ func (j *Judge) indexResult(f *wire.Frame, method string, v val) *obj {
 		})
 	})
 	return o
+}
+
+// indexParams indexes the params of a request or notification into the
+// judge's scratch index: from the classifier's index when the frame came
+// with one (in.Params: the members were found by the pass that classified
+// the frame, and are not scanned for again), else by a scan of its own.
+func (j *Judge) indexParams(in Input, msg val) *obj {
+	params := &j.scratch.params
+	f := in.Frame
+	if x := in.Params; x != nil && len(f.Lines) == 1 && msg.kind() == kObject && int(x.End) <= len(f.Lines[0].Content) {
+		params.fromIndex(f.Lines[0].Content, x)
+	} else {
+		params.scan(msg.open("params"))
+	}
+	return params
 }

@@ -464,6 +464,18 @@ func (o *obj) scanWith(v val, want string, walk func(open val) int) int {
 	return i
 }
 
+// fromIndex makes o the index of an object that a classifier indexed in
+// text as it classified it (a message's params: see wire.ParamsIndex):
+// the index scan would build, the object not read again.
+func (o *obj) fromIndex(text []byte, x *wire.ParamsIndex) {
+	o.lazy(nil)
+	o.raw = val(text[x.Start:x.End])
+	o.n, o.full = min(x.N, len(o.ms)), x.Full || x.N > len(o.ms)
+	for i, m := range x.Members[:o.n] {
+		o.ms[i] = member{m.Key, m.KeyEnd, m.Value, m.ValueEnd}
+	}
+}
+
 // open returns the member named key of an object without finding where
 // the member's value ends: the value runs to the end of v. Only for
 // objects and arrays that are then walked (get, members, elems, index),

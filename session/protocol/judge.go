@@ -48,6 +48,10 @@ type Input struct {
 	// Request is, for a response, the request frame it answers as the
 	// session's fold paired it (nil when it answers nothing known).
 	Request *wire.Frame
+	// Params is, when set, the classifier's index of the frame's params
+	// (wire.Framer.Params): read instead of scanning params again. The
+	// findings are the same with it or without.
+	Params *wire.ParamsIndex
 }
 
 // Judge folds a conversation and raises the protocol findings. It is not
