@@ -69,8 +69,9 @@ func (j *Judge) request(in Input, msg val) {
 func (j *Judge) notification(in Input, msg val) {
 	f, m := in.Frame, &in.Frame.Msg
 	params := j.indexParams(in, msg)
-	j.checkMetaKeys(f, params.get("_meta"), "params._meta")
-	j.traceContext(f, params.get("_meta"))
+	meta := params.get("_meta")
+	j.checkMetaKeys(f, meta, "params._meta")
+	j.traceContext(f, meta)
 	if j.wrongDirection(f, in.Dir, m.Method, false) {
 		return
 	}
