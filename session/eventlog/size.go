@@ -56,11 +56,19 @@ func frameSize(f *wire.Frame) int64 {
 	}
 	n += int64(f.Msg.KeptSize())
 	n += int64(cap(f.Findings)) * int64(unsafe.Sizeof(wire.Finding{}))
-	if f.Msg.Kind == wire.KindRequest {
+	switch {
+	case f.Msg.Kind == wire.KindRequest:
 		n += TrackedCost // the tracker's record of it lives as long as the frame
+	case f.Msg.Method == "notifications/progress":
+		n += progressCost
 	}
 	for _, x := range f.Findings {
 		n += int64(len(x.Message))
 	}
 	return n
 }
+
+// progressCost is what the tracker keeps of a progress notification as
+// long as its frame: its entry in the map of the requests progress belongs
+// to (Tracker.progressFor, two words and the map's own room for them).
+const progressCost = 48
