@@ -488,6 +488,20 @@ func (l *Log) AppendRange(dst []Event, from, to uint64) []Event {
 	return l.events.appendTo(dst, lo, hi, l.firstSeq+uint64(lo), l.start)
 }
 
+// AppendListed is AppendRange without the frames logged with no finding
+// (a frame's findings are fixed once it is logged): it returns how many
+// frames it left out, so that a reader listing only the frames findings
+// point at (the text report) counts them without reading them.
+func (l *Log) AppendListed(dst []Event, from, to uint64) ([]Event, int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	lo, hi, ok := l.spanLocked(from, to)
+	if !ok {
+		return dst, 0
+	}
+	return l.events.appendListed(dst, lo, hi, l.firstSeq+uint64(lo), l.start)
+}
+
 // spanLocked clamps [from, to) to the retained events and returns it as
 // indices into l.events; ok is false when nothing is left.
 func (l *Log) spanLocked(from, to uint64) (lo, hi int, ok bool) {

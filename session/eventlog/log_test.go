@@ -272,7 +272,8 @@ func TestLogHoldKeepsWhatAReaderHasNotRead(t *testing.T) {
 }
 
 // The log's Kept counts are what a pass over the retained events counts,
-// as events are appended and as the budget drops the oldest.
+// as events are appended and as the budget drops the oldest, and
+// AppendListed leaves out exactly the frames logged without a finding.
 func TestLogKeptCountsWhatItHolds(t *testing.T) {
 	frame := func(findings int) Event {
 		f := &wire.Frame{Lines: []wire.Line{{Content: []byte("{}"), Length: 2, Term: wire.TermLF}}}
@@ -305,6 +306,23 @@ func TestLogKeptCountsWhatItHolds(t *testing.T) {
 		}
 		if got := l.Kept(); got != want {
 			t.Fatalf("after %d appends (%d dropped): Kept %+v, the events hold %+v", i+1, first-1, got, want)
+		}
+		var listed []uint64
+		bare := 0
+		for _, ev := range l.Range(first, next) {
+			if ev.Type == EventFrame && ev.Frame != nil && len(ev.Frame.Findings) == 0 {
+				bare++
+			} else {
+				listed = append(listed, ev.Seq)
+			}
+		}
+		got, skipped := l.AppendListed(nil, first, next)
+		var gotSeqs []uint64
+		for _, ev := range got {
+			gotSeqs = append(gotSeqs, ev.Seq)
+		}
+		if skipped != bare || fmt.Sprint(gotSeqs) != fmt.Sprint(listed) {
+			t.Fatalf("AppendListed left out %d frames and gave %v; want %d left out and %v", skipped, gotSeqs, bare, listed)
 		}
 	}
 	if dropped, _ := l.Dropped(); dropped == 0 {

@@ -128,3 +128,17 @@ func (q *eventQueue) appendTo(dst []Event, lo, hi int, seq uint64, start time.Ti
 	}
 	return dst
 }
+
+// appendListed is appendTo without the frames logged with no finding; it
+// returns how many it left out.
+func (q *eventQueue) appendListed(dst []Event, lo, hi int, seq uint64, start time.Time) ([]Event, int) {
+	skipped := 0
+	for i := lo; i < hi; i++ {
+		if s := q.at(i); s.listed != 0 || !s.isFrame() {
+			dst = append(dst, s.event(seq+uint64(i-lo), start))
+		} else {
+			skipped++
+		}
+	}
+	return dst, skipped
+}

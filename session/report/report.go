@@ -218,9 +218,24 @@ func (r *Report) addLog(log *eventlog.Log, meta Meta, textLimit int) {
 	}
 	r.Findings = make([]Finding, 0, findings)
 	for from := first; from < next; from += chunk {
-		buf = log.AppendRange(buf[:0], from, min(from+chunk, next))
+		to := min(from+chunk, next)
+		if r.lister == nil {
+			buf = log.AppendRange(buf[:0], from, to)
+		} else {
+			// The frames without a finding are not listed: the log
+			// leaves them out, and they are counted, never read.
+			var skipped int
+			buf, skipped = log.AppendListed(buf[:0], from, to)
+			r.retained += skipped
+		}
 		for _, ev := range buf {
+			if r.lister != nil {
+				r.lister.passed = ev.Seq - 1 // every frame before ev was come to
+			}
 			r.addEvent(ev, meta, textLimit)
+		}
+		if r.lister != nil {
+			r.lister.passed = to - 1
 		}
 	}
 	r.lister = nil
