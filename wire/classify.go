@@ -3,6 +3,7 @@ package wire
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"strconv"
 )
 
@@ -55,6 +56,9 @@ func classify(text []byte, truncated bool, m *Message, idx *ParamsIndex) (c clas
 	*m = Message{}
 	if idx != nil {
 		idx.frame = nil
+		if len(text) > math.MaxUint32 {
+			idx = nil // its offsets are 32 bits
+		}
 	}
 	body := text
 	off := 0

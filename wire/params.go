@@ -25,7 +25,8 @@ type ParamsMember struct{ Key, KeyEnd, Value, ValueEnd uint32 }
 // Params returns the index of the params of fr, the frame Next returned
 // last, when the classifier made one: fr is one line, not truncated, a
 // request or notification whose only params member is an object. It is
-// valid until the next call to Next; nil otherwise.
+// valid until the next call to Next; nil otherwise (and for a line past
+// 4 GiB: the offsets are 32 bits).
 func (f *Framer) Params(fr *Frame) *ParamsIndex {
 	if fr == nil || f.params.frame != fr {
 		return nil
