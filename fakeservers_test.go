@@ -79,6 +79,7 @@ var fakeServers = fakeserver.Registry{
 	"tap-signal":                  serveTapSignal,
 	"signal-default":              serveSignalDefault,
 	"tap-echo":                    serveTapEcho,
+	"tap-answer-all":              serveTapAnswerAll,
 	"tap-flood":                   serveTapFlood,
 	"tap-flood-n":                 serveTapFloodN,
 	"tap-proxy":                   serveTapProxy,

@@ -17,8 +17,9 @@ import (
 const batch = 256
 
 // Recorder writes a eventlog.Log to a capture file as the log grows. It reads
-// the log by Seq on its own goroutine after a coalescing signal, so the
-// appender never waits for the disk. Records are written to a file opened
+// the log by Seq on its own goroutine after a coalescing signal, so an
+// appender never waits for the disk (a tap's, CreateLimited, only once the
+// recorder is a log's budget behind: see [eventlog.Log.Pace]). Records are written to a file opened
 // O_APPEND as soon as the recorder has read what the log holds (or
 // flushAt's worth of it), each whole within one write call: nothing waits
 // for events still to come, so a crash of linesman loses at most the record
@@ -73,7 +74,9 @@ func Create(path string, log *eventlog.Log, h Header) (*Recorder, error) {
 // saying so, and recording stops there with an error wrapping ErrLimit.
 // A limit of 0 or less is no limit. A tap's capture must hold everything
 // the tap passed on, so the recorder holds the events it has not written
-// yet past the log's budget ([eventlog.Log.Hold]), up to the budget again.
+// yet past the log's budget ([eventlog.Log.Hold]); the appenders that pace
+// themselves ([eventlog.Log.Pace]) wait for it when it falls a budget
+// behind.
 func CreateLimited(path string, log *eventlog.Log, h Header, limit int64) (*Recorder, error) {
 	return createWith(path, log, h, false, limit, true)
 }
@@ -238,11 +241,11 @@ const keepBuf = 1 << 20
 // a fraction of the cost of logging; a quiet session writes each event
 // alone, as it comes.
 func (r *Recorder) drain() {
+	// A recorder that stopped (an error, its limit) lets go of its hold
+	// at once: appenders waiting for it (Log.Pace) may be all that would
+	// append, and so signal it, again.
+	defer r.letGoIfFailed()
 	if r.failed() {
-		if r.hold {
-			r.hold = false
-			r.log.Hold(0)
-		}
 		return
 	}
 	buf := r.buf[:0]
@@ -351,6 +354,14 @@ func (r *Recorder) stopAtLimit(recs []byte, events uint64, ev *eventlog.Event) {
 		r.err = fmt.Errorf("capture: %s: %w of %d bytes; the rest of the session is not recorded", r.path, ErrLimit, r.limit)
 	}
 	r.mu.Unlock()
+}
+
+// letGoIfFailed releases the recorder's hold on the log once it stopped.
+func (r *Recorder) letGoIfFailed() {
+	if r.hold && r.failed() {
+		r.hold = false
+		r.log.Hold(0)
+	}
 }
 
 func (r *Recorder) failed() bool {

@@ -423,6 +423,11 @@ func (p *proc) scribeStream(d wire.Dir, logf func(*wire.Frame)) {
 	defer gap.end()
 	for {
 		f, err := fr.Next()
+		// The capture's recorder may have fallen a log's budget behind:
+		// the scribe waits for it here, behind the wire, and what comes
+		// meanwhile waits in the queue (unjudged past the budget), so that
+		// the log, and with it the capture, loses nothing.
+		p.s.log.Pace()
 		if f != nil {
 			if q.gapped(d) {
 				gap.add(f.Raw()) // a line the gap cut: unjudged with it

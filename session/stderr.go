@@ -12,9 +12,12 @@ import (
 )
 
 // readStderr splits the server's stderr into lines with their exact bytes and
-// logs each one, until EOF. It never parses them as protocol and never stops
-// reading: a server whose stderr pipe fills up blocks, so a flood is drained
-// as fast as it comes (the log's retention bounds the memory).
+// logs each one, until EOF. It never parses them as protocol. A flood is
+// drained as fast as it comes (the log's retention bounds the memory): a
+// server whose stderr pipe fills up blocks. In a tap, it is drained as fast
+// as the capture records it: a recorder a log's budget behind (Log.Pace)
+// holds the reading up, and the server's writes with it, so that the capture
+// holds every line.
 func (p *proc) readStderr() {
 	defer close(p.stderrDone)
 	defer p.pipes.stderrR.Close()
@@ -34,6 +37,7 @@ func (p *proc) readStderr() {
 			return
 		}
 		l := line
+		s.log.Pace() // a tap's capture recorder behind: see below
 		s.log.Append(eventlog.Event{Type: eventlog.EventStderr, Stderr: &l})
 		p.mu.Lock()
 		p.bytesErr += l.Length + int64(len(l.Term.Bytes()))

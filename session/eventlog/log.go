@@ -2,6 +2,7 @@ package eventlog
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"linesman/wire"
@@ -276,7 +277,9 @@ const MemoryLimit = DefaultRetention + 144<<20
 
 // Log is the append-only, ordered record of a session. It is safe for
 // concurrent use. Appending never waits for a reader: readers Subscribe to a
-// coalescing signal that says "there is more", then read by Seq.
+// coalescing signal that says "there is more", then read by Seq. A reader
+// that must miss nothing holds what it has not read ([Log.Hold]), and the
+// appenders that may wait ([Log.Pace]) wait for it a budget behind.
 //
 // Memory is bounded by a retention budget in bytes: when it is exceeded the
 // oldest events are dropped, and Dropped counts them. Seq numbers keep
@@ -293,7 +296,12 @@ type Log struct {
 	retention   int64
 	dropped     uint64
 	droppedSize int64
-	hold        uint64 // the first Seq a reader holds past the budget (0: none; see Hold)
+	hold        uint64      // the first Seq a reader holds past the budget (0: none; see Hold)
+	held        int64       // what the events from hold on cost the budget (see Pace)
+	behind      atomic.Bool // held is past the budget: Pace waits (read without the lock)
+	room        *sync.Cond
+	pacing      int    // appenders waiting in Pace
+	paces       uint64 // waits in Pace so far
 	reserved    int64  // bytes kept outside the events that the budget covers (see Reserve)
 	kept        Kept   // what the retained events hold (see Kept)
 	subs        []chan struct{}
@@ -354,7 +362,12 @@ func (l *Log) insertLocked(ev Event) uint64 {
 	l.countLocked(&ev)
 	s := store(&ev)
 	l.events.push(s)
-	l.bytes += s.size()
+	size := s.size()
+	l.bytes += size
+	if l.hold != 0 {
+		l.held += size
+		l.markBehindLocked()
+	}
 	l.kept.add(&s, 1)
 	l.trimLocked()
 	return ev.Seq
@@ -375,7 +388,7 @@ func notifySubscribers(subs []chan struct{}) {
 // the newest, and those a Hold keeps.
 func (l *Log) trimLocked() {
 	for l.bytes+l.reserved > l.retention && l.events.len() > 1 {
-		if l.hold != 0 && l.firstSeq >= l.hold && l.bytes <= 2*l.retention {
+		if l.hold != 0 && l.firstSeq >= l.hold {
 			break
 		}
 		l.kept.add(l.events.at(0), -1)
@@ -388,24 +401,12 @@ func (l *Log) trimLocked() {
 	}
 }
 
-// Hold keeps the events from seq on past the retention budget, up to the
-// budget again, until a later Hold moves the mark (Hold(0) releases it): a
-// reader that must not miss an event (a tap's capture recorder) holds the
-// first it has not read yet. Past twice the budget the oldest go all the
-// same, as they would without a hold, and the reader sees them dropped.
-func (l *Log) Hold(seq uint64) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.hold = seq
-	l.trimLocked()
-}
-
 // Reserve charges the budget with n bytes kept outside the events on the
 // log's behalf, in place of what an earlier Reserve charged: the tracker's
 // records of requests whose frames the log dropped ([Tracker.Forget] says
 // what they cost), which a request still in flight keeps however old. The
-// events make room for them, down to the newest; what a Hold keeps stays
-// (its limit counts the events alone, so that the reader misses nothing).
+// events make room for them, down to the newest; what a Hold keeps stays,
+// so that the reader misses nothing.
 func (l *Log) Reserve(n int64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()

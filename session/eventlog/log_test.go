@@ -2,6 +2,7 @@ package eventlog
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -242,23 +243,17 @@ func TestLogAcrossChunks(t *testing.T) {
 }
 
 // TestLogHoldKeepsWhatAReaderHasNotRead: events from the held Seq on stay
-// past the budget, up to twice it; moving the hold lets the budget apply.
+// past the budget, however many; moving the hold lets the budget apply.
 func TestLogHoldKeepsWhatAReaderHasNotRead(t *testing.T) {
 	one := noteEvent(0)
 	budget := 10 * one.approxSize()
 	l := NewLog(budget)
 	l.Hold(5)
-	for i := 1; i <= 15; i++ {
+	for i := 1; i <= 40; i++ {
 		l.Append(noteEvent(i))
 	}
-	if first, _ := l.Bounds(); first != 5 {
-		t.Fatalf("first retained %d, want 5: the held events were dropped (or the unheld kept)", first)
-	}
-	for i := 16; i <= 40; i++ {
-		l.Append(noteEvent(i))
-	}
-	if l.Len() > 20 || l.Len() < 19 {
-		t.Fatalf("retained %d events held from 5, want twice the 10-event budget", l.Len())
+	if first, _ := l.Bounds(); first != 5 || l.Len() != 36 {
+		t.Fatalf("first retained %d of %d, want 5 of 36: held events were dropped (or the unheld kept)", first, l.Len())
 	}
 	l.Hold(38)
 	if first, _ := l.Bounds(); first > 38 || l.Len() > 10 {
@@ -269,6 +264,56 @@ func TestLogHoldKeepsWhatAReaderHasNotRead(t *testing.T) {
 	if l.Len() > 10 {
 		t.Fatalf("released: %d retained, want at most the budget's 10", l.Len())
 	}
+}
+
+// TestLogPaceWaitsForTheHold: an appender that paces itself waits while
+// the held events cost more than the budget, until the reader's hold is
+// within half of it of the log's end, or released; within the budget, or
+// without a hold, it goes on at once.
+func TestLogPaceWaitsForTheHold(t *testing.T) {
+	one := noteEvent(0)
+	l := NewLog(10 * one.approxSize())
+	l.Pace() // no hold
+	l.Hold(1)
+	for i := 1; i <= 9; i++ {
+		l.Append(noteEvent(i))
+	}
+	l.Pace() // held: within the budget
+	for i := 10; i <= 25; i++ {
+		l.Append(noteEvent(i))
+	}
+	if l.Paces() != 0 {
+		t.Fatalf("%d waits within the budget", l.Paces())
+	}
+	paced := func() chan struct{} {
+		done := make(chan struct{})
+		go func() { l.Pace(); close(done) }()
+		return done
+	}
+	done := paced()
+	for l.Paces() != 1 {
+		runtime.Gosched()
+	}
+	l.Hold(15) // 11 held: more than half the budget
+	select {
+	case <-done:
+		t.Fatal("the appender went on with 11 events held of a 10-event budget")
+	default:
+	}
+	if first, _ := l.Bounds(); first != 15 {
+		t.Fatalf("first retained %d, want 15: held events were dropped (or the unheld kept)", first)
+	}
+	l.Hold(22) // 4 held
+	<-done
+	for i := 26; i <= 40; i++ {
+		l.Append(noteEvent(i))
+	}
+	done = paced()
+	for l.Paces() != 2 {
+		runtime.Gosched()
+	}
+	l.Hold(0) // the reader stopped
+	<-done
 }
 
 // The log's Kept counts are what a pass over the retained events counts,

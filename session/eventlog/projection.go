@@ -116,6 +116,9 @@ func Record(log *Log, tr *Tracker, ev Event) uint64 {
 		return ev
 	})
 	for i := range settled {
+		// A timeout may settle a million findings at once: they wait for
+		// a held log's reader as an appender's events do (Log.Pace).
+		log.Pace()
 		Record(log, tr, Event{Type: EventFinding, Finding: &settled[i]})
 	}
 	return seq
