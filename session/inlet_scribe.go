@@ -443,6 +443,15 @@ func (p *proc) scribeStream(d wire.Dir, logf func(*wire.Frame)) {
 			for _, c := range chunks {
 				gap.take(c.data) // the log's now: c is not released
 			}
+			// The gap ends here, its last piece logged while this scribe
+			// is still busy at the gap's first ticket: the other
+			// direction's later frames (the answers to what the gap
+			// holds) wait for it, so a reader of the log, who frames the
+			// gap where its last piece is, meets each request before its
+			// answer. (What the other direction sent during the gap and
+			// the gap answers — a server's request — is logged after it.)
+			// Framing resumes at a line start (see overBudget).
+			gap.end()
 			fr = newFramer()
 			continue
 		}
@@ -469,12 +478,15 @@ func (q *scribeQueue) takeUnjudged(d wire.Dir) []*scribeChunk {
 	// The other scribe may wait for these chunks to leave the queue (their
 	// tickets come before what it read): tell it they have.
 	defer q.cond.Broadcast()
+	// jd.last stays the gap's first ticket (read set it) until the gap is
+	// logged: the other scribe logs nothing that came after the gap began
+	// (the answers to what it holds) before the whole gap is in the log,
+	// which a reader frames where the gap's last piece is.
 	var out []*scribeChunk
 	for len(jd.chunks) > 0 && jd.chunks[0].unjudged {
 		c := jd.chunks[0]
 		jd.chunks[0] = nil
 		jd.chunks = jd.chunks[1:]
-		jd.last = c.ticket
 		jd.held -= int64(len(c.data))
 		out = append(out, c)
 	}
