@@ -27,6 +27,8 @@ import (
 // wire's causal order, as it was when the wire waited for the scribe. Lines
 // the framer holds back (the start of what may be a multi-line value) are
 // the exception, as they always were: they are logged when their run ends.
+// A gap (below) is logged whole before the other direction's frames that
+// came after it began, since a reader frames it where its last piece is.
 //
 // Falling behind. Each direction may hold [Config.ScribeBudget] bytes that
 // the scribe has not framed yet (and the chunk that crosses the budget).
