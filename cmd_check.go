@@ -72,7 +72,7 @@ func runCheck(cmd *command, args []string, io stdio) int {
 		return exitUsage
 	}
 	f.opts.Limit, f.opts.BaselineKey = a.serverTimeout, report.SingleBaselineKey
-	paceForHeadless()
+	run.PaceForHeadless()
 	status := run.Headless(&f.opts, run.CheckSteps(f.opts.Session), io.out, io.err)
 	if err := f.opts.Baseline.Save(io.err); err != nil {
 		fmt.Fprintf(io.err, "linesman check: %s\n", inertText(err.Error()))
@@ -96,7 +96,7 @@ func checkFrom(path string, jsonOut bool, command []string, io stdio) int {
 		fmt.Fprintln(io.err, "linesman check: --from FILE judges a recorded conversation; give it a file and no server command")
 		return exitUsage
 	}
-	paceForReading()
+	run.PaceForReading()
 	// Only the JSON report lists every frame (see report.Meta.FindingFrames).
 	rep, err := capture.ReportOf(path, report.Meta{Mode: "check", HostSection: true, FindingFrames: !jsonOut}, io.err)
 	if err != nil {

@@ -55,6 +55,6 @@ func runSend(cmd *command, args []string, sio stdio) int {
 		f.opts.Session.Observe = !*answer
 		next = wire.NewRawInput(input, f.opts.Session.MaxFrame).Next
 	}
-	paceForHeadless()
+	run.PaceForHeadless()
 	return run.Headless(&f.opts, run.SendSteps(f.opts.Session, next, !*raw), sio.out, sio.err)
 }
