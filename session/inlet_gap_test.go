@@ -38,13 +38,7 @@ func TestGapKeepsAnswersAfterTheirRequests(t *testing.T) {
 		input = fmt.Appendf(input, `{"jsonrpc":"2.0","id":%d,"method":"ping","params":{"pad":"%s"}}`+"\n", i, strings.Repeat("z", 60))
 	}
 	in := s.Inlet()
-	for rest := input; len(rest) > 0; {
-		k := min(len(rest), 3000) // lines cut anywhere
-		if _, err := in.Write(rest[:k]); err != nil {
-			t.Fatal(err)
-		}
-		rest = rest[k:]
-	}
+	writeInPieces(t, in, input, 3000) // lines cut anywhere
 	deadline := time.Now().Add(testWait)
 	for bytes.Count(tee.bytes(), []byte("\n")) < n && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)

@@ -106,13 +106,7 @@ func TestLentReadsAreLoggedIntact(t *testing.T) {
 		input = fmt.Appendf(input, `{"jsonrpc":"2.0","method":"notifications/message","params":{"n":%d,"data":"%s"}}`+"\n", i, strings.Repeat(string(rune('a'+i%26)), 200+i%700))
 	}
 	in := s.Inlet()
-	for rest := input; len(rest) > 0; {
-		k := min(len(rest), 64<<10)
-		if _, err := in.Write(rest[:k]); err != nil {
-			t.Fatal(err)
-		}
-		rest = rest[k:]
-	}
+	writeInPieces(t, in, input, 64<<10)
 	in.Close()
 	waitClosed(t, s.Done(), "the session's end")
 	if got := tee.bytes(); !bytes.Equal(got, input) {
@@ -158,13 +152,7 @@ func TestScribeFallingBehindNeverHoldsTheWire(t *testing.T) {
 		input = fmt.Appendf(input, `{"jsonrpc":"2.0","method":"notifications/message","params":{"n":%d,"data":"%s"}}`+"\n", i, strings.Repeat("z", 900))
 	}
 	in := s.Inlet()
-	for rest := input; len(rest) > 0; {
-		k := min(len(rest), 4000) // lines cut anywhere
-		if _, err := in.Write(rest[:k]); err != nil {
-			t.Fatal(err)
-		}
-		rest = rest[k:]
-	}
+	writeInPieces(t, in, input, 4000) // lines cut anywhere
 	// The scribes have not read a byte, and the host has it all back.
 	deadline := time.Now().Add(testWait)
 	for len(tee.bytes()) < len(input) && time.Now().Before(deadline) {
@@ -220,5 +208,18 @@ func TestScribeFallingBehindNeverHoldsTheWire(t *testing.T) {
 		if !last[d] {
 			t.Errorf("%s: the last unjudged piece does not end the gap", d)
 		}
+	}
+}
+
+// writeInPieces writes input to in in writes of at most size bytes (lines
+// cut anywhere), as a host's pipe may hand them over.
+func writeInPieces(t *testing.T, in *Inlet, input []byte, size int) {
+	t.Helper()
+	for rest := input; len(rest) > 0; {
+		k := min(len(rest), size)
+		if _, err := in.Write(rest[:k]); err != nil {
+			t.Fatal(err)
+		}
+		rest = rest[k:]
 	}
 }
