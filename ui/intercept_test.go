@@ -97,6 +97,9 @@ func TestInterceptKeysClientFrames(t *testing.T) {
 		t.Errorf("last intercept step %v", ev.Intercept.Action)
 	}
 
+	// The edited call's answer comes first, so that the held frame is the
+	// last row G goes to (an answer logged after it was the last row).
+	waitUntil(t, m, "the edited call's answer", func() bool { return framesSent(s.Log(), wire.ServerToClient, "edited") == 1 })
 	if err := s.Send(callEcho("51", "dropme")); err != nil {
 		t.Fatal(err)
 	}
