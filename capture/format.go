@@ -316,6 +316,13 @@ func embeddable(f *wire.Frame) bool {
 	if (b[0] != '{' && b[0] != '[') || (b[len(b)-1] != '}' && b[len(b)-1] != ']') {
 		return false
 	}
+	if f.Msg.PrintableASCII() {
+		// The classification that made the message saw every byte of b:
+		// one JSON value of printable ASCII alone, so none of the bytes
+		// below is in it; only the nesting is left (no pass over a frame
+		// shorter than embedDepth).
+		return !tooDeepToEmbed(b)
+	}
 	for i := range f.Findings {
 		switch f.Findings[i].Code {
 		case "invalid-utf8", "control-characters", "utf8-bom", "non-json-line":

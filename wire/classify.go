@@ -81,6 +81,7 @@ func classify(text []byte, truncated bool, m *Message, idx *ParamsIndex) (c clas
 	c.noCR = c.st == statusJSON && !s.cr
 	if c.st == statusJSON || (truncated && c.st == statusPrefix) {
 		t.found(&c, m, &s, off, c.st == statusPrefix)
+		m.printable = m.printable && !truncated // of the kept part, not the line
 		c.indexed = c.st == statusJSON && t.done && t.ix.usable()
 		return c
 	}
@@ -118,8 +119,13 @@ func (t *top) scan(s *scanner) (trailing bool) {
 // prefix of one, partial) found: what is wrong inside its strings, and its
 // message. off is where s.s starts in the text (after a BOM).
 func (t *top) found(c *classified, m *Message, s *scanner, off int, partial bool) {
-	c.finds = stringFindings(c.finds, s, off)
+	var del bool
+	c.finds, del = stringFindings(c.finds, s, off)
 	t.shape(c, m, s.s[skipWS(s.s)], partial)
+	// Outside its strings a JSON text holds only printable ASCII and the
+	// whitespace the scan noted; inside them, control bytes are errors,
+	// and DEL and bytes above ASCII are what del and s.high say.
+	m.printable = !partial && off == 0 && !del && !s.high && !s.tab && !s.cr && !s.lf
 }
 
 // status is what the scan's error makes of the text.
@@ -135,8 +141,8 @@ func (s *scanner) status() status {
 }
 
 // stringFindings appends what is wrong inside the strings of a JSON text
-// (invalid UTF-8, a raw DEL) to finds.
-func stringFindings(finds []Finding, s *scanner, off int) []Finding {
+// (invalid UTF-8, a raw DEL) to finds; del reports a DEL.
+func stringFindings(finds []Finding, s *scanner, off int) (_ []Finding, del bool) {
 	if s.badUTF8 != 0 {
 		finds = append(finds, NewFinding("invalid-utf8", fmt.Sprintf("invalid UTF-8 in a string at byte %d", off+s.badUTF8-1)))
 	}
@@ -144,8 +150,9 @@ func stringFindings(finds []Finding, s *scanner, off int) []Finding {
 	// error, so one search of the whole text finds those in strings.
 	if j := bytes.IndexByte(s.s, 0x7f); j >= 0 {
 		finds = append(finds, NewFinding("control-characters", fmt.Sprintf("a raw DEL byte (0x7f) in a string at byte %d", off+j)))
+		del = true
 	}
-	return finds
+	return finds, del
 }
 
 // shape fills m from a JSON text whose first byte is first: a message when

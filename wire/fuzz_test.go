@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"strings"
 	"testing"
 	"testing/iotest"
 	"unicode/utf8"
@@ -28,6 +29,16 @@ func FuzzFramer(f *testing.F) {
 		}
 		frames := FramesOf(data, opts)
 		checkFrames(t, data, frames, opts)
+		for _, fr := range frames {
+			// A frame's message says its text is printable ASCII only of
+			// a frame of one whole line that is.
+			if fr.Msg.PrintableASCII() {
+				if len(fr.Lines) != 1 || fr.Lines[0].Truncated {
+					t.Fatalf("%+v: printable, of %d lines", fr, len(fr.Lines))
+				}
+				printableClassified(t, fr.Lines[0].Content, &fr.Msg)
+			}
+		}
 
 		o := opts.withDefaults()
 		for _, fr := range frames {
@@ -130,6 +141,7 @@ func FuzzClassify(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
 		m, _ := Classify(line)
+		printableClassified(t, line, &m)
 		var top map[string]json.RawMessage
 		if !utf8.Valid(line) || json.Unmarshal(line, &top) != nil || top == nil {
 			return // not an object, or strings that encoding/json would alter
@@ -168,6 +180,42 @@ func FuzzClassify(f *testing.F) {
 			}
 		}
 	})
+}
+
+// printableClassified checks m, the classification of text, against a
+// look at every byte: PrintableASCII is true exactly of a text that is one
+// JSON value and holds printable ASCII alone.
+func printableClassified(t *testing.T, text []byte, m *Message) {
+	t.Helper()
+	var c classified
+	var again Message
+	c = classify(text, false, &again, nil)
+	want := c.st == statusJSON
+	for _, b := range text {
+		want = want && b >= 0x20 && b <= 0x7e
+	}
+	if m.PrintableASCII() != want || again.PrintableASCII() != want {
+		t.Fatalf("%q: PrintableASCII %v, want %v", text, m.PrintableASCII(), want)
+	}
+}
+
+// TestPrintableASCII: each byte value in a string, between tokens and
+// around the value; a text that is not one value is never printable.
+func TestPrintableASCII(t *testing.T) {
+	for c := range 256 {
+		for _, form := range []string{`{"a":"x%sy"}`, `{"a":%s1}`, `%s{"a":1}`, `{"a":1}%s`, `["%s"]`} {
+			text := []byte(strings.Replace(form, "%s", string([]byte{byte(c)}), 1))
+			m, _ := Classify(text)
+			printableClassified(t, text, &m)
+		}
+	}
+	for _, text := range []string{`{"a":"é"}`, "\xEF\xBB\xBF{}", `{"a":1`, `{"a":1}x`, "{\"a\":\t1}", "{\"a\":\"\x7f\"}", `"x"`, `1`, ` [1] `} {
+		m, _ := Classify([]byte(text))
+		printableClassified(t, []byte(text), &m)
+	}
+	if m, _ := Classify([]byte(`{"jsonrpc":"2.0","method":"x","params":{"a":"b c"}}`)); !m.PrintableASCII() {
+		t.Error("a message of printable ASCII is not said to be")
+	}
 }
 
 // FuzzIncScanner: the incremental scanner, fed an object or array in two

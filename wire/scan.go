@@ -30,6 +30,9 @@ type scanner struct {
 	key keyRef // the key members last passed to its callback
 	cr  bool   // a raw '\r' was skipped as whitespace
 	lf  bool   // a raw '\n' was skipped as whitespace
+	tab bool   // a raw '\t' was skipped as whitespace
+
+	high bool // a string holds a byte above 0x7f
 
 	badUTF8 int // offset+1 of the first invalid UTF-8 byte inside a string (0 = none)
 }
@@ -57,7 +60,9 @@ func (s *scanner) ws() {
 			return
 		}
 		switch c {
-		case ' ', '\t':
+		case ' ':
+		case '\t':
+			s.tab = true
 		case '\n':
 			s.lf = true
 		case '\r':

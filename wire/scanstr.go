@@ -95,6 +95,7 @@ func (s *scanner) str() (end int, esc bool, ok bool) {
 			s.i = i + 1
 			return i + 1, esc, true
 		case c >= 0x80:
+			s.high = true
 			i = s.nonASCII(b, i)
 		case c == '\\':
 			esc = true

@@ -182,7 +182,10 @@ type Message struct {
 	// HasResultType says result.resultType is present (ResultType is its
 	// value when it is a string).
 	HasResultType bool
-	ID            ID
+	// printable: the text is one JSON value of printable ASCII alone (see
+	// PrintableASCII).
+	printable bool
+	ID        ID
 	// IDRaw is the id exactly as spelled on the wire (e.g. `1.0`, `1e0`, `"7"`).
 	IDRaw  string
 	Method string
@@ -263,6 +266,17 @@ func (m *Message) Equal(o *Message) bool {
 	return m.Kind == o.Kind && m.HasResultType == o.HasResultType && m.ID == o.ID && m.IDRaw == o.IDRaw &&
 		m.Method == o.Method && m.ResultType == o.ResultType && *m.r() == *o.r()
 }
+
+// PrintableASCII reports that the classification of the message's text
+// found it to be exactly one JSON value (whitespace around it included)
+// whose every byte is printable ASCII, 0x20 to 0x7e: no tab or line end
+// between its tokens, no DEL, nothing above ASCII in its strings, no byte
+// order mark. It is true only of a message classified from the text
+// itself, whole ([Classify], a Framer's frame of one line, [PrepareValue]),
+// and says nothing when false: the text was not scanned so, or holds other
+// bytes. [Message.Equal] does not compare it: it is of the text, not of
+// the message.
+func (m *Message) PrintableASCII() bool { return m.printable }
 
 // KeptSize is what a message keeps beyond its own struct: the strings it
 // holds and its rare members. (Strings a classification shares, such as
