@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -60,9 +61,10 @@ type scribeChunk struct {
 
 	// buf is the chunkPool buffer data is the start of (nil: data was
 	// allocated to size), back in the pool once refs, its holders (the
-	// scribe, and the forwarder that lent it), have released it. An
-	// unjudged chunk's scribe does not: it logs data as it is, and the
-	// buffer goes with it.
+	// scribe, and the forwarder that lent it), have released it. A scribe
+	// whose framer takes the chunk itself (readChunk), and an unjudged
+	// chunk's scribe, do not: the bytes go to the log as they are, and
+	// the buffer with them, for the collector once the log lets go.
 	buf  *[chunkSize]byte
 	refs atomic.Int32
 }
@@ -145,8 +147,9 @@ func (q *scribeQueue) put(d wire.Dir, b []byte) (ticket uint64) {
 // the copy: when those bytes go into the queue whole and fill more than an
 // eighth of buf, the queue keeps buf itself and returns its chunk. The
 // caller forwards the bytes, then releases the chunk and reads on into
-// another buffer; buf is the pool's again once the scribe is done with it
-// too. Otherwise the bytes are copied, as put does, and lend returns nil.
+// another buffer; buf is the pool's again if the scribe releases it too
+// (its framer mostly keeps it: see readChunk). Otherwise the bytes are
+// copied, as put does, and lend returns nil.
 func (q *scribeQueue) lend(d wire.Dir, buf *[chunkSize]byte, n int) (ticket uint64, lent *scribeChunk) {
 	return q.enqueue(d, buf[:n], buf)
 }
@@ -312,10 +315,50 @@ func (q *scribeQueue) finished(d wire.Dir) {
 // waiting for some; io.EOF once the direction ended and everything was
 // read; errScribeGap at a gap.
 func (q *scribeQueue) read(d wire.Dir, p []byte) (int, error) {
+	c, off, n, whole, err := q.take(d, len(p))
+	if err != nil {
+		return 0, err
+	}
+	// Copied without the lock, which the wire's put takes: a scribe thread
+	// the kernel preempts mid-copy on a busy machine must not stall the
+	// wire. The bytes of a queued chunk never change.
+	copy(p, c.data[off:off+n])
+	if whole {
+		c.release()
+	}
+	return n, nil
+}
+
+// readChunk is read without the copy: it returns the rest of the chunk at
+// the front of d's queue, which is the caller's from then on (the framer's,
+// and the log's through the frames cut from it): the chunk is not released,
+// so its buffer never goes back to chunkPool. A chunk that fills less than
+// half its buffer is copied out and released instead, so that a few frames
+// kept in the log do not pin a mostly empty buffer each.
+func (q *scribeQueue) readChunk(d wire.Dir) ([]byte, error) {
+	c, off, n, _, err := q.take(d, math.MaxInt)
+	if err != nil {
+		return nil, err
+	}
+	b := c.data[off : off+n : off+n]
+	if c.buf != nil && 2*n < chunkSize {
+		b = bytes.Clone(b)
+		c.release()
+	}
+	return b, nil
+}
+
+// take waits for queued bytes in direction d and takes up to most of them
+// from the chunk at the front: c.data[off:off+n], whole when they end the
+// chunk, which then has left the queue (the caller releases it, or keeps
+// it). It returns io.EOF once the direction ended and everything was read,
+// errScribeGap at a gap.
+func (q *scribeQueue) take(d wire.Dir, most int) (c *scribeChunk, off, n int, whole bool, err error) {
 	if q.hold != nil {
 		<-q.hold
 	}
 	q.mu.Lock()
+	defer q.mu.Unlock()
 	jd := &q.dirs[dirIndex(d)]
 	jd.busy = false // everything read before was framed and logged
 	q.cond.Broadcast()
@@ -328,35 +371,25 @@ func (q *scribeQueue) read(d wire.Dir, p []byte) (int, error) {
 	jd.busy = true
 	if len(jd.chunks) == 0 {
 		jd.last = jd.endAt // what the end flushes is judged after what came before it
-		q.mu.Unlock()
-		return 0, io.EOF
+		return nil, 0, 0, false, io.EOF
 	}
-	c := jd.chunks[0]
+	c = jd.chunks[0]
 	jd.last = c.ticket
 	if c.unjudged {
 		jd.inGap = true
-		q.mu.Unlock()
-		return 0, errScribeGap
+		return nil, 0, 0, false, errScribeGap
 	}
-	off := c.off
-	n := min(len(p), len(c.data)-off)
+	off = c.off
+	n = min(most, len(c.data)-off)
 	c.off += n
 	jd.queued -= int64(n)
-	whole := c.off == len(c.data)
+	whole = c.off == len(c.data)
 	if whole {
 		jd.chunks[0] = nil
 		jd.chunks = jd.chunks[1:]
 	}
 	jd.active.Store(true)
-	q.mu.Unlock()
-	// Copied without the lock, which the wire's put takes: a scribe thread
-	// the kernel preempts mid-copy on a busy machine must not stall the
-	// wire. The bytes of a queued chunk never change.
-	copy(p, c.data[off:off+n])
-	if whole {
-		c.release()
-	}
-	return n, nil
+	return c, off, n, whole, nil
 }
 
 // idle reports whether the scribe of d waits for bytes with none queued:
@@ -409,6 +442,10 @@ type scribeReader struct {
 }
 
 func (r scribeReader) Read(p []byte) (int, error) { return r.q.read(r.d, p) }
+
+// ReadChunk makes scribeReader a wire.ChunkReader: the framer cuts its
+// lines out of the queued chunks themselves (see scribeQueue.readChunk).
+func (r scribeReader) ReadChunk() ([]byte, error) { return r.q.readChunk(r.d) }
 
 // scribeStream frames what the queue holds for direction d and calls logf
 // for each frame, in its turn, until the direction ends. At a gap, the

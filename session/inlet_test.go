@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"regexp"
 	"strconv"
 	"strings"
@@ -89,8 +90,9 @@ func TestInletAndTeesAreByteExact(t *testing.T) {
 
 // TestLentReadsAreLoggedIntact: the stdout forwarder lends its large reads
 // to the scribe queue rather than copying them, and reads on into other
-// buffers of the same pool, which the queue hands back once both have done
-// with them: what the log holds of a flood of distinct frames, read while
+// buffers of the same pool; the scribe's framer cuts its frames out of
+// those buffers, which then never go back to the pool (the few it copies
+// out of do): what the log holds of a flood of distinct frames, read while
 // the scribe frames behind the wire, is byte for byte what the server
 // wrote, and so is what the host got.
 func TestLentReadsAreLoggedIntact(t *testing.T) {
@@ -221,5 +223,39 @@ func writeInPieces(t *testing.T, in *Inlet, input []byte, size int) {
 			t.Fatal(err)
 		}
 		rest = rest[k:]
+	}
+}
+
+// TestScribeChunksGoToTheFramer: the scribe's reader hands the framer the
+// queued chunks themselves (a lent buffer's bytes are that buffer), except
+// a pooled buffer less than half full, whose bytes are copied out, in
+// order, and then the end.
+func TestScribeChunksGoToTheFramer(t *testing.T) {
+	q := newScribeQueue(1<<20, nil)
+	big := chunkPool.Get().(*[chunkSize]byte)
+	n := copy(big[:], bytes.Repeat([]byte("a\n"), chunkSize/2-8))
+	_, lent := q.lend(wire.ServerToClient, big, n)
+	if lent == nil {
+		t.Fatal("a full read was not lent")
+	}
+	lent.release() // the forwarder passed it on
+	q.put(wire.ServerToClient, []byte("small\n"))
+	half := bytes.Repeat([]byte("h"), chunkSize/4)
+	q.put(wire.ServerToClient, half) // copied into a pooled buffer
+	q.end(wire.ServerToClient, false)
+	r := scribeReader{q, wire.ServerToClient}
+
+	b, err := r.ReadChunk()
+	if err != nil || len(b) != n || &b[0] != &big[0] || cap(b) != n {
+		t.Fatalf("the lent read: %d bytes (%v), not the lent buffer's %d", len(b), err, n)
+	}
+	if b, err = r.ReadChunk(); err != nil || string(b) != "small\n" {
+		t.Fatalf("the small chunk: %q, %v", b, err)
+	}
+	if b, err = r.ReadChunk(); err != nil || !bytes.Equal(b, half) || cap(b) >= chunkSize {
+		t.Fatalf("the quarter-full chunk: %d bytes (cap %d), %v; want a copy of its %d", len(b), cap(b), err, len(half))
+	}
+	if _, err = r.ReadChunk(); err != io.EOF {
+		t.Fatalf("after the end: %v, want EOF", err)
 	}
 }

@@ -84,8 +84,9 @@ func (p *proc) stdoutFailed(err error) {
 // closes the pipe, so that the server's next write fails as it would if the
 // host had closed its end.
 //
-// A large read is lent to the scribe queue rather than copied into it: the
-// next read goes into another buffer of chunkPool.
+// A large read is lent to the scribe queue rather than copied into it (and
+// the scribe's framer cuts its frames out of it: see readChunk): the next
+// read goes into another buffer of chunkPool.
 func (p *proc) forwardStdout() {
 	defer p.scribe.end(wire.ServerToClient, false)
 	tee := p.s.cfg.StdoutTee

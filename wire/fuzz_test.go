@@ -52,12 +52,20 @@ func FuzzFramer(f *testing.F) {
 
 		// Reads split at every byte, and tiny buffers (every line is a
 		// long line, buffers change all the time), give the same frames.
-		for _, mode := range []string{"one byte", "tiny buffers"} {
+		// So do chunks handed over (a ChunkReader), in both sizes, and
+		// none of them is written to.
+		for _, mode := range []string{"one byte", "tiny buffers", "chunks", "tiny buffers, chunks"} {
 			var r io.Reader = bytes.NewReader(data)
+			if strings.HasSuffix(mode, "chunks") {
+				cr := newChunks(data, 1+int(pending%7))
+				defer cr.check(t)
+				r = cr
+			}
 			fr := NewFramer(r, opts)
-			if mode == "one byte" {
+			switch mode {
+			case "one byte":
 				fr.sp = NewSplitter(iotest.OneByteReader(r), o.MaxFrame)
-			} else {
+			case "tiny buffers", "tiny buffers, chunks":
 				fr.sp = newSplitter(r, o.MaxFrame, 16+int(pending%48))
 			}
 			var got []*Frame

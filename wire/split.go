@@ -27,15 +27,34 @@ const readSize = 256 << 10
 // space, and into a new buffer when one is full). A line longer than half a
 // buffer is copied once into a buffer of its own. The cost is that a short
 // line kept by the caller keeps its whole buffer (readSize bytes) alive.
+//
+// From a [ChunkReader], the buffers are the reader's chunks themselves: a
+// line is a piece of the chunk that holds it, and only a line that spans
+// two chunks is copied (its start, and the rest up to its end); a line
+// keeps its chunk alive.
 type Splitter struct {
 	r          io.Reader
+	cr         ChunkReader // r, when it hands over chunks (nil: read into buf)
 	max        int
 	size       int    // buffer size: readSize, smaller in tests
-	buf        []byte // len(buf) == size; buf[:end] may be handed out
+	buf        []byte // len(buf) == size (a chunk: its length); buf[:end] may be handed out
 	start, end int    // unreturned bytes are buf[start:end]
+	next       []byte // the rest of a chunk, after what fillChunk joined into buf
 	err        error
 	scratch    [][]byte // reused read buffers for long lines, never handed out
 	pieces     [][]byte
+}
+
+// A ChunkReader hands over its bytes in chunks that the caller may keep:
+// the reader never writes to a chunk it returned, nor lets anyone else.
+// A [Splitter] reading from one cuts its lines out of the chunks rather
+// than copying them into buffers of its own.
+type ChunkReader interface {
+	io.Reader
+	// ReadChunk returns the next bytes, which are the caller's from then
+	// on, or an error as Read returns one (with no bytes, or with bytes
+	// that come before it).
+	ReadChunk() ([]byte, error)
 }
 
 // NewSplitter returns a Splitter reading from r. maxLine is the longest line
@@ -50,7 +69,8 @@ func newSplitter(r io.Reader, maxLine, size int) *Splitter {
 	if maxLine <= 0 {
 		maxLine = DefaultMaxFrame
 	}
-	return &Splitter{r: r, max: maxLine, size: max(size, 16)}
+	cr, _ := r.(ChunkReader)
+	return &Splitter{r: r, cr: cr, max: maxLine, size: max(size, 16)}
 }
 
 // Next returns the next line. It returns io.EOF (or the reader's error) once
@@ -182,8 +202,13 @@ func (s *Splitter) stash(rest []byte) {
 const minRead = 4096 // (or a quarter of a test's tiny buffer)
 
 // fill reads once into the free space after s.end, first moving the
-// unreturned bytes to a new buffer when too little space is left.
+// unreturned bytes to a new buffer when too little space is left; from a
+// ChunkReader, it takes the next chunk instead (fillChunk).
 func (s *Splitter) fill() {
+	if s.cr != nil {
+		s.fillChunk()
+		return
+	}
 	if s.buf == nil || len(s.buf)-s.end < min(minRead, s.size/4) {
 		nb := make([]byte, s.size)
 		if s.buf != nil {
@@ -194,9 +219,63 @@ func (s *Splitter) fill() {
 	s.end += s.read(s.buf[s.end:])
 }
 
+// fillChunk takes the next chunk (what is left of the last one first) as
+// the buffer when every byte before it was returned. Otherwise the
+// unreturned bytes, the start of a line, are joined with the chunk up to
+// its first line end (all of it when it has none) in a buffer of their
+// own, and the rest of the chunk waits in s.next: a line that spans two
+// chunks costs a copy of itself, not of the chunk.
+func (s *Splitter) fillChunk() {
+	c := s.next
+	s.next = nil
+	if len(c) == 0 {
+		c = s.readChunk()
+		if len(c) == 0 {
+			return
+		}
+	}
+	if s.start == s.end {
+		s.buf, s.start, s.end = c[:len(c):len(c)], 0, len(c)
+		return
+	}
+	n := len(c)
+	if i := bytes.IndexByte(c, '\n'); i >= 0 {
+		n = i + 1
+		s.next = c[n:]
+	}
+	joined := make([]byte, 0, s.end-s.start+n)
+	joined = append(append(joined, s.buf[s.start:s.end]...), c[:n]...)
+	s.buf, s.start, s.end = joined, 0, len(joined)
+}
+
+// readChunk calls ReadChunk once (a few times if it returns nothing and no
+// error), recording the error for later.
+func (s *Splitter) readChunk() []byte {
+	for tries := 0; ; tries++ {
+		c, err := s.cr.ReadChunk()
+		if err != nil {
+			s.err = err
+			return c
+		}
+		if len(c) > 0 {
+			return c
+		}
+		if tries >= 100 {
+			s.err = io.ErrNoProgress
+			return nil
+		}
+	}
+}
+
 // read calls Read once (a few times if it returns nothing and no error),
-// recording the error for later.
+// recording the error for later. What is left of a chunk (s.next) is read
+// first.
 func (s *Splitter) read(p []byte) int {
+	if len(s.next) > 0 {
+		n := copy(p, s.next)
+		s.next = s.next[n:]
+		return n
+	}
 	for tries := 0; ; tries++ {
 		n, err := s.r.Read(p)
 		if err != nil {

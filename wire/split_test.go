@@ -109,18 +109,23 @@ func TestSplitter(t *testing.T) {
 	for _, tt := range tests {
 		// Every case runs over a plain reader and a one-byte-at-a-time
 		// reader, so that terminators split across reads are covered.
-		for _, mode := range []string{"whole", "onebyte", "tiny"} {
+		for _, mode := range []string{"whole", "onebyte", "tiny", "chunks", "tiny chunks"} {
 			t.Run(tt.name+"/"+mode, func(t *testing.T) {
 				var r io.Reader = strings.NewReader(tt.in)
-				if mode == "onebyte" {
+				switch mode {
+				case "onebyte":
 					r = iotest.OneByteReader(r)
+				case "chunks", "tiny chunks":
+					cr := newChunks([]byte(tt.in), 3)
+					defer cr.check(t)
+					r = cr
 				}
 				max := tt.max
 				if max == 0 {
 					max = DefaultMaxFrame
 				}
 				var got []Line
-				if mode == "tiny" {
+				if mode == "tiny" || mode == "tiny chunks" {
 					// 16-byte buffers: most lines take the long-line path.
 					sp := newSplitter(r, tt.max, 16)
 					for {
@@ -259,4 +264,91 @@ func TestSplitterLongLineSmallReads(t *testing.T) {
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 8*uint64(len(line)) {
 		t.Fatalf("allocated %d bytes for a %d-byte line", alloc, len(line))
 	}
+}
+
+// chunks is a ChunkReader over data cut into pieces of 1, 1+step, 1+2*step,
+// … bytes (cycling back to 1 past 64), each a fresh copy; check fails the
+// test if any piece was written to. Read serves the same stream.
+type chunks struct {
+	pieces, kept [][]byte
+	rest         []byte // of the piece ReadChunk or Read is in
+	next         int
+}
+
+func newChunks(data []byte, step int) *chunks {
+	c := &chunks{}
+	for n := 1; len(data) > 0; n = n%64 + step {
+		k := min(n, len(data))
+		c.pieces = append(c.pieces, bytes.Clone(data[:k]))
+		c.kept = append(c.kept, bytes.Clone(data[:k]))
+		data = data[k:]
+	}
+	return c
+}
+
+func (c *chunks) ReadChunk() ([]byte, error) {
+	if len(c.rest) == 0 {
+		if c.next == len(c.pieces) {
+			return nil, io.EOF
+		}
+		c.rest = c.pieces[c.next]
+		c.next++
+	}
+	b := c.rest
+	c.rest = nil
+	return b, nil
+}
+
+func (c *chunks) Read(p []byte) (int, error) {
+	if len(c.rest) == 0 {
+		b, err := c.ReadChunk()
+		if err != nil {
+			return 0, err
+		}
+		c.rest = b
+	}
+	n := copy(p, c.rest)
+	c.rest = c.rest[n:]
+	return n, nil
+}
+
+func (c *chunks) check(t testing.TB) {
+	t.Helper()
+	for i := range c.pieces {
+		if !bytes.Equal(c.pieces[i], c.kept[i]) {
+			t.Fatalf("chunk %d was written to: %q, was %q", i, c.pieces[i], c.kept[i])
+		}
+	}
+}
+
+// TestSplitterAdoptsChunks: from a ChunkReader, a line inside one chunk is
+// a piece of that chunk (not a copy), a line over two or more is whole, and
+// no chunk is written to.
+func TestSplitterAdoptsChunks(t *testing.T) {
+	in := []string{"a\nbb\ncc", "c\nd", "d", "d\ne\n", "f"}
+	cr := &chunks{}
+	for _, p := range in {
+		cr.pieces = append(cr.pieces, []byte(p))
+		cr.kept = append(cr.kept, []byte(p))
+	}
+	lines := readLines(t, cr, 0)
+	cr.check(t)
+	want := []string{"a", "bb", "ccc", "ddd", "e", "f"}
+	if len(lines) != len(want) {
+		t.Fatalf("%d lines, want %d", len(lines), len(want))
+	}
+	inside := func(b, chunk []byte) bool {
+		return len(b) > 0 && &b[0] == &chunk[bytes.Index(chunk, b)]
+	}
+	for i, l := range lines {
+		if string(l.Content) != want[i] {
+			t.Errorf("line %d: %q, want %q", i, l.Content, want[i])
+		}
+	}
+	for _, c := range []struct{ line, chunk int }{{0, 0}, {1, 0}, {4, 3}, {5, 4}} {
+		if !inside(lines[c.line].Content, cr.pieces[c.chunk]) {
+			t.Errorf("line %d (%q) is not a piece of chunk %d", c.line, lines[c.line].Content, c.chunk)
+		}
+	}
+	checkExact(t, []byte(strings.Join(in, "")), lines, DefaultMaxFrame)
 }
