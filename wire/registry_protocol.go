@@ -176,14 +176,14 @@ var protocolEntries = []Info{
 		Title: "The server serves a feature it did not declare",
 		Why:   `Hosts read the declared capabilities to decide what to use: tools, prompts or resources the server did not declare are never shown to the model.`,
 		Fix:   `Declare the capability in the initialize result (legacy) or the server/discover result (2026-07-28): "tools": {}, "prompts": {}, "resources": {}, "completions": {}.`,
-		Spec:  `MCP, Server › Tools / Prompts / Resources / Completion › Capabilities: "Servers that support tools MUST declare the tools capability" (and likewise prompts, resources, completions). ` + specOperation,
+		Spec:  `MCP, Server › Tools / Prompts / Resources / Completion › Capabilities: "Servers that support tools MUST declare the tools capability" (and likewise prompts, resources; completions from 2025-03-26, Server › Utilities › Completion › Capabilities: "Servers that support completions MUST declare the completions capability": 2024-11-05 had completion/complete but no such capability, so there it is not judged). ` + specOperation,
 	},
 	{
 		Code: "undeclared-capability-request", Severity: SeverityWarning, Family: FamilyCapabilities, Eras: EraBoth,
 		Title: "The client asked for a feature the server did not declare",
 		Why:   `The server said it does not offer this; the request will fail (usually -32601) or be served by accident.`,
 		Fix:   `Check the server's capabilities (initialize or server/discover result) before calling tools/*, prompts/*, resources/*, completion/complete or logging/setLevel.`,
-		Spec:  specOperation,
+		Spec:  specOperation + ` (completion/complete from 2025-03-26, which brought the completions capability; 2024-11-05's ServerCapabilities have none)`,
 	},
 	{
 		Code: "undeclared-client-capability", Severity: SeverityError, Family: FamilyCapabilities, Eras: EraLegacyOnly,

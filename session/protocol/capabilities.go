@@ -56,7 +56,19 @@ func (c *capabilities) putClient(v val) {
 }
 
 // serverCapability is the server capability a client method needs ("tools",
-// or "resources.subscribe"), or "".
+// or "resources.subscribe") in the session's revision, or "".
+func (j *Judge) serverCapability(method string) string {
+	if method == "completion/complete" && !j.versionAtLeast(V20250326) {
+		// 2024-11-05 had completion/complete but no completions
+		// capability: its ServerCapabilities are experimental, logging,
+		// prompts, resources and tools.
+		return ""
+	}
+	return serverCapability(method)
+}
+
+// serverCapability is the server capability a client method needs ("tools",
+// or "resources.subscribe") from 2025-03-26 on, or "".
 func serverCapability(method string) string {
 	switch method {
 	case "tools/list", "tools/call":
@@ -100,7 +112,7 @@ func declares(caps val, capability string) bool {
 
 // capabilityRequest flags a client request for a feature the server did not declare.
 func (j *Judge) capabilityRequest(f *wire.Frame, method string, params *obj, era Era) {
-	need := serverCapability(method)
+	need := j.serverCapability(method)
 	if need == "" || !j.caps.serverKnown {
 		return
 	}
@@ -112,7 +124,7 @@ func (j *Judge) capabilityRequest(f *wire.Frame, method string, params *obj, era
 
 // capabilityResult flags a server that serves a feature it did not declare.
 func (j *Judge) capabilityResult(f *wire.Frame, method string, era Era) {
-	need := serverCapability(method)
+	need := j.serverCapability(method)
 	if need == "" || !j.caps.serverKnown {
 		return
 	}
@@ -194,7 +206,7 @@ func (j *Judge) serverNotification(f *wire.Frame, m *wire.Message, params *obj) 
 // is left out (a server may have resources and no templates), and so is
 // logging/setLevel in 2026-07-28, which removed it.
 func (j *Judge) declaredMethodRefused(f *wire.Frame, method string, params *obj, code int64, era Era) {
-	need := serverCapability(method)
+	need := j.serverCapability(method)
 	if code != -32601 || need == "" || method == "resources/templates/list" || !j.caps.serverKnown ||
 		era == EraModern && method == "logging/setLevel" || method == "tools/call" && j.taskRefusal(params) {
 		return

@@ -288,3 +288,29 @@ func TestInitializedBeforeTheAnswer(t *testing.T) {
 		}
 	}
 }
+
+// 2024-11-05 had completion/complete but no completions capability (its
+// ServerCapabilities are experimental, logging, prompts, resources and
+// tools; the capability came with 2025-03-26): a 2024-11-05 server that
+// answers completion/complete without declaring it, and a host that asks,
+// break nothing there (the TypeScript SDK's McpServer did so up to 1.10).
+func TestCompletionsCapabilityCameWith20250326(t *testing.T) {
+	const conv = `> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"V","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+< {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"V","capabilities":{"prompts":{},"logging":{}},"serverInfo":{"name":"s","version":"1"}}}
+> {"jsonrpc":"2.0","method":"notifications/initialized"}
+> {"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"p"},"argument":{"name":"a","value":"x"}}}
+< {"jsonrpc":"2.0","id":1,"result":{"completion":{"values":["xy"],"total":1,"hasMore":false}}}`
+	for _, tc := range []struct {
+		version string
+		want    []string
+	}{
+		{V20241105, nil},
+		{V20250326, []string{"undeclared-capability-request", "undeclared-capability"}},
+		{V20251125, []string{"undeclared-capability-request", "undeclared-capability"}},
+	} {
+		_, frames := run(t, strings.ReplaceAll(conv, `"V"`, `"`+tc.version+`"`))
+		if got := codes(frames); strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("%s: raised %q, want %q", tc.version, got, tc.want)
+		}
+	}
+}
