@@ -2,6 +2,7 @@ package capture
 
 import (
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -13,9 +14,11 @@ import (
 // server-everything 2026.8.31 (TypeScript SDK 1.32.2) under linesman tap,
 // driven over 2025-11-25 tasks: a task polled to completion, its result
 // fetched, listed, its cancellation refused as final, another cancelled
-// while it ran, a third that asked for input through tasks/result) and
-// checks that the protocol rules find nothing to say about them: conforming
-// servers draw no warning or error.
+// while it ran, a third that asked for input through tasks/result), and
+// server-everything 2026.8.31 under linesman tap driven by the TypeScript
+// SDK v2's client (2.4.0, versionNegotiation 'auto') after its probe fell
+// back to initialize, and checks that the protocol rules find nothing to
+// say about them: conforming servers draw no warning or error.
 func TestReferenceServerRecordings(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("testdata", "interop", "*.capture"))
 	if err != nil || len(files) < 3 {
@@ -35,5 +38,33 @@ func TestReferenceServerRecordings(t *testing.T) {
 				t.Errorf("%s %s: %s", fd.Severity, fd.Code, fd.Message)
 			}
 		})
+	}
+}
+
+// TestDualEraHostProbeOfALegacyServer opens what the TypeScript SDK v2's
+// client (2.4.0, versionNegotiation 'auto') did to server-everything
+// 2026.8.31, a 2025-11-25 server, under linesman tap, before the session of
+// npm-server-everything-v2host.capture: it probes on a disposable process
+// (server/discover, answered -32601, as a legacy server answers it), ends
+// that process and falls back to initialize on a fresh one. The server
+// broke nothing there: no discover-not-implemented, which the -32601 alone
+// never shows. The host's only foul is its shutdown: SIGTERM at once,
+// before its close of stdin reached the tap (host-signal-before-close, a
+// SHOULD).
+func TestDualEraHostProbeOfALegacyServer(t *testing.T) {
+	c, err := Open(filepath.Join("testdata", "interop", "npm-server-everything-v2host-probe.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs, _, _ := frameCodes(t, c)
+	if len(dirs) != 2 {
+		t.Fatalf("%d frames, want the probe and its -32601", len(dirs))
+	}
+	var got []string
+	for _, fd := range sessionFindings(c) {
+		got = append(got, fd.Code)
+	}
+	if !slices.Equal(got, []string{"host-signal-before-close"}) {
+		t.Errorf("findings %q, want only the host's host-signal-before-close", got)
 	}
 }

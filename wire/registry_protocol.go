@@ -166,9 +166,9 @@ var protocolEntries = []Info{
 	{
 		Code: "discover-not-implemented", Severity: SeverityError, Family: FamilyLifecycle, Eras: EraModernOnly,
 		Title: "A 2026-07-28 server answered server/discover with method not found",
-		Why:   `Dual-era clients probe with server/discover and fall back to initialize on any other error: a modern server that refuses it is taken for a legacy one.`,
+		Why:   `Dual-era clients probe with server/discover and fall back to initialize on any other error: a modern server that refuses it is taken for a legacy one. Called only once the server shows it speaks 2026-07-28 (a result to a request carrying the era's _meta): -32601 alone is what a legacy server rightly answers, and a conversation that ends after it (a host probing on a process it then ends, as the TypeScript SDK v2's client does) shows nothing more.`,
 		Fix:   `Implement server/discover: {"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{...},"ttlMs":...,"cacheScope":...}.`,
-		Spec:  `MCP 2026-07-28, Versioning › Protocol Version Negotiation: "Servers MUST implement server/discover." schema.ts › DiscoverRequest: "Servers **MUST** implement server/discover."`,
+		Spec:  `MCP 2026-07-28, Versioning › Protocol Version Negotiation: "Servers MUST implement server/discover." schema.ts › DiscoverRequest: "Servers **MUST** implement server/discover." Versioning › Backward Compatibility: a server of an earlier revision answers server/discover with an error (-32601), and the client falls back to initialize.`,
 	},
 	// --- capabilities ---
 	{

@@ -60,7 +60,6 @@ func (t *Tracker) Apply(ev *Event) []LoggedFinding {
 		if ev.End != nil && ev.End.Exited {
 			return t.exited(ev.At)
 		}
-		return t.closing()
 	case EventFault:
 		if ev.Fault != nil {
 			t.injected(ev.Fault)

@@ -57,8 +57,7 @@ func (t *Tracker) stdinClosed(at time.Duration, byHost bool) {
 // Exited tells the tracker the process exited at the given time; requests
 // still in flight become ReqLost, and the findings to log are returned
 // (exited-during-request, naming the client's requests left unanswered; a
-// note only when the client had closed stdin first; and what the end of
-// the conversation settles, as an [EventEnd] of a log that stops).
+// note only when the client had closed stdin first).
 // Answers still drained from the pipe afterwards revive them.
 func (t *Tracker) exited(at time.Duration) (out []LoggedFinding) {
 	t.mu.Lock()
@@ -66,7 +65,6 @@ func (t *Tracker) exited(at time.Duration) (out []LoggedFinding) {
 	if t.exitedAt == 0 {
 		t.exitedAt = max(at, 1)
 	}
-	out = t.endLocked()
 	if lf, ok := t.exitBurstLocked(at); ok {
 		out = append(out, lf)
 	}
@@ -299,28 +297,6 @@ func (t *Tracker) NextDeadline() (at time.Duration, ok bool) {
 		}
 	})
 	return at, ok
-}
-
-// End tells the tracker that the conversation ended without a process exit
-// to say so (a log whose records stop, such as another tool's log), and
-// returns the findings to log that only the end settles: the protocol
-// rules' (see protocol.Judge.End), each pointing at its frame. Exited does
-// the same; calling both, or either twice, raises each finding once.
-func (t *Tracker) closing() []LoggedFinding {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.endLocked()
-}
-
-func (t *Tracker) endLocked() []LoggedFinding {
-	if t.rules == nil {
-		return nil
-	}
-	var out []LoggedFinding
-	for _, c := range t.rules.judge.End(t.hs.EraPinned) {
-		out = append(out, LoggedFinding{Finding: c.Finding, FrameSeq: c.Seq, Dir: wire.ServerToClient})
-	}
-	return out
 }
 
 // exitHow says how a process ended, for a finding.

@@ -335,32 +335,3 @@ func (j *Judge) observeEra(method string, params *obj, mv string) {
 // unknown version counts as the latest, so a rule about newer shapes never
 // fires on a guess.
 func (j *Judge) versionAtLeast(v string) bool { return j.version == "" || j.version >= v }
-
-// Closing is a finding that only the end of a conversation settles, about
-// an earlier frame (Seq, as in that frame's Input).
-type Closing struct {
-	Seq     uint64
-	Finding wire.Finding
-}
-
-// End judges what the end of the conversation settles and returns those
-// findings; the session logs them on their own, pointing at their frames
-// (a frame's findings are fixed once it is logged). decided says whether
-// the session decided the era itself (an era probe, or the user's --era),
-// rather than leaving it to be read off the traffic. End may be called
-// more than once (each process's end): a finding is raised once.
-//
-// It raises discover-not-implemented when the server answered a
-// 2026-07-28 server/discover with -32601 and the conversation ended
-// without showing the server speaks an earlier revision: no era decided
-// by the session (a probe that read -32601 as legacy pins it so, and
-// --era modern says era-not-spoken instead), no initialize sent after it.
-func (j *Judge) End(decided bool) []Closing {
-	m := &j.modern
-	if !m.discover404 || m.discoverFlags || decided || j.lc.initSent {
-		return nil
-	}
-	m.discoverFlags = true
-	return []Closing{{Seq: m.discover404Seq, Finding: wire.NewFinding("discover-not-implemented",
-		"the server answered a 2026-07-28 server/discover with -32601 (method not found) and the conversation ended without it showing that it speaks an earlier revision (no initialize followed); 2026-07-28 servers must implement server/discover")}}
-}

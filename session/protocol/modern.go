@@ -16,12 +16,11 @@ type modern struct {
 	subs         map[wire.ID]*subscription // id of a subscriptions/listen request -> its state
 	logLevel     map[wire.ID]string        // id of a client request in flight -> its logLevel
 	// discover404 says that the server answered a modern server/discover
-	// with -32601, in the frame discover404Seq; judged once the server shows
-	// it speaks 2026-07-28, or at the end of the conversation (Judge.End).
-	discover404    bool
-	discover404Seq uint64
-	discoverFlags  bool
-	serverModern   bool // the server answered a modern request with a result
+	// with -32601; judged once the server shows it speaks 2026-07-28, and
+	// never otherwise: -32601 is what a legacy server answers.
+	discover404   bool
+	discoverFlags bool
+	serverModern  bool // the server answered a modern request with a result
 	// supported are the versions the last server/discover result listed
 	// (empty: none seen).
 	supported []string

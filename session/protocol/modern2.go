@@ -6,13 +6,16 @@ import (
 	"linesman/wire"
 )
 
-// discoverMissing notes a -32601 answer (frame seq) to a modern
-// server/discover; it is judged once the server shows it speaks 2026-07-28,
-// or at the end of the conversation (a legacy server probed by a dual-era
-// client answers exactly so, and is right to).
-func (m *modern) discoverMissing(seq uint64, params *obj) {
-	if metaVersion(params) >= V20260728 && !m.discover404 {
-		m.discover404, m.discover404Seq = true, seq
+// discoverMissing notes a -32601 answer to a modern server/discover; it is
+// judged once the server shows it speaks 2026-07-28 (flagDiscover404), and
+// only then. A conversation that ends after it shows nothing: a legacy
+// server probed by a dual-era client answers exactly so, and is right to
+// (2026-07-28, Versioning › Backward Compatibility), and a host may end it
+// there (the TypeScript SDK v2's client probes a stdio server on a
+// disposable process and falls back to initialize on a fresh one).
+func (m *modern) discoverMissing(params *obj) {
+	if metaVersion(params) >= V20260728 {
+		m.discover404 = true
 	}
 }
 

@@ -33,7 +33,7 @@ func (j *Judge) errorResponse(in Input, method string, params *obj, era Era, err
 	case method == "initialize":
 		j.lc.initAnswered = true
 	case method == "server/discover" && code == -32601:
-		j.modern.discoverMissing(in.Seq, params)
+		j.modern.discoverMissing(params)
 	case method == "ping" && era != EraModern:
 		j.pingRefused(f, "server")
 	case method == "tools/call" && code == -32602 && j.versionAtLeast(V20251125) && argumentsFailed(in.Request):
