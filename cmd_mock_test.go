@@ -76,10 +76,13 @@ func judgedServerFrames(t *testing.T, path string) (frames []serverFrame, proces
 			if len(codes) > 0 {
 				frames = append(frames, serverFrame{k, codes})
 			}
-		case ev.Type == eventlog.EventFinding && ev.Finding.FrameSeq == 0 && ev.Finding.Dir == 0 && ev.Finding.Severity >= wire.SeverityWarning:
+		case ev.Type == eventlog.EventFinding && ev.Finding.FrameSeq == 0 && ev.Finding.Dir == 0 && ev.Finding.Severity >= wire.SeverityWarning &&
+			wire.PartyOf(ev.Finding.Code, ev.Finding.Dir, false) == wire.PartyServer:
 			// Of the process (a finding with a direction and no frame
 			// stands for bytes a host's log did not keep, e.g. Claude
-			// Desktop's "Unexpected token": the mock has none to write).
+			// Desktop's "Unexpected token": the mock has none to write),
+			// and the server's: the recorded host's shutdown is not
+			// check's.
 			process = append(process, ev.Finding.Code)
 		}
 	}
