@@ -465,12 +465,14 @@ func TestYAMLConfigsSayWhatIsRead(t *testing.T) {
 }
 
 // Codex's config.toml is read and resolved as Codex reads it (values
-// literal, env_vars passed on from the environment), never rewritten:
-// wrap says what to change by hand, and no diff of it is ever shown.
+// literal, env_vars passed on from the environment; the arrays of tables
+// real configs hold, [[skills.config]], passed over), never rewritten:
+// wrap says what to change by hand, with the server's table as TOML spells
+// it ([mcp_servers."docs.internal"]), and no diff of it is ever shown.
 func TestCodexTOML(t *testing.T) {
 	const path = "testdata/codex/home/.codex/config.toml"
 	f := read(t, path)
-	if f.Host != Codex || !slices.Equal(f.Names(), []string{"context7", "figma", "local"}) {
+	if f.Host != Codex || !slices.Equal(f.Names(), []string{"context7", "docs.internal", "figma", "local"}) {
 		t.Fatalf("host %s, entries %v", f.Host, f.Names())
 	}
 	cases := []struct {
@@ -481,6 +483,7 @@ func TestCodexTOML(t *testing.T) {
 	}{
 		{"context7", []string{"npx", "-y", "@upstash/context7-mcp", "--api-key", "codex-argv-secret"}, []string{"LINESMAN_TEST_USER=ada", "CONTEXT7_TOKEN=codex-env-secret"}, ""},
 		{"local", []string{"/opt/tools/server", "--root", `C:\work`, "multi"}, []string{"REGION=eu-west-1"}, "/srv/work"},
+		{"docs.internal", []string{"docs-mcp"}, nil, ""},
 	}
 	for _, tc := range cases {
 		e, _ := f.Find(tc.name)
@@ -502,6 +505,9 @@ func TestCodexTOML(t *testing.T) {
 	for _, c := range changes {
 		if c.Done || c.Name == "context7" && (!strings.Contains(c.Why, `command = "/opt/linesman"`) || strings.Contains(c.Why, "secret")) {
 			t.Errorf("%s: %+v", c.Name, c)
+		}
+		if c.Name == "docs.internal" && !strings.Contains(c.Why, `[mcp_servers."docs.internal"]`) {
+			t.Errorf("%s: %+v, want its table quoted", c.Name, c)
 		}
 	}
 	if _, ok := Redacted(path, f.Data, Codex); ok {

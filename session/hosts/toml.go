@@ -48,6 +48,7 @@ func parseTOML(data []byte) (map[string]tomlValue, error) {
 	r := &tomlReader{src: string(data), line: 1}
 	out := map[string]tomlValue{}
 	var table []string
+	arrays := 0 // the arrays of tables read so far
 	for {
 		r.skipBlank()
 		if r.i >= len(r.src) {
@@ -55,7 +56,24 @@ func parseTOML(data []byte) (map[string]tomlValue, error) {
 		}
 		switch {
 		case strings.HasPrefix(r.src[r.i:], "[["):
-			return nil, r.errf("arrays of tables are not read by linesman")
+			// An array of tables ([[skills.config]], which real Codex
+			// configs hold): Codex keeps no MCP server in one, so its
+			// tables are read under a path of their own, apart from
+			// mcp_servers, and left alone.
+			r.i += 2
+			path, err := r.keyPath(']')
+			if err != nil {
+				return nil, err
+			}
+			if !strings.HasPrefix(r.src[r.i:], "]]") {
+				return nil, r.errf("expected \"]]\" after the key %q", strings.Join(path, "."))
+			}
+			r.i += 2
+			if path[0] == "mcp_servers" {
+				return nil, r.errf("[[%s]] is an array of tables; Codex wants each server as a [mcp_servers.NAME] table", strings.Join(path, "."))
+			}
+			arrays++
+			table = append([]string{fmt.Sprintf("\x01[[%d]]", arrays)}, path...)
 		case r.src[r.i] == '[':
 			r.i++
 			path, err := r.keyPath(']')

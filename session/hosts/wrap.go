@@ -186,7 +186,7 @@ func (f *File) Unwrap(names []string) ([]byte, []Change) {
 			continue
 		}
 		if f.toml {
-			changes = append(changes, Change{Name: e.Name, Why: "linesman does not rewrite TOML; put back the command and args of [mcp_servers." + e.Name + "] by hand (they follow the \"--\" of its args)"})
+			changes = append(changes, Change{Name: e.Name, Why: "linesman does not rewrite TOML; put back the command and args of [mcp_servers." + tomlKey(e.Name) + "] by hand (they follow the \"--\" of its args)"})
 			continue
 		}
 		c := Change{Name: e.Name, Scope: e.Scope}
@@ -290,6 +290,21 @@ func tomlWrapHint(e Entry, linesman, tapDir string) Change {
 		return c
 	}
 	c.Why = fmt.Sprintf("linesman does not rewrite TOML; to tap it, set in [mcp_servers.%s] command = %s and put %s at the start of its args",
-		e.Name, quote(linesman), tapPrefix(e.Name, tapDir, quote(e.Command)))
+		tomlKey(e.Name), quote(linesman), tapPrefix(e.Name, tapDir, quote(e.Command)))
 	return c
+}
+
+// tomlKey is name as a TOML key: bare when it can be, else quoted, so a
+// server named "name.with.dots" is [mcp_servers."name.with.dots"], not
+// three nested tables.
+func tomlKey(name string) string {
+	for i := 0; i < len(name); i++ {
+		if !isBareKey(name[i]) {
+			return quote(name)
+		}
+	}
+	if name == "" {
+		return `""`
+	}
+	return name
 }
