@@ -312,6 +312,9 @@ func Parse(path string, data []byte, h Host) (*File, error) {
 		}
 	}
 	f.Entries = append(f.Entries, entriesOf(servers, h, "")...)
+	if h == GeminiCLI {
+		geminiAllowed(root, f.Entries)
+	}
 	if h == ClaudeCode { // ~/.claude.json: per-project lists too
 		if projects := root.get("projects"); projects != nil && projects.kind == '{' {
 			for _, m := range projects.members {
@@ -464,6 +467,15 @@ func entryOf(name string, obj *node, h Host, scope string) Entry {
 	}
 	typ := transportType(cmp.Or(str("type"), str("transportType")))
 	url := cmp.Or(str("url"), str("serverUrl"), str("httpUrl")) // serverUrl: Windsurf; httpUrl: Gemini CLI
+	if h == GeminiCLI && typ == "" && url != "" {
+		// Gemini CLI picks the transport by the first of httpUrl
+		// (streamable HTTP), url (SSE), command (stdio) an entry has
+		// (docs/tools/mcp-server.md, "Transport selection").
+		typ = "sse"
+		if str("httpUrl") != "" {
+			typ = "http"
+		}
+	}
 	switch {
 	case typ == "http" || typ == "sse" || (typ == "" && url != "" && e.Command == ""):
 		e.Transport = "http"
@@ -520,6 +532,41 @@ func (f *File) Names() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// geminiAllowed marks disabled the entries Gemini CLI's settings keep it
+// from starting: those its "mcp": {"excluded": [...]} names, and, when
+// "mcp": {"allowed": [...]} is there, those it does not name
+// (geminicli.com/docs/tools/mcp-server: "allowed: a list of MCP server
+// names to allow", "excluded: a list of MCP server names to exclude");
+// the settings of Gemini CLI before 0.3 spelt them allowMCPServers and
+// excludeMCPServers at the top.
+func geminiAllowed(root *node, entries []Entry) {
+	names := func(v *node) (map[string]bool, bool) {
+		if v == nil || v.kind != '[' {
+			return nil, false
+		}
+		set := map[string]bool{}
+		for _, el := range v.elems {
+			if el.kind == '"' {
+				set[el.str] = true
+			}
+		}
+		return set, len(set) > 0 // an empty allowed list limits nothing
+	}
+	mcp := root.get("mcp")
+	allowed, limited := names(mcp.get("allowed"))
+	if !limited {
+		allowed, limited = names(root.get("allowMCPServers"))
+	}
+	excluded, _ := names(mcp.get("excluded"))
+	old, _ := names(root.get("excludeMCPServers"))
+	for i := range entries {
+		n := entries[i].Name
+		if excluded[n] || old[n] || limited && !allowed[n] {
+			entries[i].Disabled = true
+		}
+	}
 }
 
 // zedEntry reads what is Zed's own in an entry of its context_servers:

@@ -65,7 +65,7 @@ func TestReadListsEveryEntry(t *testing.T) {
 		"testdata/cursor/ws/.cursor/mcp.json":                {"notes", "remote"},
 		"testdata/windsurf/mcp_config.json":                  {"github", "secret-file", "zapier"},
 		"testdata/zed/config/zed/settings.json":              {"from-extension", "legacy-style", "notes", "off", "remote"},
-		"testdata/gemini/ws/.gemini/settings.json":           {"local", "remote"},
+		"testdata/gemini/ws/.gemini/settings.json":           {"experimental", "local", "remote", "remote-sse"},
 		"testdata/opencode/ws/opencode.jsonc":                {"everything", "off", "remote"},
 		"testdata/visual-studio/sln/.mcp.json":               {"ado", "fs", "remote"},
 	}
@@ -78,7 +78,7 @@ func TestReadListsEveryEntry(t *testing.T) {
 			t.Errorf("%s: entries %v, want %v", fx.path, got, want[fx.path])
 		}
 		for _, e := range f.Entries {
-			remote := e.Name == "remote" || e.Name == "zapier"
+			remote := strings.HasPrefix(e.Name, "remote") || e.Name == "zapier"
 			if remote != (e.Transport != "stdio") || (remote || e.Name == "from-extension") != (e.Note != "") {
 				t.Errorf("%s: %s: transport %q, note %q", fx.path, e.Name, e.Transport, e.Note)
 			}
@@ -342,6 +342,45 @@ func TestDefaultLocations(t *testing.T) {
 		t.Errorf("managed-mcp.json: GuessHost = %s, %v", g, ok)
 	}
 	_ = os.Getenv
+}
+
+// Gemini CLI's transport is the first of httpUrl (HTTP), url (SSE) and
+// command an entry has, and the servers its "mcp" settings exclude (or do
+// not allow, when "allowed" names some) are not started: disabled.
+func TestGeminiTransportsAndAllowList(t *testing.T) {
+	f := read(t, "testdata/gemini/ws/.gemini/settings.json")
+	want := map[string]struct {
+		transport string
+		disabled  bool
+	}{"local": {"stdio", false}, "remote": {"http", false}, "remote-sse": {"sse", false}, "experimental": {"stdio", true}}
+	for _, e := range f.Entries {
+		if w := want[e.Name]; e.Transport != w.transport || e.Disabled != w.disabled {
+			t.Errorf("%s: transport %q disabled %v; want %+v", e.Name, e.Transport, e.Disabled, w)
+		}
+	}
+	for _, tc := range []struct{ settings, disabled string }{
+		{`{"mcp": {"allowed": ["a"]}, "mcpServers": {"a": {"command": "x"}, "b": {"command": "y"}}}`, "b"},
+		{`{"mcp": {"allowed": []}, "mcpServers": {"a": {"command": "x"}, "b": {"command": "y"}}}`, ""},
+		{`{"allowMCPServers": ["b"], "excludeMCPServers": ["b"], "mcpServers": {"a": {"command": "x"}, "b": {"command": "y"}}}`, "a b"},
+		{`{"mcpServers": {"a": {"command": "x", "url": "http://h/sse"}, "b": {"command": "y"}}}`, ""},
+	} {
+		f, err := Parse("ws/.gemini/settings.json", []byte(tc.settings), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var off []string
+		for _, e := range f.Entries {
+			if e.Disabled {
+				off = append(off, e.Name)
+			}
+		}
+		if strings.Join(off, " ") != tc.disabled {
+			t.Errorf("%s: disabled %v, want %q", tc.settings, off, tc.disabled)
+		}
+		if e, _ := f.Find("a"); strings.Contains(tc.settings, "/sse") && e.Transport != "sse" {
+			t.Errorf("%s: a command beside a url: transport %q, want sse (url comes first)", tc.settings, e.Transport)
+		}
+	}
 }
 
 // A file whose name does not say its host (Cline's, a settings.json, one's
