@@ -41,10 +41,11 @@ func (f *serverFlags) resolveConfig(cmd *command, fs *flag.FlagSet, args []strin
 		return exitUsage, false
 	}
 	sayHowRead(stderr, prefix, file)
+	env := hosts.LocalEnv(f.workspace)
 	var entry hosts.Entry
 	found := len(names) == 1
 	if found {
-		entry, found = file.Find(names[0])
+		entry, found = file.FindIn(names[0], env.Workspace)
 	}
 	if !found {
 		fmt.Fprintf(stderr, "%s: name one of the servers of %s:\n", prefix, inertText(f.config))
@@ -52,7 +53,7 @@ func (f *serverFlags) resolveConfig(cmd *command, fs *flag.FlagSet, args []strin
 		fmt.Fprintf(stderr, "usage: %s --config %s [flags] NAME\n", prefix, inertText(f.config))
 		return exitUsage, false
 	}
-	srv, err := file.Resolve(entry, hosts.LocalEnv(f.workspace))
+	srv, err := file.Resolve(entry, env)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %s\n", prefix, inertText(err.Error()))
 		return exitUsage, false

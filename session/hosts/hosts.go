@@ -520,6 +520,23 @@ func (f *File) Find(name string) (Entry, bool) {
 	return Entry{}, false
 }
 
+// FindIn is [File.Find] for a run in the project directory workspace: the
+// entry of that project's own list in ~/.claude.json comes first, as
+// Claude Code's local scope wins over its user scope ("local-scoped
+// servers first, followed by project-scoped servers, and finally
+// user-scoped servers": code.claude.com/docs/en/mcp, "Scope hierarchy and
+// precedence").
+func (f *File) FindIn(name, workspace string) (Entry, bool) {
+	if workspace != "" {
+		for _, e := range f.Entries {
+			if e.Name == name && e.Scope != "" && filepath.Clean(filepath.FromSlash(e.Scope)) == filepath.Clean(workspace) {
+				return e, true
+			}
+		}
+	}
+	return f.Find(name)
+}
+
 // Names returns the names of the entries, sorted, each once.
 func (f *File) Names() []string {
 	seen := map[string]bool{}

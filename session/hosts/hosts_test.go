@@ -610,3 +610,18 @@ func TestFileValuesRedacted(t *testing.T) {
 		t.Error("a 1-byte value counts as a secret")
 	}
 }
+
+// A server named in ~/.claude.json both for the user and for a project is
+// the project's when linesman runs in that project, as Claude Code's local
+// scope wins over its user scope; elsewhere it is the user's.
+func TestClaudeJSONProjectScopeWins(t *testing.T) {
+	f, err := Parse("home/.claude.json", []byte(`{"mcpServers":{"db":{"command":"user-db"}},"projects":{"/home/me/work":{"mcpServers":{"db":{"command":"work-db"}}}}}`), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ws, want := range map[string]string{"/home/me/work": "work-db", "/home/me/work/": "work-db", "/home/me/other": "user-db", "": "user-db"} {
+		if e, ok := f.FindIn("db", ws); !ok || e.Command != want {
+			t.Errorf("in %q: %q, want %q", ws, e.Command, want)
+		}
+	}
+}
