@@ -493,12 +493,16 @@ func entryOf(name string, obj *node, h Host, scope string) Entry {
 
 // transportType is an entry's "type" as one of "stdio", "http" or "sse",
 // whatever its spelling in the hosts' files ("streamable-http",
-// "streamableHttp", "streamable_http" are all HTTP); another type is
+// "streamableHttp", "streamable_http" are all HTTP; Copilot CLI's
+// "local" is stdio, docs.github.com "Adding MCP servers for GitHub
+// Copilot CLI"); another type is
 // returned as written, lower-cased.
 func transportType(t string) string {
 	switch n := strings.NewReplacer("-", "", "_", "").Replace(strings.ToLower(t)); n {
 	case "stdio", "http", "sse":
 		return n
+	case "local": // GitHub Copilot CLI's ~/.copilot/mcp-config.json: "type": "local" (or "stdio")
+		return "stdio"
 	case "streamablehttp", "https":
 		return "http"
 	}

@@ -383,6 +383,26 @@ func TestGeminiTransportsAndAllowList(t *testing.T) {
 	}
 }
 
+// GitHub Copilot CLI's ~/.copilot/mcp-config.json, read by its contents:
+// "type": "local" is a stdio server as "stdio" is, started, not refused as
+// an unknown type.
+func TestCopilotCLILocalIsStdio(t *testing.T) {
+	f, err := Read("testdata/copilot-cli/.copilot/mcp-config.json", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"playwright": "stdio", "fs": "stdio", "github": "http"}
+	for _, e := range f.Entries {
+		if e.Transport != want[e.Name] || (e.Transport == "stdio") != (e.Note == "") {
+			t.Errorf("%s: transport %q note %q, want %s", e.Name, e.Transport, e.Note, want[e.Name])
+		}
+	}
+	e, _ := f.Find("playwright")
+	if s, err := f.Resolve(e, testEnv(t)); err != nil || !slices.Equal(s.Command, []string{"npx", "@playwright/mcp@latest"}) {
+		t.Errorf("playwright: %q, %v", s.Command, err)
+	}
+}
+
 // A file whose name does not say its host (Cline's, a settings.json, one's
 // own) is read by its contents, and the File says how.
 func TestParseGuessesTheFormatFromContents(t *testing.T) {
