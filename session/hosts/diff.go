@@ -2,39 +2,38 @@ package hosts
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
 // Diff returns a unified diff (3 lines of context) from a to b, labelled
-// with path; "" when they are equal. Config files are small: the line
-// match is a plain longest-common-subsequence table.
+// with path; "" when they are equal. The lines both share at the start and
+// at the end are set aside, and the rest matched by Myers's O(ND)
+// algorithm, which keeps O(D²) of its steps: a wrap changes a few lines
+// (D small) of files that can hold a million (a ~/.claude.json with years
+// of history), where a table of every pair of lines would hold 10¹².
 func Diff(path string, a, b []byte) string {
 	if string(a) == string(b) {
 		return ""
 	}
 	x, y := splitLines(string(a)), splitLines(string(b))
-	// lcs[i][j]: length of the LCS of x[i:] and y[j:].
-	lcs := make([][]int, len(x)+1)
-	for i := range lcs {
-		lcs[i] = make([]int, len(y)+1)
+	pre := 0
+	for pre < len(x) && pre < len(y) && x[pre] == y[pre] {
+		pre++
 	}
-	for i := len(x) - 1; i >= 0; i-- {
-		for j := len(y) - 1; j >= 0; j-- {
-			if x[i] == y[j] {
-				lcs[i][j] = lcs[i+1][j+1] + 1
-			} else {
-				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
-			}
-		}
+	suf := 0
+	for suf < len(x)-pre && suf < len(y)-pre && x[len(x)-1-suf] == y[len(y)-1-suf] {
+		suf++
 	}
-	var ops []op
+	script := strings.Repeat(" ", pre) + editScript(x[pre:len(x)-suf], y[pre:len(y)-suf]) + strings.Repeat(" ", suf)
+	ops := make([]op, 0, len(script))
 	i, j := 0, 0
-	for i < len(x) || j < len(y) {
-		switch {
-		case i < len(x) && j < len(y) && x[i] == y[j]:
+	for k := 0; k < len(script); k++ {
+		switch script[k] {
+		case ' ':
 			ops = append(ops, op{' ', x[i], i + 1, j + 1})
 			i, j = i+1, j+1
-		case i < len(x) && (j == len(y) || lcs[i+1][j] >= lcs[i][j+1]):
+		case '-':
 			ops = append(ops, op{'-', x[i], i + 1, j + 1})
 			i++
 		default:
@@ -46,6 +45,87 @@ func Diff(path string, a, b []byte) string {
 	fmt.Fprintf(&out, "--- %s\n+++ %s (wrapped)\n", path, path)
 	writeHunks(&out, ops)
 	return out.String()
+}
+
+// maxEdits bounds the edits [editScript] looks for (its memory grows as
+// their square); past it, the lines are shown all removed, then all added.
+const maxEdits = 2000
+
+// editScript is a shortest edit script from a to b by Myers's algorithm
+// ("An O(ND) Difference Algorithm and Its Variations", 1986): one byte a
+// line, ' ' kept, '-' removed from a, '+' added from b.
+func editScript(a, b []string) string {
+	n, m := len(a), len(b)
+	limit := min(n+m, maxEdits)
+	off := limit + 1
+	v := make([]int, 2*limit+3) // v[k+off]: the furthest x reached on diagonal k, -1 none
+	var trace [][]int           // trace[d][k+d]: v after step d, for k in [-d, d]
+	for d := 0; d <= limit; d++ {
+		for k := -d; k <= d; k += 2 {
+			x, _ := myersStep(func(k int) int { return v[k+off] }, k, d, n, m)
+			if x >= 0 {
+				for y := x - k; x < n && y < m && a[x] == b[y]; y++ {
+					x++
+				}
+			}
+			v[k+off] = x
+			if x == n && x-k == m {
+				trace = append(trace, append([]int(nil), v[off-d:off+d+1]...))
+				return backtrack(trace, n, m)
+			}
+		}
+		trace = append(trace, append([]int(nil), v[off-d:off+d+1]...))
+	}
+	return strings.Repeat("-", n) + strings.Repeat("+", m)
+}
+
+// myersStep is where step d of editScript starts on diagonal k, from the
+// furthest points of step d-1 (prev): down from diagonal k+1 (an
+// addition) or right from k-1 (a removal), whichever goes further without
+// leaving the n×m grid; from is that diagonal, x -1 when neither can.
+func myersStep(prev func(int) int, k, d, n, m int) (x, from int) {
+	if d == 0 {
+		return 0, 0
+	}
+	x, from = -1, 0
+	if k < d {
+		if px := prev(k + 1); px >= 0 && px-k <= m {
+			x, from = px, k+1
+		}
+	}
+	if k > -d {
+		if px := prev(k-1) + 1; px > 0 && px <= n && px-k <= m && px > x {
+			x, from = px, k-1
+		}
+	}
+	return x, from
+}
+
+// backtrack reads the edit script ending at (n, m) out of editScript's trace.
+func backtrack(trace [][]int, n, m int) string {
+	script := make([]byte, 0, n+m)
+	x, y := n, m
+	for d := len(trace) - 1; d > 0; d-- {
+		prev := trace[d-1]
+		k := x - y
+		sx, from := myersStep(func(k int) int { return prev[k+d-1] }, k, d, n, m)
+		for x > sx {
+			script = append(script, ' ')
+			x, y = x-1, y-1
+		}
+		if from == k+1 {
+			script = append(script, '+')
+			y--
+		} else {
+			script = append(script, '-')
+			x--
+		}
+	}
+	for ; x > 0; x-- {
+		script = append(script, ' ')
+	}
+	slices.Reverse(script)
+	return string(script)
 }
 
 // op is one line of an edit script.
