@@ -2,6 +2,7 @@ package hosts
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -88,5 +89,23 @@ func TestDiffOfAHugeFileIsItsChanges(t *testing.T) {
 	}
 	if d := Diff("f", []byte(p.String()), []byte(q.String())); strings.Count(d, "\n-") != 3000 || strings.Count(d, "\n+") != 3001 {
 		t.Errorf("a diff past %d edits: %d lines", maxEdits, strings.Count(d, "\n"))
+	}
+}
+
+// apply makes its edits in one pass as if from the last to the first: of
+// two at one offset, the later one's text first, and those that overlap
+// as made in turn.
+func TestApplyAsInTurn(t *testing.T) {
+	src := []byte("0123456789")
+	for _, edits := range [][]edit{
+		{{1, 2, "a"}, {5, 7, "bb"}, {9, 9, "c"}},
+		{{3, 3, "x"}, {3, 3, "y"}, {3, 5, "z"}},
+		{{7, 7, "t"}, {2, 4, "u"}, {7, 9, "v"}},
+		nil,
+	} {
+		want := applyInTurn(src, slices.Clone(edits))
+		if got := apply(src, slices.Clone(edits)); string(got) != string(want) {
+			t.Errorf("%v: %q, want %q", edits, got, want)
+		}
 	}
 }

@@ -1,7 +1,9 @@
 package hosts
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -34,7 +36,33 @@ type edit struct {
 	text       string
 }
 
+// apply returns src with each edit's range replaced by its text, as if
+// they were made from the last to the first (of two at the same start, the
+// later one's text comes first). It writes the result in one pass: a
+// redaction edits every string of a file, and making each edit on a copy
+// of the rest took minutes on a ~/.claude.json of 76 MB.
 func apply(src []byte, edits []edit) []byte {
+	sorted := slices.Clone(edits)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].start > sorted[j].start })
+	slices.Reverse(sorted) // by start, the later of two at the same start first
+	var out bytes.Buffer
+	out.Grow(len(src))
+	at := 0
+	for _, e := range sorted {
+		if e.start < at { // overlapping edits: none are made, but keep their meaning
+			return applyInTurn(src, edits)
+		}
+		out.Write(src[at:e.start])
+		out.WriteString(e.text)
+		at = e.end
+	}
+	out.Write(src[at:])
+	return out.Bytes()
+}
+
+// applyInTurn makes edits one by one from the last, each on the result of
+// the one before.
+func applyInTurn(src []byte, edits []edit) []byte {
 	sort.SliceStable(edits, func(i, j int) bool { return edits[i].start > edits[j].start })
 	out := append([]byte(nil), src...)
 	for _, e := range edits {
