@@ -18,7 +18,7 @@ func WriteWithBackup(path string, data []byte) (backup string, err error) {
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real
 	}
-	old, err := ReadFileLimited(path, "a config file", MaxConfigFile)
+	old, err := ReadFileLimited(path, "a config file", maxConfigSize(path))
 	if err != nil {
 		return "", err
 	}

@@ -259,7 +259,7 @@ var ErrNoServers = errors.New("no MCP server list")
 // Read reads the config file at path as host h writes it ("" = guess from
 // the file's name).
 func Read(path string, h Host) (*File, error) {
-	data, err := ReadFileLimited(path, "a config file", MaxConfigFile)
+	data, err := ReadFileLimited(path, "a config file", maxConfigSize(path))
 	if err != nil {
 		return nil, err
 	}

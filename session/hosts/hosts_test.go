@@ -645,3 +645,24 @@ func TestClaudeJSONProjectScopeWins(t *testing.T) {
 		}
 	}
 }
+
+// A ~/.claude.json past the 16 MiB of other configs (Claude Code keeps its
+// state there, prompt history included: files of 65 and 101 MB are
+// reported) is read, up to MaxClaudeJSON; the same bytes under another
+// name are refused.
+func TestClaudeJSONMayBeLarge(t *testing.T) {
+	dir := t.TempDir()
+	history := `{"display":"` + strings.Repeat("x", 1000) + `","pastedContents":{}},`
+	data := `{"mcpServers":{"db":{"type":"stdio","command":"pg-mcp"}},"projects":{"/w":{"history":[` +
+		strings.Repeat(history, MaxConfigFile/len(history)+1) + `{}]}}}`
+	for name, ok := range map[string]bool{".claude.json": true, "settings.json": false} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		f, err := Read(p, ClaudeCode)
+		if ok && (err != nil || len(f.Entries) != 1) || !ok && !errors.Is(err, ErrTooLarge) {
+			t.Errorf("%s of %d bytes: %v", name, len(data), err)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 )
 
 // The most linesman reads of each kind of file it is given: a config, or a
@@ -13,7 +14,21 @@ import (
 const (
 	MaxConfigFile = 16 << 20 // a host's config, a plain server list
 	MaxNamedFile  = 1 << 20  // an envFile, a {file:…} or ${file:…} value
+	// MaxClaudeJSON is the most linesman reads of a ~/.claude.json: Claude
+	// Code keeps its state there beside the servers, each project's prompt
+	// history once among it, and files of 65 and 101 MB are reported
+	// (anthropics/claude-code#6394, #2593); reading one of 76 MB takes
+	// 370 MB and 1.5 s.
+	MaxClaudeJSON = 256 << 20
 )
+
+// maxConfigSize is the most linesman reads of the config file at path.
+func maxConfigSize(path string) int64 {
+	if filepath.Base(path) == ".claude.json" {
+		return MaxClaudeJSON
+	}
+	return MaxConfigFile
+}
 
 // ErrTooLarge is returned (wrapped, as a *TooLargeError) for a file larger
 // than linesman reads.
