@@ -88,6 +88,16 @@ type Env struct {
 	Getenv func(string) (string, bool)
 	// AppData is %APPDATA% on Windows ("" = Home\AppData\Roaming).
 	AppData string
+	// LocalAppData is %LOCALAPPDATA% on Windows ("" = Home\AppData\Local).
+	LocalAppData string
+}
+
+// lookup is Getenv, nothing when there is none.
+func (env Env) lookup(name string) (string, bool) {
+	if env.Getenv == nil {
+		return "", false
+	}
+	return env.Getenv(name)
 }
 
 // DefaultLocations returns where host keeps its server lists on env's
@@ -104,17 +114,38 @@ func DefaultLocations(h Host, env Env) []Location {
 	if appData == "" {
 		appData = filepath.Join(home, "AppData", "Roaming")
 	}
+	// $XDG_CONFIG_HOME, where Linux apps (Electron's, Zed) and opencode keep
+	// their settings when it is set; ~/.config else.
+	xdgConfig := filepath.Join(home, ".config")
+	if v, ok := env.lookup("XDG_CONFIG_HOME"); ok && filepath.IsAbs(v) {
+		xdgConfig = v
+	}
+	at := func(dir string, p ...string) Location {
+		return Location{Host: h, Path: filepath.Join(append([]string{dir}, p...)...)}
+	}
 	switch h {
 	case ClaudeDesktop:
 		switch env.GOOS {
 		case "darwin":
 			return []Location{user("Library", "Application Support", "Claude", "claude_desktop_config.json")}
 		case "windows":
-			return []Location{{Host: h, Path: filepath.Join(appData, "Claude", "claude_desktop_config.json")}}
+			// The MSIX package Claude Desktop has been installed as since
+			// 2026 reads its config from its own virtualized AppData
+			// (anthropics/claude-code#26073), the classic install from
+			// %APPDATA%: whichever exists is read.
+			local := cmp.Or(env.LocalAppData, filepath.Join(home, "AppData", "Local"))
+			return []Location{
+				at(local, "Packages", "Claude_pzs8sxrjxfjjc", "LocalCache", "Roaming", "Claude", "claude_desktop_config.json"),
+				at(appData, "Claude", "claude_desktop_config.json"),
+			}
 		default: // no official Linux build; where community builds keep it
-			return []Location{user(".config", "Claude", "claude_desktop_config.json")}
+			return []Location{at(xdgConfig, "Claude", "claude_desktop_config.json")}
 		}
 	case ClaudeCode:
+		// $CLAUDE_CONFIG_DIR moves ~/.claude.json into it.
+		if dir, ok := env.lookup("CLAUDE_CONFIG_DIR"); ok && filepath.IsAbs(dir) {
+			return []Location{at(dir, ".claude.json"), project(".mcp.json")}
+		}
 		return []Location{user(".claude.json"), project(".mcp.json")}
 	case VSCode:
 		// Stable and Insiders keep separate profiles ("Code - Insiders"),
@@ -128,7 +159,7 @@ func DefaultLocations(h Host, env Env) []Location {
 			case "windows":
 				out = append(out, Location{Host: h, Path: filepath.Join(appData, app, "User", "mcp.json")})
 			default:
-				out = append(out, user(".config", app, "User", "mcp.json"))
+				out = append(out, at(xdgConfig, app, "User", "mcp.json"))
 			}
 		}
 		return append(out, project(".vscode", "mcp.json"))
@@ -138,15 +169,21 @@ func DefaultLocations(h Host, env Env) []Location {
 		return []Location{user(".codeium", "windsurf", "mcp_config.json")}
 	case Zed: // ~/.config/zed on macOS too
 		u := user(".config", "zed", "settings.json")
+		if env.GOOS == "linux" {
+			u = at(xdgConfig, "zed", "settings.json")
+		}
 		if env.GOOS == "windows" {
 			u = Location{Host: h, Path: filepath.Join(appData, "Zed", "settings.json")}
 		}
 		return []Location{u, project(".zed", "settings.json")}
 	case GeminiCLI: // %USERPROFILE%\.gemini on Windows
 		return []Location{user(".gemini", "settings.json"), project(".gemini", "settings.json")}
-	case OpenCode:
-		return []Location{user(".config", "opencode", "opencode.json"), project("opencode.json")}
-	case Codex:
+	case OpenCode: // xdg-basedir's config directory, on every system
+		return []Location{at(xdgConfig, "opencode", "opencode.json"), project("opencode.json")}
+	case Codex: // $CODEX_HOME, else ~/.codex
+		if dir, ok := env.lookup("CODEX_HOME"); ok && filepath.IsAbs(dir) {
+			return []Location{at(dir, "config.toml"), project(".codex", "config.toml")}
+		}
 		return []Location{user(".codex", "config.toml"), project(".codex", "config.toml")}
 	}
 	return nil

@@ -337,6 +337,23 @@ func TestDefaultLocations(t *testing.T) {
 			}
 		}
 	}
+	// The variables that move a host's user file, and the MSIX package
+	// Claude Desktop on Windows is installed as.
+	vars := map[string]string{"XDG_CONFIG_HOME": "/xdg", "CODEX_HOME": "/codex-home", "CLAUDE_CONFIG_DIR": "/claude-dir"}
+	linux := Env{GOOS: "linux", Home: "/home/me", Workspace: "/w", Getenv: func(k string) (string, bool) { v, ok := vars[k]; return v, ok }}
+	for h, want := range map[Host]string{
+		Zed: "/xdg/zed/settings.json", OpenCode: "/xdg/opencode/opencode.json", VSCode: "/xdg/Code/User/mcp.json",
+		Codex: "/codex-home/config.toml", ClaudeCode: "/claude-dir/.claude.json", ClaudeDesktop: "/xdg/Claude/claude_desktop_config.json",
+	} {
+		if got := DefaultLocations(h, linux)[0].Path; got != want {
+			t.Errorf("%s with %v: %s, want %s", h, vars, got, want)
+		}
+	}
+	win := DefaultLocations(ClaudeDesktop, Env{GOOS: "windows", Home: "/home/me", AppData: "/roaming", LocalAppData: "/local"})
+	if len(win) != 2 || win[0].Path != "/local/Packages/Claude_pzs8sxrjxfjjc/LocalCache/Roaming/Claude/claude_desktop_config.json" ||
+		win[1].Path != "/roaming/Claude/claude_desktop_config.json" {
+		t.Errorf("claude desktop on windows: %+v", win)
+	}
 	// Claude Code's enterprise list, read in .mcp.json's format.
 	if g, ok := GuessHost("/etc/claude-code/managed-mcp.json"); !ok || g != ClaudeCode {
 		t.Errorf("managed-mcp.json: GuessHost = %s, %v", g, ok)

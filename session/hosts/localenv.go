@@ -16,5 +16,5 @@ func LocalEnv(workspace string) Env {
 	} else if abs, err := filepath.Abs(workspace); err == nil {
 		workspace = abs
 	}
-	return Env{GOOS: runtime.GOOS, Home: home, Workspace: workspace, Getenv: os.LookupEnv, AppData: os.Getenv("APPDATA")}
+	return Env{GOOS: runtime.GOOS, Home: home, Workspace: workspace, Getenv: os.LookupEnv, AppData: os.Getenv("APPDATA"), LocalAppData: os.Getenv("LOCALAPPDATA")}
 }
