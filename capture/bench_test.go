@@ -381,3 +381,54 @@ func largeConversation(calls int) []byte {
 	}
 	return b.Bytes()
 }
+
+// unjudgedStreams are the bytes of a gap (what a tap passed over unjudged,
+// recorded as a JSON string): a tap's flood of 1 KiB notifications, and
+// the mixed stream of BenchmarkEncodeFrame.
+func unjudgedStreams() []struct {
+	name string
+	b    []byte
+} {
+	var flood []byte
+	for i := 0; len(flood) < 64<<10; i++ {
+		head := fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"%09d`, i)
+		flood = append(flood, head+strings.Repeat("f", 1024-len(head)-len("\"}}\n"))+"\"}}\n"...)
+	}
+	return []struct {
+		name string
+		b    []byte
+	}{{"flood", flood}, {"mixed", benchStream(100)}}
+}
+
+// BenchmarkEncodeUnjudged measures the record of a piece of a gap.
+func BenchmarkEncodeUnjudged(b *testing.B) {
+	for _, c := range unjudgedStreams() {
+		b.Run(c.name, func(b *testing.B) {
+			ev := eventlog.Event{Seq: 1, Type: eventlog.EventUnjudged, Unjudged: &eventlog.UnjudgedBytes{Dir: wire.ServerToClient, Bytes: c.b}}
+			var buf []byte
+			b.SetBytes(int64(len(c.b)))
+			for b.Loop() {
+				buf = appendEvent(buf[:0], &ev)
+			}
+		})
+	}
+}
+
+// BenchmarkAppendString: the escaping of a gap's bytes, with plainRun over
+// long runs and eight bytes at a time as before, alternated.
+func BenchmarkAppendString(b *testing.B) {
+	for _, c := range unjudgedStreams() {
+		for _, f := range []struct {
+			name string
+			f    func([]byte, []byte) []byte
+		}{{"plainRun", appendString}, {"eight", appendStringEightAtATime}} {
+			b.Run(c.name+"/"+f.name, func(b *testing.B) {
+				var buf []byte
+				b.SetBytes(int64(len(c.b)))
+				for b.Loop() {
+					buf = f.f(buf[:0], c.b)
+				}
+			})
+		}
+	}
+}

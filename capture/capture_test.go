@@ -2,6 +2,7 @@ package capture
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -364,6 +365,148 @@ func TestAppendStringMatchesJSON(t *testing.T) {
 			t.Errorf("%q round-tripped as %q (via %s)", s, got, b)
 		}
 	}
+}
+
+// appendStringEightAtATime is appendString as it was before plainRun:
+// eight bytes at a time at most. The oracle of its fast path.
+func appendStringEightAtATime(buf []byte, s []byte) []byte {
+	buf = append(buf, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		for i+8 <= len(s) && attention(binary.LittleEndian.Uint64(s[i:])) == 0 {
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
+		if plain[s[i]] {
+			i++
+			continue
+		}
+		c := s[i]
+		if c == 0xC2 {
+			if i+1 < len(s) && s[i+1] < 0xA0 {
+				buf = append(buf, s[start:i]...)
+				buf = append(buf, '\\', 'u', '0', '0', hexDigits[s[i+1]>>4], hexDigits[s[i+1]&0xF])
+				i += 2
+				start = i
+				continue
+			}
+			i++
+			continue
+		}
+		if c == 0xE2 || c == 0xD8 {
+			if r, n := bidiAt(s, i); n > 0 {
+				buf = append(buf, s[start:i]...)
+				buf = append(buf, '\\', 'u', hexDigits[r>>12], hexDigits[r>>8&0xF], hexDigits[r>>4&0xF], hexDigits[r&0xF])
+				i += n
+				start = i
+				continue
+			}
+			i++
+			continue
+		}
+		buf = append(buf, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			buf = append(buf, '\\', c)
+		case '\n':
+			buf = append(buf, '\\', 'n')
+		case '\r':
+			buf = append(buf, '\\', 'r')
+		case '\t':
+			buf = append(buf, '\\', 't')
+		default:
+			buf = append(buf, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+		}
+		i++
+		start = i
+	}
+	buf = append(buf, s[start:]...)
+	return append(buf, '"')
+}
+
+// firstNotPlain is plainRun's contract spelled byte by byte: the offset of
+// the first byte at or after i that attention marks, or len(s).
+func firstNotPlain(s []byte, i int) int {
+	for i < len(s) {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return i
+		}
+		i++
+	}
+	return i
+}
+
+// TestPlainRunStopsWhereTheBytewiseLoopDoes: every byte value, at every
+// place of a long run (window edges and 32-byte blocks included), after a
+// false mark below it or not; and appendString writes what it wrote eight
+// bytes at a time.
+func TestPlainRunStopsWhereTheBytewiseLoopDoes(t *testing.T) {
+	run := make([]byte, 3000)
+	for i := range run {
+		run[i] = 'a' + byte(i%26)
+	}
+	for _, at := range []int{0, 1, 7, 8, 31, 32, 33, 63, 64, 255, 256, 257, 767, 768, 1791, 1792, 2999} {
+		for k := range 2 * 256 {
+			// A second special byte right after: one that carries, or a
+			// control byte, which keeps a valid byte valid UTF-8.
+			c, next := k%256, []byte{0xff, 0x00}[k/256]
+			b := append([]byte(nil), run...)
+			b[at] = byte(c)
+			if at+1 < len(b) {
+				b[at+1] = next
+			}
+			for _, from := range []int{0, max(0, at-1), at} {
+				if got, want := plainRun(b, from), firstNotPlain(b, from); got != want {
+					t.Fatalf("byte %#x at %d, from %d: plainRun %d, want %d", c, at, from, got, want)
+				}
+			}
+			want := bytes.IndexFunc(b, func(r rune) bool { return r < 0x20 || r > 0x7e })
+			if got := unprintable(b); got != want {
+				t.Fatalf("byte %#x at %d: unprintable %d, want %d", c, at, got, want)
+			}
+			if utf8.Valid(b) {
+				if got, want := appendString(nil, b), appendStringEightAtATime(nil, b); !bytes.Equal(got, want) {
+					t.Fatalf("byte %#x at %d: appendString differs from eight bytes at a time", c, at)
+				}
+			}
+		}
+	}
+}
+
+// FuzzPlainRun: plainRun stops where the byte-by-byte loop does, from any
+// offset of any bytes; appendString writes what it wrote eight bytes at a
+// time, however long the runs between the bytes it escapes.
+func FuzzPlainRun(f *testing.F) {
+	f.Add([]byte(`plain text "quoted" and \escaped`), 0, uint8(0))
+	f.Add(bytes.Repeat([]byte("x"), 9000), 100, uint8(3))
+	f.Add(append(bytes.Repeat([]byte("x"), 700), "é\x01\x7f\u200e\u0085"...), 3, uint8(200))
+	f.Fuzz(func(t *testing.T, b []byte, from int, stretch uint8) {
+		if len(b) == 0 {
+			return
+		}
+		from = int(uint(from) % uint(len(b)))
+		if got, want := plainRun(b, from), firstNotPlain(b, from); got != want {
+			t.Fatalf("%q from %d: plainRun %d, want %d", b, from, got, want)
+		}
+		// Each byte repeated stretch+1 times: long runs of plain text
+		// between what the fuzzer puts in.
+		long := make([]byte, 0, len(b)*(int(stretch)+1))
+		for _, c := range b {
+			for range int(stretch) + 1 {
+				long = append(long, c)
+			}
+		}
+		for _, s := range [][]byte{b, long} {
+			if !utf8.Valid(s) {
+				continue
+			}
+			if got, want := appendString(nil, s), appendStringEightAtATime(nil, s); !bytes.Equal(got, want) {
+				t.Fatalf("%q: appendString %q, eight at a time %q", s, got, want)
+			}
+		}
+	})
 }
 
 func FuzzAppendString(f *testing.F) {

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"math/bits"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -477,8 +478,12 @@ func appendString(buf []byte, s []byte) []byte {
 	buf = append(buf, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		run := i
 		for i+8 <= len(s) && attention(binary.LittleEndian.Uint64(s[i:])) == 0 {
-			i += 8
+			if i += 8; i-run >= longRun {
+				i = plainRun(s, i)
+				break
+			}
 		}
 		if i >= len(s) {
 			break
@@ -529,6 +534,68 @@ func appendString(buf []byte, s []byte) []byte {
 	}
 	buf = append(buf, s[start:]...)
 	return append(buf, '"')
+}
+
+// longRun is how many bytes in a row that need no attention make a run
+// long enough for plainRun: text, a blob, or a tap's gap between the
+// quotes of its messages.
+const longRun = 64
+
+// plainRun returns the offset of the first byte at or after s[i] that
+// attention marks (a quote, a backslash, a byte below 0x20, DEL, or not
+// ASCII), or len(s). It is for long runs: the first quote and the first
+// backslash before it are found by bytes.IndexByte, in vector code, and
+// only the bytes before them are checked for the others, four words a
+// round (unprintable). Each round looks at a window that starts small and
+// doubles while no byte needs attention, so that text with a quote every
+// line (a gap of messages) pays for a short window at each, and a blob
+// for few long ones. (wire's plainRun is the same for the scanner's set.)
+func plainRun(s []byte, i int) int {
+	for window := 256; i < len(s); window = min(2*window, 8<<10) {
+		w := s[i:min(len(s), i+window)]
+		end := len(w)
+		if q := bytes.IndexByte(w, '"'); q >= 0 {
+			w = w[:q]
+		}
+		if k := bytes.IndexByte(w, '\\'); k >= 0 {
+			w = w[:k]
+		}
+		if k := unprintable(w); k >= 0 {
+			return i + k
+		}
+		i += len(w)
+		if len(w) < end {
+			return i // at the quote or the backslash
+		}
+	}
+	return i
+}
+
+// unprintable returns the index of the first byte of w that is not
+// printable ASCII (below 0x20, DEL, or above), or -1. In a word, a byte
+// borrows (below 0x20) or carries (0xff) only into the bytes above it, so
+// the lowest mark is exact.
+func unprintable(w []byte) int {
+	mark := func(v uint64) uint64 { return (v | (v - ones*0x20) | (v + ones)) & highs }
+	j := 0
+	for ; j+32 <= len(w); j += 32 {
+		x := w[j : j+32 : j+32]
+		if mark(binary.LittleEndian.Uint64(x[0:]))|mark(binary.LittleEndian.Uint64(x[8:]))|
+			mark(binary.LittleEndian.Uint64(x[16:]))|mark(binary.LittleEndian.Uint64(x[24:])) != 0 {
+			break // the word loop finds which byte
+		}
+	}
+	for ; j+8 <= len(w); j += 8 {
+		if m := mark(binary.LittleEndian.Uint64(w[j:])); m != 0 {
+			return j + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; j < len(w); j++ {
+		if w[j] < 0x20 || w[j] > 0x7e {
+			return j
+		}
+	}
+	return -1
 }
 
 // bidiAt reports whether s[i:] starts with a bidirectional control
