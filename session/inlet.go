@@ -91,7 +91,9 @@ func (in *Inlet) Close() error {
 // wire, until the host's end of file or the process's end.
 func (p *proc) scribeStdin() {
 	defer close(p.scribeStdinDone)
-	p.scribeStream(wire.ClientToServer, func(f *wire.Frame) { p.s.logFrame(wire.ClientToServer, f) })
+	p.scribeStream(wire.ClientToServer, func(f *wire.Frame, params *wire.ParamsIndex) {
+		p.s.logFrameIndexed(wire.ClientToServer, f, params)
+	})
 	if p.scribe.endedByHost(wire.ClientToServer) {
 		p.scribe.waitTurn(wire.ClientToServer)
 		p.s.logFact(eventlog.Event{Type: eventlog.EventStdinClosed, Stdin: &eventlog.StdinEvent{ByHost: true}, Note: "the host closed the server's stdin"})

@@ -448,10 +448,11 @@ func (r scribeReader) Read(p []byte) (int, error) { return r.q.read(r.d, p) }
 func (r scribeReader) ReadChunk() ([]byte, error) { return r.q.readChunk(r.d) }
 
 // scribeStream frames what the queue holds for direction d and calls logf
-// for each frame, in its turn, until the direction ends. At a gap, the
+// for each frame, in its turn, with the framer's index of its params (nil:
+// none; valid during the call), until the direction ends. At a gap, the
 // lines it cut and the bytes queued unjudged are logged as they are (see
 // unjudgedRun), and a note says how far the scribe fell behind.
-func (p *proc) scribeStream(d wire.Dir, logf func(*wire.Frame)) {
+func (p *proc) scribeStream(d wire.Dir, logf func(*wire.Frame, *wire.ParamsIndex)) {
 	q := p.scribe
 	newFramer := func() *wire.Framer {
 		return wire.NewFramer(scribeReader{q, d}, wire.Options{MaxFrame: p.s.cfg.MaxFrame})
@@ -473,7 +474,7 @@ func (p *proc) scribeStream(d wire.Dir, logf func(*wire.Frame)) {
 			} else {
 				gap.end()
 				q.waitTurn(d)
-				logf(f)
+				logf(f, fr.Params(f))
 			}
 		}
 		if errors.Is(err, errScribeGap) {

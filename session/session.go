@@ -305,7 +305,13 @@ func (s *Session) Restart() error {
 // logFrame appends a frame to the log, letting the tracker see it (and add
 // its protocol findings) under the log's lock with the Seq it gets.
 func (s *Session) logFrame(dir wire.Dir, f *wire.Frame) uint64 {
-	seq := s.recordFrame(dir, f, nil)
+	return s.logFrameIndexed(dir, f, nil)
+}
+
+// logFrameIndexed is logFrame with the framer's index of the frame's
+// params, which the judge reads instead of scanning them (nil: none).
+func (s *Session) logFrameIndexed(dir wire.Dir, f *wire.Frame, params *wire.ParamsIndex) uint64 {
+	seq := s.recordFrame(dir, f, params)
 	s.onFrame(dir, f, seq)
 	return seq
 }

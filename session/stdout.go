@@ -27,7 +27,7 @@ func (p *proc) readStdout() {
 	defer p.pipes.stdoutR.Close()
 	if p.scribe != nil {
 		go p.forwardStdout()
-		p.scribeStream(wire.ServerToClient, p.logStdoutFrame)
+		p.scribeStream(wire.ServerToClient, p.logStdoutIndexed)
 		return
 	}
 	fr := wire.NewFramer(countingReader{p.pipes.stdoutR, &p.stdoutRead, &p.stdoutWaiting, &p.s.injector}, wire.Options{MaxFrame: p.s.cfg.MaxFrame})
@@ -43,13 +43,10 @@ func (p *proc) readStdout() {
 	}
 }
 
-// logStdoutFrame logs a frame the server wrote and counts it, then lets
+// logStdoutIndexed logs a frame the server wrote and counts it, then lets
 // the client side see it — once released when it is held (intercept.go;
-// never in a tap).
-func (p *proc) logStdoutFrame(f *wire.Frame) { p.logStdoutIndexed(f, nil) }
-
-// logStdoutIndexed is logStdoutFrame with the framer's index of the
-// frame's params, which the judge reads instead of scanning them (nil: none).
+// never in a tap). params is the framer's index of the frame's params,
+// which the judge reads instead of scanning them (nil: none).
 func (p *proc) logStdoutIndexed(f *wire.Frame, params *wire.ParamsIndex) {
 	size := f.Size()
 	seq := p.s.recordFrame(wire.ServerToClient, f, params)
