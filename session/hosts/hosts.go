@@ -326,7 +326,9 @@ func Parse(path string, data []byte, h Host) (*File, error) {
 	if h == "" {
 		g, ok := GuessHost(path)
 		if !ok {
-			g, guessed = guessFromContents(root)
+			if g, guessed = sharedFormatFile(path, root); g == "" {
+				g, guessed = guessFromContents(root)
+			}
 		} else if g == ClaudeCode && root.get("mcpServers") == nil && root.get("projects") == nil && root.get("servers") != nil {
 			// A .mcp.json with a "servers" list is Visual Studio's (2022
 			// 17.14 and later read %USERPROFILE%\.mcp.json and the
@@ -449,6 +451,34 @@ func guessFromContents(root *node) (Host, string) {
 		return ClaudeCode, "read as Claude Code's ~/.claude.json (its \"projects\" member); --host says otherwise"
 	case root.get("mcpServers") != nil:
 		return ClaudeDesktop, "read as a plain \"mcpServers\" file, values taken literally as Claude Desktop takes them (no ${...} expanded); --host names a host that expands them"
+	}
+	return "", ""
+}
+
+// sharedFormatFile tells the file of a host that writes another's format
+// ("mcpServers", as Claude Desktop and Cursor do) from its name and place,
+// and says how it is read: "" when path is none of them, or the file has
+// no "mcpServers".
+func sharedFormatFile(path string, root *node) (Host, string) {
+	if root.get("mcpServers") == nil {
+		return "", ""
+	}
+	base := filepath.Base(path)
+	dir := filepath.Base(filepath.Dir(path))
+	up := filepath.Base(filepath.Dir(filepath.Dir(path)))
+	switch {
+	case base == "mcp.json" && dir == ".roo", base == "mcp_settings.json" && up == "rooveterinaryinc.roo-cline":
+		// Roo Code puts ${env:NAME} and ${workspaceFolder} in any string
+		// (docs.roocode.com/features/mcp/using-mcp-in-roo; src/utils/config.ts,
+		// injectVariables), forms Cursor's reading expands.
+		return Cursor, "read as Roo Code's MCP settings, ${env:NAME} and ${workspaceFolder} expanded as Roo Code expands them; --host says otherwise"
+	case base == "cline_mcp_settings.json":
+		return ClaudeDesktop, "read as Cline's MCP settings, values taken literally as Cline takes them; --host says otherwise"
+	case base == "mcp.json" && dir == "settings" && up == ".kiro":
+		// kiro.dev/docs/mcp/security: "Kiro only expands environment
+		// variables that are explicitly approved", an approval linesman
+		// cannot see.
+		return ClaudeDesktop, "read as Kiro's mcp.json, values taken literally: Kiro expands a ${VAR} only when the variable is approved in its settings; --host claude-code expands every ${VAR}"
 	}
 	return "", ""
 }

@@ -420,6 +420,53 @@ func TestCopilotCLILocalIsStdio(t *testing.T) {
 	}
 }
 
+// The files of hosts that write another's format are told by their name
+// and place and read as their host reads them: Roo Code's ${env:NAME} and
+// ${workspaceFolder} expanded (the folder the .roo directory is in), Kiro's
+// values literal (it expands only the variables approved in its settings),
+// and the stderr note says which.
+func TestSharedFormatFiles(t *testing.T) {
+	ws, _ := filepath.Abs("testdata/roo-code/ws")
+	readAny := func(path string) *File {
+		f, err := Read(path, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	roo := readAny("testdata/roo-code/ws/.roo/mcp.json")
+	if roo.Host != Cursor || !strings.Contains(roo.Guessed, "Roo Code") {
+		t.Fatalf("roo: host %s, note %q", roo.Host, roo.Guessed)
+	}
+	for name, want := range map[string]Server{
+		"github": {Command: []string{"npx", "-y", "@modelcontextprotocol/server-github"}, Env: []string{"GITHUB_PERSONAL_ACCESS_TOKEN=t0ken"}},
+		"files":  {Command: []string{"node", ws + "/tools/fs-server.js"}, Dir: ws},
+	} {
+		e, _ := roo.Find(name)
+		s, err := roo.Resolve(e, testEnv(t))
+		if err != nil || !slices.Equal(s.Command, want.Command) || !slices.Equal(s.Env, want.Env) || s.Dir != want.Dir {
+			t.Errorf("roo %s: %q %q %q, %v; want %q %q %q", name, s.Command, s.Env, s.Dir, err, want.Command, want.Env, want.Dir)
+		}
+	}
+	if e, _ := roo.Find("off"); !e.Disabled {
+		t.Error("roo: off not disabled")
+	}
+	kiro := readAny("testdata/kiro/ws/.kiro/settings/mcp.json")
+	e, _ := kiro.Find("web-search")
+	s, err := kiro.Resolve(e, testEnv(t))
+	if kiro.Host != ClaudeDesktop || !strings.Contains(kiro.Guessed, "Kiro") || err != nil || !slices.Equal(s.Env, []string{"BRAVE_API_KEY=${BRAVE_API_KEY}"}) {
+		t.Errorf("kiro: host %s, note %q, env %q, %v", kiro.Host, kiro.Guessed, s.Env, err)
+	}
+	cline, err := Parse("x/cline_mcp_settings.json", []byte(`{"mcpServers":{}}`), "")
+	if err != nil || cline.Host != ClaudeDesktop || !strings.Contains(cline.Guessed, "Cline") {
+		t.Errorf("cline: %+v, %v", cline, err)
+	}
+	// The name alone does not make a file without mcpServers one of theirs.
+	if f, err := Parse("ws/.roo/mcp.json", []byte(`{"servers":{"a":{"command":"x"}}}`), ""); err != nil || f.Host != VSCode {
+		t.Errorf(".roo/mcp.json with a servers list: %v, %v", f, err)
+	}
+}
+
 // A file whose name does not say its host (Cline's, a settings.json, one's
 // own) is read by its contents, and the File says how.
 func TestParseGuessesTheFormatFromContents(t *testing.T) {
@@ -427,8 +474,8 @@ func TestParseGuessesTheFormatFromContents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Host != ClaudeDesktop || !strings.Contains(f.Guessed, `plain "mcpServers" file`) {
-		t.Fatalf("host %q, guessed %q; want a plain mcpServers file read as Claude Desktop's", f.Host, f.Guessed)
+	if f.Host != ClaudeDesktop || !strings.Contains(f.Guessed, "Cline's MCP settings, values taken literally") {
+		t.Fatalf("host %q, guessed %q; want Cline's file read as Claude Desktop's", f.Host, f.Guessed)
 	}
 	want := map[string]struct {
 		transport string

@@ -110,7 +110,7 @@ func (f *File) workspace(e Entry, env Env) string {
 	switch base := filepath.Base(dir); {
 	case filepath.Base(path) == ".mcp.json":
 		return dir
-	case base == ".vscode" || base == ".cursor":
+	case base == ".vscode" || base == ".cursor" || base == ".roo":
 		return filepath.Dir(dir)
 	}
 	if env.Workspace != "" {
