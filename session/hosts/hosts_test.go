@@ -633,6 +633,14 @@ func TestCodexTOML(t *testing.T) {
 			t.Errorf("%s: %+v, want its table quoted", c.Name, c)
 		}
 	}
+	tapped, err := Parse(path, []byte("[mcp_servers.a]\ncommand = \"/opt/linesman\"\nargs = [\"tap\", \"--name\", \"a\", \"--\", \"srv\"]\n[mcp_servers.b]\ncommand = \"srv\"\n"), Codex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, changes = tapped.Unwrap(nil)
+	if len(changes) != 2 || !strings.Contains(changes[0].Why, "by hand") || changes[1].Why != "not wrapped" {
+		t.Errorf("unwrap of a TOML file: %+v; want the wrapped entry's hand-made change, the other not wrapped", changes)
+	}
 	if _, ok := Redacted(path, f.Data, Codex); ok {
 		t.Error("a TOML file was offered for showing")
 	}

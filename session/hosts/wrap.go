@@ -214,7 +214,11 @@ func (f *File) Unwrap(names []string) ([]byte, []Change) {
 			continue
 		}
 		if f.toml {
-			changes = append(changes, Change{Name: e.Name, Why: "linesman does not rewrite TOML; put back the command and args of [mcp_servers." + tomlKey(e.Name) + "] by hand (they follow the \"--\" of its args)"})
+			why := "not wrapped"
+			if len(e.Args) > 0 && e.Args[0] == "tap" && slices.Contains(e.Args, "--") {
+				why = "linesman does not rewrite TOML; put back the command and args of [mcp_servers." + tomlKey(e.Name) + "] by hand (they follow the \"--\" of its args)"
+			}
+			changes = append(changes, Change{Name: e.Name, Why: why})
 			continue
 		}
 		c := Change{Name: e.Name, Scope: e.Scope}
