@@ -633,6 +633,14 @@ func TestCodexTOML(t *testing.T) {
 			t.Errorf("%s: %+v, want its table quoted", c.Name, c)
 		}
 	}
+	// What real files hold beside the servers: a byte order mark, CRLF, a
+	// date and time apart, arrays of inline tables.
+	odd := "\ufeffmodel = \"o3\"\r\n[model_providers.azure]\r\nquery_params = { api-version = \"2025-04-01-preview\" }\r\n" +
+		"list = [ { a = 1 }, { b = \"x\" } ]\r\nwhen = 1979-05-27 07:32:00\r\n[ mcp_servers . \"x\" ] # c\r\ncommand = \"a\\U0001F600b\"\r\n" +
+		"args = [\"\"\"one \\\r\n   two\"\"\"]\r\n"
+	if f, err := Parse(path, []byte(odd), ""); err != nil || len(f.Entries) != 1 || f.Entries[0].Command != "a\U0001F600b" || !slices.Equal(f.Entries[0].Args, []string{"one two"}) {
+		t.Errorf("%q: %+v, %v", odd, f, err)
+	}
 	tapped, err := Parse(path, []byte("[mcp_servers.a]\ncommand = \"/opt/linesman\"\nargs = [\"tap\", \"--name\", \"a\", \"--\", \"srv\"]\n[mcp_servers.b]\ncommand = \"srv\"\n"), Codex)
 	if err != nil {
 		t.Fatal(err)

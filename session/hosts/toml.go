@@ -45,7 +45,9 @@ func (r *tomlReader) errf(format string, args ...any) error {
 
 // parseTOML returns every key/value of data by its full dotted path.
 func parseTOML(data []byte) (map[string]tomlValue, error) {
-	r := &tomlReader{src: string(data), line: 1}
+	// A byte order mark (Notepad's) is passed over, as Codex's toml_edit
+	// parser passes it over.
+	r := &tomlReader{src: strings.TrimPrefix(string(data), "\ufeff"), line: 1}
 	out := map[string]tomlValue{}
 	var table []string
 	arrays := 0 // the arrays of tables read so far
@@ -173,6 +175,8 @@ func (r *tomlReader) keyPath(end byte) ([]string, error) {
 	}
 }
 
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
 func isBareKey(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
 }
@@ -194,6 +198,12 @@ func (r *tomlReader) value() (tomlValue, error) {
 	j := r.i
 	for j < len(r.src) && !strings.ContainsRune(" \t\r\n,]}#", rune(r.src[j])) {
 		j++
+	}
+	// A date and a time may stand apart, by one space (1979-05-27 07:32:00).
+	if j-r.i == 10 && r.src[r.i+4] == '-' && r.src[r.i+7] == '-' && j+3 < len(r.src) && r.src[j] == ' ' &&
+		isDigit(r.src[j+1]) && isDigit(r.src[j+2]) && r.src[j+3] == ':' {
+		for j++; j < len(r.src) && !strings.ContainsRune(" \t\r\n,]}#", rune(r.src[j])); j++ {
+		}
 	}
 	w := r.src[r.i:j]
 	r.i = j
