@@ -208,7 +208,7 @@ func splitLines(s string) []string {
 // told apart, so callers must not print it.
 func Redacted(path string, data []byte, h Host) ([]byte, bool) {
 	f, err := Parse(path, data, h)
-	if err != nil || f.toml { // TOML is never rewritten, nor shown
+	if err != nil || f.toml || f.yaml { // TOML and YAML are never rewritten, nor shown
 		return nil, false
 	}
 	root, err := parseJSONC(data)

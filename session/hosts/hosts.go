@@ -1,5 +1,6 @@
 // Package hosts reads the MCP server lists of the hosts people use —
-// Claude Desktop, Claude Code, VS Code, Cursor and Windsurf — resolves an
+// Claude Desktop, Claude Code, VS Code, Cursor, Windsurf, Zed, Gemini CLI,
+// opencode, Codex (TOML), Continue and Goose (YAML) — resolves an
 // entry into the command, environment and directory its host would start
 // it with, and rewrites entries to run through `linesman tap` and back
 // ([WriteWithBackup] keeps the file as it was beside it). It also reads a
@@ -39,10 +40,12 @@ const (
 	GeminiCLI     Host = "gemini-cli"
 	OpenCode      Host = "opencode"
 	Codex         Host = "codex"
+	Continue      Host = "continue"
+	Goose         Host = "goose"
 )
 
 // Hosts lists every host, in the order listings use.
-var Hosts = []Host{ClaudeDesktop, ClaudeCode, VSCode, Cursor, Windsurf, Zed, GeminiCLI, OpenCode, Codex}
+var Hosts = []Host{ClaudeDesktop, ClaudeCode, VSCode, Cursor, Windsurf, Zed, GeminiCLI, OpenCode, Codex, Continue, Goose}
 
 // ParseHost accepts a host's name as --host takes it.
 func ParseHost(s string) (Host, error) {
@@ -67,6 +70,8 @@ func (h Host) serversKey() string {
 		return "context_servers"
 	case OpenCode:
 		return "mcp"
+	case Goose:
+		return "extensions"
 	}
 	return "mcpServers"
 }
@@ -185,6 +190,16 @@ func DefaultLocations(h Host, env Env) []Location {
 			return []Location{at(dir, "config.toml"), project(".codex", "config.toml")}
 		}
 		return []Location{user(".codex", "config.toml"), project(".codex", "config.toml")}
+	case Continue: // the user's config; a project's blocks (.continue/mcpServers/*.yaml) are given with --config
+		return []Location{user(".continue", "config.yaml")}
+	case Goose:
+		switch env.GOOS {
+		case "windows":
+			return []Location{at(appData, "Block", "goose", "config", "config.yaml")}
+		case "linux":
+			return []Location{at(xdgConfig, "goose", "config.yaml")}
+		}
+		return []Location{user(".config", "goose", "config.yaml")}
 	}
 	return nil
 }
@@ -194,6 +209,8 @@ func DefaultLocations(h Host, env Env) []Location {
 func GuessHost(path string) (Host, bool) {
 	base := filepath.Base(path)
 	dir := filepath.Base(filepath.Dir(path))
+	ext := strings.ToLower(filepath.Ext(path))
+	isYAML := ext == ".yaml" || ext == ".yml"
 	switch {
 	case base == "claude_desktop_config.json":
 		return ClaudeDesktop, true
@@ -216,6 +233,10 @@ func GuessHost(path string) (Host, bool) {
 		return OpenCode, true
 	case base == "config.toml" && dir == ".codex":
 		return Codex, true
+	case isYAML && (base == "config.yaml" && dir == ".continue" || dir == "mcpServers" && filepath.Base(filepath.Dir(filepath.Dir(path))) == ".continue"):
+		return Continue, true
+	case base == "config.yaml" && (dir == "goose" || dir == "config" && filepath.Base(filepath.Dir(filepath.Dir(path))) == "goose"):
+		return Goose, true
 	}
 	return "", false
 }
@@ -288,6 +309,8 @@ type File struct {
 	NotStrict string
 	// toml: the file is TOML (Codex's config.toml), read but never rewritten.
 	toml bool
+	// yaml: the file is YAML (Continue's, Goose's), read but never rewritten.
+	yaml bool
 }
 
 // ErrNoServers is returned (wrapped) by Read for a file without a server list.
@@ -310,13 +333,14 @@ func Parse(path string, data []byte, h Host) (*File, error) {
 	if h == Codex || h == "" && strings.EqualFold(filepath.Ext(path), ".toml") {
 		return parseCodex(path, data)
 	}
+	if ext := strings.ToLower(filepath.Ext(path)); h == Continue || h == Goose || h == "" && (ext == ".yaml" || ext == ".yml") {
+		if g, _ := GuessHost(path); h == "" && (g == Continue || g == Goose) {
+			h = g
+		}
+		return parseYAMLConfig(path, data, h)
+	}
 	root, err := parseJSONC(data)
 	if err != nil {
-		switch strings.ToLower(filepath.Ext(path)) {
-		case ".yaml", ".yml":
-			return nil, fmt.Errorf("%s: linesman reads the JSON (and JSONC) config files of the hosts it knows, and Codex's TOML, not %s (Continue's or Goose's YAML); give the server's command after -- instead",
-				path, strings.ToUpper(strings.TrimPrefix(filepath.Ext(path), ".")))
-		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if root.kind != '{' {
@@ -431,6 +455,10 @@ func hostTitle(h Host) string {
 		return "opencode"
 	case Codex:
 		return "Codex"
+	case Continue:
+		return "Continue"
+	case Goose:
+		return "Goose"
 	}
 	return string(h)
 }

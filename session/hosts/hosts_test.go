@@ -574,14 +574,15 @@ func TestNotStrictSaysWhereTheHostWouldStop(t *testing.T) {
 	}
 }
 
-// A YAML config (Continue, Goose) is not read, and the error says so
-// rather than where the JSON parser stumbled.
+// A YAML config whose servers are not as Continue or Goose write them
+// gets an error that says what is read, not where a parser stumbled.
 func TestYAMLConfigsSayWhatIsRead(t *testing.T) {
 	for path, data := range map[string]string{
-		"home/config.yaml": "mcpServers:\n  a:\n    command: x\n",
+		"home/config.yaml":   "mcpServers:\n  a:\n    command: x\n",
+		"home/settings.yaml": "theme: dark\n",
 	} {
 		_, err := Parse(path, []byte(data), "")
-		if err == nil || !strings.Contains(err.Error(), "JSON (and JSONC)") || !strings.Contains(err.Error(), "after --") {
+		if err == nil || !strings.Contains(err.Error(), "Continue") {
 			t.Errorf("%s: %v", path, err)
 		}
 	}
@@ -744,5 +745,84 @@ func TestClaudeJSONMayBeLarge(t *testing.T) {
 		if ok && (err != nil || len(f.Entries) != 1) || !ok && !errors.Is(err, ErrTooLarge) {
 			t.Errorf("%s of %d bytes: %v", name, len(data), err)
 		}
+	}
+}
+
+// Continue's and Goose's YAML are read and resolved as those hosts take
+// them (values literal; a Continue ${{ secrets.… }} named, never guessed;
+// Goose's env_keys passed on from the environment), and never rewritten:
+// wrap says what to change by hand, and no diff of them is shown.
+func TestYAMLHosts(t *testing.T) {
+	env := testEnv(t)
+	get := env.Getenv
+	env.Getenv = func(k string) (string, bool) {
+		if k == "GITHUB_PERSONAL_ACCESS_TOKEN" {
+			return "ghp-from-env", true
+		}
+		return get(k)
+	}
+	cont := read(t, "testdata/continue/home/.continue/config.yaml")
+	goose := read(t, "testdata/goose/config/goose/config.yaml")
+	block := read(t, "testdata/continue/ws/.continue/mcpServers/playwright.yaml")
+	if cont.Host != Continue || goose.Host != Goose || block.Host != Continue {
+		t.Fatalf("hosts %s %s %s", cont.Host, goose.Host, block.Host)
+	}
+	cases := []struct {
+		f          *File
+		name       string
+		argv, envs []string
+		dir        string
+	}{
+		{cont, "SQLite MCP", []string{"npx", "-y", "mcp-sqlite", "/home/me/data/app.db"}, []string{"LOG_LEVEL=debug"}, ""},
+		{block, "Browser search", []string{"npx", "@playwright/mcp@latest"}, nil, "/home/me/src"},
+		{goose, "github", []string{"npx", "-y", "@modelcontextprotocol/server-github"}, []string{"GITHUB_PERSONAL_ACCESS_TOKEN=ghp-from-env"}, ""},
+		{goose, "fetch", []string{"uvx", "mcp-server-fetch", "--ignore-robots-txt"}, []string{"FETCH_UA=goose-env-secret", "LOG=info"}, ""},
+	}
+	for _, tc := range cases {
+		e, ok := tc.f.Find(tc.name)
+		s, err := tc.f.Resolve(e, env)
+		if !ok || err != nil || !slices.Equal(s.Command, tc.argv) || !slices.Equal(s.Env, tc.envs) || s.Dir != tc.dir {
+			t.Errorf("%s: %q %q %q, %v; want %q %q %q", tc.name, s.Command, s.Env, s.Dir, err, tc.argv, tc.envs, tc.dir)
+		}
+	}
+	var unresolved *UnresolvedError
+	if e, _ := cont.Find("GitHub"); !errors.As(func() error { _, err := cont.Resolve(e, env); return err }(), &unresolved) || unresolved.Form != "${{ secrets.GITHUB_TOKEN }}" {
+		t.Errorf("GitHub: %v, want its ${{ secrets.… }} named", unresolved)
+	}
+	for f, want := range map[*File]map[string]string{
+		cont:  {"Remote": "http", "anthropic/memory-mcp": "extension"},
+		goose: {"remote": "http", "developer": "extension"},
+	} {
+		for name, what := range want {
+			e, _ := f.Find(name)
+			if what == "extension" && !e.ProvidedByExtension() || what != "extension" && e.Transport != what || e.Note == "" {
+				t.Errorf("%s: %+v, want %s", name, e, what)
+			}
+		}
+	}
+	if e, _ := goose.Find("fetch"); !e.Disabled || e.Line != 25 {
+		t.Errorf("fetch: disabled %v, line %d; want disabled, line 25", e.Disabled, e.Line)
+	}
+	for _, f := range []*File{cont, goose} {
+		out, changes := f.Wrap("/opt/linesman", nil)
+		if string(out) != string(f.Data) {
+			t.Errorf("%s: wrap rewrote a YAML file", f.Path)
+		}
+		for _, c := range changes {
+			if c.Done || c.Name == "github" && !strings.Contains(c.Why, `cmd: "/opt/linesman"`) {
+				t.Errorf("%s: %+v", c.Name, c)
+			}
+		}
+		if _, ok := Redacted(f.Path, f.Data, f.Host); ok {
+			t.Errorf("%s: a YAML file was offered for showing", f.Path)
+		}
+	}
+	for _, bad := range []string{"extensions:\n\tx: 1\n", "mcpServers:\n  - name: &a x\n", "mcpServers:\n  - name: \"x\n", "extensions: {a: [1, 2}\n", "a: 1\n b: 2\n"} {
+		if _, err := Parse("x/config.yaml", []byte(bad), ""); err == nil || !strings.Contains(err.Error(), "line ") {
+			t.Errorf("%q: %v, want an error with its line", bad, err)
+		}
+	}
+	if _, err := Parse("x/settings.yaml", []byte("theme: dark\n"), ""); !errors.Is(err, ErrNoServers) {
+		t.Errorf("a YAML file of neither host: %v", err)
 	}
 }

@@ -143,8 +143,11 @@ func (r *resolver) expand(field, s string) (string, error) {
 	case OpenCode:
 		return r.expandOpenCode(field, s)
 	}
-	if r.host == ClaudeDesktop || r.host == Zed || r.host == Codex || !strings.Contains(s, "${") {
-		return s, nil // Claude Desktop, Zed and Codex document no expansion: values are literal
+	if r.host == Continue {
+		return s, continueTemplate(field, r.server, s)
+	}
+	if r.host == ClaudeDesktop || r.host == Zed || r.host == Codex || r.host == Goose || !strings.Contains(s, "${") {
+		return s, nil // Claude Desktop, Zed, Codex and Goose document no expansion: values are literal
 	}
 	var b strings.Builder
 	for {

@@ -165,6 +165,10 @@ func (f *File) WrapPinned(linesman, tapDir string, names []string) ([]byte, []Ch
 		if !wanted(e, names) {
 			continue
 		}
+		if f.yaml {
+			changes = append(changes, yamlWrapHint(e, linesman, tapDir))
+			continue
+		}
 		if f.toml {
 			changes = append(changes, tomlWrapHint(e, linesman, tapDir))
 			continue
@@ -213,10 +217,13 @@ func (f *File) Unwrap(names []string) ([]byte, []Change) {
 		if !wanted(e, names) {
 			continue
 		}
-		if f.toml {
+		if f.toml || f.yaml {
 			why := "not wrapped"
 			if len(e.Args) > 0 && e.Args[0] == "tap" && slices.Contains(e.Args, "--") {
 				why = "linesman does not rewrite TOML; put back the command and args of [mcp_servers." + tomlKey(e.Name) + "] by hand (they follow the \"--\" of its args)"
+				if f.yaml {
+					why = "linesman does not rewrite YAML; put back its command and args by hand (they follow the \"--\" of its args)"
+				}
 			}
 			changes = append(changes, Change{Name: e.Name, Why: why})
 			continue
