@@ -230,7 +230,7 @@ var entries = []Info{
 	{
 		Code: "ignored-stdin-eof", Severity: SeverityWarning,
 		Title: "The server kept running after its stdin was closed",
-		Why:   `Closing stdin is how a stdio client asks the server to stop. A server that ignores it has to be killed with SIGTERM, and loses whatever it would have done on a clean exit.`,
+		Why:   `Closing stdin is how a stdio client asks the server to stop. A server that ignores it has to be killed with SIGTERM, and loses whatever it would have done on a clean exit. Judged on linesman's own shutdown (--stdin-wait), and on a host's under a tap or in its recording: the server still running when the host signals it 1.5 s or more after closing its stdin (hosts wait 2 s to 5 s; a host that signals sooner gave it no reasonable time).`,
 		Fix: `Exit when reading stdin returns end-of-file: Python, leave the loop when sys.stdin.readline() returns ""; Node, process.stdin.on("end", () => process.exit(0)); ` +
 			`Go, return when the read returns io.EOF. Background threads must not keep the process alive (daemon threads, unref'd timers).`,
 		Spec: specShutdown,
@@ -238,7 +238,7 @@ var entries = []Info{
 	{
 		Code: "needed-sigkill", Severity: SeverityError,
 		Title: "The server only stopped on SIGKILL",
-		Why:   `It ignored both stdin EOF and SIGTERM. Nothing it holds (files, child processes, temporary state) was cleaned up.`,
+		Why:   `It ignored both stdin EOF and SIGTERM. Nothing it holds (files, child processes, temporary state) was cleaned up. Judged on linesman's own shutdown (--sigterm-wait), and on a host's: the server still running when the host sends SIGKILL 1.5 s or more after its SIGTERM.`,
 		Fix:   `Handle SIGTERM (Python: signal.signal(signal.SIGTERM, ...); Node: process.on("SIGTERM", ...); Go: signal.NotifyContext) by cleaning up and exiting promptly; never block in a handler or swallow the signal.`,
 		Spec:  specShutdown,
 	},

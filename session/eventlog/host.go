@@ -153,11 +153,44 @@ func (t *Tracker) hostShutdown(ev *ProcessEvent, at time.Duration) []LoggedFindi
 		out = append(out, LoggedFinding{Finding: wire.NewFinding("host-signal-before-close", fmt.Sprintf(
 			"the host sent %s at %s with the server's stdin still open: it should close stdin first and wait for the server to exit", sig, when))})
 	}
+	out = append(out, t.serverOutlived(ev, sig, at)...)
 	if ev.Step == StepSIGKILL && !t.proc.tookStep(StepSIGTERM) {
 		out = append(out, LoggedFinding{Finding: wire.NewFinding("host-kill-first", fmt.Sprintf(
 			"the host sent SIGKILL at %s with no SIGTERM before it: the server had no chance to clean up", when))})
 	}
 	return out
+}
+
+// hostPatience is how long a host must have waited after a shutdown step
+// for the server still running at the next to be held to it: about as long
+// as linesman's own ladder waits (2 s, session.DefaultLadderWait; the
+// TypeScript SDK's client waits 2 s too, the go-sdk's 5 s), less what the
+// step takes to reach the tap and be logged. A host that signals sooner
+// gave the server no reasonable time.
+const hostPatience = 1500 * time.Millisecond
+
+// serverOutlived judges the server's side of the host's shutdown, as
+// linesman's own ladder judges it: still running when the host signals it
+// a reasonable time after closing its stdin, it ignored the close
+// (ignored-stdin-eof); still running when the host sends SIGKILL that long
+// after its SIGTERM, it needed SIGKILL (needed-sigkill). The findings are
+// the server's. Called under t.mu, before the step is folded.
+func (t *Tracker) serverOutlived(ev *ProcessEvent, sig string, at time.Duration) []LoggedFinding {
+	termed, termAt := false, time.Duration(0)
+	for _, st := range t.proc.Steps {
+		if st.Step == StepSIGTERM && !termed {
+			termed, termAt = true, st.At
+		}
+	}
+	switch {
+	case !termed && !t.proc.tookStep(StepSIGKILL) && t.stdinClosedAt != 0 && at-t.stdinClosedAt >= hostPatience:
+		return []LoggedFinding{{Finding: wire.NewFinding("ignored-stdin-eof", fmt.Sprintf(
+			"the server was still running %s after the host closed its stdin; the host sent %s", (at-t.stdinClosedAt).Round(time.Millisecond), sig))}}
+	case termed && ev.Step == StepSIGKILL && !t.proc.tookStep(StepSIGKILL) && at-termAt >= hostPatience:
+		return []LoggedFinding{{Finding: wire.NewFinding("needed-sigkill", fmt.Sprintf(
+			"the server was still running %s after the host's SIGTERM; the host sent SIGKILL", (at-termAt).Round(time.Millisecond)))}}
+	}
+	return nil
 }
 
 // tookStep reports whether the process took shutdown step s already.

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"linesman/wire"
 )
@@ -129,5 +130,57 @@ func TestHostRulesHoldTheHost(t *testing.T) {
 	}
 	if p := wire.PartyOf("reused-id", wire.ServerToClient, true); p != wire.PartyServer {
 		t.Errorf("the server's reused id: %v", p)
+	}
+}
+
+// TestServerIgnoresTheHostsShutdown: under a tap the host runs the
+// shutdown, and the server is held to its side of it as linesman's own
+// ladder holds it: still running when the host signals it, a second and a
+// half or more after the host closed its stdin, it ignored the close
+// (ignored-stdin-eof; the go-sdk client waits 5 s, the TypeScript SDK's 2 s);
+// still running that long after the host's SIGTERM, it needed SIGKILL
+// (needed-sigkill). A host that signals sooner, or a server that exits on
+// the close, draws neither; neither is the host's.
+func TestServerIgnoresTheHostsShutdown(t *testing.T) {
+	closed := func(at time.Duration) Event {
+		return Event{Type: EventStdinClosed, At: at, Stdin: &StdinEvent{ByHost: true}}
+	}
+	sig := func(at time.Duration, step ShutdownStep, name string) Event {
+		return Event{Type: EventProcess, At: at, Process: &ProcessEvent{State: StateExiting, Step: step, Signal: name, ByHost: true, AfterEOF: true}}
+	}
+	exit := func(at time.Duration) Event {
+		return Event{Type: EventProcess, At: at, Process: &ProcessEvent{State: StateExited, ExitCode: 0, AfterEOF: true, ByHost: true}}
+	}
+	s := time.Second
+	cases := []struct {
+		name   string
+		events []Event
+		want   []string
+	}{
+		{"term 5 s after the close", []Event{closed(s), sig(6*s, StepSIGTERM, "SIGTERM")}, []string{"ignored-stdin-eof"}},
+		{"term 2 s after the close, kill 2 s later", []Event{closed(s), sig(3*s, StepSIGTERM, "SIGTERM"), sig(5*s, StepSIGKILL, "SIGKILL")}, []string{"ignored-stdin-eof", "needed-sigkill"}},
+		{"kill 2 s after the close", []Event{closed(s), sig(3*s, StepSIGKILL, "SIGKILL")}, []string{"ignored-stdin-eof", "host-kill-first"}},
+		{"term at once after the close", []Event{closed(s), sig(s+5*time.Millisecond, StepSIGTERM, "SIGTERM")}, nil},
+		{"term at once, kill at once", []Event{closed(s), sig(s+time.Millisecond, StepSIGTERM, "SIGTERM"), sig(s+2*time.Millisecond, StepSIGKILL, "SIGKILL")}, nil},
+		{"exits on the close", []Event{closed(s), exit(s + 10*time.Millisecond), sig(6*s, StepSIGTERM, "SIGTERM")}, nil},
+		{"term without a close", []Event{{Type: EventProcess, At: 6 * s, Process: &ProcessEvent{State: StateExiting, Step: StepSIGTERM, Signal: "SIGTERM", ByHost: true}}}, []string{"host-signal-before-close"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := NewTracker(TrackerOptions{})
+			var got []string
+			for i, ev := range tc.events {
+				ev.Seq = uint64(i + 1)
+				for _, lf := range tr.Apply(&ev) {
+					got = append(got, lf.Finding.Code)
+					if want := strings.HasPrefix(lf.Finding.Code, "host-"); (wire.PartyOf(lf.Finding.Code, lf.Dir, false) == wire.PartyHost) != want {
+						t.Errorf("%s holds the wrong party", lf.Finding.Code)
+					}
+				}
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("findings %q, want %q", got, tc.want)
+			}
+		})
 	}
 }
