@@ -826,3 +826,24 @@ func TestYAMLHosts(t *testing.T) {
 		t.Errorf("a YAML file of neither host: %v", err)
 	}
 }
+
+// An envFile is read as VS Code's parseEnvFile reads it: "=" or ":", the
+// first "#" outside quotes a comment, one pair of quotes off, only \n and
+// \r escapes in "…", and a line that sets nothing passed over rather than
+// refusing the server.
+func TestEnvFileAsVSCodeReadsIt(t *testing.T) {
+	dir := t.TempDir()
+	env := "# comment\r\nexport A=1\nB: two\nC=\"x\\ny\" # c\nD='single # kept'\nE=abc#def\nF=\"C:\\\\path\"\nG=`back`\nH\n=nokey\nI=\"open\nJ=u=v\n"
+	os.WriteFile(filepath.Join(dir, "x.env"), []byte(env), 0o600)
+	cfg := filepath.Join(dir, "mcp.json")
+	os.WriteFile(cfg, []byte(`{"servers":{"s":{"command":"srv","envFile":"x.env"}}}`), 0o600)
+	f, err := Read(cfg, VSCode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := f.Resolve(f.Entries[0], Env{Workspace: dir})
+	want := []string{"A=1", "B=two", "C=x\ny", "D=single # kept", "E=abc", `F=C:\\path`, "G=back", `I="open`, "J=u=v"}
+	if err != nil || !slices.Equal(s.Env, want) {
+		t.Errorf("%q, %v\nwant %q", s.Env, err, want)
+	}
+}

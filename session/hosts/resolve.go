@@ -1,12 +1,9 @@
 package hosts
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 )
 
@@ -223,8 +220,13 @@ func (r *resolver) variable(in string) (string, *UnresolvedError) {
 	return "", &UnresolvedError{Reason: "is not a variable linesman knows how to resolve for " + string(r.host)}
 }
 
-// envFile reads a dotenv file (KEY=VALUE lines, # comments, optional
-// "export ", single or double quotes) into set.
+// envFile reads a dotenv file into set as VS Code's parseEnvFile
+// (src/vs/base/common/envfile.ts) reads one: each line trimmed, blank and
+// "#" lines passed over, an "export " prefix dropped, the key before the
+// first "=" or ":" outside quotes (a line with neither is passed over, not
+// an error), the value cut at the first "#" outside quotes, and one pair of
+// ", ' or ` quotes taken off, \n and \r made line breaks inside "…" (and
+// no other escape).
 func (r *resolver) envFile(path string, set func(k, v string)) error {
 	p, err := r.expand("envFile", path)
 	if err != nil {
@@ -237,38 +239,58 @@ func (r *resolver) envFile(path string, set func(k, v string)) error {
 	if err != nil {
 		return fmt.Errorf("server %q: envFile: %w", r.server, err)
 	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
+	text := strings.ReplaceAll(strings.ReplaceAll(string(data), "\r\n", "\n"), "\r", "\n")
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		line = strings.TrimPrefix(line, "export ")
-		k, v, ok := strings.Cut(line, "=")
-		k = strings.TrimSpace(k)
-		if !ok || k == "" {
-			return fmt.Errorf("server %q: envFile %s: line %d is not KEY=VALUE", r.server, p, n)
+		if rest, ok := strings.CutPrefix(line, "export "); ok {
+			line = strings.TrimSpace(rest)
 		}
-		v = strings.TrimSpace(v)
-		switch {
-		case len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"':
-			if u, err := strconv.Unquote(v); err == nil {
-				v = u
-			} else {
-				v = v[1 : len(v)-1]
-			}
-		case len(v) >= 2 && v[0] == '\'' && v[len(v)-1] == '\'':
+		sep := indexOutsideQuotes(line, "=:")
+		if sep < 0 {
+			continue
+		}
+		k, v := strings.TrimSpace(line[:sep]), strings.TrimSpace(line[sep+1:])
+		if k == "" {
+			continue
+		}
+		if c := indexOutsideQuotes(v, "#"); c >= 0 {
+			v = strings.TrimSpace(v[:c])
+		}
+		if len(v) >= 2 && strings.ContainsRune("\"'`", rune(v[0])) && v[len(v)-1] == v[0] {
+			q := v[0]
 			v = v[1 : len(v)-1]
-		default:
-			if i := strings.Index(v, " #"); i >= 0 {
-				v = strings.TrimSpace(v[:i])
+			if q == '"' {
+				v = strings.NewReplacer(`\n`, "\n", `\r`, "\r").Replace(v)
 			}
 		}
 		rememberFileValue(v)
 		set(k, v)
 	}
-	return sc.Err()
+	return nil
+}
+
+// indexOutsideQuotes is the index of the first byte of s among chars that
+// is not inside "…", '…' or `…` (a quote preceded by a backslash does not
+// close one), or -1.
+func indexOutsideQuotes(s, chars string) int {
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == quote && s[i-1] != '\\' {
+				quote = 0
+			}
+		case c == '"' || c == '\'' || c == '`':
+			quote = c
+		case strings.IndexByte(chars, c) >= 0:
+			return i
+		}
+	}
+	return -1
 }
 
 // expandGemini expands s as Gemini CLI expands every string of its
