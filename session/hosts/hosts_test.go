@@ -847,3 +847,17 @@ func TestEnvFileAsVSCodeReadsIt(t *testing.T) {
 		t.Errorf("%q, %v\nwant %q", s.Env, err, want)
 	}
 }
+
+// A Claude Code plugin's .mcp.json names its files under
+// ${CLAUDE_PLUGIN_ROOT}, which Claude Code sets to the plugin's directory:
+// the directory of the file, when the environment does not say.
+func TestClaudePluginRoot(t *testing.T) {
+	f, err := Parse("/plugins/db/.mcp.json", []byte(`{"mcpServers":{"db":{"command":"${CLAUDE_PLUGIN_ROOT}/servers/db","args":["--config","${CLAUDE_PLUGIN_ROOT}/config.json"]}}}`), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := f.Resolve(f.Entries[0], testEnv(t))
+	if want := []string{"/plugins/db/servers/db", "--config", "/plugins/db/config.json"}; err != nil || !slices.Equal(s.Command, want) {
+		t.Errorf("%q, %v; want %q", s.Command, err, want)
+	}
+}

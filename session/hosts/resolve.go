@@ -177,6 +177,15 @@ func (r *resolver) variable(in string) (string, *UnresolvedError) {
 		if v, ok := r.getenv(name); ok {
 			return v, nil
 		}
+		if name == "CLAUDE_PLUGIN_ROOT" {
+			// A plugin's .mcp.json, at the plugin's root: Claude Code sets
+			// it to that directory for the plugin's servers
+			// (code.claude.com/docs/en/plugins-reference, "Environment variables").
+			if abs, err := filepath.Abs(r.configDir); err == nil {
+				return abs, nil
+			}
+			return r.configDir, nil
+		}
 		if hasDef {
 			return def, nil
 		}
