@@ -547,10 +547,14 @@ func entryOf(name string, obj *node, h Host, scope string) Entry {
 		return ""
 	}
 	e.Command, e.EnvFile, e.Cwd = str(e.commandKey()), str("envFile"), str("cwd")
+	badArgs := false // the hosts' schemas want an array of strings, and refuse the server else
 	if v := obj.get("args"); v != nil && v.kind == '[' {
 		for _, a := range v.elems {
-			e.Args = append(e.Args, a.str) // non-strings become "" (hosts refuse them too)
+			e.Args = append(e.Args, a.str)
+			badArgs = badArgs || a.kind != '"'
 		}
+	} else if v != nil && v.kind != 'z' {
+		badArgs = true
 	}
 	if v := obj.get("env"); v != nil && v.kind == '{' {
 		for _, m := range v.members {
@@ -578,10 +582,12 @@ func entryOf(name string, obj *node, h Host, scope string) Entry {
 			e.Transport = "sse"
 		}
 		e.Note = "a remote (" + e.Transport + ") server: linesman speaks stdio only; skipped"
-	case e.Command == "":
+	case strings.TrimSpace(e.Command) == "":
 		e.Note = "no command"
 	case typ != "" && typ != "stdio":
 		e.Note = fmt.Sprintf("unknown type %q", typ)
+	case badArgs:
+		e.Note = "its \"args\" is not an array of strings, which the host refuses"
 	}
 	return e
 }

@@ -861,3 +861,18 @@ func TestClaudePluginRoot(t *testing.T) {
 		t.Errorf("%q, %v; want %q", s.Command, err, want)
 	}
 }
+
+// An entry whose args are not an array of strings, or whose command is
+// blank, is one its host refuses: listed with why, never started with
+// other arguments than it names.
+func TestMalformedEntriesAreNotStarted(t *testing.T) {
+	f, err := Parse("x/mcp.json", []byte(`{"mcpServers":{"a":{"command":"node","args":"server.js"},"b":{"command":"x","args":[1,"ok"]},"c":{"command":"  "},"d":{"command":"x","args":null},"e":{"command":"x","args":["ok"]}}}`), ClaudeDesktop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range f.Entries {
+		if bad := e.Name < "d"; bad != (e.Note != "") {
+			t.Errorf("%s: note %q", e.Name, e.Note)
+		}
+	}
+}
