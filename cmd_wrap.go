@@ -28,7 +28,7 @@ var cmdUnwrap = &command{
 func runWrap(cmd *command, args []string, io stdio) int {
 	name, stdout, stderr := cmd.name, io.out, io.err
 	fs := cmd.newFlagSet(io)
-	host := fs.String("host", "", "the host whose config files to edit: claude-desktop, claude-code, vscode, cursor, windsurf, zed, gemini-cli, opencode, codex, continue, goose")
+	host := fs.String("host", "", "the host whose config files to edit: claude-desktop, claude-code, vscode, cursor, windsurf, zed, gemini-cli, opencode, codex, continue, goose, roo-code")
 	config := fs.String("config", "", "the config file to edit (the host is told from its name, or by --host)")
 	workspace := fs.String("workspace", "", "the project directory of the project config files (default: the current one)")
 	dryRun := fs.Bool("dry-run", false, "print the change as a diff (secrets redacted) and write nothing")

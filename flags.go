@@ -137,8 +137,8 @@ func (f *serverFlags) register(fs *flag.FlagSet, json, theme bool, configUse str
 	if theme {
 		fs.StringVar(&f.theme, "theme", "auto", "colour theme: auto, dark, light or high-contrast (NO_COLOR is honoured)")
 	}
-	fs.StringVar(&f.config, "config", "", "the host config `FILE` (Claude Desktop, Claude Code .mcp.json, VS Code, Cursor, Windsurf, Zed, Gemini CLI, opencode, Codex, Continue, Goose) whose server NAME to "+configUse)
-	fs.StringVar(&f.host, "host", "", "with --config: whose format the file is in (claude-desktop, claude-code, vscode, cursor, windsurf, zed, gemini-cli, opencode, codex, continue, goose), when its name does not say")
+	fs.StringVar(&f.config, "config", "", "the host config `FILE` (Claude Desktop, Claude Code .mcp.json, VS Code, Cursor, Windsurf, Zed, Gemini CLI, opencode, Codex, Continue, Goose, Roo Code) whose server NAME to "+configUse)
+	fs.StringVar(&f.host, "host", "", "with --config: whose format the file is in (claude-desktop, claude-code, vscode, cursor, windsurf, zed, gemini-cli, opencode, codex, continue, goose, roo-code), when its name does not say")
 	fs.StringVar(&f.workspace, "workspace", "", "with --config: the workspace folder for ${workspaceFolder} (default: the file's project)")
 }
 

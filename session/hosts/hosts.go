@@ -1,6 +1,6 @@
 // Package hosts reads the MCP server lists of the hosts people use —
 // Claude Desktop, Claude Code, VS Code, Cursor, Windsurf, Zed, Gemini CLI,
-// opencode, Codex (TOML), Continue and Goose (YAML) — resolves an
+// opencode, Roo Code, Codex (TOML), Continue and Goose (YAML) — resolves an
 // entry into the command, environment and directory its host would start
 // it with, and rewrites entries to run through `linesman tap` and back
 // ([WriteWithBackup] keeps the file as it was beside it). It also reads a
@@ -42,10 +42,11 @@ const (
 	Codex         Host = "codex"
 	Continue      Host = "continue"
 	Goose         Host = "goose"
+	RooCode       Host = "roo-code"
 )
 
 // Hosts lists every host, in the order listings use.
-var Hosts = []Host{ClaudeDesktop, ClaudeCode, VSCode, Cursor, Windsurf, Zed, GeminiCLI, OpenCode, Codex, Continue, Goose}
+var Hosts = []Host{ClaudeDesktop, ClaudeCode, VSCode, Cursor, Windsurf, Zed, GeminiCLI, OpenCode, Codex, Continue, Goose, RooCode}
 
 // ParseHost accepts a host's name as --host takes it.
 func ParseHost(s string) (Host, error) {
@@ -170,6 +171,16 @@ func DefaultLocations(h Host, env Env) []Location {
 		return append(out, project(".vscode", "mcp.json"))
 	case Cursor:
 		return []Location{user(".cursor", "mcp.json"), project(".cursor", "mcp.json")}
+	case RooCode: // the extension's storage in VS Code's profile, and the project's .roo/mcp.json
+		storage := []string{"Code", "User", "globalStorage", "rooveterinaryinc.roo-cline", "settings", "mcp_settings.json"}
+		u := at(xdgConfig, storage...)
+		switch env.GOOS {
+		case "darwin":
+			u = user(append([]string{"Library", "Application Support"}, storage...)...)
+		case "windows":
+			u = at(appData, storage...)
+		}
+		return []Location{u, project(".roo", "mcp.json")}
 	case Windsurf:
 		return []Location{user(".codeium", "windsurf", "mcp_config.json")}
 	case Zed: // ~/.config/zed on macOS too
@@ -223,6 +234,8 @@ func GuessHost(path string) (Host, bool) {
 		return Windsurf, true
 	case base == "mcp.json" && dir == ".cursor":
 		return Cursor, true
+	case base == "mcp.json" && dir == ".roo", base == "mcp_settings.json" && filepath.Base(filepath.Dir(filepath.Dir(path))) == "rooveterinaryinc.roo-cline":
+		return RooCode, true
 	case base == "mcp.json" && (dir == ".vscode" || dir == "User"):
 		return VSCode, true
 	case base == "settings.json" && (dir == "zed" || dir == "Zed" || dir == ".zed"):
@@ -445,6 +458,8 @@ func hostTitle(h Host) string {
 		return "VS Code"
 	case Cursor:
 		return "Cursor"
+	case RooCode:
+		return "Roo Code"
 	case Windsurf:
 		return "Windsurf"
 	case Zed:
@@ -495,11 +510,6 @@ func sharedFormatFile(path string, root *node) (Host, string) {
 	dir := filepath.Base(filepath.Dir(path))
 	up := filepath.Base(filepath.Dir(filepath.Dir(path)))
 	switch {
-	case base == "mcp.json" && dir == ".roo", base == "mcp_settings.json" && up == "rooveterinaryinc.roo-cline":
-		// Roo Code puts ${env:NAME} and ${workspaceFolder} in any string
-		// (docs.roocode.com/features/mcp/using-mcp-in-roo; src/utils/config.ts,
-		// injectVariables), forms Cursor's reading expands.
-		return Cursor, "read as Roo Code's MCP settings, ${env:NAME} and ${workspaceFolder} expanded as Roo Code expands them; --host says otherwise"
 	case base == "cline_mcp_settings.json":
 		return ClaudeDesktop, "read as Cline's MCP settings, values taken literally as Cline takes them; --host says otherwise"
 	case base == "mcp.json" && dir == "settings" && up == ".kiro":

@@ -421,10 +421,11 @@ func TestCopilotCLILocalIsStdio(t *testing.T) {
 }
 
 // The files of hosts that write another's format are told by their name
-// and place and read as their host reads them: Roo Code's ${env:NAME} and
-// ${workspaceFolder} expanded (the folder the .roo directory is in), Kiro's
-// values literal (it expands only the variables approved in its settings),
-// and the stderr note says which.
+// and place and read as their host reads them: Roo Code's ${env:NAME}
+// (left as written when unset) and ${workspaceFolder} (the folder the .roo
+// directory is in, and the directory a server starts in when no cwd says)
+// expanded and nothing else, Kiro's values literal (it expands only the
+// variables approved in its settings), and the stderr note says which.
 func TestSharedFormatFiles(t *testing.T) {
 	ws, _ := filepath.Abs("testdata/roo-code/ws")
 	readAny := func(path string) *File {
@@ -434,13 +435,13 @@ func TestSharedFormatFiles(t *testing.T) {
 		}
 		return f
 	}
-	roo := readAny("testdata/roo-code/ws/.roo/mcp.json")
-	if roo.Host != Cursor || !strings.Contains(roo.Guessed, "Roo Code") {
-		t.Fatalf("roo: host %s, note %q", roo.Host, roo.Guessed)
+	roo := read(t, "testdata/roo-code/ws/.roo/mcp.json")
+	if roo.Host != RooCode {
+		t.Fatalf("roo: host %s", roo.Host)
 	}
 	for name, want := range map[string]Server{
-		"github": {Command: []string{"npx", "-y", "@modelcontextprotocol/server-github"}, Env: []string{"GITHUB_PERSONAL_ACCESS_TOKEN=t0ken"}},
-		"files":  {Command: []string{"node", ws + "/tools/fs-server.js"}, Dir: ws},
+		"github": {Command: []string{"npx", "-y", "@modelcontextprotocol/server-github"}, Env: []string{"GITHUB_PERSONAL_ACCESS_TOKEN=t0ken"}, Dir: ws},
+		"files":  {Command: []string{"node", ws + "/tools/fs-server.js", "${env:NOT_SET_ANYWHERE}", "${userHome}"}, Dir: ws},
 	} {
 		e, _ := roo.Find(name)
 		s, err := roo.Resolve(e, testEnv(t))
@@ -450,6 +451,9 @@ func TestSharedFormatFiles(t *testing.T) {
 	}
 	if e, _ := roo.Find("off"); !e.Disabled {
 		t.Error("roo: off not disabled")
+	}
+	if g, ok := GuessHost("/home/me/.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json"); !ok || g != RooCode {
+		t.Errorf("Roo Code's global settings: %s, %v", g, ok)
 	}
 	kiro := readAny("testdata/kiro/ws/.kiro/settings/mcp.json")
 	e, _ := kiro.Find("web-search")
@@ -461,10 +465,7 @@ func TestSharedFormatFiles(t *testing.T) {
 	if err != nil || cline.Host != ClaudeDesktop || !strings.Contains(cline.Guessed, "Cline") {
 		t.Errorf("cline: %+v, %v", cline, err)
 	}
-	// The name alone does not make a file without mcpServers one of theirs.
-	if f, err := Parse("ws/.roo/mcp.json", []byte(`{"servers":{"a":{"command":"x"}}}`), ""); err != nil || f.Host != VSCode {
-		t.Errorf(".roo/mcp.json with a servers list: %v, %v", f, err)
-	}
+
 }
 
 // A file whose name does not say its host (Cline's, a settings.json, one's

@@ -53,6 +53,9 @@ func (f *File) Resolve(e Entry, env Env) (Server, error) {
 		}
 		s.Command = append(s.Command, v)
 	}
+	if e.Cwd == "" && e.Host == RooCode {
+		s.Dir = r.workspace // Roo Code starts a server in the first workspace folder when no cwd says
+	}
 	if e.Cwd != "" {
 		if s.Dir, err = r.expand("cwd", e.Cwd); err != nil {
 			return Server{}, err
@@ -139,6 +142,8 @@ func (r *resolver) expand(field, s string) (string, error) {
 		return r.expandGemini(s), nil
 	case OpenCode:
 		return r.expandOpenCode(field, s)
+	case RooCode:
+		return r.expandRoo(s), nil
 	}
 	if r.host == Continue {
 		return s, continueTemplate(field, r.server, s)
@@ -300,6 +305,40 @@ func indexOutsideQuotes(s, chars string) int {
 		}
 	}
 	return -1
+}
+
+// expandRoo expands s as Roo Code's McpHub does before it starts a
+// server (src/utils/config.ts, injectVariables, called with env and
+// workspaceFolder only): ${env:NAME} (NAME of word characters) takes the
+// variable's value and is left as written when it is not set;
+// ${workspaceFolder} is the first workspace folder; nothing else is
+// expanded.
+func (r *resolver) expandRoo(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "${")
+		j := strings.IndexByte(s[max(i, 0):], '}')
+		if i < 0 || j < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		form := s[i : i+j+1]
+		b.WriteString(s[:i])
+		inner := form[2 : len(form)-1]
+		name, isEnv := strings.CutPrefix(inner, "env:")
+		v, ok := "", false
+		switch {
+		case inner == "workspaceFolder":
+			v, ok = r.workspace, true
+		case isEnv && name != "" && strings.Trim(name, "_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") == "":
+			v, ok = r.getenv(name)
+		}
+		if !ok {
+			v = form
+		}
+		b.WriteString(v)
+		s = s[i+len(form):]
+	}
 }
 
 // expandGemini expands s as Gemini CLI expands every string of its
