@@ -29,6 +29,7 @@ var fixtures = []struct {
 	// Visual Studio's .mcp.json: named like Claude Code's, read by its
 	// "servers" list as VS Code's format.
 	{"testdata/visual-studio/sln/.mcp.json", VSCode},
+	{"testdata/roo-code/ws/.roo/mcp.json", RooCode},
 }
 
 func testEnv(t *testing.T) Env {
@@ -68,6 +69,7 @@ func TestReadListsEveryEntry(t *testing.T) {
 		"testdata/gemini/ws/.gemini/settings.json":           {"experimental", "local", "remote", "remote-sse"},
 		"testdata/opencode/ws/opencode.jsonc":                {"everything", "off", "remote"},
 		"testdata/visual-studio/sln/.mcp.json":               {"ado", "fs", "remote"},
+		"testdata/roo-code/ws/.roo/mcp.json":                 {"files", "github", "off", "remote"},
 	}
 	for _, fx := range fixtures {
 		f := read(t, fx.path)
@@ -248,7 +250,7 @@ func TestRedactedDiffHasNoSecrets(t *testing.T) {
 			t.Fatalf("%s: redaction failed", fx.path)
 		}
 		d := Diff(fx.path, a, b)
-		for _, secret := range []string{"secret-weather-value", "hunter2", "${DB_TOKEN}", "${input:github-token}", "zed-secret-token", "zed-legacy-secret", "zed-bearer-secret", "gemini-bearer-secret", "opencode-bearer-secret", "opencode-env-secret", "opencode-argv-secret",
+		for _, secret := range []string{"secret-weather-value", "hunter2", "${DB_TOKEN}", "${input:github-token}", "zed-secret-token", "zed-legacy-secret", "zed-bearer-secret", "gemini-bearer-secret", "roo-header-secret", "opencode-bearer-secret", "opencode-env-secret", "opencode-argv-secret",
 			"ghp_zedExtensionSecret0123", "claudeJsonSecret", "ada@example.com"} {
 			if strings.Contains(d, secret) {
 				t.Errorf("%s: the diff shows %q:\n%s", fx.path, secret, d)
