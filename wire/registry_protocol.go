@@ -415,6 +415,13 @@ var protocolEntries = []Info{
 		Spec:  `MCP, Server › Prompts › Error Handling: "Servers SHOULD return standard JSON-RPC errors for common failure cases: … Missing required arguments: -32602 (Invalid params)". Implementation Considerations: "Servers SHOULD validate prompt arguments before processing".`,
 	},
 	{
+		Code: "prompt-arguments-refused", Severity: SeverityWarning, Family: FamilyPrompts, Eras: EraBoth,
+		Title: "A prompt refused for arguments its listing does not ask for",
+		Why:   `The host asked for a prompt the server listed with no required argument, giving none, and the server answered Invalid params (-32602): nothing its listing asks for was missing and no value could be wrong, so a host that follows the listing cannot get the prompt at all. The TypeScript SDK's McpServer 1.10 to 1.24 did this to a prompt whose arguments are all optional whenever the request had no "arguments" (fixed by 1.32). Judged only when the request gave no arguments, the server's last complete prompts/list named the prompt (no list_changed since) and the request carried no multi-round state.`,
+		Fix:   `Treat an absent "arguments" as {} and validate it against the prompt's declared arguments: only a missing required argument, or a value the prompt cannot take, is -32602. With the TypeScript SDK, update to 1.32 or later.`,
+		Spec:  `MCP, schema.ts › GetPromptRequest.params.arguments is optional ("arguments?: { [key: string]: string }"); PromptArgument.required: "Whether this argument must be provided." Server › Prompts › Error Handling: "Servers SHOULD return standard JSON-RPC errors for common failure cases: … Missing required arguments: -32602 (Invalid params)".`,
+	},
+	{
 		Code: "unknown-cursor", Severity: SeverityWarning, Family: FamilyPagination, Eras: EraBoth,
 		Title: "A cursor that no earlier result issued",
 		Why:   `Cursors are opaque and only meaningful as the server issued them; a made-up, edited or stale cursor gets an error or the wrong page.`,

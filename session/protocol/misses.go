@@ -123,6 +123,37 @@ func (j *Judge) unlistedTarget(f *wire.Frame, method string, params, result *obj
 	}
 }
 
+// promptRefused flags a prompts/get refused with -32602 (Invalid params)
+// that asked, giving no arguments, for a prompt the server's last complete
+// listing named with no required argument: nothing the listing asks for
+// is missing and no value given could be wrong. Not judged for a request
+// that drew a warning or an error itself (it may be malformed in a way the
+// -32602 names), nor for one carrying a multi-round state or responses (a
+// state the server cannot verify is -32602 too).
+func (j *Judge) promptRefused(f, req *wire.Frame, params *obj) {
+	if req == nil || params.has("requestState") || params.has("inputResponses") {
+		return
+	}
+	for _, fd := range req.Findings {
+		if fd.Severity >= wire.SeverityWarning {
+			return
+		}
+	}
+	if a := params.get("arguments"); a.present() && !a.isNull() && !(a.isObject() && a.count() == 0) {
+		return
+	}
+	name, _ := params.get("name").str()
+	l := j.listed["prompts/list"]
+	if l == nil || l.complete == nil || !l.complete[name] {
+		return
+	}
+	if required, ok := j.prompts[name]; !ok || len(required) > 0 {
+		return
+	}
+	j.ran(famPrompts)
+	raise(f, "prompt-arguments-refused", "prompts/get of the prompt %q, which the server's listing gives no required argument, was refused with -32602 (Invalid params) though the request asked for none", name)
+}
+
 // noteMalformed remembers a client request whose params broke its
 // method's shape (why: the finding that says so), for its answer.
 func (j *Judge) noteMalformed(req *wire.Frame, why string) {

@@ -391,6 +391,17 @@ var ruleCases = []ruleCase{
 < {"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"missing code"}}
 > {"jsonrpc":"2.0","id":3,"method":"prompts/get","params":{"name":"review","arguments":{"code":"x"}}}
 < {"jsonrpc":"2.0","id":3,"result":{"messages":[{"role":"user","content":{"type":"text","text":"review x"}}]}}`},
+	{"prompt-arguments-refused",
+		"$INIT\n" + promptList + `
+> {"jsonrpc":"2.0","id":2,"method":"prompts/get","params":{"name":"hello"}}
+< {"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"Invalid arguments for prompt hello: expected object, received undefined"}}`,
+		"$INIT\n" + promptList + `
+> {"jsonrpc":"2.0","id":2,"method":"prompts/get","params":{"name":"hello"}}
+< {"jsonrpc":"2.0","id":2,"result":{"messages":[{"role":"user","content":{"type":"text","text":"hello world"}}]}}
+> {"jsonrpc":"2.0","id":3,"method":"prompts/get","params":{"name":"review"}}
+< {"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"missing code"}}
+> {"jsonrpc":"2.0","id":4,"method":"prompts/get","params":{"name":"nope"}}
+< {"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"Unknown prompt: nope"}}`},
 	{"unknown-cursor",
 		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":"page-2"}}`,
 		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
@@ -482,7 +493,7 @@ const (
 	outputTool = `> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
 < {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"w","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"t":{"type":"number"}},"required":["t"]}}]}}`
 	promptList = `> {"jsonrpc":"2.0","id":1,"method":"prompts/list"}
-< {"jsonrpc":"2.0","id":1,"result":{"prompts":[{"name":"review","arguments":[{"name":"code","required":true},{"name":"style"}]}]}}`
+< {"jsonrpc":"2.0","id":1,"result":{"prompts":[{"name":"review","arguments":[{"name":"code","required":true},{"name":"style"}]},{"name":"hello","arguments":[{"name":"who"}]}]}}`
 	mrtr = "$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w",$META}}
 < {"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"login":{"method":"elicitation/create","params":{"message":"who?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}}},"requestState":"st-1"}}`
 	retryOK = `

@@ -36,6 +36,8 @@ func (j *Judge) errorResponse(in Input, method string, params *obj, era Era, err
 		j.modern.discoverMissing(params)
 	case method == "ping" && era != EraModern:
 		j.pingRefused(f, "server")
+	case method == "prompts/get" && code == -32602:
+		j.promptRefused(f, in.Request, params)
 	case method == "tools/call" && code == -32602 && j.versionAtLeast(V20251125) && argumentsFailed(in.Request):
 		j.ran(famTools)
 		raise(f, "input-error-as-protocol-error", "the tools/call arguments failed the tool's inputSchema and the server answered with a JSON-RPC error (-32602), where 2025-11-25 wants a result with isError: true that the model can read and correct")
