@@ -324,6 +324,22 @@ func quoted(s string, no int) (string, int, error) {
 				b.WriteByte(0)
 			case 'e':
 				b.WriteByte(0x1b)
+			case 'a':
+				b.WriteByte(7)
+			case 'b':
+				b.WriteByte(8)
+			case 'v':
+				b.WriteByte(11)
+			case 'f':
+				b.WriteByte(12)
+			case 'N':
+				b.WriteString("\u0085")
+			case '_':
+				b.WriteString("\u00a0")
+			case 'L':
+				b.WriteString("\u2028")
+			case 'P':
+				b.WriteString("\u2029")
 			case 'x', 'u', 'U':
 				n := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
 				var r rune
