@@ -34,9 +34,10 @@ type tomlValue struct {
 }
 
 type tomlReader struct {
-	src  string
-	i    int
-	line int
+	src   string
+	i     int
+	line  int
+	depth int // of the arrays and inline tables open
 }
 
 func (r *tomlReader) errf(format string, args ...any) error {
@@ -190,9 +191,15 @@ func (r *tomlReader) value() (tomlValue, error) {
 	case '"', '\'':
 		s, err := r.str()
 		return tomlValue{kind: '"', str: s}, err
-	case '[':
-		return r.list()
-	case '{':
+	case '[', '{':
+		if r.depth >= maxDepth {
+			return tomlValue{}, r.errf("nested too deeply")
+		}
+		r.depth++
+		defer func() { r.depth-- }()
+		if c == '[' {
+			return r.list()
+		}
 		return r.inlineTable()
 	}
 	j := r.i

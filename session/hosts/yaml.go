@@ -50,6 +50,7 @@ type yamlParser struct {
 	raw   []string // every line, for block scalars
 	lines []yamlLine
 	pos   int
+	depth int // of the blocks open
 }
 
 // parseYAML parses a document whose root is a mapping.
@@ -92,6 +93,11 @@ func parseYAML(doc string) (*yamlMap, error) {
 
 // block reads the mapping or sequence whose lines start at indent.
 func (p *yamlParser) block(indent int) (any, error) {
+	if p.depth >= maxDepth {
+		return nil, fmt.Errorf("line %d: nested too deeply", p.lines[p.pos].no)
+	}
+	p.depth++
+	defer func() { p.depth-- }()
 	if isItem(p.lines[p.pos].text) {
 		return p.sequence(indent)
 	}
@@ -397,9 +403,10 @@ func scalar(s string, no int) (string, error) {
 
 // flowReader reads a one-line flow collection: [a, "b", {K: v}].
 type flowReader struct {
-	s  string
-	i  int
-	no int
+	s     string
+	i     int
+	no    int
+	depth int // of the collections open
 }
 
 func (f *flowReader) space() {
@@ -412,6 +419,13 @@ func (f *flowReader) value() (any, error) {
 	f.space()
 	if f.i >= len(f.s) {
 		return nil, fmt.Errorf("line %d: a flow collection is not closed on its line", f.no)
+	}
+	if c := f.s[f.i]; c == '[' || c == '{' {
+		if f.depth >= maxDepth {
+			return nil, fmt.Errorf("line %d: nested too deeply", f.no)
+		}
+		f.depth++
+		defer func() { f.depth-- }()
 	}
 	switch f.s[f.i] {
 	case '[':

@@ -1,6 +1,9 @@
 package hosts
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Whatever a YAML config holds, reading it ends in entries or an error,
 // never a panic or a hang.
@@ -50,4 +53,23 @@ func FuzzParseConfig(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Collections nested millions deep (a config is read up to 16 MiB) are
+// refused with their line: read recursively, they overflowed the stack
+// and killed linesman.
+func TestDeepNestingIsRefused(t *testing.T) {
+	const n = 3_000_000
+	for name, doc := range map[string]string{
+		"x/.codex/config.toml":        "[mcp_servers.a]\nargs = " + strings.Repeat("[", n) + strings.Repeat("]", n) + "\n",
+		"x/.continue/config.yaml":     "mcpServers: " + strings.Repeat("[", n) + strings.Repeat("]", n) + "\n",
+		"y/.continue/config.yaml":     "mcpServers:\n" + strings.Repeat("- ", n) + "x\n",
+		"z/.continue/config.yaml":     "mcpServers:\n  - name: a\n    env: " + strings.Repeat("{a: ", n) + "1" + strings.Repeat("}", n) + "\n",
+		"x/goose/config.yaml":         "extensions: " + strings.Repeat("{a: ", n) + "1" + strings.Repeat("}", n) + "\n",
+		"x/.codex/inline/config.toml": "a = " + strings.Repeat("{b = ", n) + "1" + strings.Repeat("}", n) + "\n",
+	} {
+		if _, err := Parse(name, []byte(doc), ""); err == nil || !strings.Contains(err.Error(), "nested too deeply") || !strings.Contains(err.Error(), "line ") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
 }
