@@ -17,8 +17,14 @@ import (
 // while it ran, a third that asked for input through tasks/result), and
 // server-everything 2026.8.31 under linesman tap driven by the TypeScript
 // SDK v2's client (2.4.0, versionNegotiation 'auto') after its probe fell
-// back to initialize, and checks that the protocol rules find nothing to
-// say about them: conforming servers draw no warning or error.
+// back to initialize; and two 2026-07-28 conversations of the TypeScript
+// SDK v2 (2.4.0) on both sides under linesman tap: multi-round tool calls
+// (an elicitation, a sampling request with a roots listing and a
+// requestState, a requestState alone, each retried with a new id) and a
+// subscriptions/listen stream (acknowledged, its tools/list_changed and
+// resources/updated tagged with the subscription, closed by a cancel); and
+// checks that the protocol rules find nothing to say about them: conforming
+// servers draw no warning or error.
 func TestReferenceServerRecordings(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("testdata", "interop", "*.capture"))
 	if err != nil || len(files) < 3 {
