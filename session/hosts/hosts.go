@@ -525,8 +525,17 @@ func entriesOf(servers *node, h Host, scope string) []Entry {
 	if servers == nil || servers.kind != '{' {
 		return nil
 	}
+	// Of two servers of one name, the host keeps the later: JSON.parse and
+	// the JSONC readers build an object, where the last member wins.
+	last := map[string]int{}
+	for i, m := range servers.members {
+		last[m.key] = i
+	}
 	var out []Entry
-	for _, m := range servers.members {
+	for i, m := range servers.members {
+		if last[m.key] != i {
+			continue
+		}
 		e := entryOf(m.key, m.value, h, scope)
 		e.keyAt = m.keyStart
 		out = append(out, e)

@@ -879,3 +879,19 @@ func TestMalformedEntriesAreNotStarted(t *testing.T) {
 		}
 	}
 }
+
+// A server named twice in one list is the later one, as its host's JSON
+// reader keeps it; the earlier is neither listed, started nor wrapped.
+func TestDuplicateNameIsTheLater(t *testing.T) {
+	f, err := Parse("x/claude_desktop_config.json", []byte(`{"mcpServers":{"a":{"command":"first"},"b":{"command":"b"},"a":{"command":"second"}}}`), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Entries) != 2 || f.Entries[0].Name != "b" || f.Entries[1].Command != "second" {
+		t.Errorf("entries %+v", f.Entries)
+	}
+	out, _ := f.Wrap("/opt/linesman", []string{"a"})
+	if !strings.Contains(string(out), `"command":"first"`) || strings.Contains(string(out), `"command":"second"`) {
+		t.Errorf("wrap: %s", out)
+	}
+}
