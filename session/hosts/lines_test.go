@@ -1,6 +1,10 @@
 package hosts
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 // TestEntryLines: each entry knows the line of its name in the file, so a
 // report can point at it (JSON keys, per-project lists, Codex tables).
@@ -26,6 +30,31 @@ func TestEntryLines(t *testing.T) {
 			if got[name] != line {
 				t.Errorf("%s: %s on line %d, want %d (%v)", c.path, name, got[name], line, got)
 			}
+		}
+	}
+}
+
+// A config of many servers is numbered in one pass: a Codex config.toml of
+// 50,000 servers took more than 100 s (each entry split the whole file
+// again), a JSON one counted lines from the start for each entry.
+func TestEntryLinesOfManyServers(t *testing.T) {
+	var toml, json strings.Builder
+	json.WriteString(`{"mcpServers":{`)
+	for i := range 50000 {
+		fmt.Fprintf(&toml, "[mcp_servers.s%d]\ncommand = \"x\"\n", i)
+		fmt.Fprintf(&json, "%s\n\"s%d\":{\"command\":\"x\"}", map[bool]string{true: ",", false: ""}[i > 0], i)
+	}
+	json.WriteString("}}")
+	for path, c := range map[string]struct {
+		data string
+		line int
+	}{"x/.codex/config.toml": {toml.String(), 99999}, "x/claude_desktop_config.json": {json.String(), 50001}} {
+		f, err := Parse(path, []byte(c.data), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e, _ := f.Find("s49999"); e.Line != c.line {
+			t.Errorf("%s: s49999 on line %d, want %d", path, e.Line, c.line)
 		}
 	}
 }
