@@ -611,6 +611,10 @@ func entryOf(name string, obj *node, h Host, scope string) Entry {
 	return e
 }
 
+// typeSeparators are taken out of a type's spelling (one replacer for all:
+// building one costs more than using it).
+var typeSeparators = strings.NewReplacer("-", "", "_", "")
+
 // transportType is an entry's "type" as one of "stdio", "http" or "sse",
 // whatever its spelling in the hosts' files ("streamable-http",
 // "streamableHttp", "streamable_http" are all HTTP; Copilot CLI's
@@ -618,7 +622,7 @@ func entryOf(name string, obj *node, h Host, scope string) Entry {
 // Copilot CLI"); another type is
 // returned as written, lower-cased.
 func transportType(t string) string {
-	switch n := strings.NewReplacer("-", "", "_", "").Replace(strings.ToLower(t)); n {
+	switch n := typeSeparators.Replace(strings.ToLower(t)); n {
 	case "stdio", "http", "sse":
 		return n
 	case "local": // GitHub Copilot CLI's ~/.copilot/mcp-config.json: "type": "local" (or "stdio")
