@@ -170,7 +170,12 @@ type Tracker struct {
 	// (FindingsOf); Forget drops those of frames the log dropped.
 	later                map[uint64][]wire.Finding
 	lastS2CAt, lastC2SAt time.Duration
-	unflushedRaised      bool
+	// outAt is when the server last wrote anything to stdout (a line that
+	// is not JSON-RPC too); outAtClose and outAtExit are what it was when
+	// stdin was closed and when the process exited: what came out before
+	// them shows a stdout that reaches the pipe (checkUnflushed).
+	outAt, outAtClose, outAtExit time.Duration
+	unflushedRaised              bool
 	// faults counts the faults linesman injected ([EventFault]); injectedEnd:
 	// one of them (a kill, a closed stdout) ends the server, so its end is
 	// linesman's.
@@ -216,6 +221,7 @@ func (t *Tracker) reset() {
 	t.discoverVersion = map[wire.ID]string{}
 	t.unreadable = 0
 	t.stdinClosedAt, t.exitedAt, t.lastS2CAt, t.lastC2SAt = 0, 0, 0, 0
+	t.outAt, t.outAtClose, t.outAtExit = 0, 0, 0
 	t.stdinByHost, t.s2cFrames = false, 0
 	t.unflushedRaised = false
 	t.links = callLinks{}
@@ -304,6 +310,7 @@ func (t *Tracker) frameWith(seq uint64, dir wire.Dir, f *wire.Frame, at time.Dur
 		defer func() { t.lastC2SAt = at }()
 	} else {
 		t.s2cFrames++
+		defer func() { t.outAt = at }()
 	}
 	era := t.hs.Era // the frame is judged by the era it was sent in
 	var req *entry

@@ -22,9 +22,9 @@ func (t *Tracker) checkUnflushed(e *entry, f *wire.Frame, at time.Duration) {
 	if t.unflushedRaised {
 		return
 	}
-	flush, what := t.stdinClosedAt, "stdin was closed"
+	flush, what, out := t.stdinClosedAt, "stdin was closed", t.outAtClose
 	if flush == 0 || (t.exitedAt != 0 && t.exitedAt < flush) {
-		flush, what = t.exitedAt, "the process exited"
+		flush, what, out = t.exitedAt, "the process exited", t.outAtExit
 	}
 	if flush == 0 || at < flush {
 		return
@@ -33,9 +33,12 @@ func (t *Tracker) checkUnflushed(e *entry, f *wire.Frame, at time.Duration) {
 	if waited < t.opts.unflushedAfter() {
 		return
 	}
-	if t.lastS2CAt > e.SentAt && t.lastS2CAt < flush {
-		// The server wrote meanwhile, so its stdout does get flushed: this
-		// answer is merely slow.
+	if out > e.SentAt {
+		// The server wrote to stdout meanwhile, before the flush (a line
+		// that is not JSON-RPC counts: it reached the pipe all the same),
+		// so its stdout does get flushed: this answer is merely slow. What
+		// it wrote after the flush shows nothing (a buffer emptied at
+		// exit comes out whole).
 		return
 	}
 	t.unflushedRaised = true
@@ -51,6 +54,7 @@ func (t *Tracker) stdinClosed(at time.Duration, byHost bool) {
 	if t.stdinClosedAt == 0 {
 		t.stdinClosedAt = max(at, 1)
 		t.stdinByHost = byHost
+		t.outAtClose = t.outAt
 	}
 }
 
@@ -64,6 +68,7 @@ func (t *Tracker) exited(at time.Duration) (out []LoggedFinding) {
 	defer t.mu.Unlock()
 	if t.exitedAt == 0 {
 		t.exitedAt = max(at, 1)
+		t.outAtExit = t.outAt
 	}
 	if lf, ok := t.exitBurstLocked(at); ok {
 		out = append(out, lf)

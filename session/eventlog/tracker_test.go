@@ -590,6 +590,17 @@ func TestTrackerScripts(t *testing.T) {
 			),
 		},
 		{
+			name: "a slow answer after a close, the server silent before it and chatty after, is unflushed",
+			era:  EraLegacy,
+			steps: append(legacyOpen(),
+				c(sec(1), reqTok(2, "tools/call", "p")),
+				ev(sec(5), "close"),
+				s(sec(5)+ms(1), progress("p", 1)),
+				s(sec(5)+ms(2), res(2)),
+			),
+			want: []string{"7:unflushed-output:warning"},
+		},
+		{
 			name: "exited-during-request names the lost requests",
 			era:  EraLegacy,
 			steps: append(legacyOpen(),
@@ -986,5 +997,46 @@ func TestHandshakeLearntDespiteAMistypedMember(t *testing.T) {
 	hs := tr.Handshake()
 	if hs.ProtocolVersion != "2025-11-25" || !strings.Contains(string(hs.ServerInfo), `"s"`) || !strings.Contains(string(hs.ServerCapabilities), "tools") {
 		t.Errorf("handshake not learnt: %+v", hs)
+	}
+}
+
+// TestUnflushedNeedsASilentStdout: a slow answer that comes out after the
+// host closed stdin is no sign of a buffered stdout when the server's
+// stdout reached the pipe meanwhile, a line that is not JSON-RPC included
+// (browser-tools-mcp 1.2.1 under the go-sdk client: it printed to stdout
+// as it started, the host gave up on those lines and closed stdin, and its
+// answer to the probe came 0.4 s later); with nothing on stdout before the
+// close, it is.
+func TestUnflushedNeedsASilentStdout(t *testing.T) {
+	frame := func(at time.Duration, dir wire.Dir, text string) Event {
+		return Event{Type: EventFrame, At: at, Dir: dir, Frame: mkFrame(text)}
+	}
+	const probe = `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+	const answer = `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}`
+	closed := Event{Type: EventStdinClosed, At: 1150 * time.Millisecond, Stdin: &StdinEvent{ByHost: true}}
+	for _, tc := range []struct {
+		name   string
+		events []Event
+		want   bool
+	}{
+		{"printed before the close", []Event{frame(0, wire.ClientToServer, probe), frame(1140*time.Millisecond, wire.ServerToClient, "Starting server discovery process"), closed,
+			frame(1400*time.Millisecond, wire.ServerToClient, "Error checking 127.0.0.1:3025"), frame(1560*time.Millisecond, wire.ServerToClient, answer)}, false},
+		{"silent before the close", []Event{frame(0, wire.ClientToServer, probe), closed,
+			frame(1400*time.Millisecond, wire.ServerToClient, "Error checking 127.0.0.1:3025"), frame(1560*time.Millisecond, wire.ServerToClient, answer)}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := NewTracker(TrackerOptions{})
+			got := false
+			for i, ev := range tc.events {
+				ev.Seq = uint64(i + 1)
+				tr.Apply(&ev)
+				if ev.Frame != nil && slices.ContainsFunc(ev.Frame.Findings, func(f wire.Finding) bool { return f.Code == "unflushed-output" }) {
+					got = true
+				}
+			}
+			if got != tc.want {
+				t.Errorf("unflushed-output %v, want %v", got, tc.want)
+			}
+		})
 	}
 }
