@@ -95,7 +95,7 @@ func gooseEntries(root *yamlMap) []Entry {
 			out = append(out, e)
 			continue
 		}
-		e.Disabled = m.str("enabled") == "false"
+		e.Disabled = strings.EqualFold(m.str("enabled"), "false")
 		if c, ok := m.get("config").(*yamlMap); ok {
 			m = c
 		}
@@ -104,6 +104,8 @@ func gooseEntries(root *yamlMap) []Entry {
 			e.Forward = append(e.Forward, k)
 		}
 		switch typ := m.str("type"); transportType(typ) {
+		case "":
+			e.Note = "no type (Goose wants type: stdio, with cmd and args)"
 		case "stdio":
 			if e.Command == "" {
 				e.Note = "no command (cmd)"
