@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"linesman/capture"
 	"linesman/wire"
@@ -130,6 +131,61 @@ func TestHostRulesFromARecording(t *testing.T) {
 		_, out, _ := runBinary(t, nil, "explain", i.Code)
 		if !strings.Contains(string(out), "MCP") {
 			t.Errorf("explain %s gives no clause:\n%s", i.Code, out)
+		}
+	}
+}
+
+// TestTapHostCloseThenSignalAtOnce: a host that closes the server's stdin
+// and signals it in the same instant (the TypeScript SDK v2's client ends
+// its probe process so) closed stdin first, whichever of the two the tap
+// happens to notice first: never host-signal-before-close. Before the tap
+// looked at its stdin when the signal came, the pumping thread's end of
+// file and the signal raced, and some runs drew it.
+func TestTapHostCloseThenSignalAtOnce(t *testing.T) {
+	for i := range 12 {
+		c, _ := tapEnding(t, "signal-default", "signal-default: ready", func(cmd *exec.Cmd, stdin interface{ Close() error }) {
+			stdin.Close()
+			cmd.Process.Signal(syscall.SIGTERM)
+		})
+		if codes := loggedCodes(c); slices.Contains(codes, "host-signal-before-close") {
+			t.Fatalf("run %d: codes %q: the host closed stdin before it signalled", i, codes)
+		}
+	}
+}
+
+// TestTapHostShutsSocketThenSignals: the same over a socket pair, the
+// stdio Node gives its children: the host's shutdown of its end for
+// writing, then SIGTERM at once, is a close before the signal.
+func TestTapHostShutsSocketThenSignals(t *testing.T) {
+	for i := range 6 {
+		fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		host, tapEnd := os.NewFile(uintptr(fds[0]), "host"), os.NewFile(uintptr(fds[1]), "tap")
+		dir := t.TempDir()
+		cmd := exec.Command(linesmanBinary(t), "tap", "--dir", dir, "--", testBinary, "-test.run=^$")
+		cmd.Env = append(os.Environ(), "LINESMAN_FAKE_SERVER=signal-default")
+		stderr := &syncBuffer{}
+		cmd.Stdin, cmd.Stderr = tapEnd, stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		tapEnd.Close()
+		waitText(t, stderr, "signal-default: ready")
+		syscall.Shutdown(int(host.Fd()), syscall.SHUT_WR)
+		cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(time.Minute):
+			cmd.Process.Kill()
+			t.Fatal("the tap did not end")
+		}
+		host.Close()
+		if codes := loggedCodes(tapCapture(t, dir)); slices.Contains(codes, "host-signal-before-close") {
+			t.Fatalf("run %d: codes %q: the host shut its end before it signalled", i, codes)
 		}
 	}
 }

@@ -111,7 +111,18 @@ func (p *proc) stdoutStarved() bool {
 
 // Signal sends sig to the server's process group (a tap passes on the
 // signals its host sends it). It does nothing once the process has exited.
-func (s *Session) Signal(sig syscall.Signal) {
+// stdinClosed says the host had closed its end of the tap's stdin when the
+// signal came, whether or not the tap has read to that end yet: a host that
+// closes stdin and signals in the same instant closed it first, and the
+// race between the thread reading stdin and the signal must not make it a
+// host that signalled with stdin open (host-signal-before-close).
+func (s *Session) Signal(sig syscall.Signal, stdinClosed bool) {
+	if stdinClosed {
+		p := s.current()
+		p.mu.Lock()
+		p.hostClosedStdin = true
+		p.mu.Unlock()
+	}
 	s.signal(sig, true, "the host sent "+signalName(sig)+"; passed on to the process group")
 }
 

@@ -56,7 +56,8 @@ type proc struct {
 	// hostEnded: the host (a tap's) closed stdin or sent the last signal;
 	// hostClosedStdin: the host closed stdin (whenever its close is
 	// logged: the scribe logs it in the wire's order, maybe after a signal
-	// the host sent right after it).
+	// the host sent right after it; a signal that finds the tap's stdin
+	// hung up sets it before the thread reading stdin gets there).
 	hostEnded, hostClosedStdin bool
 	exitedAt                   time.Time
 	exitCode                   int

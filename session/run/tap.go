@@ -71,7 +71,7 @@ func Tap(opts *Options, stdin io.Reader, stdout, stderr io.Writer) int {
 	// SIGPIPE before the server has been told (Notify, not Ignore: an
 	// ignored SIGPIPE would be inherited by the server).
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
-	fwd := &forwarder{}
+	fwd := &forwarder{stdin: stdin}
 	sigs := WatchSignals(StopSignals(), fwd.signal)
 	defer sigs.Close()
 
@@ -153,8 +153,11 @@ func startTapController(opts *Options, rec *tapRecording, s *session.Session, st
 
 // A forwarder passes the stop signals a tap gets to its server's group; a
 // signal that comes before the server has started is passed on once it has.
+// Each says whether the host had closed the tap's stdin by then
+// (hostHungUp), so that the order the host did the two in is the log's.
 type forwarder struct {
 	mu    sync.Mutex
+	stdin io.Reader
 	s     *session.Session
 	early []syscall.Signal
 }
@@ -170,7 +173,7 @@ func (f *forwarder) signal(sig os.Signal) {
 		f.early = append(f.early, ss)
 		return
 	}
-	f.s.Signal(ss)
+	f.s.Signal(ss, hostHungUp(f.stdin))
 }
 
 func (f *forwarder) start(s *session.Session) {
@@ -178,7 +181,7 @@ func (f *forwarder) start(s *session.Session) {
 	defer f.mu.Unlock()
 	f.s = s
 	for _, sig := range f.early {
-		s.Signal(sig)
+		s.Signal(sig, hostHungUp(f.stdin))
 	}
 	f.early = nil
 }
