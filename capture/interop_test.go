@@ -54,9 +54,12 @@ func TestReferenceServerRecordings(t *testing.T) {
 // (server/discover, answered -32601, as a legacy server answers it), ends
 // that process and falls back to initialize on a fresh one. The server
 // broke nothing there: no discover-not-implemented, which the -32601 alone
-// never shows. The host's only foul is its shutdown: SIGTERM at once,
-// before its close of stdin reached the tap (host-signal-before-close, a
-// SHOULD).
+// never shows. The host's only foul, as this recording has it, is its
+// shutdown: SIGTERM logged before its close of stdin (host-signal-before-
+// close, a SHOULD). The host closed stdin and signalled in the same
+// instant; a tap now looks at its stdin when a signal comes and logs such
+// a signal as after the close (TestTapHostCloseThenSignalAtOnce), but a
+// recording is judged as it was written.
 func TestDualEraHostProbeOfALegacyServer(t *testing.T) {
 	c, err := Open(filepath.Join("testdata", "interop", "npm-server-everything-v2host-probe.jsonl"))
 	if err != nil {
