@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"linesman/session/hosts/yamlsub"
 )
 
 // ciWorkflow is the GitHub Actions recipe of docs/ci.md: the yaml block
@@ -41,33 +43,33 @@ var (
 // top-level keys GitHub knows, an "on" and jobs, each job a runner and
 // steps, each step known keys and exactly one of uses and run, every
 // action pinned to a major version) and returns its jobs' steps.
-func workflowSteps(wf *yamlMap) ([]*yamlMap, error) {
-	for _, k := range wf.keys {
+func workflowSteps(wf *yamlsub.Map) ([]*yamlsub.Map, error) {
+	for _, k := range wf.Keys {
 		if !slices.Contains(workflowKeys, k) {
 			return nil, fmt.Errorf("unknown top-level key %q", k)
 		}
 	}
-	if _, ok := wf.get("on"); !ok {
+	if _, ok := wf.Vals["on"]; !ok {
 		return nil, fmt.Errorf(`no "on": the workflow runs on no event`)
 	}
-	jobsV, _ := wf.get("jobs")
-	jobs, ok := jobsV.(*yamlMap)
-	if !ok || len(jobs.keys) == 0 {
+	jobsV := wf.Get("jobs")
+	jobs, ok := jobsV.(*yamlsub.Map)
+	if !ok || len(jobs.Keys) == 0 {
 		return nil, fmt.Errorf("no jobs")
 	}
-	var steps []*yamlMap
-	for _, name := range jobs.keys {
-		job, ok := jobs.vals[name].(*yamlMap)
+	var steps []*yamlsub.Map
+	for _, name := range jobs.Keys {
+		job, ok := jobs.Vals[name].(*yamlsub.Map)
 		if !ok {
 			return nil, fmt.Errorf("job %s is not a mapping", name)
 		}
-		runsOn, _ := job.get("runs-on")
-		list, _ := job.vals["steps"].([]any)
+		runsOn := job.Get("runs-on")
+		list, _ := job.Vals["steps"].([]any)
 		if runsOn == nil || len(list) == 0 {
 			return nil, fmt.Errorf("job %s lacks runs-on or steps", name)
 		}
 		for i, s := range list {
-			step, ok := s.(*yamlMap)
+			step, ok := s.(*yamlsub.Map)
 			if !ok {
 				return nil, fmt.Errorf("job %s step %d is not a mapping", name, i+1)
 			}
@@ -81,14 +83,14 @@ func workflowSteps(wf *yamlMap) ([]*yamlMap, error) {
 }
 
 // checkStep checks one step's keys and action.
-func checkStep(step *yamlMap) error {
-	for _, k := range step.keys {
+func checkStep(step *yamlsub.Map) error {
+	for _, k := range step.Keys {
 		if !slices.Contains(stepKeys, k) {
 			return fmt.Errorf("unknown key %q", k)
 		}
 	}
-	uses, hasUses := step.get("uses")
-	_, hasRun := step.get("run")
+	uses, hasUses := step.Vals["uses"]
+	_, hasRun := step.Vals["run"]
 	switch {
 	case hasUses == hasRun:
 		return fmt.Errorf("want exactly one of uses and run")
@@ -99,9 +101,9 @@ func checkStep(step *yamlMap) error {
 }
 
 // stepUsing is the step that uses action (any version), or nil.
-func stepUsing(steps []*yamlMap, action string) *yamlMap {
+func stepUsing(steps []*yamlsub.Map, action string) *yamlsub.Map {
 	for _, s := range steps {
-		if u, ok := s.vals["uses"].(string); ok && strings.HasPrefix(u, action+"@") {
+		if u, ok := s.Vals["uses"].(string); ok && strings.HasPrefix(u, action+"@") {
 			return s
 		}
 	}
@@ -109,12 +111,12 @@ func stepUsing(steps []*yamlMap, action string) *yamlMap {
 }
 
 // with is a step's input name, "" when it has none.
-func with(step *yamlMap, name string) string {
-	w, _ := step.vals["with"].(*yamlMap)
+func with(step *yamlsub.Map, name string) string {
+	w, _ := step.Vals["with"].(*yamlsub.Map)
 	if w == nil {
 		return ""
 	}
-	v, _ := w.vals[name].(string)
+	v, _ := w.Vals[name].(string)
 	return v
 }
 
@@ -126,7 +128,7 @@ func with(step *yamlMap, name string) string {
 // fails.
 func TestCIWorkflowIsComplete(t *testing.T) {
 	t.Parallel()
-	wf, err := parseYAML(ciWorkflow(t))
+	wf, err := yamlsub.Parse(ciWorkflow(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,10 +136,10 @@ func TestCIWorkflowIsComplete(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	job := wf.vals["jobs"].(*yamlMap).vals["mcp-check"].(*yamlMap)
-	perms, _ := job.vals["permissions"].(*yamlMap)
+	job := wf.Vals["jobs"].(*yamlsub.Map).Vals["mcp-check"].(*yamlsub.Map)
+	perms, _ := job.Vals["permissions"].(*yamlsub.Map)
 	for _, p := range []string{"security-events", "checks"} {
-		if perms == nil || perms.vals[p] != "write" {
+		if perms == nil || perms.Vals[p] != "write" {
 			t.Errorf("the job lacks %s: write", p)
 		}
 	}
@@ -146,21 +148,21 @@ func TestCIWorkflowIsComplete(t *testing.T) {
 	}
 	sarif, junit, keep := stepUsing(steps, "github/codeql-action/upload-sarif"), stepUsing(steps, "mikepenz/action-junit-report"), stepUsing(steps, "actions/upload-artifact")
 	switch {
-	case sarif == nil || sarif.vals["uses"] != "github/codeql-action/upload-sarif@v4" || with(sarif, "sarif_file") != "linesman.sarif":
+	case sarif == nil || sarif.Vals["uses"] != "github/codeql-action/upload-sarif@v4" || with(sarif, "sarif_file") != "linesman.sarif":
 		t.Error("no upload-sarif@v4 of linesman.sarif")
 	case junit == nil || with(junit, "report_paths") != "linesman-junit.xml":
 		t.Error("the JUnit report is not published")
 	case keep == nil || !strings.Contains(with(keep, "path"), "linesman-captures/"):
 		t.Error("the captures are not kept as an artifact")
 	}
-	for _, s := range []*yamlMap{sarif, junit, keep} {
-		if s != nil && s.vals["if"] != "always()" {
-			t.Errorf("step %v does not run when the check fails", s.vals["uses"])
+	for _, s := range []*yamlsub.Map{sarif, junit, keep} {
+		if s != nil && s.Vals["if"] != "always()" {
+			t.Errorf("step %v does not run when the check fails", s.Vals["uses"])
 		}
 	}
 	var runs string
 	for _, s := range steps {
-		if r, ok := s.vals["run"].(string); ok {
+		if r, ok := s.Vals["run"].(string); ok {
 			runs += r + "\n"
 		}
 	}
@@ -191,7 +193,7 @@ func TestWorkflowLintRefuses(t *testing.T) {
 		if bad == good {
 			t.Fatalf("%s: the mutation did not apply", name)
 		}
-		wf, err := parseYAML(bad)
+		wf, err := yamlsub.Parse(bad)
 		if err == nil {
 			_, err = workflowSteps(wf)
 		}
@@ -207,7 +209,7 @@ func TestWorkflowLintRefuses(t *testing.T) {
 // server: they pass and leave the files the later steps upload.
 func TestCIWorkflowStepsRun(t *testing.T) {
 	t.Parallel()
-	wf, err := parseYAML(ciWorkflow(t))
+	wf, err := yamlsub.Parse(ciWorkflow(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,12 +225,12 @@ func TestCIWorkflowStepsRun(t *testing.T) {
 	}
 	ran := 0
 	for _, s := range steps {
-		script, ok := s.vals["run"].(string)
+		script, ok := s.Vals["run"].(string)
 		if !ok || strings.Contains(script, "go install") {
 			continue
 		}
 		if strings.Contains(script, "${{") {
-			t.Errorf("step %v needs GitHub's expressions to run: %s", s.vals["name"], script)
+			t.Errorf("step %v needs GitHub's expressions to run: %s", s.Vals["name"], script)
 			continue
 		}
 		cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script)

@@ -4,22 +4,24 @@ import (
 	"cmp"
 	"fmt"
 	"strings"
+
+	"linesman/session/hosts/yamlsub"
 )
 
 // parseYAMLConfig reads a YAML config: Continue's (config.yaml, or a block
 // of .continue/mcpServers/, with a top-level "mcpServers" list) or Goose's
 // (config.yaml with its "extensions"). h "" tells which from the contents.
 func parseYAMLConfig(path string, data []byte, h Host) (*File, error) {
-	root, err := parseYAML(string(data))
+	root, err := yamlsub.Parse(string(data))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	guessed := ""
 	if h == "" {
 		switch {
-		case root.get("mcpServers") != nil:
+		case root.Get("mcpServers") != nil:
 			h, guessed = Continue, "read as Continue's YAML (a top-level \"mcpServers\" list); --host says otherwise"
-		case root.get("extensions") != nil:
+		case root.Get("extensions") != nil:
 			h, guessed = Goose, "read as Goose's config.yaml (its \"extensions\"); --host says otherwise"
 		default:
 			return nil, fmt.Errorf("%s: %w: linesman reads the YAML of Continue (\"mcpServers\") and Goose (\"extensions\"), and this file has neither; give the server's command after -- instead", path, ErrNoServers)
@@ -28,7 +30,7 @@ func parseYAMLConfig(path string, data []byte, h Host) (*File, error) {
 	f := &File{Path: path, Host: h, Data: data, yaml: true, Guessed: guessed}
 	switch h {
 	case Continue:
-		if _, ok := root.get("mcpServers").(*yamlMap); ok {
+		if _, ok := root.Get("mcpServers").(*yamlsub.Map); ok {
 			return nil, fmt.Errorf("%s: its \"mcpServers\" is a mapping; Continue's config.yaml wants a list, an item a server (- name: NAME, command: …)", path)
 		}
 		f.Entries = continueEntries(root)
@@ -44,27 +46,27 @@ func parseYAMLConfig(path string, data []byte, h Host) (*File, error) {
 // continueEntries reads Continue's "mcpServers" list: each item a mapping
 // with name, command, args, env, cwd, and type and url for a remote one
 // (docs.continue.dev/customize/deep-dives/mcp), or a Hub block ("uses:").
-func continueEntries(root *yamlMap) []Entry {
-	list, _ := root.get("mcpServers").([]any)
+func continueEntries(root *yamlsub.Map) []Entry {
+	list, _ := root.Get("mcpServers").([]any)
 	var out []Entry
 	for i, item := range list {
-		m, _ := item.(*yamlMap)
-		e := Entry{Host: Continue, Transport: "stdio", Name: m.str("name")}
+		m, _ := item.(*yamlsub.Map)
+		e := Entry{Host: Continue, Transport: "stdio", Name: m.Str("name")}
 		if m != nil {
-			e.Line = m.line["name"]
+			e.Line = m.Lines["name"]
 		}
 		switch {
 		case m == nil:
 			e.Name, e.Note = fmt.Sprintf("#%d", i+1), "not a mapping"
-		case m.str("uses") != "":
-			e.Name = cmp.Or(e.Name, m.str("uses"))
-			e.Line = m.line["uses"]
+		case m.Str("uses") != "":
+			e.Name = cmp.Or(e.Name, m.Str("uses"))
+			e.Line = m.Lines["uses"]
 			e.Note = "a Continue Hub block (uses: …), which Continue fetches: linesman cannot start it"
 			e.extension = true
 		default:
 			e.Name = cmp.Or(e.Name, fmt.Sprintf("#%d", i+1))
 			yamlCommand(&e, m, "command", "env")
-			if typ := transportType(m.str("type")); typ == "http" || typ == "sse" || typ == "" && m.str("url") != "" && e.Command == "" {
+			if typ := transportType(m.Str("type")); typ == "http" || typ == "sse" || typ == "" && m.Str("url") != "" && e.Command == "" {
 				e.Transport = cmp.Or(typ, "http")
 				e.Note = "a remote (" + e.Transport + ") server: linesman speaks stdio only; skipped"
 			} else if e.Command == "" {
@@ -81,29 +83,29 @@ func continueEntries(root *yamlMap) []Entry {
 // Goose writes it, or under "config"). env_keys name secrets Goose reads
 // from the environment first, then its keyring: passed on from linesman's
 // environment when set.
-func gooseEntries(root *yamlMap) []Entry {
-	exts, _ := root.get("extensions").(*yamlMap)
+func gooseEntries(root *yamlsub.Map) []Entry {
+	exts, _ := root.Get("extensions").(*yamlsub.Map)
 	if exts == nil {
 		return nil
 	}
 	var out []Entry
-	for _, name := range exts.keys {
-		m, _ := exts.get(name).(*yamlMap)
-		e := Entry{Name: name, Host: Goose, Transport: "stdio", Line: exts.line[name]}
+	for _, name := range exts.Keys {
+		m, _ := exts.Get(name).(*yamlsub.Map)
+		e := Entry{Name: name, Host: Goose, Transport: "stdio", Line: exts.Lines[name]}
 		if m == nil {
 			e.Note = "not a mapping"
 			out = append(out, e)
 			continue
 		}
-		e.Disabled = strings.EqualFold(m.str("enabled"), "false")
-		if c, ok := m.get("config").(*yamlMap); ok {
+		e.Disabled = strings.EqualFold(m.Str("enabled"), "false")
+		if c, ok := m.Get("config").(*yamlsub.Map); ok {
 			m = c
 		}
 		yamlCommand(&e, m, "cmd", "envs")
-		for _, k := range yamlStrings(m.get("env_keys")) {
+		for _, k := range yamlStrings(m.Get("env_keys")) {
 			e.Forward = append(e.Forward, k)
 		}
-		switch typ := m.str("type"); transportType(typ) {
+		switch typ := m.Str("type"); transportType(typ) {
 		case "":
 			e.Note = "no type (Goose wants type: stdio, with cmd and args)"
 		case "stdio":
@@ -124,12 +126,12 @@ func gooseEntries(root *yamlMap) []Entry {
 
 // yamlCommand reads an entry's command, args, the env mapping named env
 // and cwd.
-func yamlCommand(e *Entry, m *yamlMap, cmd, env string) {
-	e.Command, e.Cwd = m.str(cmd), m.str("cwd")
-	e.Args = yamlStrings(m.get("args"))
-	if vars, ok := m.get(env).(*yamlMap); ok {
-		for _, k := range vars.keys {
-			e.Env = append(e.Env, EnvVar{Name: k, Value: vars.str(k)})
+func yamlCommand(e *Entry, m *yamlsub.Map, cmd, env string) {
+	e.Command, e.Cwd = m.Str(cmd), m.Str("cwd")
+	e.Args = yamlStrings(m.Get("args"))
+	if vars, ok := m.Get(env).(*yamlsub.Map); ok {
+		for _, k := range vars.Keys {
+			e.Env = append(e.Env, EnvVar{Name: k, Value: vars.Str(k)})
 		}
 	}
 }

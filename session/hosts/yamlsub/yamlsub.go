@@ -1,12 +1,5 @@
-package hosts
-
-import (
-	"fmt"
-	"strings"
-)
-
-// A reader for the part of YAML that Continue's and Goose's config files
-// use for their MCP servers (docs.continue.dev/reference, "mcpServers";
+// Package yamlsub reads the part of YAML that Continue's and Goose's config
+// files use for their MCP servers, and the tests' GitHub Actions workflow (docs.continue.dev/reference, "mcpServers";
 // block.github.io/goose/docs/guides/config-files, "extensions"): block
 // mappings and sequences (an item may open a mapping on its own line),
 // plain, single- and double-quoted scalars (keys too), one-line flow
@@ -15,25 +8,35 @@ import (
 // with their line. Scalars stay strings (true, 300, null as written); a
 // mapping keeps its keys in order. Nothing is written back: a YAML file is
 // read, and wrap says what to change by hand.
+package yamlsub
 
-// yamlMap is a block or flow mapping, its keys in order.
-type yamlMap struct {
-	keys []string
-	vals map[string]any
-	line map[string]int // the line of each key (1 for the first)
+import (
+	"fmt"
+	"strings"
+)
+
+// maxDepth bounds the nesting of blocks and flow collections, as the
+// hosts' JSONC and TOML readers bound theirs.
+const maxDepth = 200
+
+// Map is a block or flow mapping, its keys in order.
+type Map struct {
+	Keys  []string
+	Vals  map[string]any
+	Lines map[string]int // the line of each key (1 for the first)
 }
 
-// get is the value of key (nil when absent or null).
-func (m *yamlMap) get(key string) any {
+// Get is the value of key (nil when absent or null).
+func (m *Map) Get(key string) any {
 	if m == nil {
 		return nil
 	}
-	return m.vals[key]
+	return m.Vals[key]
 }
 
-// str is the string value of key, "" when it is no scalar.
-func (m *yamlMap) str(key string) string {
-	s, _ := m.get(key).(string)
+// Str is the string value of key, "" when it is no scalar.
+func (m *Map) Str(key string) string {
+	s, _ := m.Get(key).(string)
 	if s == "null" || s == "~" {
 		return ""
 	}
@@ -53,8 +56,8 @@ type yamlParser struct {
 	depth int // of the blocks open
 }
 
-// parseYAML parses a document whose root is a mapping.
-func parseYAML(doc string) (*yamlMap, error) {
+// Parse parses a document whose root is a mapping.
+func Parse(doc string) (*Map, error) {
 	doc = strings.TrimPrefix(doc, "\ufeff")
 	p := &yamlParser{raw: strings.Split(strings.ReplaceAll(doc, "\r\n", "\n"), "\n")}
 	for i, l := range p.raw {
@@ -72,7 +75,7 @@ func parseYAML(doc string) (*yamlMap, error) {
 		p.lines = append(p.lines, yamlLine{no: i + 1, indent: len(l) - len(body), text: t})
 	}
 	if len(p.lines) == 0 {
-		return &yamlMap{vals: map[string]any{}}, nil
+		return &Map{Vals: map[string]any{}}, nil
 	}
 	if p.lines[0].indent != 0 {
 		return nil, fmt.Errorf("line %d: the document does not start with a top-level mapping", p.lines[0].no)
@@ -84,7 +87,7 @@ func parseYAML(doc string) (*yamlMap, error) {
 	if p.pos < len(p.lines) {
 		return nil, fmt.Errorf("line %d: indented where nothing is open", p.lines[p.pos].no)
 	}
-	m, ok := v.(*yamlMap)
+	m, ok := v.(*Map)
 	if !ok {
 		return nil, fmt.Errorf("the document is not a mapping")
 	}
@@ -156,8 +159,8 @@ func (p *yamlParser) sequence(indent int) ([]any, error) {
 }
 
 // mapping reads "key: value" lines at indent.
-func (p *yamlParser) mapping(indent int) (*yamlMap, error) {
-	m := &yamlMap{vals: map[string]any{}, line: map[string]int{}}
+func (p *yamlParser) mapping(indent int) (*Map, error) {
+	m := &Map{Vals: map[string]any{}, Lines: map[string]int{}}
 	for p.pos < len(p.lines) && p.lines[p.pos].indent == indent && !isItem(p.lines[p.pos].text) {
 		l := p.lines[p.pos]
 		key, val, ok, err := cutKey(l.text, l.no)
@@ -167,7 +170,7 @@ func (p *yamlParser) mapping(indent int) (*yamlMap, error) {
 		case !ok:
 			return nil, fmt.Errorf("line %d: %q is not \"key: value\"", l.no, l.text)
 		}
-		if _, dup := m.vals[key]; dup {
+		if _, dup := m.Vals[key]; dup {
 			return nil, fmt.Errorf("line %d: key %q repeated", l.no, key)
 		}
 		p.pos++
@@ -183,8 +186,8 @@ func (p *yamlParser) mapping(indent int) (*yamlMap, error) {
 		if err != nil {
 			return nil, err
 		}
-		m.keys = append(m.keys, key)
-		m.vals[key], m.line[key] = v, l.no
+		m.Keys = append(m.Keys, key)
+		m.Vals[key], m.Lines[key] = v, l.no
 	}
 	if p.pos < len(p.lines) && p.lines[p.pos].indent > indent {
 		return nil, fmt.Errorf("line %d: indented under a key that has a value", p.lines[p.pos].no)
@@ -448,7 +451,7 @@ func (f *flowReader) value() (any, error) {
 		}
 	case '{':
 		f.i++
-		m := &yamlMap{vals: map[string]any{}, line: map[string]int{}}
+		m := &Map{Vals: map[string]any{}, Lines: map[string]int{}}
 		for {
 			f.space()
 			if f.i < len(f.s) && f.s[f.i] == '}' {
@@ -467,10 +470,10 @@ func (f *flowReader) value() (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			if _, dup := m.vals[k]; !dup {
-				m.keys = append(m.keys, k)
+			if _, dup := m.Vals[k]; !dup {
+				m.Keys = append(m.Keys, k)
 			}
-			m.vals[k], m.line[k] = v, f.no
+			m.Vals[k], m.Lines[k] = v, f.no
 			if err := f.next('}'); err != nil {
 				return nil, err
 			}
