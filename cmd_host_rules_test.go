@@ -9,7 +9,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"linesman/capture"
 	"linesman/wire"
@@ -175,14 +174,7 @@ func TestTapHostShutsSocketThenSignals(t *testing.T) {
 		waitText(t, stderr, "signal-default: ready")
 		syscall.Shutdown(int(host.Fd()), syscall.SHUT_WR)
 		cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case <-done:
-		case <-time.After(time.Minute):
-			cmd.Process.Kill()
-			t.Fatal("the tap did not end")
-		}
+		waitEnded(t, cmd, "the tap did not end")
 		host.Close()
 		if codes := loggedCodes(tapCapture(t, dir)); slices.Contains(codes, "host-signal-before-close") {
 			t.Fatalf("run %d: codes %q: the host shut its end before it signalled", i, codes)

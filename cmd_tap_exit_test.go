@@ -34,14 +34,7 @@ func tapEnding(t *testing.T, name, ready string, end func(cmd *exec.Cmd, stdin i
 	}
 	waitText(t, stderr, ready)
 	end(cmd, stdin)
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case <-done:
-	case <-time.After(time.Minute):
-		cmd.Process.Kill()
-		t.Fatal("the tap did not end")
-	}
+	waitEnded(t, cmd, "the tap did not end")
 	c := tapCapture(t, dir)
 	taps, _ := capture.ListTaps(dir)
 	tapFiles[c] = taps[0].Path
@@ -50,6 +43,20 @@ func tapEnding(t *testing.T, name, ready string, end func(cmd *exec.Cmd, stdin i
 		t.Fatal(err)
 	}
 	return c, tr.String()
+}
+
+// waitEnded waits for cmd to end, killing it and failing with why after a
+// minute (a hang, never a time bound of the test's).
+func waitEnded(t *testing.T, cmd *exec.Cmd, why string) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		cmd.Process.Kill()
+		t.Fatal(why)
+	}
 }
 
 // tapFiles remembers the file each capture of tapEnding was read from.

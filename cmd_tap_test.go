@@ -387,14 +387,7 @@ func TestTapHostClosesStdout(t *testing.T) {
 		t.Fatal(err)
 	}
 	out.Close()
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case <-done:
-	case <-time.After(time.Minute):
-		cmd.Process.Kill()
-		t.Fatal("the tap did not end after its host closed stdout")
-	}
+	waitEnded(t, cmd, "the tap did not end after its host closed stdout")
 	if got := cmd.ProcessState.ExitCode(); got != 128+int(syscall.SIGPIPE) {
 		t.Errorf("exit status %d, want %d (the server's death by SIGPIPE)", got, 128+int(syscall.SIGPIPE))
 	}
