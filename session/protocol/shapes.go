@@ -38,10 +38,33 @@ func (j *Judge) errorResponse(in Input, method string, params *obj, era Era, err
 		j.pingRefused(f, "server")
 	case method == "prompts/get" && code == -32602:
 		j.promptRefused(f, in.Request, params)
-	case method == "tools/call" && code == -32602 && j.versionAtLeast(V20251125) && argumentsFailed(in.Request):
+	case method == "tools/call" && inputErrorCode(code) && j.versionAtLeast(V20251125) && argumentsFailed(in.Request) && !hasFinding(f, "late-response"):
 		j.ran(famTools)
-		raise(f, "input-error-as-protocol-error", "the tools/call arguments failed the tool's inputSchema and the server answered with a JSON-RPC error (-32602), where 2025-11-25 wants a result with isError: true that the model can read and correct")
+		raise(f, "input-error-as-protocol-error", "the tools/call arguments failed the tool's inputSchema and the server answered with a JSON-RPC error (%d, %s), where 2025-11-25 wants a result with isError: true that the model can read and correct", code, inputErrorName(code))
 	}
+}
+
+// inputErrorCode reports whether code, answering a tools/call whose
+// arguments fail the tool's inputSchema, reports that failure as a protocol
+// error: Invalid params, Invalid Request (the request itself satisfied
+// CallToolRequest: argumentsFailed found the tool and an object of
+// arguments), or Internal error (a server that must validate every input
+// met input it had not validated, and failed on it). Other codes say
+// something else first: -32601 (no tools/call, or a task the tool refuses),
+// -32042 (2025-11-25: authorization by URL first), 2026-07-28's -32021 and
+// -32022, and the application's own codes, a rate limit among them.
+func inputErrorCode(code int64) bool {
+	return code == -32602 || code == -32600 || code == -32603
+}
+
+func inputErrorName(code int64) string {
+	switch code {
+	case -32600:
+		return "Invalid Request"
+	case -32603:
+		return "Internal error"
+	}
+	return "Invalid params"
 }
 
 func withdrawnHint(code int64) string {

@@ -317,17 +317,24 @@ func (j *Judge) toolCallResult(f *wire.Frame, params, result *obj) {
 }
 
 // argumentsFailed reports whether the judge found req's tools/call
-// arguments not to match the tool's inputSchema (tool-arguments-invalid).
+// arguments not to match the tool's inputSchema (tool-arguments-invalid),
+// in a request that was otherwise well formed: one that fails
+// CallToolRequest itself (params-invalid, schema-invalid) is a malformed
+// request, which a protocol error answers rightly.
 func argumentsFailed(req *wire.Frame) bool {
 	if req == nil {
 		return false
 	}
+	failed := false
 	for _, fd := range req.Findings {
-		if fd.Code == "tool-arguments-invalid" {
-			return true
+		switch fd.Code {
+		case "tool-arguments-invalid":
+			failed = true
+		case "params-invalid", "schema-invalid":
+			return false
 		}
 	}
-	return false
+	return failed
 }
 
 // taskAugmentedCall judges a tools/call that asks to run as a task

@@ -1,0 +1,52 @@
+package protocol
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestInputErrorCodes: arguments that fail the tool's inputSchema, answered
+// with a JSON-RPC error, by code and revision. Invalid params, Invalid
+// Request and Internal error report the input's failure as a protocol error
+// (2025-11-25, Server › Tools › Error Handling: input validation errors are
+// tool execution errors); a code that says something else first (no
+// tools/call, authorization by URL, the application's own) is not judged,
+// and nor is any code before 2025-11-25, or a request that fails
+// CallToolRequest itself.
+func TestInputErrorCodes(t *testing.T) {
+	conv := func(version, args string, code int) string {
+		return fmt.Sprintf(`> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"%[1]s","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+< {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"%[1]s","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}
+> {"jsonrpc":"2.0","method":"notifications/initialized"}
+> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}}]}}
+> {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"a","arguments":%[2]s}}
+< {"jsonrpc":"2.0","id":2,"error":{"code":%[3]d,"message":"no"}}`, version, args, code)
+	}
+	for _, c := range []struct {
+		version, args string
+		code          int
+		want          bool
+	}{
+		{"2025-11-25", `{"n":"x"}`, -32602, true},
+		{"2025-11-25", `{"n":"x"}`, -32603, true},
+		{"2025-11-25", `{}`, -32600, true},
+		{"2025-11-25", `{"n":1}`, -32603, false},   // valid arguments: a server error
+		{"2025-11-25", `{"n":"x"}`, -32042, false}, // authorization by URL first
+		{"2025-11-25", `{"n":"x"}`, -32000, false}, // the application's own (a rate limit)
+		{"2025-11-25", `{"n":"x"}`, 1, false},      // likewise
+		{"2025-11-25", `[1]`, -32603, false},       // a malformed request: params-invalid's
+		{"2025-06-18", `{"n":"x"}`, -32603, false}, // before SEP-1303
+		{"2025-06-18", `{"n":"x"}`, -32602, false},
+	} {
+		_, out := run(t, conv(c.version, c.args, c.code))
+		got := contains(codes(out), "input-error-as-protocol-error")
+		if got != c.want {
+			t.Errorf("%s, arguments %s, answered %d: raised %v, want input-error-as-protocol-error %v", c.version, c.args, c.code, codes(out), c.want)
+		}
+		if got && !strings.Contains(out[len(out)-1].frame.Findings[0].Message, fmt.Sprint(c.code)) {
+			t.Errorf("the finding does not name code %d: %s", c.code, out[len(out)-1].frame.Findings[0].Message)
+		}
+	}
+}
