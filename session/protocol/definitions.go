@@ -279,6 +279,9 @@ func (j *Judge) samplingParams(f *wire.Frame, params *obj) {
 		}
 		return true
 	})
+	if j.versionAtLeast(V20251125) {
+		samplingToolTurns(f, msgs)
+	}
 	j.members(f, "params-invalid", where, params.value(), samplingMembers)
 	if ic := params.get("includeContext"); ic.isString() {
 		switch string(ic) {
@@ -533,4 +536,67 @@ func (j *Judge) legacyLogLevel(f *wire.Frame, params *obj) {
 	if lv, ok := logLevels[level]; ok && lv < set {
 		raise(f, "log-below-level", "the server sent a %q log message after the client set the level to %q with logging/setLevel", level, j.logLevel)
 	}
+}
+
+// samplingToolTurns judges the tool turns of a sampling conversation
+// (2025-11-25, Client › Sampling › Message Content Constraints): a user
+// message that carries tool results carries nothing else, and an assistant
+// message that uses tools is followed at once by a user message of their
+// results, every tool use matched by its toolUseId. An assistant message of
+// tool uses that ends the conversation is not judged: nothing follows it.
+func samplingToolTurns(f *wire.Frame, msgs val) {
+	const where = "sampling/createMessage's params"
+	var pending []string // the tool use ids of the message before, when it used tools
+	pendingAt := -1
+	msgs.elems(func(i int, m val) bool {
+		role, _ := m.get("role").str()
+		var results, uses, others int
+		var ids []string
+		var answered = map[string]bool{}
+		blocks := func(fn func(b val)) {
+			c := m.get("content")
+			if c.isArray() {
+				c.elems(func(_ int, b val) bool { fn(b); return true })
+			} else if c.isObject() {
+				fn(c)
+			}
+		}
+		blocks(func(b val) {
+			switch t, _ := b.get("type").str(); t {
+			case "tool_result":
+				results++
+				if id, ok := b.get("toolUseId").str(); ok {
+					answered[id] = true
+				}
+			case "tool_use":
+				uses++
+				if id, ok := b.get("id").str(); ok {
+					ids = append(ids, id)
+				}
+			default:
+				others++
+			}
+		})
+		if role == "user" && results > 0 && (others > 0 || uses > 0) {
+			raise(f, "sampling-tool-results-invalid", "%s.messages[%d] mixes tool results with other content; a user message that carries tool results must carry only tool results", where, i)
+			return false
+		}
+		if pendingAt >= 0 {
+			if role != "user" || results == 0 || others > 0 || uses > 0 {
+				raise(f, "sampling-tool-results-invalid", "%s.messages[%d] uses tools, but messages[%d] is not a user message of their results; every tool use must be answered by a tool result in the next message", where, pendingAt, i)
+				return false
+			}
+			for _, id := range pending {
+				if !answered[id] {
+					raise(f, "sampling-tool-results-invalid", "%s.messages[%d] uses tool %q, and messages[%d] carries no tool result with toolUseId %q", where, pendingAt, id, i, id)
+					return false
+				}
+			}
+			pending, pendingAt = nil, -1
+		}
+		if role == "assistant" && uses > 0 {
+			pending, pendingAt = ids, i
+		}
+		return true
+	})
 }

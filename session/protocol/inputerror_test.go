@@ -50,3 +50,41 @@ func TestInputErrorCodes(t *testing.T) {
 		}
 	}
 }
+
+// TestSamplingToolTurns: the tool turns of a 2025-11-25 sampling
+// conversation, case by case (Client › Sampling › Message Content
+// Constraints).
+func TestSamplingToolTurns(t *testing.T) {
+	const init = `> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"%s","capabilities":{"sampling":{"tools":{}}},"clientInfo":{"name":"t","version":"1"}}}
+< {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"%[1]s","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}
+> {"jsonrpc":"2.0","method":"notifications/initialized"}
+< {"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{"maxTokens":100,"messages":[%s]}}`
+	const (
+		ask  = `{"role":"user","content":{"type":"text","text":"q"}}`
+		use  = `{"role":"assistant","content":[{"type":"tool_use","id":"c1","name":"w","input":{}},{"type":"tool_use","id":"c2","name":"w","input":{}}]}`
+		use1 = `{"role":"assistant","content":{"type":"tool_use","id":"c1","name":"w","input":{}}}`
+		both = `{"role":"user","content":[{"type":"tool_result","toolUseId":"c1","content":[]},{"type":"tool_result","toolUseId":"c2","content":[]}]}`
+		one  = `{"role":"user","content":{"type":"tool_result","toolUseId":"c1","content":[]}}`
+		mix  = `{"role":"user","content":[{"type":"text","text":"here"},{"type":"tool_result","toolUseId":"c1","content":[]}]}`
+		say  = `{"role":"assistant","content":{"type":"text","text":"a"}}`
+	)
+	for _, c := range []struct {
+		version, msgs string
+		want          bool
+	}{
+		{"2025-11-25", ask + "," + use + "," + both + "," + say, false},
+		{"2025-11-25", ask + "," + use1 + "," + one, false},
+		{"2025-11-25", ask + "," + use, false}, // nothing follows the tool uses yet
+		{"2025-11-25", ask + "," + use + "," + one, true},
+		{"2025-11-25", ask + "," + use1 + "," + mix, true},
+		{"2025-11-25", ask + "," + use1 + "," + say, true},
+		{"2025-11-25", ask + "," + use1 + "," + ask, true},
+		{"2025-11-25", ask + "," + use + "," + ask + "," + both, true},
+		{"2025-06-18", ask + "," + say, false},
+	} {
+		_, out := run(t, fmt.Sprintf(init, c.version, c.msgs))
+		if got := contains(codes(out), "sampling-tool-results-invalid"); got != c.want {
+			t.Errorf("%s [%s]: raised %v, want sampling-tool-results-invalid %v", c.version, c.msgs, codes(out), c.want)
+		}
+	}
+}

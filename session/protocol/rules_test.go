@@ -193,6 +193,15 @@ var ruleCases = []ruleCase{
 	{"elicitation-requests-secret",
 		"$INIT\n" + `< {"jsonrpc":"2.0","id":"e1","method":"elicitation/create","params":{"message":"Connect your account","requestedSchema":{"type":"object","properties":{"user":{"type":"string"},"api_key":{"type":"string"}},"required":["user","api_key"]}}}`,
 		"$INIT\n" + `< {"jsonrpc":"2.0","id":"e1","method":"elicitation/create","params":{"message":"Which account?","requestedSchema":{"type":"object","properties":{"user":{"type":"string"},"token_budget":{"type":"integer"}},"required":["user"]}}}`},
+	{"sampling-tool-results-invalid",
+		`> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"sampling":{"tools":{}}},"clientInfo":{"name":"t","version":"1"}}}
+< {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}
+> {"jsonrpc":"2.0","method":"notifications/initialized"}
+< {"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"Weather in Paris and London?"}},{"role":"assistant","content":[{"type":"tool_use","id":"c1","name":"w","input":{"city":"Paris"}},{"type":"tool_use","id":"c2","name":"w","input":{"city":"London"}}]},{"role":"user","content":[{"type":"tool_result","toolUseId":"c1","content":[{"type":"text","text":"18C"}]}]}],"tools":[{"name":"w","inputSchema":{"type":"object","properties":{"city":{"type":"string"}}}}],"maxTokens":100}}`,
+		`> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"sampling":{"tools":{}}},"clientInfo":{"name":"t","version":"1"}}}
+< {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}
+> {"jsonrpc":"2.0","method":"notifications/initialized"}
+< {"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"Weather in Paris and London?"}},{"role":"assistant","content":[{"type":"tool_use","id":"c1","name":"w","input":{"city":"Paris"}},{"type":"tool_use","id":"c2","name":"w","input":{"city":"London"}}]},{"role":"user","content":[{"type":"tool_result","toolUseId":"c2","content":[{"type":"text","text":"15C"}]},{"type":"tool_result","toolUseId":"c1","content":[{"type":"text","text":"18C"}]}]},{"role":"user","content":{"type":"text","text":"Compare them."}}],"tools":[{"name":"w","inputSchema":{"type":"object","properties":{"city":{"type":"string"}}}}],"maxTokens":100}}`},
 	{"elicitation-answer-invalid",
 		"$INIT\n" + `< {"jsonrpc":"2.0","id":"e1","method":"elicitation/create","params":{"message":"How many?","requestedSchema":{"type":"object","properties":{"n":{"type":"integer","minimum":1},"unit":{"type":"string","enum":["kg","lb"]}},"required":["n"]}}}
 > {"jsonrpc":"2.0","id":"e1","result":{"action":"accept","content":{"unit":"g"}}}`,
