@@ -51,6 +51,27 @@ func TestInputErrorCodes(t *testing.T) {
 	}
 }
 
+// TestInputErrorTaskRequired: -32600 is how 2025-11-25 lets a server that
+// may require tasks refuse a call that is not task-augmented (Tasks › Error
+// Handling); from such a server it is not taken for the arguments' foul.
+func TestInputErrorTaskRequired(t *testing.T) {
+	conv := func(task string) string {
+		return `> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+< {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{},"tasks":{"requests":{"tools":{"call":{}}}}},"serverInfo":{"name":"s","version":"1"}}}
+> {"jsonrpc":"2.0","method":"notifications/initialized"}
+> {"jsonrpc":"2.0","id":1,"method":"tools/list"}
+< {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object","properties":{"n":{"type":"integer"}}},"execution":{"taskSupport":"optional"}}]}}
+> {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"a","arguments":{"n":"x"}` + task + `}}
+< {"jsonrpc":"2.0","id":2,"error":{"code":-32600,"message":"Task augmentation required for tools/call requests"}}`
+	}
+	if _, out := run(t, conv("")); contains(codes(out), "input-error-as-protocol-error") {
+		t.Errorf("a plain call refused -32600 by a server of task-augmented calls: %v", codes(out))
+	}
+	if _, out := run(t, conv(`,"task":{"ttl":1000}`)); !contains(codes(out), "input-error-as-protocol-error") {
+		t.Errorf("a task-augmented call refused -32600 for its arguments: %v, want input-error-as-protocol-error", codes(out))
+	}
+}
+
 // TestSamplingToolTurns: the tool turns of a 2025-11-25 sampling
 // conversation, case by case (Client › Sampling › Message Content
 // Constraints).

@@ -38,7 +38,7 @@ func (j *Judge) errorResponse(in Input, method string, params *obj, era Era, err
 		j.pingRefused(f, "server")
 	case method == "prompts/get" && code == -32602:
 		j.promptRefused(f, in.Request, params)
-	case method == "tools/call" && inputErrorCode(code) && j.versionAtLeast(V20251125) && argumentsFailed(in.Request) && !hasFinding(f, "late-response"):
+	case method == "tools/call" && j.inputErrorCode(code, params, era) && j.versionAtLeast(V20251125) && argumentsFailed(in.Request) && !hasFinding(f, "late-response"):
 		j.ran(famTools)
 		raise(f, "input-error-as-protocol-error", "the tools/call arguments failed the tool's inputSchema and the server answered with a JSON-RPC error (%d, %s), where 2025-11-25 wants a result with isError: true that the model can read and correct", code, inputErrorName(code))
 	}
@@ -52,9 +52,20 @@ func (j *Judge) errorResponse(in Input, method string, params *obj, era Era, err
 // met input it had not validated, and failed on it). Other codes say
 // something else first: -32601 (no tools/call, or a task the tool refuses),
 // -32042 (2025-11-25: authorization by URL first), 2026-07-28's -32021 and
-// -32022, and the application's own codes, a rate limit among them.
-func inputErrorCode(code int64) bool {
-	return code == -32602 || code == -32600 || code == -32603
+// -32022, and the application's own codes, a rate limit among them. Nor
+// does -32600 from a server that may require tasks: 2025-11-25 gives it to
+// a receiver refusing a call that is not task-augmented (Tasks › Error
+// Handling), so it is judged only in that revision, from a server that
+// declared no task-augmented tools/call, or answering a call that was one.
+func (j *Judge) inputErrorCode(code int64, params *obj, era Era) bool {
+	switch code {
+	case -32602, -32603:
+		return true
+	case -32600:
+		return era != EraModern && j.caps.serverKnown &&
+			(params.get("task").isObject() || !j.caps.server.path("tasks", "requests", "tools", "call").present())
+	}
+	return false
 }
 
 func inputErrorName(code int64) string {
