@@ -48,11 +48,11 @@ var featureEntries = []Info{
 		Spec:  `MCP 2025-11-25, Client › Elicitation › Form Mode Security: "Servers MUST NOT request sensitive information (passwords, API keys, etc.) via form mode". 2025-06-18, Elicitation › Security Considerations: "Servers MUST NOT use elicitation to request sensitive information."`,
 	},
 	{
-		Code: "sampling-tool-results-invalid", Severity: SeverityError, Family: FamilyShapes, Eras: EraOnly1125,
+		Code: "sampling-tool-results-invalid", Severity: SeverityError, Family: FamilyShapes, Eras: EraSince1125,
 		Title: "A sampling request whose tool uses and tool results do not pair up",
 		Why:   `Provider APIs keep tool results in a role of their own (OpenAI's "tool", Gemini's "function") and refuse a conversation in which a tool call goes unanswered: a host cannot forward a user message that mixes tool results with text, or an assistant's tool uses not followed by all their results, and the sampling request fails.`,
 		Fix:   `After an assistant message of tool_use blocks, append one user message of tool_result blocks only, one per tool use, each with the toolUseId of the tool use it answers; put any text for the model in a later message.`,
-		Spec:  `MCP 2025-11-25, Client › Sampling › Message Content Constraints › Tool Result Messages: "When a user message contains tool results (type: "tool_result"), it MUST contain ONLY tool results." Tool Use and Result Balance: "every assistant message containing ToolUseContent blocks MUST be followed by a user message that consists entirely of ToolResultContent blocks, with each tool use (e.g. with id: $id) matched by a corresponding tool result (with toolUseId: $id), before any other message."`,
+		Spec:  `MCP 2025-11-25, Client › Sampling › Message Content Constraints › Tool Result Messages: "When a user message contains tool results (type: "tool_result"), it MUST contain ONLY tool results." Tool Use and Result Balance: "every assistant message containing ToolUseContent blocks MUST be followed by a user message that consists entirely of ToolResultContent blocks, with each tool use (e.g. with id: $id) matched by a corresponding tool result (with toolUseId: $id), before any other message." 2026-07-28, Client › Sampling, the same two clauses, for the sampling/createMessage of an input_required result's inputRequests.`,
 	},
 	{
 		Code: "elicitation-answer-invalid", Severity: SeverityWarning, Family: FamilyShapes, Eras: EraSince0618,

@@ -7,6 +7,7 @@ const (
 	EraModernOnly = "2026-07-28"        // 2026-07-28 and later
 	EraSince0618  = "2025-06-18 and on" // introduced with 2025-06-18
 	EraOnly1125   = "2025-11-25"        // 2025-11-25 alone (tasks, before they became an extension)
+	EraSince1125  = "2025-11-25 and on" // introduced with 2025-11-25
 )
 
 // Rule families (Info.Family).

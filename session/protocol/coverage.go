@@ -138,6 +138,8 @@ func erasInclude(eras string, e Era, v string) bool {
 		return v == "" || v >= V20250618
 	case wire.EraOnly1125:
 		return v == "" && !modern || v == V20251125
+	case wire.EraSince1125:
+		return v == "" || v >= V20251125
 	}
 	return true
 }

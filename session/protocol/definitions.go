@@ -280,7 +280,7 @@ func (j *Judge) samplingParams(f *wire.Frame, params *obj) {
 		return true
 	})
 	if j.versionAtLeast(V20251125) {
-		samplingToolTurns(f, msgs)
+		samplingToolTurns(f, msgs, where)
 	}
 	j.members(f, "params-invalid", where, params.value(), samplingMembers)
 	if ic := params.get("includeContext"); ic.isString() {
@@ -544,8 +544,7 @@ func (j *Judge) legacyLogLevel(f *wire.Frame, params *obj) {
 // message that uses tools is followed at once by a user message of their
 // results, every tool use matched by its toolUseId. An assistant message of
 // tool uses that ends the conversation is not judged: nothing follows it.
-func samplingToolTurns(f *wire.Frame, msgs val) {
-	const where = "sampling/createMessage's params"
+func samplingToolTurns(f *wire.Frame, msgs val, where string) {
 	var pending []string // the tool use ids of the message before, when it used tools
 	pendingAt := -1
 	msgs.elems(func(i int, m val) bool {

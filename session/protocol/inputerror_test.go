@@ -109,3 +109,30 @@ func TestSamplingToolTurns(t *testing.T) {
 		}
 	}
 }
+
+// TestSamplingToolTurnsInInputRequests: in 2026-07-28 the server asks for
+// sampling in an input_required result, and its messages are held to the
+// same tool turns.
+func TestSamplingToolTurnsInInputRequests(t *testing.T) {
+	conv := func(msgs string) string {
+		return "$DISCOVER\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w","arguments":{},$META}}
+< {"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","requestState":"s","inputRequests":{"ask":{"method":"sampling/createMessage","params":{"maxTokens":10,"messages":[` + msgs + `]}}}}}`
+	}
+	const (
+		use  = `{"role":"assistant","content":{"type":"tool_use","id":"c1","name":"w","input":{}}}`
+		good = `{"role":"user","content":[{"type":"tool_result","toolUseId":"c1","content":[]}]}`
+		bad  = `{"role":"user","content":[{"type":"tool_result","toolUseId":"c1","content":[]},{"type":"text","text":"and"}]}`
+	)
+	if _, out := run(t, conv(use+","+good)); contains(codes(out), "sampling-tool-results-invalid") {
+		t.Errorf("paired tool turns: %v", codes(out))
+	}
+	_, out := run(t, conv(use+","+bad))
+	if !contains(codes(out), "sampling-tool-results-invalid") {
+		t.Fatalf("a tool result mixed with text: %v, want sampling-tool-results-invalid", codes(out))
+	}
+	for _, fd := range out[len(out)-1].frame.Findings {
+		if fd.Code == "sampling-tool-results-invalid" && !strings.Contains(fd.Message, `inputRequests["ask"].params.messages[1]`) {
+			t.Errorf("the finding does not say where: %s", fd.Message)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"bytes"
+	"strconv"
 
 	"linesman/wire"
 )
@@ -217,6 +218,10 @@ func (j *Judge) inputRequired(f *wire.Frame, method string, reqID wire.ID, param
 			raise(f, "input-request-unknown-method", "inputRequests[%q] asks for %s; only elicitation/create, sampling/createMessage and roots/list can be", key, v.get("method").text())
 		case caps.isObject() && !declares(caps, clientCapabilityOf(im)):
 			raise(f, "input-request-undeclared-capability", "inputRequests[%q] is %s, but the request's clientCapabilities do not declare %s", key, withArticle(im), clientCapabilityOf(im))
+		}
+		if im == "sampling/createMessage" {
+			j.ran(famShapes)
+			samplingToolTurns(f, v.get("params").get("messages"), "inputRequests["+strconv.Quote(key)+"].params")
 		}
 		return true
 	})
