@@ -39,6 +39,13 @@ var featureEntries = []Info{
 		Fix:   `Clients: call such a tool with "task": {"ttl": ...} in the params, on servers that declare tasks.requests.tools.call. Servers: answer a call of it without a task with {"code":-32601,"message":"Task augmentation required"}.`,
 		Spec:  `MCP 2025-11-25, Basic › Utilities › Tasks › Tool-Level Negotiation: "If a server's capabilities include tasks.requests.tools.call … If execution.taskSupport is "required", clients MUST invoke the tool as a task. Servers MUST return a -32601 (Method not found) error if a client does not attempt to do so."`,
 	},
+	{
+		Code: "task-cancelled-by-notification", Severity: SeverityError, Family: FamilyTasks, Eras: EraOnly1125,
+		Title: "notifications/cancelled for a task-augmented request, where tasks/cancel must be used",
+		Why:   `Once a task stands for the request, its request id no longer names the work: the CreateTaskResult completed the request, and a receiver that ignores the notification (as it may for an answered request) goes on running the task, while the requestor believes it stopped. tasks/cancel names the task and answers with its final state.`,
+		Fix:   `Cancel a task with {"method":"tasks/cancel","params":{"taskId":"..."}} once the CreateTaskResult has given its taskId; do not send notifications/cancelled for a request that carried "task". (SDKs that send notifications/cancelled whenever a request is aborted must skip task-augmented ones.)`,
+		Spec:  `MCP 2025-11-25, Basic › Utilities › Cancellation › Behavior Requirements: "For task-augmented requests, the tasks/cancel request MUST be used instead of the notifications/cancelled notification." schema.ts › CancelledNotificationParams.requestId: "This MUST NOT be used for cancelling tasks (use the tasks/cancel request instead)."`,
+	},
 	// --- lifecycle ---
 	{
 		Code: "elicitation-requests-secret", Severity: SeverityWarning, Family: FamilyShapes, Eras: EraSince0618,

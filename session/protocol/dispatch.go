@@ -28,6 +28,7 @@ func (j *Judge) request(in Input, msg val) {
 	}
 	if j.tasksOn() {
 		j.taskRequest(in, m.Method, params)
+		j.taskAugmentedSent(in, m.Method, params)
 	}
 	if in.Dir == wire.ServerToClient {
 		j.serverRequest(f, m.Method)
@@ -89,6 +90,8 @@ func (j *Judge) notification(in Input, msg val) {
 			raise(f, "cancel-without-request-id", "notifications/cancelled has no params.requestId: the receiver cannot tell which request to stop")
 		case in.Dir == wire.ClientToServer && j.lc.initSent && !j.lc.initAnswered && m.RequestID() == j.lc.initID:
 			raise(f, "cancel-initialize", "the client cancelled its initialize request (id %s)", m.RequestID().String())
+		case j.tasksOn() && len(j.tasks.augmented) > 0:
+			j.cancelByNotification(f, in.Dir, m.RequestID())
 		}
 	}
 	if in.Dir == wire.ClientToServer {
@@ -116,6 +119,9 @@ func (j *Judge) notification(in Input, msg val) {
 // response judges an answer; in.Request is the request it answers.
 func (j *Judge) response(in Input, msg val) {
 	f := in.Frame
+	if j.tasksOn() && len(j.tasks.augmented) > 0 {
+		j.taskAugmentedAnswered(in, f.Msg.Kind == wire.KindResult && createdTask(msg.open("result")) != nil)
+	}
 	if in.Dir == wire.ClientToServer {
 		j.clientAnswer(in, msg)
 		return

@@ -136,3 +136,26 @@ func TestSamplingToolTurnsInInputRequests(t *testing.T) {
 		}
 	}
 }
+
+// TestTaskCancelledByNotification: a cancel of a task-augmented request by
+// notifications/cancelled, before its answer or after, is the foul; one
+// answered without a task, or sent to a receiver that never declared
+// tasks for it (which other rules judge), is not.
+func TestTaskCancelledByNotification(t *testing.T) {
+	const call = `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"either","arguments":{},"task":{}}}` + "\n"
+	const cancel = "\n" + `> {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`
+	for _, c := range []struct {
+		name, conv string
+		want       bool
+	}{
+		{"in flight", "$TASKS\n" + call + cancel, true},
+		{"answered with an error", "$TASKS\n" + call + `< {"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"x"}}` + cancel, false},
+		{"answered without a task", "$TASKS\n" + call + `< {"jsonrpc":"2.0","id":1,"result":{"content":[]}}` + cancel, false},
+		{"no tasks declared", "$INIT\n" + call + cancel, false},
+	} {
+		_, out := run(t, c.conv)
+		if got := contains(codes(out), "task-cancelled-by-notification"); got != c.want {
+			t.Errorf("%s: raised %v, want task-cancelled-by-notification %v", c.name, codes(out), c.want)
+		}
+	}
+}

@@ -234,6 +234,16 @@ var ruleCases = []ruleCase{
 < {"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"t1","status":"working","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:00Z","ttl":null}}}
 > {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"job","arguments":{},"task":{}}}
 < {"jsonrpc":"2.0","id":2,"result":{"task":{"taskId":"t2","status":"working","createdAt":"2025-11-25T10:00:01Z","lastUpdatedAt":"2025-11-25T10:00:01Z","ttl":null}}}`},
+	{"task-cancelled-by-notification",
+		"$TASKS\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"job","arguments":{},"task":{}}}
+< {"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"t1","status":"working","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:00Z","ttl":null}}}
+> {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"user"}}`,
+		"$TASKS\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"job","arguments":{},"task":{}}}
+< {"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"t1","status":"working","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:00Z","ttl":null}}}
+> {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"either","arguments":{}}}
+> {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"user"}}
+> {"jsonrpc":"2.0","id":3,"method":"tasks/cancel","params":{"taskId":"t1"}}
+< {"jsonrpc":"2.0","id":3,"result":{"taskId":"t1","status":"cancelled","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:01Z","ttl":null}}`},
 	{"task-cancel-invalid",
 		"$TASKS\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"job","arguments":{},"task":{}}}
 < {"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"t1","status":"working","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:00Z","ttl":null}}}

@@ -40,6 +40,71 @@ type taskbook struct {
 	// asked holds the Seq at which each client request about a task
 	// (tasks/get, tasks/cancel, tasks/list) was sent, until its answer.
 	asked map[*wire.Frame]uint64
+	// augmented holds the task-augmented requests each side sent, by
+	// sender and id, while they may still name a task: a cancel of one by
+	// notifications/cancelled is a foul (cancelByNotification).
+	augmented map[augKey]*wire.Frame
+}
+
+// augKey names a request by the side that sent it and its id.
+type augKey struct {
+	dir wire.Dir
+	id  wire.ID
+}
+
+// maxAugmented bounds the task-augmented requests remembered.
+const maxAugmented = 4096
+
+// taskAugmentedSent remembers f, a task-augmented request its receiver
+// declared it takes as a task (the other rules judge one it did not).
+func (j *Judge) taskAugmentedSent(in Input, method string, params *obj) {
+	if !taskAugmentable(method) || !params.get("task").isObject() {
+		return
+	}
+	var declared bool
+	switch method {
+	case "tools/call":
+		declared = j.caps.serverKnown && j.caps.server.path("tasks", "requests", "tools", "call").isObject()
+	case "sampling/createMessage":
+		declared = j.caps.clientKnown && j.caps.client.path("tasks", "requests", "sampling", "createMessage").isObject()
+	case "elicitation/create":
+		declared = j.caps.clientKnown && j.caps.client.path("tasks", "requests", "elicitation", "create").isObject()
+	}
+	if !declared {
+		return
+	}
+	if len(j.tasks.augmented) >= maxAugmented {
+		clear(j.tasks.augmented)
+	}
+	j.tasks.augmented[augKey{in.Dir, in.Frame.Msg.ID}] = in.Frame
+}
+
+// taskAugmentedAnswered forgets a task-augmented request answered without
+// a task (an error, or a plain result): no task ever stood for it.
+func (j *Judge) taskAugmentedAnswered(in Input, created bool) {
+	if in.Request == nil || created || len(j.tasks.augmented) == 0 {
+		return
+	}
+	other := wire.ClientToServer
+	if in.Dir == wire.ClientToServer {
+		other = wire.ServerToClient
+	}
+	k := augKey{other, in.Request.Msg.ID}
+	if j.tasks.augmented[k] == in.Request {
+		delete(j.tasks.augmented, k)
+	}
+}
+
+// cancelByNotification judges a notifications/cancelled (f, sent in
+// direction dir) naming id: a task-augmented request is cancelled with
+// tasks/cancel, never so (2025-11-25).
+func (j *Judge) cancelByNotification(f *wire.Frame, dir wire.Dir, id wire.ID) {
+	req := j.tasks.augmented[augKey{dir, id}]
+	if req == nil || hasFinding(req, "undeclared-capability-request") || hasFinding(req, "undeclared-client-capability") {
+		return
+	}
+	j.ran(famTasks)
+	raise(f, "task-cancelled-by-notification", "notifications/cancelled names request %s, a task-augmented %s: a task is cancelled with tasks/cancel and its taskId, never with notifications/cancelled", id.String(), req.Msg.Method)
 }
 
 // taskState is one task of the server's.
@@ -50,7 +115,7 @@ type taskState struct {
 }
 
 func newTaskbook() taskbook {
-	return taskbook{byID: map[string]*taskState{}, asked: map[*wire.Frame]uint64{}}
+	return taskbook{byID: map[string]*taskState{}, asked: map[*wire.Frame]uint64{}, augmented: map[augKey]*wire.Frame{}}
 }
 
 // relatedTaskKey is the _meta key that ties a message to its task.
