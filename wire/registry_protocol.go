@@ -280,6 +280,13 @@ var protocolEntries = []Info{
 		Spec:  specErrorCodes + `: "-32020 to -32099 — reserved for the MCP specification. Error codes in this sub-range are defined exclusively by the MCP specification … Implementations MUST NOT emit any code from this sub-range that is not defined by this specification and MUST use defined codes only with their specified meanings."`,
 	},
 	{
+		Code: "url-elicitation-error-invalid", Severity: SeverityError, Family: FamilyErrors, Eras: EraOnly1125,
+		Title: "A -32042 (URL elicitation required) without the URL-mode elicitations it waits for",
+		Why:   `A client that gets -32042 shows the user the elicitations in its data and retries the request once they are done; without data.elicitations, or with one that is not a URL-mode elicitation with its elicitationId, url and message, it has nothing to show, nothing to wait for, and the request fails for good.`,
+		Fix:   `Answer {"code":-32042,"message":"...","data":{"elicitations":[{"mode":"url","elicitationId":"<id>","url":"https://...","message":"<why>"}]}}; for a form, send an elicitation/create instead.`,
+		Spec:  `MCP 2025-11-25, Client › Elicitation › URL Elicitation Required Error: "The error MUST include a list of elicitations that are required to complete before the original can be retried. Any elicitations returned in the error MUST be URL mode elicitations and have an elicitationId property." schema.ts › URLElicitationRequiredError: data: { elicitations: ElicitRequestURLParams[] } (mode, message, elicitationId and url required).`,
+	},
+	{
 		Code: "reserved-range-error-code", Severity: SeverityWarning, Family: FamilyErrors, Eras: EraBoth,
 		Title: "An application error code inside JSON-RPC's reserved range",
 		Why:   `-32768…-32000 is reserved for pre-defined errors; an invented code there may collide with a future standard one and be misread.`,

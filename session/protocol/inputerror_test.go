@@ -159,3 +159,36 @@ func TestTaskCancelledByNotification(t *testing.T) {
 		}
 	}
 }
+
+// TestURLElicitationError: a 2025-11-25 -32042 lists URL-mode elicitations
+// with their elicitationId, url and message; before 2025-11-25 the code
+// meant nothing of the kind, and in 2026-07-28 it is withdrawn (another
+// rule's).
+func TestURLElicitationError(t *testing.T) {
+	conv := func(version, data string) string {
+		return fmt.Sprintf(`> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"%[1]s","capabilities":{"elicitation":{"url":{}}},"clientInfo":{"name":"t","version":"1"}}}
+< {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"%[1]s","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}
+> {"jsonrpc":"2.0","method":"notifications/initialized"}
+> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","arguments":{}}}
+< {"jsonrpc":"2.0","id":1,"error":{"code":-32042,"message":"needs auth"%[2]s}}`, version, data)
+	}
+	const good = `{"mode":"url","elicitationId":"e1","url":"https://a.example/x","message":"m"}`
+	for _, c := range []struct {
+		version, data string
+		want          bool
+	}{
+		{"2025-11-25", `,"data":{"elicitations":[` + good + `]}`, false},
+		{"2025-11-25", `,"data":{"elicitations":[` + good + `,` + good + `]}`, false},
+		{"2025-11-25", ``, true},
+		{"2025-11-25", `,"data":{}`, true},
+		{"2025-11-25", `,"data":{"elicitations":[{"mode":"form","message":"m","requestedSchema":{"type":"object","properties":{}}}]}`, true},
+		{"2025-11-25", `,"data":{"elicitations":[{"url":"https://a.example/x","message":"m","elicitationId":"e1"}]}`, true},
+		{"2025-11-25", `,"data":{"elicitations":[{"mode":"url","url":"https://a.example/x","message":"m"}]}`, true},
+		{"2025-06-18", ``, false},
+	} {
+		_, out := run(t, conv(c.version, c.data))
+		if got := contains(codes(out), "url-elicitation-error-invalid"); got != c.want {
+			t.Errorf("%s, data %s: raised %v, want url-elicitation-error-invalid %v", c.version, c.data, codes(out), c.want)
+		}
+	}
+}

@@ -244,6 +244,11 @@ var ruleCases = []ruleCase{
 > {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"user"}}
 > {"jsonrpc":"2.0","id":3,"method":"tasks/cancel","params":{"taskId":"t1"}}
 < {"jsonrpc":"2.0","id":3,"result":{"taskId":"t1","status":"cancelled","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:01Z","ttl":null}}`},
+	{"url-elicitation-error-invalid",
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"files","arguments":{}}}
+< {"jsonrpc":"2.0","id":1,"error":{"code":-32042,"message":"This request requires more information.","data":{"elicitations":[{"mode":"url","url":"https://mcp.example.com/connect","message":"Authorize access"}]}}}`,
+		"$INIT\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"files","arguments":{}}}
+< {"jsonrpc":"2.0","id":1,"error":{"code":-32042,"message":"This request requires more information.","data":{"elicitations":[{"mode":"url","elicitationId":"e-1","url":"https://mcp.example.com/connect","message":"Authorize access"}]}}}`},
 	{"task-cancel-invalid",
 		"$TASKS\n" + `> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"job","arguments":{},"task":{}}}
 < {"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"t1","status":"working","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:00Z","ttl":null}}}

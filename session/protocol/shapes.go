@@ -25,6 +25,9 @@ func (j *Judge) errorResponse(in Input, method string, params *obj, era Era, err
 			j.capabilityError(f, errObj)
 		}
 	}
+	if code == -32042 && era != EraModern && j.version == V20251125 {
+		j.urlElicitationError(f, errObj)
+	}
 	if code >= -32768 && code <= -32100 && !standardCode(code) {
 		raise(f, "reserved-range-error-code", "error code %d is in the range JSON-RPC reserves (-32768…-32000) but is none of its defined codes; application errors belong outside it", code)
 	}
@@ -76,6 +79,32 @@ func inputErrorName(code int64) string {
 		return "Internal error"
 	}
 	return "Invalid params"
+}
+
+// urlElicitationError judges a 2025-11-25 URLElicitationRequiredError
+// (-32042): its data lists the elicitations the request waits for, each a
+// URL-mode one with its elicitationId, url and message (Client ›
+// Elicitation › URL Elicitation Required Error).
+func (j *Judge) urlElicitationError(f *wire.Frame, errObj val) {
+	j.ran(famErrors)
+	els := errObj.get("data").get("elicitations")
+	if !els.isArray() {
+		raise(f, "url-elicitation-error-invalid", "error -32042 (URL elicitation required) has data.elicitations %s; it must list the URL-mode elicitations the request waits for", els.kindName())
+		return
+	}
+	els.elems(func(i int, e val) bool {
+		if m, _ := e.get("mode").str(); m != "url" {
+			raise(f, "url-elicitation-error-invalid", "error -32042's data.elicitations[%d] has mode %s; every elicitation it lists must be a URL-mode one (\"url\")", i, e.get("mode").text())
+			return false
+		}
+		for _, k := range [...]string{"elicitationId", "url", "message"} {
+			if !e.get(k).isString() {
+				raise(f, "url-elicitation-error-invalid", "error -32042's data.elicitations[%d].%s is %s; a URL-mode elicitation has a string %s", i, k, e.get(k).kindName(), k)
+				return false
+			}
+		}
+		return true
+	})
 }
 
 func withdrawnHint(code int64) string {
