@@ -62,6 +62,13 @@ var featureEntries = []Info{
 		Spec:  `MCP 2025-11-25, Client › Sampling › Message Content Constraints › Tool Result Messages: "When a user message contains tool results (type: "tool_result"), it MUST contain ONLY tool results." Tool Use and Result Balance: "every assistant message containing ToolUseContent blocks MUST be followed by a user message that consists entirely of ToolResultContent blocks, with each tool use (e.g. with id: $id) matched by a corresponding tool result (with toolUseId: $id), before any other message." 2026-07-28, Client › Sampling, the same two clauses, for the sampling/createMessage of an input_required result's inputRequests.`,
 	},
 	{
+		Code: "sampling-context-undeclared", Severity: SeverityWarning, Family: FamilyCapabilities, Eras: EraOnly1125,
+		Title: "A sampling request for context from a client that did not declare sampling.context",
+		Why:   `2025-11-25 soft-deprecated context inclusion: a client that does not declare sampling.context is free to leave the context out, and the server's prompt then lacks what it counted on. The values may be removed in a later revision.`,
+		Fix:   `Omit includeContext (it defaults to "none") and put what the model needs into the messages yourself; use "thisServer" or "allServers" only with a client whose capabilities include sampling.context.`,
+		Spec:  `MCP 2025-11-25, Client › Sampling › Capabilities: "The includeContext parameter values "thisServer" and "allServers" are soft-deprecated. Servers SHOULD avoid using these values (e.g. can just omit includeContext since it defaults to "none"), and SHOULD NOT use them unless the client declares sampling.context capability." schema.ts › CreateMessageRequestParams.includeContext: "The client MAY ignore this request. Default is "none". Values "thisServer" and "allServers" are soft-deprecated. Servers SHOULD only use these values if the client declares ClientCapabilities.sampling.context. These values may be removed in future spec releases."`,
+	},
+	{
 		Code: "elicitation-answer-invalid", Severity: SeverityWarning, Family: FamilyShapes, Eras: EraSince0618,
 		Title: "An accepted elicitation whose content does not match the form",
 		Why:   `The server asked for values of given types, some required; a host that sends back something else (a missing required field, a string for a number, a value outside the enum) makes the server fail or act on bad input.`,

@@ -253,7 +253,7 @@ func TestOptionalParamTypes(t *testing.T) {
 		{`> {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"progressToken":1}}}
 < {"jsonrpc":"2.0","id":1,"result":{"tools":[],"_meta":{"example.com/trace":"t"}}}`, nil},
 		{`< {"jsonrpc":"2.0","id":5,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"hi"}}],"maxTokens":5,"includeContext":"everything","temperature":"hot","modelPreferences":{"costPriority":2}}}`, []string{"params-invalid", "params-invalid", "params-invalid"}},
-		{`< {"jsonrpc":"2.0","id":5,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"hi"}}],"maxTokens":5,"includeContext":"thisServer","temperature":0.2,"stopSequences":["\n"],"systemPrompt":"be brief","modelPreferences":{"hints":[{"name":"claude"}],"costPriority":0.3,"intelligencePriority":1}}}`, nil},
+		{`< {"jsonrpc":"2.0","id":5,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"hi"}}],"maxTokens":5,"includeContext":"none","temperature":0.2,"stopSequences":["\n"],"systemPrompt":"be brief","modelPreferences":{"hints":[{"name":"claude"}],"costPriority":0.3,"intelligencePriority":1}}}`, nil},
 		{`< {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x","logger":7}}`, []string{"params-invalid"}},
 		{`< {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":{"a":1},"logger":"db"}}`, nil},
 		{`> {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","_meta":{"progressToken":"t"}}}

@@ -158,6 +158,10 @@ func (j *Judge) clientSubCapability(f *wire.Frame, method string, params *obj) {
 		if (params.has("tools") || params.has("toolChoice")) && !j.caps.client.path("sampling", "tools").isObject() {
 			raise(f, "undeclared-client-capability", "the server sent a sampling/createMessage with tools but the client did not declare sampling.tools")
 		}
+		if ic, _ := params.get("includeContext").str(); (ic == "thisServer" || ic == "allServers") &&
+			j.caps.client.get("sampling").isObject() && !j.caps.client.path("sampling", "context").isObject() {
+			raise(f, "sampling-context-undeclared", "the server sent a sampling/createMessage with includeContext %q but the client did not declare sampling.context", ic)
+		}
 	case "elicitation/create":
 		el := j.caps.client.get("elicitation")
 		if !el.isObject() {

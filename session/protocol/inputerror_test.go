@@ -192,3 +192,31 @@ func TestURLElicitationError(t *testing.T) {
 		}
 	}
 }
+
+// TestSamplingContextUndeclared: includeContext "thisServer" or
+// "allServers" needs sampling.context in 2025-11-25; "none", or an older
+// revision (which had no such capability), is not judged.
+func TestSamplingContextUndeclared(t *testing.T) {
+	conv := func(version, caps, ic string) string {
+		return fmt.Sprintf(`> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"%[1]s","capabilities":%[2]s,"clientInfo":{"name":"t","version":"1"}}}
+< {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"%[1]s","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}
+> {"jsonrpc":"2.0","method":"notifications/initialized"}
+< {"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"q"}}],"maxTokens":10,"includeContext":"%[3]s"}}`, version, caps, ic)
+	}
+	for _, c := range []struct {
+		version, caps, ic string
+		want              bool
+	}{
+		{"2025-11-25", `{"sampling":{}}`, "thisServer", true},
+		{"2025-11-25", `{"sampling":{}}`, "allServers", true},
+		{"2025-11-25", `{"sampling":{}}`, "none", false},
+		{"2025-11-25", `{"sampling":{"context":{}}}`, "allServers", false},
+		{"2025-11-25", `{}`, "thisServer", false}, // undeclared-client-capability's
+		{"2025-06-18", `{"sampling":{}}`, "thisServer", false},
+	} {
+		_, out := run(t, conv(c.version, c.caps, c.ic))
+		if got := contains(codes(out), "sampling-context-undeclared"); got != c.want {
+			t.Errorf("%s, %s, %s: raised %v, want sampling-context-undeclared %v", c.version, c.caps, c.ic, codes(out), c.want)
+		}
+	}
+}

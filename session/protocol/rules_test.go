@@ -202,6 +202,15 @@ var ruleCases = []ruleCase{
 < {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}
 > {"jsonrpc":"2.0","method":"notifications/initialized"}
 < {"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"Weather in Paris and London?"}},{"role":"assistant","content":[{"type":"tool_use","id":"c1","name":"w","input":{"city":"Paris"}},{"type":"tool_use","id":"c2","name":"w","input":{"city":"London"}}]},{"role":"user","content":[{"type":"tool_result","toolUseId":"c2","content":[{"type":"text","text":"15C"}]},{"type":"tool_result","toolUseId":"c1","content":[{"type":"text","text":"18C"}]}]},{"role":"user","content":{"type":"text","text":"Compare them."}}],"tools":[{"name":"w","inputSchema":{"type":"object","properties":{"city":{"type":"string"}}}}],"maxTokens":100}}`},
+	{"sampling-context-undeclared",
+		`> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"sampling":{}},"clientInfo":{"name":"t","version":"1"}}}
+< {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}
+> {"jsonrpc":"2.0","method":"notifications/initialized"}
+< {"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"Summarize the open files."}}],"maxTokens":100,"includeContext":"thisServer"}}`,
+		`> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"sampling":{"context":{}}},"clientInfo":{"name":"t","version":"1"}}}
+< {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}
+> {"jsonrpc":"2.0","method":"notifications/initialized"}
+< {"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"Summarize the open files."}}],"maxTokens":100,"includeContext":"thisServer"}}`},
 	{"elicitation-answer-invalid",
 		"$INIT\n" + `< {"jsonrpc":"2.0","id":"e1","method":"elicitation/create","params":{"message":"How many?","requestedSchema":{"type":"object","properties":{"n":{"type":"integer","minimum":1},"unit":{"type":"string","enum":["kg","lb"]}},"required":["n"]}}}
 > {"jsonrpc":"2.0","id":"e1","result":{"action":"accept","content":{"unit":"g"}}}`,
