@@ -69,6 +69,13 @@ var featureEntries = []Info{
 		Spec:  `MCP 2025-11-25, Client › Sampling › Capabilities: "The includeContext parameter values "thisServer" and "allServers" are soft-deprecated. Servers SHOULD avoid using these values (e.g. can just omit includeContext since it defaults to "none"), and SHOULD NOT use them unless the client declares sampling.context capability." schema.ts › CreateMessageRequestParams.includeContext: "The client MAY ignore this request. Default is "none". Values "thisServer" and "allServers" are soft-deprecated. Servers SHOULD only use these values if the client declares ClientCapabilities.sampling.context. These values may be removed in future spec releases."`,
 	},
 	{
+		Code: "sampling-tool-use-unoffered", Severity: SeverityError, Family: FamilyShapes, Eras: EraOnly1125,
+		Title: "A sampling answer that uses a tool the request did not allow",
+		Why:   `The server runs the tools its sampling request offered and feeds their results back; a tool_use in answer to a request that offered no tools, or told the model with toolChoice "none" to use none, names work the server never agreed to do, and the tool loop cannot go on.`,
+		Fix:   `Hosts: pass the request's tools and toolChoice to the model as given; with no tools, or toolChoice {"mode":"none"}, send the model no tool definitions (or force no tool use), and answer with text.`,
+		Spec:  `MCP 2025-11-25, Client › Sampling › Cross-API Compatibility › Tool Choice Modes: "{mode: "none"}: Model MUST NOT use any tools". Tools in Sampling: "Servers can request that the client's LLM use tools during sampling by providing a tools array".`,
+	},
+	{
 		Code: "elicitation-answer-invalid", Severity: SeverityWarning, Family: FamilyShapes, Eras: EraSince0618,
 		Title: "An accepted elicitation whose content does not match the form",
 		Why:   `The server asked for values of given types, some required; a host that sends back something else (a missing required field, a string for a number, a value outside the enum) makes the server fail or act on bad input.`,

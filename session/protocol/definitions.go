@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"bytes"
+	"strconv"
 
 	"linesman/wire"
 )
@@ -598,4 +599,50 @@ func samplingToolTurns(f *wire.Frame, msgs val, where string) {
 		}
 		return true
 	})
+}
+
+// samplingToolUseAnswer judges the host's answer to a 2025-11-25 sampling
+// request (req): a model that was offered no tools, or told by toolChoice
+// "none" to use none, uses none (Client › Sampling › Tool Choice Modes:
+// "{mode: "none"}: Model MUST NOT use any tools").
+func (j *Judge) samplingToolUseAnswer(f, req *wire.Frame, result val) {
+	if createdTask(result) != nil {
+		return // the answer comes by tasks/result
+	}
+	params := body(req).open("params")
+	offered := params.get("tools").count() > 0
+	mode, _ := params.get("toolChoice").get("mode").str()
+	if offered && mode != "none" {
+		return
+	}
+	used := ""
+	each := func(b val) {
+		if t, _ := b.get("type").str(); t == "tool_use" && used == "" {
+			used, _ = b.get("name").str()
+			if used == "" {
+				used = "a tool"
+			}
+		}
+	}
+	if c := result.get("content"); c.isArray() {
+		c.elems(func(_ int, b val) bool { each(b); return true })
+	} else if c.isObject() {
+		each(c)
+	}
+	if used == "" {
+		return
+	}
+	j.ran(famShapes)
+	why := "offered no tools"
+	if offered {
+		why = `told by toolChoice "none" to use none`
+	}
+	raise(f, "sampling-tool-use-unoffered", "the host's sampling answer uses %s, but the request %s: the server cannot run a tool call it never asked for", quoteName(used), why)
+}
+
+func quoteName(s string) string {
+	if s == "a tool" {
+		return s
+	}
+	return "tool " + strconv.Quote(s)
 }

@@ -205,6 +205,9 @@ func (j *Judge) clientAnswer(in Input, msg val) {
 		if in.Request.Msg.Method == "elicitation/create" {
 			j.elicitationAnswer(f, in.Request, msg.open("result"))
 		}
+		if in.Request.Msg.Method == "sampling/createMessage" && j.version == V20251125 && j.era != EraModern {
+			j.samplingToolUseAnswer(f, in.Request, msg.open("result"))
+		}
 	case in.Request.Msg.Method == "ping":
 		j.pingRefused(f, "client")
 	}

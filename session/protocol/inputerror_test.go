@@ -220,3 +220,37 @@ func TestSamplingContextUndeclared(t *testing.T) {
 		}
 	}
 }
+
+// TestSamplingToolUseUnoffered: the host's sampling answer uses a tool only
+// when the request offered tools and did not say toolChoice "none".
+func TestSamplingToolUseUnoffered(t *testing.T) {
+	conv := func(version, extra, content string) string {
+		return fmt.Sprintf(`> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"%[1]s","capabilities":{"sampling":{"tools":{}}},"clientInfo":{"name":"t","version":"1"}}}
+< {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"%[1]s","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}
+> {"jsonrpc":"2.0","method":"notifications/initialized"}
+< {"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"q"}}],"maxTokens":10%[2]s}}
+> {"jsonrpc":"2.0","id":"s1","result":{"role":"assistant","content":%[3]s,"model":"m"}}`, version, extra, content)
+	}
+	const (
+		tools = `,"tools":[{"name":"w","inputSchema":{"type":"object"}}]`
+		use   = `[{"type":"tool_use","id":"c1","name":"w","input":{}}]`
+		text  = `{"type":"text","text":"a"}`
+	)
+	for _, c := range []struct {
+		version, extra, content string
+		want                    bool
+	}{
+		{"2025-11-25", tools, use, false},
+		{"2025-11-25", tools + `,"toolChoice":{"mode":"auto"}`, use, false},
+		{"2025-11-25", tools + `,"toolChoice":{"mode":"required"}`, use, false},
+		{"2025-11-25", tools + `,"toolChoice":{"mode":"none"}`, use, true},
+		{"2025-11-25", ``, use, true},
+		{"2025-11-25", ``, text, false},
+		{"2025-11-25", tools + `,"toolChoice":{"mode":"none"}`, text, false},
+	} {
+		_, out := run(t, conv(c.version, c.extra, c.content))
+		if got := contains(codes(out), "sampling-tool-use-unoffered"); got != c.want {
+			t.Errorf("%s [%s] answered %s: raised %v, want sampling-tool-use-unoffered %v", c.version, c.extra, c.content, codes(out), c.want)
+		}
+	}
+}

@@ -211,6 +211,17 @@ var ruleCases = []ruleCase{
 < {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}
 > {"jsonrpc":"2.0","method":"notifications/initialized"}
 < {"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"Summarize the open files."}}],"maxTokens":100,"includeContext":"thisServer"}}`},
+	{"sampling-tool-use-unoffered",
+		`> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"sampling":{"tools":{}}},"clientInfo":{"name":"t","version":"1"}}}
+< {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}
+> {"jsonrpc":"2.0","method":"notifications/initialized"}
+< {"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"Weather in Paris?"}}],"tools":[{"name":"w","inputSchema":{"type":"object"}}],"toolChoice":{"mode":"none"},"maxTokens":100}}
+> {"jsonrpc":"2.0","id":"s1","result":{"role":"assistant","content":{"type":"tool_use","id":"c1","name":"w","input":{}},"model":"m","stopReason":"toolUse"}}`,
+		`> {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"sampling":{"tools":{}}},"clientInfo":{"name":"t","version":"1"}}}
+< {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}
+> {"jsonrpc":"2.0","method":"notifications/initialized"}
+< {"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"Weather in Paris?"}}],"tools":[{"name":"w","inputSchema":{"type":"object"}}],"toolChoice":{"mode":"none"},"maxTokens":100}}
+> {"jsonrpc":"2.0","id":"s1","result":{"role":"assistant","content":{"type":"text","text":"I cannot tell."},"model":"m","stopReason":"endTurn"}}`},
 	{"elicitation-answer-invalid",
 		"$INIT\n" + `< {"jsonrpc":"2.0","id":"e1","method":"elicitation/create","params":{"message":"How many?","requestedSchema":{"type":"object","properties":{"n":{"type":"integer","minimum":1},"unit":{"type":"string","enum":["kg","lb"]}},"required":["n"]}}}
 > {"jsonrpc":"2.0","id":"e1","result":{"action":"accept","content":{"unit":"g"}}}`,
