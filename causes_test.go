@@ -6,6 +6,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // serveSilentList never answers tools/list.
@@ -82,10 +83,18 @@ func TestDeepInitializeReplyIsNamedAtOnce(t *testing.T) {
 	}
 }
 
-// serveSelfStop stops itself (SIGSTOP) when its stdin reaches EOF.
+// serveSelfStop stops itself (SIGSTOP) when its stdin reaches EOF. It
+// does not return after the kill: the stop is the whole process's, taken
+// when one of its threads takes the signal, and the thread that sent it
+// could otherwise reach the exit first (1 run in 10 exited 0 at its EOF).
 func serveSelfStop() {
 	s := newFake("self-stop")
-	s.atEOF = func(*fakeMCP) { syscall.Kill(os.Getpid(), syscall.SIGSTOP) }
+	s.atEOF = func(*fakeMCP) {
+		syscall.Kill(os.Getpid(), syscall.SIGSTOP)
+		for {
+			time.Sleep(time.Hour)
+		}
+	}
 	s.serve()
 }
 
