@@ -419,4 +419,3 @@ func parseTerm(s string) (wire.Terminator, error) {
 	}
 	return 0, fmt.Errorf("unknown terminator %q", s)
 }
-
