@@ -1,10 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os/exec"
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // loadMachine keeps every core busy with spinning goroutines until the test
@@ -83,5 +89,41 @@ func TestProbeAbandonedIsNoFinding(t *testing.T) {
 	}
 	if !probe || !late {
 		t.Errorf("the probe's late answer is not paired with it (probe %v, answered %v)", probe, late)
+	}
+}
+
+// TestProbeAtTheTimeoutIsNoTimeout: with --timeout under --probe-timeout's
+// default the probe's bound is the timeout itself, and two of linesman's
+// clocks end the same wait: the probe giving up (legacy follows, no
+// finding) and the tracker's tick (request-timeout, charged to the
+// server). A linesman the machine did not run across that instant (here
+// stopped, as a loaded machine's scheduler stops it) woke with both due,
+// and the same server drew request-timeout in some runs and nothing in
+// others. The probe's own bound decides, whatever the machine's speed.
+func TestProbeAtTheTimeoutIsNoTimeout(t *testing.T) {
+	for i := range 8 {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			t.Parallel()
+			args := append([]string{"check", "--json", "--timeout", "300ms"}, fakeServerArgs("probe-held")...)
+			cmd := exec.Command(linesmanBinary(t), args...)
+			var out bytes.Buffer
+			cmd.Stdout = &out
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// Stopped before the probe's bound, woken well after it.
+			time.Sleep(100 * time.Millisecond)
+			cmd.Process.Signal(syscall.SIGSTOP)
+			time.Sleep(700 * time.Millisecond)
+			cmd.Process.Signal(syscall.SIGCONT)
+			err := cmd.Wait()
+			var r jReport
+			if jerr := json.Unmarshal(out.Bytes(), &r); jerr != nil {
+				t.Fatalf("%v; report is not JSON (%v):\n%s", err, jerr, out.Bytes())
+			}
+			if err != nil || r.Era != "legacy" || len(r.Findings) != 0 {
+				t.Errorf("%v, era %q, findings %v; want exit 0, legacy, none", err, r.Era, findingCodes(r))
+			}
+		})
 	}
 }

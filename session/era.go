@@ -140,6 +140,8 @@ func (s *Session) probe(ctx context.Context) error {
 		// two clocks for one wait would race to say which gave up.
 		stop = s.current().cancelWhenSilent(pctx, silent, s.probeSilence())
 	}
+	s.probing.Store(true)
+	defer s.probing.Store(false)
 	f, err := s.call(pctx, "server/discover", params, false)
 	stop()
 	gaveUp := errors.Is(err, context.DeadlineExceeded) || errors.Is(context.Cause(pctx), errProbeSilent)
@@ -150,11 +152,13 @@ func (s *Session) probe(ctx context.Context) error {
 	case err == nil:
 	case errors.As(err, &we) && gaveUp && ctx.Err() == nil:
 		s.abandonProbe(we.id, errors.Is(context.Cause(pctx), errProbeSilent))
+		s.probing.Store(false)
 		return s.initialize(ctx)
 	default:
 		return fmt.Errorf("%w: server/discover: %w", ErrHandshake, err)
 	}
 
+	s.probing.Store(false)
 	era, version, rule := eventlog.DecideEra(f)
 	if era == eventlog.EraModern {
 		s.decide(eventlog.EraModern, version, fmt.Sprintf("era modern (protocol %s): %s", version, rule))

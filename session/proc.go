@@ -272,10 +272,15 @@ func (p *proc) wait() {
 	close(p.exited)
 }
 
-// tick checks the tracker's timeouts and a blocked stdin.
+// tick checks the tracker's timeouts and a blocked stdin. While the era
+// probe waits, the timeouts wait for it: the probe's bound is at most the
+// timeout, and the probe gives up on its own request (no finding) before
+// the tracker may time it out; a linesman the machine did not run across
+// that instant wakes with both due, and the order of its goroutines
+// decided the verdict (request-timeout in some runs, none in others).
 func (p *proc) tick() {
 	s := p.s
-	if at, ok := s.tracker.NextDeadline(); ok && at <= s.log.Since() {
+	if at, ok := s.tracker.NextDeadline(); ok && at <= s.log.Since() && !s.probing.Load() {
 		s.logFact(eventlog.Event{Type: eventlog.EventTimeout})
 	}
 	if blocked, pending := p.w.blocked(s.cfg.StdinBlockedAfter); blocked && s.flagOnce(&s.stdinStuck) {

@@ -150,6 +150,11 @@ type Session struct {
 	// injector is the fault armed by InjectFault, nil when none is.
 	injector atomic.Pointer[fault.Injector]
 
+	// probing is set while the era probe waits for its answer: its own
+	// bound (--probe-timeout, at most --timeout) ends that wait, and the
+	// tracker's timeouts wait for it (see [proc.tick]).
+	probing atomic.Bool
+
 	// Once-per-session findings, kept across restarts.
 	flagMu     sync.Mutex
 	stderrEsc  bool // stderr-escape-sequences was flagged
