@@ -151,9 +151,12 @@ func (s *Session) probe(ctx context.Context) error {
 	switch {
 	case err == nil:
 	case errors.As(err, &we) && gaveUp && ctx.Err() == nil:
-		s.abandonProbe(we.id, errors.Is(context.Cause(pctx), errProbeSilent))
+		answer, answered := s.abandonProbe(we.id, errors.Is(context.Cause(pctx), errProbeSilent))
 		s.probing.Store(false)
-		return s.initialize(ctx)
+		if !answered {
+			return s.initialize(ctx)
+		}
+		f = answer
 	default:
 		return fmt.Errorf("%w: server/discover: %w", ErrHandshake, err)
 	}
@@ -177,17 +180,29 @@ func (s *Session) probe(ctx context.Context) error {
 // abandonProbe decides the legacy era when the probe's bound passed
 // unanswered, saying in the decision that linesman gave up on its own
 // request (so that the fold judges no later answer to it, nor a reuse of its
-// id), and only then cancels the probe.
-func (s *Session) abandonProbe(id wire.ID, silent bool) {
+// id), and only then cancels the probe. The log's order says whether it
+// passed unanswered: an answer logged before the decision (a linesman the
+// machine did not run across the bound wakes with the answer read and the
+// bound passed, and its goroutines in either order) is the probe's answer,
+// returned with answered true, and nothing is cancelled: the era is the
+// one it tells, as on an idle machine.
+func (s *Session) abandonProbe(id wire.ID, silent bool) (answer *wire.Frame, answered bool) {
 	waited := fmt.Sprintf("no answer to server/discover within %s (--probe-timeout)", s.probeTimeout())
 	if silent {
 		waited = fmt.Sprintf("the server read server/discover and answered nothing for %s", s.probeSilence())
 	}
 	why := "era legacy: " + waited + "; linesman stopped waiting and cancels its probe, and a later answer to it is no finding; initialize follows"
-	s.logFact(eventlog.Event{Type: eventlog.EventEra, Note: why, Era: &eventlog.EraDecision{
+	decided := s.logFact(eventlog.Event{Type: eventlog.EventEra, Note: why, Era: &eventlog.EraDecision{
 		Era: eventlog.EraLegacy, Version: eventlog.LegacyProtocolVersion, ProbeAbandoned: true,
 	}})
+	if r, ok := s.tracker.Lookup(wire.ClientToServer, id); ok && !r.Abandoned && r.ResponseSeq != 0 && r.ResponseSeq < decided {
+		if ev, ok := s.log.Get(r.ResponseSeq); ok && ev.Frame != nil {
+			s.note(fmt.Sprintf("the answer to server/discover (#%d) was logged before the probe gave up: the era is the one it tells", r.ResponseSeq))
+			return ev.Frame, true
+		}
+	}
 	_ = s.Cancel(id)
+	return nil, false
 }
 
 // legacyHandshake logs the decision for the legacy era (why, in words) and
